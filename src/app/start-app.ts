@@ -1,0 +1,85 @@
+/**
+ * Starts the parts of the service that this process's role runs, and stops them in the right
+ * order: stop taking work, finish in-flight work, then close storage (which flushes it).
+ */
+import type { Config } from '../platform/config/settings.js';
+import type { Logger } from '../platform/logging/logger.js';
+import { createMetrics } from '../platform/metrics/metrics.js';
+import { openStore } from '../platform/store/open-store.js';
+import type { DocumentStore } from '../platform/store/document-store.js';
+import { openSharedState } from '../platform/shared-state/open-shared-state.js';
+import { observeRpc } from '../platform/rpc/observe-rpc.js';
+import { apiServices } from '../platform/api/api-services.js';
+import { buildRouteTable } from '../gateway/routing/route-table.js';
+import { RestGateway } from '../gateway/rest-gateway.js';
+import { Readiness } from '../ops/readiness.js';
+import type { DependencyCheck } from '../ops/readiness.js';
+import { startHttpServer } from '../server/http-server.js';
+import type { RunningHttpServer } from '../server/http-server.js';
+import { startGrpcServer } from '../grpc/grpc-server.js';
+import type { RunningGrpcServer } from '../grpc/grpc-server.js';
+import { apiImplementations } from './api-implementations.js';
+import { buildApiPipeline } from './api-pipeline.js';
+import { httpDispatch } from './http-dispatch.js';
+import { attachWebSocketPlaceholder } from './websocket-placeholder.js';
+import { registerGrpcInfrastructure, swaggerFor } from './infrastructure-services.js';
+
+export interface RunningApp {
+  readonly httpPort: number;
+  /** Undefined for the ws role, which has no RPC port. */
+  readonly grpcPort: number | undefined;
+  shutdown(): Promise<void>;
+}
+
+export async function startApp(config: Config, logger: Logger): Promise<RunningApp> {
+  const servesApi = config.role !== 'ws';
+  const servesWebSockets = config.role !== 'api';
+  const metrics = createMetrics();
+  const sharedState = await openSharedState({ redisUrl: config.redisUrl, keyPrefix: config.redisKeyPrefix, logger });
+  const store: DocumentStore | undefined = servesApi
+    ? await openStore({ mongodbUrl: config.mongodbUrl, dataDir: config.dataDir, logger })
+    : undefined;
+  const checks: Record<string, DependencyCheck> = { shared_state: () => sharedState.ping() };
+  if (store) checks.store = () => store.ping();
+  const readiness = new Readiness(checks);
+
+  const routes = servesApi ? buildRouteTable(apiServices) : [];
+  let gateway: RestGateway | undefined;
+  let grpc: RunningGrpcServer | undefined;
+  if (servesApi) {
+    const pipeline = buildApiPipeline(apiImplementations({ metrics }), [observeRpc(metrics)]);
+    gateway = new RestGateway(routes, pipeline.handlersByMethod, { legacySunset: config.legacySunset });
+    grpc = await startGrpcServer({
+      host: config.host,
+      port: config.grpcPort,
+      logger,
+      maxBodyBytes: config.maxBodyBytes,
+      routes: (router) => {
+        pipeline.register(router);
+        registerGrpcInfrastructure(router, readiness);
+      },
+    });
+  }
+  const http: RunningHttpServer = await startHttpServer({
+    host: config.host,
+    port: config.port,
+    maxBodyBytes: config.maxBodyBytes,
+    logger,
+    metrics,
+    dispatch: httpDispatch({ readiness, metrics, swagger: servesApi ? swaggerFor(routes) : undefined }, gateway),
+    attach: servesWebSockets ? attachWebSocketPlaceholder : undefined,
+  });
+  logger.info({ role: config.role, httpPort: http.port, grpcPort: grpc?.port }, 'service started');
+
+  return {
+    httpPort: http.port,
+    grpcPort: grpc?.port,
+    async shutdown() {
+      readiness.startDraining();
+      await Promise.all([http.close(config.shutdownTimeoutMs), grpc?.close(config.shutdownTimeoutMs)]);
+      await store?.close();
+      await sharedState.close();
+      logger.info('service stopped');
+    },
+  };
+}

@@ -1,0 +1,135 @@
+/**
+ * The in-process REST gateway: what Envoy's gRPC-JSON transcoder does in the cluster, done from
+ * the same descriptors. It is independent of the HTTP server, which hands it plain requests.
+ */
+import type { DescMethod, JsonValue } from '@bufbuild/protobuf';
+import { createContextValues, createHandlerContext } from '@connectrpc/connect';
+import type { Logger } from '../platform/logging/logger.js';
+import { Code } from '@connectrpc/connect';
+import { apiError, invalidArgument } from '../platform/errors/api-error.js';
+import { renderError } from '../platform/errors/http-status.js';
+import { callInfoKey } from '../platform/rpc/call-context.js';
+import type { UnaryHandler } from '../platform/rpc/rpc-pipeline.js';
+import { Router } from './routing/router.js';
+import type { HttpRoute } from './routing/route-table.js';
+import { requestMessage } from './transcoding/request-message.js';
+import { responseBody } from './transcoding/response-body.js';
+import { acceptedVersion } from './versioning/accept-version.js';
+import { generationOfPath, versionHeaders } from './versioning/version-headers.js';
+
+export interface GatewayRequest {
+  readonly method: string;
+  /** Raw (percent-encoded) path without the query string. */
+  readonly path: string;
+  readonly query: string;
+  /** Lower-case header names. */
+  readonly headers: ReadonlyMap<string, string>;
+  readonly body: Uint8Array | undefined;
+  readonly clientIp: string;
+  readonly requestId: string;
+  readonly logger: Logger;
+}
+
+export interface GatewayResponse {
+  readonly status: number;
+  readonly headers: [string, string][];
+  readonly body: string | Uint8Array;
+  /** The route template for metrics (`unmatched` when no route matched). */
+  readonly routeLabel: string;
+}
+
+export interface GatewayOptions {
+  readonly legacySunset: Date;
+}
+
+export class RestGateway {
+  private readonly router: Router;
+
+  constructor(
+    routes: readonly HttpRoute[],
+    private readonly handlers: ReadonlyMap<DescMethod, UnaryHandler>,
+    private readonly options: GatewayOptions,
+  ) {
+    this.router = new Router(routes);
+  }
+
+  async handle(request: GatewayRequest): Promise<GatewayResponse> {
+    const match = this.router.match(request.method, request.path);
+    if (match.kind !== 'found') {
+      const headers = versionHeaders(generationOfPath(request.path), request.path, this.options.legacySunset);
+      if (match.kind === 'not-found') {
+        return failure(apiError(Code.NotFound, 'NOT_FOUND', `No route for ${request.method} ${request.path}`), headers, 'unmatched');
+      }
+      headers.push(['Allow', match.allowed.join(', ')]);
+      const error = apiError(Code.InvalidArgument, 'METHOD_NOT_ALLOWED', `${request.method} is not allowed on ${request.path}`);
+      return failure(error, headers, 'unmatched');
+    }
+    const { route, variables } = match;
+    const headers = versionHeaders(route.generation, request.path, this.options.legacySunset);
+    const accepted = acceptedVersion(request.headers.get('accept'));
+    if (accepted.kind === 'unsupported') {
+      const error = apiError(Code.InvalidArgument, 'UNSUPPORTED_API_VERSION', `API version ${accepted.version} is not served`);
+      return failure(error, headers, route.template);
+    }
+    const handler = this.handlers.get(route.method) as UnaryHandler;
+    const context = createHandlerContext({
+      service: route.service,
+      method: route.method,
+      protocolName: 'rest',
+      requestMethod: request.method,
+      url: request.path,
+      requestHeader: [...request.headers],
+      contextValues: createContextValues().set(callInfoKey, {
+        requestId: request.requestId,
+        clientIp: request.clientIp,
+        transport: 'rest',
+        logger: request.logger,
+        generation: route.generation,
+      }),
+    });
+    try {
+      const input = requestMessage(route, { variables, query: new URLSearchParams(request.query), body: parseBody(request) });
+      const output = responseBody(route, await handler(input, context));
+      const contentType = accepted.kind === 'supported' && output.contentType === 'application/json' ? accepted.mediaType : output.contentType;
+      headers.push(['Content-Type', contentType], ...responseHeaders(context.responseHeader));
+      return { status: 200, headers, body: output.body, routeLabel: route.template };
+    } catch (error) {
+      return failure(error, [...headers, ...responseHeaders(context.responseHeader)], route.template);
+    } finally {
+      context.abort();
+    }
+  }
+}
+
+function parseBody(request: GatewayRequest): JsonValue | undefined {
+  if (!request.body || request.body.byteLength === 0) return undefined;
+  const contentType = request.headers.get('content-type');
+  if (contentType && !/^application\/([\w.+-]*\+)?json\b/i.test(contentType)) {
+    throw apiError(Code.InvalidArgument, 'UNSUPPORTED_MEDIA_TYPE', 'The body must be application/json');
+  }
+  try {
+    return JSON.parse(Buffer.from(request.body.buffer, request.body.byteOffset, request.body.byteLength).toString('utf8'));
+  } catch {
+    throw invalidArgument('Malformed JSON body', 'MALFORMED_JSON');
+  }
+}
+
+/** Headers the RPC set for its caller; multi-valued Set-Cookie stays multi-valued. */
+function responseHeaders(headers: Headers): [string, string][] {
+  const out: [string, string][] = [];
+  headers.forEach((value, key) => {
+    if (key !== 'set-cookie') out.push([key, value]);
+  });
+  for (const cookie of headers.getSetCookie()) out.push(['Set-Cookie', cookie]);
+  return out;
+}
+
+function failure(error: unknown, headers: [string, string][], routeLabel: string): GatewayResponse {
+  const rendered = renderError(error);
+  return {
+    status: rendered.status,
+    headers: [...headers, ...rendered.headers, ['Content-Type', 'application/json']],
+    body: JSON.stringify(rendered.body),
+    routeLabel,
+  };
+}

@@ -1,0 +1,25 @@
+/**
+ * The public API as the running service sees it: every service of the generated `service.v1`
+ * package, discovered from the generated file index rather than listed by hand.
+ */
+import type { DescMethod, DescService } from '@bufbuild/protobuf';
+import { getOption, hasOption } from '@bufbuild/protobuf';
+import { apiFiles } from '../../gen/api-files.js';
+import { access, rate_limit } from '../../gen/service/v1/options_pb.js';
+import type { Access, RateLimit } from '../../gen/service/v1/options_pb.js';
+
+export const apiServices: readonly DescService[] = apiFiles.flatMap((file) => file.services);
+
+export function findApiService(typeName: string): DescService | undefined {
+  return apiServices.find((service) => service.typeName === typeName);
+}
+
+/** The declared access rule of an RPC, or undefined when it takes the default (authenticated). */
+export function accessOf(method: DescMethod): Access | undefined {
+  return hasOption(method, access) ? getOption(method, access) : undefined;
+}
+
+/** The declared per-endpoint token bucket of an RPC, or undefined for the default bucket. */
+export function rateLimitOf(method: DescMethod): RateLimit | undefined {
+  return hasOption(method, rate_limit) ? getOption(method, rate_limit) : undefined;
+}

@@ -1,0 +1,8 @@
+import { settings } from './settings.js';
+import type { Config } from './settings.js';
+
+/** Reads and validates every setting; the first invalid one throws a ConfigError naming it. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const entries = Object.entries(settings).map(([key, setting]) => [key, setting.parse(env[setting.env])]);
+  return Object.freeze(Object.fromEntries(entries)) as Config;
+}

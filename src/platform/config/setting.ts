@@ -1,0 +1,97 @@
+/**
+ * A setting is one environment variable: its name, what it means, its default and how its text
+ * becomes a value. The README table of variables is checked against these declarations.
+ */
+export interface Setting<T> {
+  readonly env: string;
+  readonly description: string;
+  /** Shown in the README; `undefined` means the setting is optional and off when unset. */
+  readonly defaultText: string | undefined;
+  parse(raw: string | undefined): T;
+}
+
+export class ConfigError extends Error {
+  constructor(env: string, problem: string) {
+    super(`Invalid configuration: ${env} ${problem}`);
+  }
+}
+
+export function integerSetting(env: string, description: string, fallback: number, min: number, max: number): Setting<number> {
+  return {
+    env,
+    description,
+    defaultText: String(fallback),
+    parse(raw) {
+      if (raw === undefined || raw === '') return fallback;
+      if (!/^\d+$/.test(raw)) throw new ConfigError(env, `must be a whole number, got "${raw}"`);
+      const value = Number(raw);
+      if (value < min || value > max) throw new ConfigError(env, `must be between ${min} and ${max}, got ${value}`);
+      return value;
+    },
+  };
+}
+
+export function stringSetting(env: string, description: string, fallback: string, pattern?: RegExp): Setting<string> {
+  return {
+    env,
+    description,
+    defaultText: fallback,
+    parse(raw) {
+      const value = raw === undefined || raw === '' ? fallback : raw;
+      if (pattern && !pattern.test(value)) throw new ConfigError(env, `has an invalid value "${value}"`);
+      return value;
+    },
+  };
+}
+
+export function optionalUrlSetting(env: string, description: string, protocols: readonly string[]): Setting<string | undefined> {
+  return {
+    env,
+    description,
+    defaultText: undefined,
+    parse(raw) {
+      if (raw === undefined || raw === '') return undefined;
+      let url: URL;
+      try {
+        url = new URL(raw);
+      } catch {
+        throw new ConfigError(env, 'is not a valid URL');
+      }
+      if (!protocols.includes(url.protocol)) {
+        throw new ConfigError(env, `must use one of ${protocols.join(', ')}; got ${url.protocol}`);
+      }
+      return raw;
+    },
+  };
+}
+
+export function choiceSetting<T extends string>(env: string, description: string, choices: readonly T[], fallback: T): Setting<T> {
+  return {
+    env,
+    description: `${description} One of: ${choices.join(', ')}.`,
+    defaultText: fallback,
+    parse(raw) {
+      const value = raw === undefined || raw === '' ? fallback : raw;
+      if (!(choices as readonly string[]).includes(value)) {
+        throw new ConfigError(env, `must be one of ${choices.join(', ')}, got "${value}"`);
+      }
+      return value as T;
+    },
+  };
+}
+
+export function dateSetting(env: string, description: string, fallback: string): Setting<Date> {
+  return {
+    env,
+    description: `${description} (YYYY-MM-DD)`,
+    defaultText: fallback,
+    parse(raw) {
+      const value = raw === undefined || raw === '' ? fallback : raw;
+      const date = new Date(`${value}T00:00:00Z`);
+      if (!/^\d{4}-\d{2}-\d{2}$/.test(value) || Number.isNaN(date.getTime())) {
+        throw new ConfigError(env, `must be a date YYYY-MM-DD, got "${value}"`);
+      }
+      return date;
+    },
+  };
+}

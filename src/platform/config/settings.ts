@@ -1,0 +1,45 @@
+/**
+ * Every environment variable the service reads. Defaults make `npm start` work on one machine
+ * with no external services (embedded store, in-process shared state).
+ */
+import { choiceSetting, dateSetting, integerSetting, optionalUrlSetting, stringSetting } from './setting.js';
+
+export const ROLES = ['all', 'api', 'ws'] as const;
+export type Role = (typeof ROLES)[number];
+
+export const settings = {
+  role: choiceSetting(
+    'ROLE',
+    'Which parts this process runs: `all` (everything, one process), `api` (REST gateway, gRPC, ops), `ws` (WebSocket tier and ops).',
+    ROLES,
+    'all',
+  ),
+  host: stringSetting('HOST', 'Interface to listen on.', '0.0.0.0'),
+  port: integerSetting('PORT', 'HTTP port: REST gateway, /ws, /health, /metrics, /swagger/.', 8080, 0, 65535),
+  grpcPort: integerSetting('GRPC_PORT', 'gRPC, Connect and gRPC-Web port (HTTP/2 cleartext and HTTP/1.1).', 8081, 0, 65535),
+  dataDir: stringSetting('DATA_DIR', 'Directory of the embedded store (used when MONGODB_URL is unset).', './data'),
+  mongodbUrl: optionalUrlSetting(
+    'MONGODB_URL',
+    'MongoDB connection string (replica set recommended). Unset: the embedded store in DATA_DIR.',
+    ['mongodb:', 'mongodb+srv:'],
+  ),
+  redisUrl: optionalUrlSetting(
+    'REDIS_URL',
+    'Redis connection string for state shared between pods. Unset: in-process state (one process only).',
+    ['redis:', 'rediss:'],
+  ),
+  redisKeyPrefix: stringSetting('REDIS_KEY_PREFIX', 'Prefix of every Redis key and channel.', 'svc:', /^[\w:.-]{1,64}$/),
+  logLevel: choiceSetting('LOG_LEVEL', 'Minimum log level.', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'info'),
+  maxBodyBytes: integerSetting('MAX_BODY_BYTES', 'Largest accepted JSON request body in bytes (413 above).', 1_048_576, 1024, 64 * 1_048_576),
+  shutdownTimeoutMs: integerSetting(
+    'SHUTDOWN_TIMEOUT_MS',
+    'How long SIGTERM waits for in-flight requests before closing anyway.',
+    25_000,
+    0,
+    600_000,
+  ),
+  legacySunset: dateSetting('API_LEGACY_SUNSET', 'Sunset date announced for the unversioned /api/ paths.', '2027-06-30'),
+};
+
+type Settings = typeof settings;
+export type Config = { readonly [K in keyof Settings]: ReturnType<Settings[K]['parse']> };

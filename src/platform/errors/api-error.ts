@@ -1,0 +1,40 @@
+/**
+ * Errors raised by services. They are Connect errors, so native gRPC clients see a proper
+ * status code, carrying a machine reason (the spec's `code`, e.g. `REPLAY_DETECTED`) in the
+ * `x-error-code` metadata entry. The REST edge renders them as the spec's failure envelope.
+ */
+import { Code, ConnectError } from '@connectrpc/connect';
+
+export const ERROR_CODE_HEADER = 'x-error-code';
+/** Set by the edge layers that render an HTTP status the gRPC code cannot express (410). */
+export const HTTP_STATUS_HEADER = 'x-http-status';
+
+/** Reasons whose HTTP status differs from the default of their gRPC code. */
+const STATUS_BY_REASON: Readonly<Record<string, number>> = {
+  METHOD_NOT_ALLOWED: 405,
+  UNSUPPORTED_API_VERSION: 406,
+  GONE: 410,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+};
+
+export function apiError(code: Code, reason: string, message: string, metadata?: ConstructorParameters<typeof Headers>[0]): ConnectError {
+  const headers = new Headers(metadata);
+  headers.set(ERROR_CODE_HEADER, reason);
+  const status = STATUS_BY_REASON[reason];
+  if (status !== undefined) headers.set(HTTP_STATUS_HEADER, String(status));
+  return new ConnectError(message, code, headers);
+}
+
+export const invalidArgument = (message: string, reason = 'INVALID_ARGUMENT') =>
+  apiError(Code.InvalidArgument, reason, message);
+export const unauthenticated = (message: string, reason = 'UNAUTHORIZED') =>
+  apiError(Code.Unauthenticated, reason, message);
+export const permissionDenied = (message: string, reason = 'FORBIDDEN') =>
+  apiError(Code.PermissionDenied, reason, message);
+export const notFound = (message: string, reason = 'NOT_FOUND') => apiError(Code.NotFound, reason, message);
+export const conflict = (message: string, reason = 'CONFLICT') => apiError(Code.AlreadyExists, reason, message);
+/** The resource existed but is gone for good (HTTP 410): a viewed view-once message, a retired version. */
+export const gone = (message: string) => apiError(Code.FailedPrecondition, 'GONE', message);
+export const unavailable = (message: string, reason = 'UNAVAILABLE') => apiError(Code.Unavailable, reason, message);
+export const notImplemented = (message: string) => apiError(Code.Unimplemented, 'NOT_IMPLEMENTED', message);

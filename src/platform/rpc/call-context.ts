@@ -1,0 +1,30 @@
+/**
+ * What every RPC knows about the call it serves, whichever transport brought it (REST gateway,
+ * gRPC, gRPC-Web or Connect). Transports fill it in before the pipeline runs.
+ */
+import { createContextKey } from '@connectrpc/connect';
+import type { HandlerContext } from '@connectrpc/connect';
+import type { ApiGeneration } from '../api/api-versions.js';
+import type { Logger } from '../logging/logger.js';
+
+export type Transport = 'rest' | 'grpc' | 'grpc-web' | 'connect';
+
+export interface CallInfo {
+  /** Accepted from X-Request-Id when well-formed, generated otherwise; echoed and logged. */
+  readonly requestId: string;
+  /** The client's address as the edge determined it. */
+  readonly clientIp: string;
+  readonly transport: Transport;
+  /** A logger bound to this call's request id. */
+  readonly logger: Logger;
+  /** The REST API generation of the path (v1 or the deprecated unversioned one); undefined on RPC transports. */
+  readonly generation?: ApiGeneration;
+}
+
+export const callInfoKey = createContextKey<CallInfo | undefined>(undefined, { description: 'call info' });
+
+export function callInfo(context: HandlerContext): CallInfo {
+  const info = context.values.get(callInfoKey);
+  if (!info) throw new Error('call info missing: the transport did not set it');
+  return info;
+}

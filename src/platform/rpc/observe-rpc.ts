@@ -1,0 +1,35 @@
+/**
+ * Middleware that measures and logs every RPC: one metrics sample and, for failures, one log
+ * line with the request id. Unexpected (non-Connect) errors are logged with their stack and
+ * turned into an opaque INTERNAL error so that nothing internal leaks to clients.
+ */
+import { Code, ConnectError } from '@connectrpc/connect';
+import type { Metrics } from '../metrics/metrics.js';
+import { callInfo } from './call-context.js';
+import type { RpcMiddleware } from './rpc-pipeline.js';
+
+export function observeRpc(metrics: Metrics): RpcMiddleware {
+  return async ({ method, context }, next) => {
+    const started = process.hrtime.bigint();
+    const info = callInfo(context);
+    let code = 'ok';
+    try {
+      return await next();
+    } catch (error) {
+      if (error instanceof ConnectError) {
+        code = Code[error.code];
+        if (error.code === Code.Internal || error.code === Code.Unknown) {
+          info.logger.error({ err: error, rpc: method.name }, 'rpc failed');
+        }
+        throw error;
+      }
+      code = Code[Code.Internal];
+      info.logger.error({ err: error, rpc: method.name }, 'rpc failed unexpectedly');
+      throw new ConnectError('Internal server error', Code.Internal);
+    } finally {
+      const labels = { service: method.parent.name, method: method.name, code, transport: info.transport };
+      metrics.rpcRequests.inc(labels);
+      metrics.rpcDuration.observe(labels, Number(process.hrtime.bigint() - started) / 1e9);
+    }
+  };
+}

@@ -1,0 +1,134 @@
+/**
+ * The in-process stand-in for a Redis server: a string key space with expiry and
+ * pub/sub channels. It knows nothing of key prefixes; MemorySharedState adds them, and
+ * several MemorySharedState instances over one store behave like pods sharing a Redis.
+ *
+ * Expiry is lazy (an expired entry is invisible from the moment it expires) and periodic
+ * (a sweep frees expired entries nobody reads again; it runs only while entries with a
+ * TTL exist, on an unref'd timer, so an idle store holds no timer at all).
+ */
+import type { LocalScriptState } from './shared-state.js';
+
+interface Entry {
+  value: string;
+  /** On the monotonic clock (performance.now), so wall-clock jumps cannot expire keys. */
+  expiresAt: number | null;
+}
+
+type Listener = (message: string) => void;
+
+export interface MemoryStoreOptions {
+  /** How often expired entries are swept; default 1 s. */
+  sweepIntervalMs?: number;
+}
+
+export class MemoryStore implements LocalScriptState {
+  private readonly entries = new Map<string, Entry>();
+  private readonly channels = new Map<string, Set<Listener>>();
+  private readonly sweepIntervalMs: number;
+  private sweeper: NodeJS.Timeout | undefined;
+
+  constructor(options: MemoryStoreOptions = {}) {
+    this.sweepIntervalMs = options.sweepIntervalMs ?? 1000;
+  }
+
+  /** Entries held, including expired ones not yet swept. */
+  get size(): number {
+    return this.entries.size;
+  }
+
+  get(key: string): string | null {
+    return this.live(key)?.value ?? null;
+  }
+
+  set(key: string, value: string, options: { ttlMs?: number; keepTtl?: boolean } = {}): void {
+    const kept = options.keepTtl === true ? (this.live(key)?.expiresAt ?? null) : null;
+    const expiresAt = options.ttlMs === undefined ? kept : performance.now() + options.ttlMs;
+    this.entries.set(key, { value, expiresAt });
+    if (expiresAt !== null) this.startSweeper();
+  }
+
+  delete(key: string): boolean {
+    const existed = this.live(key) !== undefined;
+    this.entries.delete(key);
+    return existed;
+  }
+
+  pttl(key: string): number {
+    const entry = this.live(key);
+    if (entry === undefined) return -2;
+    if (entry.expiresAt === null) return -1;
+    return Math.ceil(entry.expiresAt - performance.now());
+  }
+
+  pexpire(key: string, ttlMs: number): boolean {
+    const entry = this.live(key);
+    if (entry === undefined) return false;
+    if (ttlMs <= 0) {
+      this.entries.delete(key);
+      return true;
+    }
+    entry.expiresAt = performance.now() + ttlMs;
+    this.startSweeper();
+    return true;
+  }
+
+  /**
+   * Delivers on a later turn of the event loop, as a network would: a publisher never
+   * re-enters a subscriber synchronously. Listeners are those subscribed at publish time
+   * and still subscribed at delivery time.
+   */
+  publish(channel: string, message: string): void {
+    const listeners = this.channels.get(channel);
+    if (listeners === undefined) return;
+    const recipients = [...listeners];
+    setImmediate(() => {
+      for (const listener of recipients) {
+        if (listeners.has(listener)) listener(message);
+      }
+    });
+  }
+
+  /** Returns the function that removes this listener. */
+  subscribe(channel: string, listener: Listener): () => void {
+    let listeners = this.channels.get(channel);
+    if (listeners === undefined) {
+      listeners = new Set();
+      this.channels.set(channel, listeners);
+    }
+    listeners.add(listener);
+    return () => {
+      listeners.delete(listener);
+      if (listeners.size === 0 && this.channels.get(channel) === listeners) this.channels.delete(channel);
+    };
+  }
+
+  private live(key: string): Entry | undefined {
+    const entry = this.entries.get(key);
+    if (entry?.expiresAt != null && entry.expiresAt <= performance.now()) {
+      this.entries.delete(key);
+      return undefined;
+    }
+    return entry;
+  }
+
+  private startSweeper(): void {
+    if (this.sweeper !== undefined) return;
+    this.sweeper = setInterval(() => this.sweep(), this.sweepIntervalMs);
+    this.sweeper.unref();
+  }
+
+  private sweep(): void {
+    const now = performance.now();
+    let expiring = 0;
+    for (const [key, entry] of this.entries) {
+      if (entry.expiresAt === null) continue;
+      if (entry.expiresAt <= now) this.entries.delete(key);
+      else expiring += 1;
+    }
+    if (expiring === 0) {
+      clearInterval(this.sweeper);
+      this.sweeper = undefined;
+    }
+  }
+}

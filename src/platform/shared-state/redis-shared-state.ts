@@ -1,0 +1,228 @@
+/**
+ * SharedState on Redis (ioredis), shared by every pod. Two connections: one for
+ * commands, one in subscriber mode for pub/sub (a subscribed connection is dedicated to
+ * its subscriptions). The prefix is added here, not through ioredis's `keyPrefix`,
+ * because ioredis does not prefix pub/sub channels and the prefix must cover both.
+ *
+ * Fail-fast settings (see the outage notes in shared-state.ts):
+ * - `enableOfflineQueue: false`: a command issued while disconnected rejects at once
+ *   instead of waiting in a queue for a reconnect that may never come;
+ * - `maxRetriesPerRequest: 0`: commands in flight when the connection drops reject at
+ *   once and are not replayed after reconnect (a late replay of a `take` or `set` could
+ *   apply after its caller was told it failed);
+ * - `commandTimeout`: bounds a command on a connection that stopped answering;
+ * - `retryStrategy`: reconnect forever, backing off to at most 2 s between attempts;
+ * - `autoResubscribe` (ioredis default): the subscriber resubscribes after a reconnect.
+ */
+import { createHash } from 'node:crypto';
+import { Redis } from 'ioredis';
+import type { RedisOptions } from 'ioredis';
+import { assertIncrement, assertTtlMs, scriptArguments } from './arguments.js';
+import { deliverMessage } from './deliver-message.js';
+import type {
+  MessageHandler,
+  ScriptArg,
+  ScriptReply,
+  SetOptions,
+  SharedState,
+  SharedStateLogger,
+  SharedStateScript,
+  Unsubscribe,
+} from './shared-state.js';
+
+export interface RedisSharedStateOptions {
+  url: string;
+  keyPrefix: string;
+  logger: SharedStateLogger;
+}
+
+const CONNECTION_OPTIONS: RedisOptions = {
+  lazyConnect: true,
+  enableOfflineQueue: false,
+  maxRetriesPerRequest: 0,
+  commandTimeout: 1000,
+  connectTimeout: 2000,
+  retryStrategy: (attempt) => Math.min(attempt * 100, 2000),
+};
+
+type Listener = (message: string) => void;
+
+/** SHA1 of each script's source, for EVALSHA; computed once per script. */
+const scriptShas = new WeakMap<object, string>();
+
+export class RedisSharedState implements SharedState {
+  /** Listeners per prefixed channel; a channel is subscribed in Redis while it has any. */
+  private readonly listeners = new Map<string, Set<Listener>>();
+
+  private constructor(
+    private readonly commands: Redis,
+    private readonly subscriber: Redis,
+    private readonly keyPrefix: string,
+    private readonly logger: SharedStateLogger,
+  ) {
+    subscriber.on('message', (channel: string, message: string) => {
+      for (const listener of this.listeners.get(channel) ?? []) listener(message);
+    });
+  }
+
+  /**
+   * Connects both connections. If Redis does not answer, this still resolves once the
+   * first attempt has failed: the process starts, reports not-ready through `ping()`,
+   * and ioredis keeps reconnecting in the background.
+   */
+  static async connect(options: RedisSharedStateOptions): Promise<RedisSharedState> {
+    const commands = new Redis(options.url, { ...CONNECTION_OPTIONS, connectionName: `${options.keyPrefix}commands` });
+    const subscriber = commands.duplicate({ connectionName: `${options.keyPrefix}subscriber` });
+    for (const [connection, role] of [[commands, 'commands'], [subscriber, 'subscriber']] as const) {
+      reportConnectionState(connection, role, options.logger);
+    }
+    const state = new RedisSharedState(commands, subscriber, options.keyPrefix, options.logger);
+    // A failed first attempt is logged by reportConnectionState, and ioredis retries.
+    await Promise.allSettled([commands.connect(), subscriber.connect()]);
+    return state;
+  }
+
+  async get(key: string): Promise<string | null> {
+    return this.commands.get(this.keyPrefix + key);
+  }
+
+  async set(key: string, value: string, options: SetOptions = {}): Promise<boolean> {
+    assertTtlMs(options.ttlMs);
+    const expiry = options.ttlMs === undefined ? [] : ['PX', options.ttlMs];
+    const condition = options.onlyIfAbsent === true ? ['NX'] : [];
+    const reply = await this.commands.call('SET', this.keyPrefix + key, value, ...expiry, ...condition);
+    return reply === 'OK';
+  }
+
+  async take(key: string): Promise<string | null> {
+    return this.commands.getdel(this.keyPrefix + key);
+  }
+
+  async delete(key: string): Promise<boolean> {
+    return (await this.commands.del(this.keyPrefix + key)) > 0;
+  }
+
+  async exists(key: string): Promise<boolean> {
+    return (await this.commands.exists(this.keyPrefix + key)) > 0;
+  }
+
+  async incrementBy(key: string, n: number, ttlMs?: number): Promise<number> {
+    assertIncrement(n);
+    assertTtlMs(ttlMs);
+    const fullKey = this.keyPrefix + key;
+    if (ttlMs === undefined) return this.commands.incrby(fullKey, n);
+    // MULTI makes INCRBY and the expiry one step; PEXPIRE NX only sets a missing expiry.
+    const replies = await this.commands.multi().incrby(fullKey, n).pexpire(fullKey, ttlMs, 'NX').exec();
+    const [increment] = replies ?? [];
+    if (increment === undefined) throw new Error('Redis discarded the INCRBY transaction');
+    const [error, value] = increment;
+    if (error) throw error;
+    return value as number;
+  }
+
+  async run<TArgs extends readonly ScriptArg[], TResult extends ScriptReply>(
+    script: SharedStateScript<TArgs, TResult>,
+    keys: readonly string[],
+    args: TArgs,
+  ): Promise<TResult> {
+    const argv = scriptArguments(script, keys, args);
+    const fullKeys = keys.map((key) => this.keyPrefix + key);
+    try {
+      return (await this.commands.evalsha(scriptSha(script), script.keys, ...fullKeys, ...argv)) as TResult;
+    } catch (error) {
+      // Not in this server's script cache yet (first use, restart, failover): EVAL loads it.
+      if (!(error instanceof Error && error.message.startsWith('NOSCRIPT'))) throw error;
+      return (await this.commands.eval(script.lua, script.keys, ...fullKeys, ...argv)) as TResult;
+    }
+  }
+
+  async publish(channel: string, message: string): Promise<void> {
+    await this.commands.publish(this.keyPrefix + channel, message);
+  }
+
+  /**
+   * Sends SUBSCRIBE for every call (Redis treats a repeat as a no-op), so the promise
+   * resolves only once Redis has confirmed the subscription. SUBSCRIBE and UNSUBSCRIBE
+   * travel in order on the one subscriber connection, so a racing unsubscribe of the
+   * channel's last handler and a new subscribe always end subscribed.
+   */
+  async subscribe(channel: string, handler: MessageHandler): Promise<Unsubscribe> {
+    const fullChannel = this.keyPrefix + channel;
+    const listener: Listener = (message) => deliverMessage(handler, message, fullChannel, this.logger);
+    let listeners = this.listeners.get(fullChannel);
+    if (listeners === undefined) {
+      listeners = new Set();
+      this.listeners.set(fullChannel, listeners);
+    }
+    listeners.add(listener);
+    try {
+      await this.subscriber.subscribe(fullChannel);
+    } catch (error) {
+      this.detach(fullChannel, listener);
+      throw error;
+    }
+    // Rejects when Redis cannot be told (outage); the handler is detached either way.
+    return async () => {
+      if (this.detach(fullChannel, listener)) await this.subscriber.unsubscribe(fullChannel);
+    };
+  }
+
+  async ping(): Promise<void> {
+    await Promise.all([this.commands.ping(), this.subscriber.ping()]);
+  }
+
+  async close(): Promise<void> {
+    this.listeners.clear();
+    await Promise.all([closeConnection(this.commands), closeConnection(this.subscriber)]);
+  }
+
+  /** Removes a listener locally; true when it was its channel's last one. */
+  private detach(fullChannel: string, listener: Listener): boolean {
+    const listeners = this.listeners.get(fullChannel);
+    if (listeners === undefined || !listeners.delete(listener) || listeners.size > 0) return false;
+    this.listeners.delete(fullChannel);
+    return true;
+  }
+}
+
+function scriptSha(script: SharedStateScript<readonly ScriptArg[], ScriptReply>): string {
+  let sha = scriptShas.get(script);
+  if (sha === undefined) {
+    sha = createHash('sha1').update(script.lua).digest('hex');
+    scriptShas.set(script, sha);
+  }
+  return sha;
+}
+
+/**
+ * Logs transitions only (lost once, restored once) rather than every failed reconnect
+ * attempt. 'reconnecting' marks a loss (a deliberate close() never reconnects); the
+ * 'error' listener supplies its cause and keeps ioredis from printing unhandled errors.
+ */
+function reportConnectionState(connection: Redis, role: string, logger: SharedStateLogger): void {
+  let healthy = true;
+  let lastError: Error | undefined;
+  connection.on('error', (error: Error) => {
+    lastError = error;
+  });
+  connection.on('reconnecting', () => {
+    if (!healthy) return;
+    healthy = false;
+    logger.warn({ err: lastError, role }, 'Redis connection unavailable; shared-state commands fail until it is back');
+  });
+  connection.on('ready', () => {
+    lastError = undefined;
+    if (healthy) return;
+    healthy = true;
+    logger.info({ role }, 'Redis connection restored');
+  });
+}
+
+/** QUIT lets replies in flight arrive; a connection that is not up is simply dropped. */
+async function closeConnection(connection: Redis): Promise<void> {
+  if (connection.status === 'ready') {
+    await connection.quit().catch(() => connection.disconnect());
+  } else {
+    connection.disconnect();
+  }
+}

@@ -1,0 +1,82 @@
+import { update as applyOperators } from 'mingo/updater';
+import { resolve, setValue, unique } from 'mingo/util';
+import { newId } from '../new-id.js';
+import { cloneDocument, cloneValue } from './clone-value.js';
+import type { StoredDocument } from './stored-document.js';
+import { upsertSeed } from './upsert-seed.js';
+
+type Operators = Record<string, Record<string, unknown>>;
+
+export interface CompiledUpdate {
+  /** A changed copy of `doc` (never `doc` itself), and whether anything changed. */
+  applyTo(doc: StoredDocument, filter: Record<string, unknown>): { doc: StoredDocument; modified: boolean };
+  /** The document an upsert inserts when nothing matched `filter`. */
+  insertFor(filter: Record<string, unknown>): StoredDocument;
+}
+
+/**
+ * Validates an update document once (MongoDB rejects a bad update even when nothing
+ * matches) and applies it with mingo's updater, which knows every operator except
+ * `$setOnInsert`; that one is handled here, as are two places where mingo differs from
+ * MongoDB (see patchForMingo).
+ */
+export function compileUpdate(update: Record<string, unknown>): CompiledUpdate {
+  const keys = Object.keys(update);
+  if (keys.length === 0 || !keys.every((key) => key.startsWith('$'))) {
+    throw new Error('Update document requires atomic operators');
+  }
+  const { $setOnInsert, ...operators } = cloneValue(update) as Operators;
+  const onInsert: Operators = $setOnInsert ? { ...operators, $set: { ...operators.$set, ...$setOnInsert } } : operators;
+
+  return {
+    applyTo(doc, filter) {
+      const next = cloneDocument(doc);
+      const modified = run(next, operators, filter).length > 0;
+      return { doc: next, modified };
+    },
+    insertFor(filter) {
+      // `_id` may come from the filter or from `$setOnInsert`; mingo refuses to $set it.
+      const { _id: seedId, ...seed } = upsertSeed(filter);
+      const { _id: setId, ...set } = onInsert.$set ?? {};
+      const _id = [seedId, setId].find((id): id is string => typeof id === 'string') ?? newId();
+      const doc = { _id, ...seed };
+      run(doc, { ...onInsert, $set: set }, undefined);
+      return doc;
+    },
+  };
+}
+
+/** Mutates `doc`; returns the modified paths. The filter is needed only by the positional `$`. */
+function run(doc: Record<string, unknown>, operators: Operators, filter: Record<string, unknown> | undefined): string[] {
+  const present = Object.fromEntries(Object.entries(operators).filter(([, fields]) => Object.keys(fields).length > 0));
+  if (Object.keys(present).length === 0) return [];
+  patchForMingo(doc, present);
+  const condition = filter && usesPositional(present) ? filter : undefined;
+  return applyOperators(doc, present, undefined, condition, { cloneMode: 'deep' });
+}
+
+/**
+ * mingo 7 creates a missing array from `$push`'s `$each` ignoring `$slice`/`$sort`/`$position`,
+ * and from `$addToSet`'s `$each` without removing duplicates. Starting the array empty and
+ * de-duplicating `$each` gives MongoDB's results.
+ */
+function patchForMingo(doc: Record<string, unknown>, operators: Operators): void {
+  for (const [path, spec] of Object.entries(operators.$push ?? {})) {
+    if (hasModifiers(spec) && !path.includes('$') && resolve(doc, path) === undefined) setValue(doc, path, []);
+  }
+  for (const spec of Object.values(operators.$addToSet ?? {})) {
+    if (isEachSpec(spec)) spec.$each = unique(spec.$each);
+  }
+}
+
+function hasModifiers(spec: unknown): boolean {
+  return isEachSpec(spec) && ('$slice' in spec || '$sort' in spec || '$position' in spec);
+}
+
+function isEachSpec(spec: unknown): spec is { $each: unknown[] } & Record<string, unknown> {
+  return typeof spec === 'object' && spec !== null && Array.isArray((spec as { $each?: unknown }).$each);
+}
+
+function usesPositional(operators: Operators): boolean {
+  return Object.values(operators).some((fields) => Object.keys(fields).some((path) => /\.\$(\.|$)/.test(path)));
+}

@@ -1,0 +1,78 @@
+import { EJSON } from 'bson';
+
+/**
+ * How indexed values become Map keys. Two values get the same key exactly when MongoDB
+ * equality treats them as equal, for the types documents here use (strings, numbers,
+ * booleans, dates, null; anything else falls back to its canonical EJSON text).
+ */
+export function keyOf(value: unknown): string {
+  if (value === null || value === undefined) return 'null';
+  switch (typeof value) {
+    case 'string':
+      return `s${value}`;
+    case 'number':
+      return `n${Object.is(value, -0) ? 0 : value}`;
+    case 'boolean':
+      return `b${value}`;
+  }
+  if (value instanceof Date) return `d${value.getTime()}`;
+  return `o${EJSON.stringify(value, { relaxed: false })}`;
+}
+
+/** Values a filter may look up through an index (null is excluded: it also matches missing fields). */
+export function isLookupValue(value: unknown): boolean {
+  const type = typeof value;
+  return type === 'string' || type === 'number' || type === 'boolean' || value instanceof Date;
+}
+
+/**
+ * The values a filter pins `path` to, when it does so by equality (`v`, `{$eq: v}`,
+ * `{$in: [...]}`); undefined when an index cannot narrow the search for this path.
+ */
+export function equalityValues(filter: Record<string, unknown>, path: string): unknown[] | undefined {
+  if (!Object.hasOwn(filter, path)) return undefined;
+  const condition = filter[path];
+  if (isLookupValue(condition)) return [condition];
+  if (typeof condition !== 'object' || condition === null) return undefined;
+  const { $eq, $in } = condition as { $eq?: unknown; $in?: unknown };
+  if (isLookupValue($eq)) return [$eq];
+  if (Array.isArray($in) && $in.every(isLookupValue)) return $in;
+  return undefined;
+}
+
+/**
+ * The values a multikey index holds for `path` (MongoDB semantics): a path through an array
+ * reaches into each element, an array at the end contributes its elements, and a missing
+ * field counts as `undefined`. `withArrays` also keeps whole arrays, so that a lookup of an
+ * exact array value finds its document too.
+ */
+export function indexedValues(doc: unknown, path: string, withArrays: boolean): unknown[] {
+  const out: unknown[] = [];
+  collect(doc, path.split('.'), 0, withArrays, out);
+  return out;
+}
+
+function collect(value: unknown, parts: string[], depth: number, withArrays: boolean, out: unknown[]): void {
+  const part = parts[depth];
+  if (part === undefined) {
+    if (!Array.isArray(value)) {
+      out.push(value);
+      return;
+    }
+    if (withArrays) out.push(value);
+    if (value.length === 0 && !withArrays) out.push(undefined);
+    out.push(...value);
+    return;
+  }
+  if (Array.isArray(value)) {
+    // A numeric part may address an element; every element is also searched for the field.
+    if (/^\d+$/.test(part)) collect(value[Number(part)], parts, depth + 1, withArrays, out);
+    for (const element of value) collect(element, parts, depth, withArrays, out);
+    return;
+  }
+  if (typeof value !== 'object' || value === null) {
+    out.push(undefined);
+    return;
+  }
+  collect((value as Record<string, unknown>)[part], parts, depth + 1, withArrays, out);
+}

@@ -1,0 +1,33 @@
+import { Query } from 'mingo';
+import type { FindOptions, Projection } from '../document-store.js';
+import type { StoredDocument } from './stored-document.js';
+import type { Table } from './table.js';
+
+/**
+ * Matching documents in MongoDB order of operations: filter, sort, skip, limit. Returns the
+ * stored objects themselves; callers copy (or project) before handing anything out.
+ */
+export function selectDocuments(
+  table: Table,
+  filter: Record<string, unknown>,
+  options: Omit<FindOptions, 'projection'> = {},
+): StoredDocument[] {
+  const cursor = new Query(filter, {}).find<StoredDocument>(table.candidates(filter));
+  if (options.sort) cursor.sort(options.sort);
+  if (options.skip) cursor.skip(options.skip);
+  if (options.limit) cursor.limit(options.limit); // 0 means "no limit", as in MongoDB
+  return cursor.all();
+}
+
+export function countDocuments(table: Table, filter: Record<string, unknown>): number {
+  const query = new Query(filter, {});
+  let count = 0;
+  for (const doc of table.candidates(filter)) if (query.test(doc)) count += 1;
+  return count;
+}
+
+/** MongoDB projection semantics (inclusion or exclusion, `_id` kept unless excluded). */
+export function project(docs: StoredDocument[], projection: Projection | undefined): Record<string, unknown>[] {
+  if (!projection || Object.keys(projection).length === 0) return docs;
+  return new Query({}, {}).find<Record<string, unknown>>(docs, projection).all();
+}

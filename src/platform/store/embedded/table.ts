@@ -1,0 +1,150 @@
+import type { IndexSpec } from '../document-store.js';
+import { DuplicateKeyError } from '../duplicate-key-error.js';
+import { FieldIndex } from './field-index.js';
+import type { StoredDocument } from './stored-document.js';
+import { UniqueConstraint } from './unique-constraint.js';
+
+const PRIMARY_KEY = '_id_';
+
+/**
+ * One collection in memory: documents by `_id` plus its indexes. Every write checks all
+ * unique constraints before touching anything, so a rejected write leaves no trace.
+ */
+export class Table {
+  private readonly docs = new Map<string, StoredDocument>();
+  private readonly specs = new Map<string, IndexSpec>();
+  private readonly uniques: UniqueConstraint[] = [];
+  private readonly fieldIndexes = new Map<string, FieldIndex>();
+
+  get size(): number {
+    return this.docs.size;
+  }
+
+  get(id: string): StoredDocument | undefined {
+    return this.docs.get(id);
+  }
+
+  documents(): IterableIterator<StoredDocument> {
+    return this.docs.values();
+  }
+
+  indexes(): IndexSpec[] {
+    return [...this.specs.values()];
+  }
+
+  insert(doc: StoredDocument): void {
+    if (this.docs.has(doc._id)) throw new DuplicateKeyError(PRIMARY_KEY);
+    this.write(undefined, doc);
+  }
+
+  /** `next` takes the place of `previous` (same `_id`). */
+  replace(previous: StoredDocument, next: StoredDocument): void {
+    this.write(previous, next);
+  }
+
+  /** Insert or replace, for replaying records that were checked when first written. */
+  put(doc: StoredDocument): void {
+    this.write(this.docs.get(doc._id), doc);
+  }
+
+  delete(id: string): StoredDocument | undefined {
+    const doc = this.docs.get(id);
+    if (!doc) return undefined;
+    for (const unique of this.uniques) unique.remove(unique.keysOf(doc));
+    for (const index of this.fieldIndexes.values()) index.remove(doc);
+    this.docs.delete(id);
+    return doc;
+  }
+
+  /**
+   * Adds an index over the existing documents. Returns false when an identical one exists;
+   * throws when a different one holds the name or the data violates a new unique index.
+   */
+  addIndex(spec: IndexSpec): boolean {
+    const existing = this.specs.get(spec.name);
+    if (existing) {
+      if (sameSpec(existing, spec)) return false;
+      throw new Error(`index ${spec.name} on ${spec.collection} already exists with different options`);
+    }
+    if (spec.unique) this.uniques.push(buildUnique(spec, this.docs.values()));
+    const leading = Object.keys(spec.key)[0];
+    if (leading !== undefined && needsFieldIndex(spec, leading) && !this.fieldIndexes.has(leading)) {
+      const index = new FieldIndex(leading);
+      for (const doc of this.docs.values()) index.add(doc);
+      this.fieldIndexes.set(leading, index);
+    }
+    this.specs.set(spec.name, spec);
+    return true;
+  }
+
+  /**
+   * Documents that may match `filter`, found through `_id`, a unique index or a field index
+   * when the filter pins one by equality (smallest candidate set wins); otherwise all.
+   */
+  candidates(filter: Record<string, unknown>): Iterable<StoredDocument> {
+    const ids = this.plan(filter);
+    return ids ? this.resolve(ids) : this.docs.values();
+  }
+
+  private plan(filter: Record<string, unknown>): Iterable<string> | undefined {
+    const byId = filter._id;
+    if (typeof byId === 'string') return [byId];
+    const inIds = (byId as { $in?: unknown } | undefined)?.$in;
+    if (Array.isArray(inIds) && inIds.every((id) => typeof id === 'string')) return new Set(inIds as string[]);
+    for (const unique of this.uniques) {
+      const ids = unique.lookup(filter);
+      if (ids) return ids;
+    }
+    let best: Set<string> | undefined;
+    for (const index of this.fieldIndexes.values()) {
+      const ids = index.lookup(filter);
+      if (ids && (!best || ids.size < best.size)) best = ids;
+    }
+    return best;
+  }
+
+  private *resolve(ids: Iterable<string>): Generator<StoredDocument> {
+    for (const id of ids) {
+      const doc = this.docs.get(id);
+      if (doc) yield doc;
+    }
+  }
+
+  private write(previous: StoredDocument | undefined, next: StoredDocument): void {
+    const keys = this.uniques.map((unique) => unique.keysOf(next));
+    this.uniques.forEach((unique, i) => {
+      if (unique.conflicts(next._id, keys[i] ?? [])) throw new DuplicateKeyError(unique.spec.name);
+    });
+    this.uniques.forEach((unique, i) => {
+      if (previous) unique.remove(unique.keysOf(previous));
+      unique.add(next._id, keys[i] ?? []);
+    });
+    for (const index of this.fieldIndexes.values()) {
+      if (previous) index.remove(previous);
+      index.add(next);
+    }
+    this.docs.set(next._id, next);
+  }
+}
+
+function buildUnique(spec: IndexSpec, docs: Iterable<StoredDocument>): UniqueConstraint {
+  const unique = new UniqueConstraint(spec);
+  for (const doc of docs) {
+    const keys = unique.keysOf(doc);
+    if (unique.conflicts(doc._id, keys)) throw new DuplicateKeyError(spec.name);
+    unique.add(doc._id, keys);
+  }
+  return unique;
+}
+
+/** `_id` and plain single-field unique indexes already answer equality lookups. */
+function needsFieldIndex(spec: IndexSpec, leading: string): boolean {
+  if (leading === '_id') return false;
+  return !(spec.unique && !spec.partialFilterExpression && Object.keys(spec.key).length === 1);
+}
+
+function sameSpec(a: IndexSpec, b: IndexSpec): boolean {
+  const canonical = (spec: IndexSpec) =>
+    JSON.stringify([spec.collection, spec.key, !!spec.unique, spec.expireAfterSeconds, spec.partialFilterExpression]);
+  return canonical(a) === canonical(b);
+}

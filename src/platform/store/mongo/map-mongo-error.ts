@@ -1,0 +1,21 @@
+import { MongoServerError } from 'mongodb';
+import { DuplicateKeyError } from '../duplicate-key-error.js';
+
+const DUPLICATE_KEY = 11000;
+
+/** Runs a driver call and turns the server's duplicate-key failure into the port's error. */
+export async function mapMongoError<R>(operation: () => Promise<R>): Promise<R> {
+  try {
+    return await operation();
+  } catch (err) {
+    if (err instanceof MongoServerError && err.code === DUPLICATE_KEY) {
+      throw new DuplicateKeyError(indexName(err), { cause: err });
+    }
+    throw err;
+  }
+}
+
+/** The server names the index only inside its message: "... index: email_1 dup key: {...}". */
+function indexName(err: MongoServerError): string {
+  return /index: (\S+) dup key/.exec(err.message)?.[1] ?? 'unknown';
+}

@@ -1,0 +1,172 @@
+/**
+ * The HTTP front of a process, on uWebSockets.js: reads each request completely (bounded by
+ * MAX_BODY_BYTES), gives it a request id and a logger, hands it to the dispatcher, writes the
+ * answer, and records the access log line and the HTTP metrics. WebSocket routes are attached
+ * to the same app by the realtime tier.
+ */
+import uWS from 'uWebSockets.js';
+import type { HttpRequest, HttpResponse, TemplatedApp, us_listen_socket } from 'uWebSockets.js';
+import type { Logger } from '../platform/logging/logger.js';
+import type { Metrics } from '../platform/metrics/metrics.js';
+import { requestIdFrom } from '../platform/rpc/request-id.js';
+import { normaliseAddress } from './client-address.js';
+import { jsonResponse, statusLine } from './http-response.js';
+import type { HttpResponseData } from './http-response.js';
+
+export interface IncomingRequest {
+  readonly method: string;
+  readonly path: string;
+  readonly query: string;
+  readonly headers: ReadonlyMap<string, string>;
+  readonly body: Uint8Array | undefined;
+  readonly clientIp: string;
+  readonly requestId: string;
+  readonly logger: Logger;
+}
+
+export type Dispatch = (request: IncomingRequest) => Promise<HttpResponseData & { routeLabel: string }>;
+
+export interface HttpServerOptions {
+  readonly host: string;
+  readonly port: number;
+  readonly maxBodyBytes: number;
+  readonly logger: Logger;
+  readonly metrics: Metrics;
+  readonly dispatch: Dispatch;
+  /** Lets the realtime tier add its WebSocket route to the same app and port. */
+  readonly attach?: (app: TemplatedApp) => void;
+}
+
+export interface RunningHttpServer {
+  readonly port: number;
+  /**
+   * Stops accepting connections and waits for in-flight requests (at most `timeoutMs`). Responses
+   * written while draining close their connection; idle keep-alive connections end with the process.
+   */
+  close(timeoutMs: number): Promise<void>;
+}
+
+const BODYLESS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+export async function startHttpServer(options: HttpServerOptions): Promise<RunningHttpServer> {
+  // On Node majors without a prebuilt addon the package silently falls back to a slow JS server.
+  if (!String(uWS.App).includes('[native code]')) {
+    options.logger.error('uWebSockets.js is NOT native on this Node version: running its slow JavaScript fallback');
+  }
+  const app = uWS.App();
+  let inFlight = 0;
+  let draining = false;
+  let drained: (() => void) | undefined;
+
+  options.attach?.(app);
+  app.any('/*', (res, req) => {
+    inFlight++;
+    const started = process.hrtime.bigint();
+    const request = readHead(res, req);
+    const logger = options.logger.child({ requestId: request.requestId });
+    let aborted = false;
+    res.onAborted(() => {
+      aborted = true;
+    });
+    const finish = (response: HttpResponseData & { routeLabel: string }) => {
+      if (!aborted) writeResponse(res, response, request.requestId, draining);
+      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+      const labels = { method: request.method, route: response.routeLabel, status: String(response.status) };
+      options.metrics.httpRequests.inc(labels);
+      options.metrics.httpDuration.observe(labels, seconds);
+      logger.info({ method: request.method, path: request.path, route: response.routeLabel, status: response.status, ms: seconds * 1e3, ip: request.clientIp, aborted }, 'request');
+      if (--inFlight === 0 && drained) drained();
+    };
+    const dispatch = (body: Uint8Array | undefined) =>
+      options
+        .dispatch({ ...request, body, logger })
+        .catch((error: unknown) => {
+          logger.error({ err: error }, 'dispatch failed');
+          return { ...jsonResponse(500, { success: false, error: 'Internal server error', code: 'INTERNAL' }), routeLabel: 'error' };
+        })
+        .then(finish);
+
+    const declaredLength = Number(request.headers.get('content-length') ?? '0');
+    if (declaredLength > options.maxBodyBytes) {
+      finish(tooLarge(options.maxBodyBytes));
+      return;
+    }
+    if (BODYLESS.has(request.method) || (!request.headers.has('content-length') && !request.headers.has('transfer-encoding'))) {
+      void dispatch(undefined);
+      return;
+    }
+    readBody(res, options.maxBodyBytes, (body) => {
+      if (body === 'too-large') finish(tooLarge(options.maxBodyBytes));
+      else void dispatch(body);
+    });
+  });
+
+  const listenSocket = await new Promise<us_listen_socket>((resolve, reject) => {
+    app.listen(options.host, options.port, (socket) => (socket ? resolve(socket) : reject(new Error(`cannot listen on ${options.host}:${options.port}`))));
+  });
+  const port = uWS.us_socket_local_port(listenSocket);
+
+  return {
+    port,
+    async close(timeoutMs) {
+      draining = true;
+      uWS.us_listen_socket_close(listenSocket);
+      if (inFlight > 0) {
+        await new Promise<void>((resolve) => {
+          drained = resolve;
+          setTimeout(resolve, timeoutMs).unref();
+        });
+      }
+    },
+  };
+}
+
+/** Everything needed from `req` must be copied now: uWS invalidates it when the handler returns. */
+function readHead(res: HttpResponse, req: HttpRequest) {
+  const headers = new Map<string, string>();
+  req.forEach((key, value) => {
+    const previous = headers.get(key);
+    headers.set(key, previous === undefined ? value : `${previous}, ${value}`);
+  });
+  return {
+    method: req.getCaseSensitiveMethod().toUpperCase(),
+    path: req.getUrl(),
+    query: req.getQuery() ?? '',
+    headers,
+    clientIp: normaliseAddress(Buffer.from(res.getRemoteAddressAsText()).toString()),
+    requestId: requestIdFrom(headers.get('x-request-id')),
+  };
+}
+
+function readBody(res: HttpResponse, limit: number, done: (body: Uint8Array | 'too-large') => void): void {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let refused = false;
+  res.onData((chunk, isLast) => {
+    if (refused) return;
+    size += chunk.byteLength;
+    if (size > limit) {
+      refused = true;
+      done('too-large');
+      return;
+    }
+    // uWS reuses the chunk's memory after this callback: copy it.
+    chunks.push(Buffer.from(Buffer.from(chunk)));
+    if (isLast) done(Buffer.concat(chunks, size));
+  });
+}
+
+function tooLarge(limit: number): HttpResponseData & { routeLabel: string } {
+  const body = { success: false, error: `The request body exceeds ${limit} bytes`, code: 'PAYLOAD_TOO_LARGE' };
+  return { ...jsonResponse(413, body, [['Connection', 'close']]), routeLabel: 'unmatched' };
+}
+
+function writeResponse(res: HttpResponse, response: HttpResponseData, requestId: string, closing: boolean): void {
+  res.cork(() => {
+    res.writeStatus(statusLine(response.status));
+    res.writeHeader('X-Request-Id', requestId);
+    for (const [name, value] of response.headers) res.writeHeader(name, value);
+    if (closing) res.writeHeader('Connection', 'close');
+    res.end(response.body, closing || response.headers.some(([name, value]) => name === 'Connection' && value === 'close'));
+  });
+}
