@@ -67,7 +67,7 @@ export interface Operation {
   readonly security?: SecurityRequirements;
   readonly parameters?: readonly Parameter[];
   readonly requestBody?: RequestBody;
-  readonly responses: Record<string, Response>;
+  readonly responses: Record<string, Response | Reference>;
 }
 
 export type OperationMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
@@ -84,6 +84,7 @@ export interface OpenApiDocument {
   readonly paths: Record<string, Partial<Record<OperationMethod, Operation>>>;
   readonly components: {
     readonly schemas: Record<string, Schema>;
+    readonly responses: Record<string, Response>;
     readonly headers: Record<string, Header>;
     readonly securitySchemes: Record<string, SecurityScheme>;
   };

@@ -6,6 +6,7 @@
  */
 import { assertIncrement, assertTtlMs, scriptArguments } from './arguments.js';
 import { deliverMessage } from './deliver-message.js';
+import { incrementScript } from './increment-script.js';
 import { MemoryStore } from './memory-store.js';
 import type {
   MessageHandler,
@@ -24,8 +25,6 @@ export interface MemorySharedStateOptions {
   /** Share a store to make several instances behave like pods on one Redis (tests). */
   store?: MemoryStore;
 }
-
-const REDIS_INTEGER = /^-?(0|[1-9]\d{0,18})$/;
 
 export class MemorySharedState implements SharedState {
   private readonly keyPrefix: string;
@@ -72,13 +71,7 @@ export class MemorySharedState implements SharedState {
   async incrementBy(key: string, n: number, ttlMs?: number): Promise<number> {
     assertIncrement(n);
     assertTtlMs(ttlMs);
-    const store = this.open();
-    const fullKey = this.keyPrefix + key;
-    const next = parseRedisInteger(store.get(fullKey) ?? '0') + n;
-    if (!Number.isSafeInteger(next)) throw new Error('ERR increment or decrement would overflow');
-    store.set(fullKey, String(next), { keepTtl: true });
-    if (ttlMs !== undefined && store.pttl(fullKey) === -1) store.pexpire(fullKey, ttlMs);
-    return next;
+    return this.run(incrementScript, [key], [n, ttlMs ?? 0]);
   }
 
   async run<TArgs extends readonly ScriptArg[], TResult extends ScriptReply>(
@@ -122,15 +115,6 @@ export class MemorySharedState implements SharedState {
     if (this.closed) throw new Error('shared state is closed');
     return this.store;
   }
-}
-
-/** INCRBY's rule: the stored value must be a canonical 64-bit integer. */
-function parseRedisInteger(value: string): number {
-  const parsed = Number(value);
-  if (!REDIS_INTEGER.test(value) || !Number.isSafeInteger(parsed)) {
-    throw new Error('ERR value is not an integer or out of range');
-  }
-  return parsed;
 }
 
 /** Redis's Lua-to-reply conversion: numbers are truncated to integers. */

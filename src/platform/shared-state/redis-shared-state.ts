@@ -19,6 +19,7 @@ import { Redis } from 'ioredis';
 import type { RedisOptions } from 'ioredis';
 import { assertIncrement, assertTtlMs, scriptArguments } from './arguments.js';
 import { deliverMessage } from './deliver-message.js';
+import { incrementScript } from './increment-script.js';
 import type {
   MessageHandler,
   ScriptArg,
@@ -53,6 +54,7 @@ const scriptShas = new WeakMap<object, string>();
 export class RedisSharedState implements SharedState {
   /** Listeners per prefixed channel; a channel is subscribed in Redis while it has any. */
   private readonly listeners = new Map<string, Set<Listener>>();
+  private closed: Promise<void> | undefined;
 
   private constructor(
     private readonly commands: Redis,
@@ -109,15 +111,7 @@ export class RedisSharedState implements SharedState {
   async incrementBy(key: string, n: number, ttlMs?: number): Promise<number> {
     assertIncrement(n);
     assertTtlMs(ttlMs);
-    const fullKey = this.keyPrefix + key;
-    if (ttlMs === undefined) return this.commands.incrby(fullKey, n);
-    // MULTI makes INCRBY and the expiry one step; PEXPIRE NX only sets a missing expiry.
-    const replies = await this.commands.multi().incrby(fullKey, n).pexpire(fullKey, ttlMs, 'NX').exec();
-    const [increment] = replies ?? [];
-    if (increment === undefined) throw new Error('Redis discarded the INCRBY transaction');
-    const [error, value] = increment;
-    if (error) throw error;
-    return value as number;
+    return this.run(incrementScript, [key], [n, ttlMs ?? 0]);
   }
 
   async run<TArgs extends readonly ScriptArg[], TResult extends ScriptReply>(
@@ -171,9 +165,11 @@ export class RedisSharedState implements SharedState {
     await Promise.all([this.commands.ping(), this.subscriber.ping()]);
   }
 
-  async close(): Promise<void> {
+  /** Idempotent: disconnecting an ended ioredis connection again would leave a 2 s timer. */
+  close(): Promise<void> {
     this.listeners.clear();
-    await Promise.all([closeConnection(this.commands), closeConnection(this.subscriber)]);
+    this.closed ??= Promise.all([closeConnection(this.commands), closeConnection(this.subscriber)]).then(() => undefined);
+    return this.closed;
   }
 
   /** Removes a listener locally; true when it was its channel's last one. */

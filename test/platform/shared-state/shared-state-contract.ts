@@ -445,7 +445,7 @@ export function describeSharedStateContract(name: string, createHarness: () => S
         const closingInbox = inbox();
         const witness = inbox();
         await closing.subscribe(channel, closingInbox.handler);
-        await podA.subscribe(channel, witness.handler);
+        const stopWitness = await podA.subscribe(channel, witness.handler);
         await closing.close();
 
         await expect(closing.get('k')).rejects.toThrow();
@@ -455,6 +455,7 @@ export function describeSharedStateContract(name: string, createHarness: () => S
         await sleep(50);
         expect(closingInbox.messages).toEqual([]);
         await expect(podA.ping()).resolves.toBeUndefined();
+        await stopWitness();
       });
     });
   });

@@ -1,3 +1,4 @@
+import * as mingoOperators from 'mingo/operators/update';
 import { update as applyOperators } from 'mingo/updater';
 import { resolve, setValue, unique } from 'mingo/util';
 import { newId } from '../new-id.js';
@@ -6,6 +7,8 @@ import type { StoredDocument } from './stored-document.js';
 import { upsertSeed } from './upsert-seed.js';
 
 type Operators = Record<string, Record<string, unknown>>;
+
+const KNOWN_OPERATORS = new Set([...Object.keys(mingoOperators), '$setOnInsert']);
 
 export interface CompiledUpdate {
   /** A changed copy of `doc` (never `doc` itself), and whether anything changed. */
@@ -25,6 +28,8 @@ export function compileUpdate(update: Record<string, unknown>): CompiledUpdate {
   if (keys.length === 0 || !keys.every((key) => key.startsWith('$'))) {
     throw new Error('Update document requires atomic operators');
   }
+  const unknown = keys.find((key) => !KNOWN_OPERATORS.has(key));
+  if (unknown) throw new Error(`Unknown update operator: ${unknown}`);
   const { $setOnInsert, ...operators } = cloneValue(update) as Operators;
   const onInsert: Operators = $setOnInsert ? { ...operators, $set: { ...operators.$set, ...$setOnInsert } } : operators;
 

@@ -1,0 +1,156 @@
+import { type FileHandle, mkdir, open, rm } from 'node:fs/promises';
+import type { Collection, Document, DocumentStore, IndexSpec } from '../document-store.js';
+import type { StoreLogger } from '../store-logger.js';
+import { ChangeSet } from './change-set.js';
+import { acquireDataDirLock } from './data-dir-lock.js';
+import { journalPath, listDataFiles, snapshotPath, syncDirectory } from './data-files.js';
+import type { Database } from './database.js';
+import { type CollectionHost, EmbeddedCollection } from './embedded-collection.js';
+import { Journal } from './journal.js';
+import { PeriodicTask } from './periodic-task.js';
+import { recover } from './recovery.js';
+import { writeSnapshot } from './snapshot.js';
+import type { Table } from './table.js';
+import { expiredIds } from './ttl.js';
+
+export interface EmbeddedStoreOptions {
+  dataDir: string;
+  logger: StoreLogger;
+  /** Journal size that triggers a snapshot and a fresh journal. Default 64 MiB. */
+  compactionThresholdBytes?: number | undefined;
+  /** How often expired TTL documents are removed. Default 1 s. */
+  ttlSweepIntervalMs?: number | undefined;
+}
+
+/**
+ * The default engine: all data in memory, every acknowledged write in the journal in
+ * DATA_DIR (see Journal), compacted into snapshots as it grows.
+ */
+export class EmbeddedDocumentStore implements DocumentStore, CollectionHost {
+  private closed = false;
+  private compaction: Promise<void> | undefined;
+  private readonly sweeper: PeriodicTask;
+
+  private constructor(
+    private readonly options: Required<EmbeddedStoreOptions>,
+    private readonly db: Database,
+    private readonly journal: Journal,
+    private generation: number,
+    private readonly releaseLock: () => Promise<void>,
+  ) {
+    this.sweeper = new PeriodicTask(() => this.sweepExpired(), options.ttlSweepIntervalMs, options.logger, 'store TTL sweep');
+  }
+
+  static async open(options: EmbeddedStoreOptions): Promise<EmbeddedDocumentStore> {
+    const settings: Required<EmbeddedStoreOptions> = {
+      ...options,
+      compactionThresholdBytes: options.compactionThresholdBytes ?? 64 * 1024 * 1024,
+      ttlSweepIntervalMs: options.ttlSweepIntervalMs ?? 1000,
+    };
+    await mkdir(settings.dataDir, { recursive: true });
+    const releaseLock = await acquireDataDirLock(settings.dataDir);
+    try {
+      const { db, generation, journalBytes } = await recover(settings.dataDir, settings.logger);
+      const journal = new Journal(await openJournalFile(settings.dataDir, generation), journalBytes);
+      settings.logger.info({ dataDir: settings.dataDir, generation }, 'embedded store opened');
+      return new EmbeddedDocumentStore(settings, db, journal, generation, releaseLock);
+    } catch (err) {
+      await releaseLock();
+      throw err;
+    }
+  }
+
+  collection<T extends Document>(name: string): Collection<T> {
+    return new EmbeddedCollection<T>(name, this);
+  }
+
+  async ensureIndexes(indexes: IndexSpec[]): Promise<void> {
+    for (const spec of indexes) await this.write(spec.collection, (changes) => changes.addIndex(spec));
+  }
+
+  async ping(): Promise<void> {
+    this.assertOpen();
+    await this.journal.append([]);
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.sweeper.stop();
+    await this.compaction;
+    await this.journal.close();
+    await this.releaseLock();
+  }
+
+  read(collection: string): Table {
+    this.assertOpen();
+    return this.db.table(collection);
+  }
+
+  async write<R>(collection: string, change: (changes: ChangeSet) => R): Promise<R> {
+    const changes = new ChangeSet(collection, this.read(collection));
+    let outcome: { value: R } | { error: unknown };
+    try {
+      outcome = { value: change(changes) };
+    } catch (error) {
+      outcome = { error };
+    }
+    // Writes made before a failure (e.g. an insertMany stopped by a duplicate) stay, as in MongoDB.
+    if (changes.mutations.length > 0) {
+      await this.journal.append(changes.mutations);
+      this.compactIfDue();
+    }
+    if ('error' in outcome) throw outcome.error;
+    return outcome.value;
+  }
+
+  private assertOpen(): void {
+    if (this.closed) throw new Error('store is closed');
+  }
+
+  private async sweepExpired(): Promise<void> {
+    const now = Date.now();
+    for (const spec of this.db.ttlIndexes()) {
+      const ids = expiredIds(this.db.table(spec.collection), spec, now);
+      if (ids.length > 0) await this.write(spec.collection, (changes) => ids.forEach((id) => changes.delete(id)));
+    }
+  }
+
+  private compactIfDue(): void {
+    if (this.compaction || this.closed || this.journal.size < this.options.compactionThresholdBytes) return;
+    this.compaction = this.compact()
+      .catch((err: unknown) => this.options.logger.error({ err }, 'store compaction failed; the journal keeps growing'))
+      .finally(() => (this.compaction = undefined));
+  }
+
+  /**
+   * Starts journal N+1 and writes the state as of that instant as snapshot N+1. The
+   * capture and the switch happen in one synchronous step, so the snapshot plus journal
+   * N+1 is exactly the state; if the snapshot never completes, snapshot N with journals
+   * N and N+1 still is.
+   */
+  private async compact(): Promise<void> {
+    const { dataDir, logger } = this.options;
+    const next = this.generation + 1;
+    const file = await openJournalFile(dataDir, next);
+    const state = this.db.capture();
+    const retired = this.journal.rotate(file);
+    this.generation = next;
+    await writeSnapshot(dataDir, next, state);
+    await retired;
+    const { snapshots, journals } = await listDataFiles(dataDir);
+    const obsolete = [
+      ...snapshots.filter((g) => g < next).map((g) => snapshotPath(dataDir, g)),
+      ...journals.filter((g) => g < next).map((g) => journalPath(dataDir, g)),
+    ];
+    await Promise.all(obsolete.map((path) => rm(path, { force: true })));
+    logger.info({ generation: next, documents: state.length }, 'store compacted');
+  }
+}
+
+/** Opens (creating if needed) a journal for appending, with its directory entry made durable. */
+async function openJournalFile(dir: string, generation: number): Promise<FileHandle> {
+  const file = await open(journalPath(dir, generation), 'a');
+  await syncDirectory(dir);
+  return file;
+}

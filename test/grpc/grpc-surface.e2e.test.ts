@@ -1,0 +1,58 @@
+/** The RPC port, called by a native gRPC client: version, health, and errors as gRPC statuses. */
+import { grpc, grpcClient, unary } from '../support/grpc-client.js';
+import type { GrpcServiceClient } from '../support/grpc-client.js';
+import { startTestService } from '../support/start-service.js';
+import type { TestService } from '../support/start-service.js';
+
+let service: TestService;
+let system: GrpcServiceClient;
+let health: GrpcServiceClient;
+beforeAll(async () => {
+  service = await startTestService();
+  system = grpcClient(service.grpcAddress, 'service/v1/system.proto', 'service.v1.SystemService');
+  health = grpcClient(service.grpcAddress, 'grpc/health/v1/health.proto', 'grpc.health.v1.Health');
+});
+afterAll(async () => {
+  system.close();
+  health.close();
+  await service.stop();
+});
+
+it('GetVersion answers over gRPC as the current version', async () => {
+  const response = await unary(system, 'GetVersion', {});
+  expect(response).toEqual({
+    success: true,
+    message: 'API version information',
+    data: { version: 'v1', deprecated: false, supported_versions: ['v1'], current_path: '/api/v1' },
+  });
+});
+
+it('the health check reports SERVING for the server and for an API service', async () => {
+  expect(await unary(health, 'Check', { service: '' })).toEqual({ status: 'SERVING' });
+  expect(await unary(health, 'Check', { service: 'service.v1.SystemService' })).toEqual({ status: 'SERVING' });
+});
+
+it('the health check answers NOT_FOUND for an unknown service', async () => {
+  await expect(unary(health, 'Check', { service: 'no.such.Service' })).rejects.toMatchObject({ code: grpc.status.NOT_FOUND });
+});
+
+it('validation errors arrive as INVALID_ARGUMENT with the machine reason in metadata', async () => {
+  const error = await unary(system, 'ReportErrors', { errors: [] }).catch((e: grpc.ServiceError) => e);
+  expect(error).toMatchObject({ code: grpc.status.INVALID_ARGUMENT, details: 'errors must contain at least one error' });
+  expect((error as grpc.ServiceError).metadata.get('x-error-code')).toEqual(['INVALID_ARGUMENT']);
+});
+
+it('routes of later issues answer UNIMPLEMENTED', async () => {
+  const messages = grpcClient(service.grpcAddress, 'service/v1/messages.proto', 'service.v1.MessagesService');
+  try {
+    await expect(unary(messages, 'SendMessage', {})).rejects.toMatchObject({ code: grpc.status.UNIMPLEMENTED });
+  } finally {
+    messages.close();
+  }
+});
+
+it('counts gRPC calls in the RPC metrics', async () => {
+  await unary(system, 'GetVersion', {});
+  const metrics = await (await fetch(`${service.baseUrl}/metrics`)).text();
+  expect(metrics).toMatch(/rpc_requests_total\{service="SystemService",method="GetVersion",code="ok",transport="grpc"\} \d+/);
+});

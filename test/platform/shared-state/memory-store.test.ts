@@ -1,0 +1,52 @@
+/** What the contract cannot see of the in-memory store: sweeping and delivery timing. */
+import { MemoryStore } from '../../../src/platform/shared-state/memory-store.js';
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+describe('MemoryStore', () => {
+  test('the periodic sweep frees expired entries that nobody reads again', async () => {
+    const store = new MemoryStore({ sweepIntervalMs: 20 });
+    for (const key of ['a', 'b', 'c']) store.set(key, 'v', { ttlMs: 30 });
+    store.set('kept', 'v');
+    expect(store.size).toBe(4);
+    await sleep(120);
+    expect(store.size).toBe(1);
+    expect(store.get('kept')).toBe('v');
+  });
+
+  test('pttl, pexpire and keepTtl follow Redis', () => {
+    const store = new MemoryStore();
+    expect(store.pttl('absent')).toBe(-2);
+    expect(store.pexpire('absent', 1000)).toBe(false);
+    store.set('k', 'v');
+    expect(store.pttl('k')).toBe(-1);
+    expect(store.pexpire('k', 1000)).toBe(true);
+    store.set('k', 'v2', { keepTtl: true });
+    expect(store.pttl('k')).toBeGreaterThan(900);
+    store.set('k', 'v3');
+    expect(store.pttl('k')).toBe(-1);
+    expect(store.pexpire('k', 0)).toBe(true);
+    expect(store.get('k')).toBeNull();
+  });
+
+  test('a listener removed after publish but before delivery does not get the message', async () => {
+    const store = new MemoryStore();
+    const received: string[] = [];
+    const remove = store.subscribe('c', (message) => received.push(message));
+    store.publish('c', 'm');
+    remove();
+    await sleep(10);
+    expect(received).toEqual([]);
+  });
+
+  test('a listener added after publish does not get the message', async () => {
+    const store = new MemoryStore();
+    const early: string[] = [];
+    const late: string[] = [];
+    store.subscribe('c', (message) => early.push(message));
+    store.publish('c', 'm');
+    store.subscribe('c', (message) => late.push(message));
+    await sleep(10);
+    expect([early, late]).toEqual([['m'], []]);
+  });
+});

@@ -1,0 +1,28 @@
+/**
+ * A native gRPC client (@grpc/grpc-js + @grpc/proto-loader) built from the .proto files, as an
+ * internal service would use it: no generated TypeScript, nothing shared with the server code.
+ */
+import grpc from '@grpc/grpc-js';
+import protoLoader from '@grpc/proto-loader';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const includeDirs = [`${root}proto`, `${root}third_party`, `${root}node_modules/google-proto-files`];
+
+export type GrpcServiceClient = grpc.Client & Record<string, Function>;
+
+export function grpcClient(address: string, protoFile: string, serviceName: string): GrpcServiceClient {
+  const definition = protoLoader.loadSync(protoFile, { includeDirs, keepCase: true, longs: String, defaults: true });
+  const pkg = grpc.loadPackageDefinition(definition);
+  const Service = serviceName.split('.').reduce<any>((node, part) => node[part], pkg);
+  return new Service(address, grpc.credentials.createInsecure()) as GrpcServiceClient;
+}
+
+/** Calls a unary method; resolves with the response and the trailing metadata, or rejects with the ServiceError. */
+export function unary<T = any>(client: GrpcServiceClient, method: string, request: object, metadata = new grpc.Metadata()) {
+  return new Promise<T>((resolve, reject) => {
+    client[method]!(request, metadata, (error: grpc.ServiceError | null, response: T) => (error ? reject(error) : resolve(response)));
+  });
+}
+
+export { grpc };
