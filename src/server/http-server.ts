@@ -40,8 +40,8 @@ export interface HttpServerOptions {
 export interface RunningHttpServer {
   readonly port: number;
   /**
-   * Stops accepting connections and waits for in-flight requests (at most `timeoutMs`). Responses
-   * written while draining close their connection; idle keep-alive connections end with the process.
+   * Stops accepting connections, waits for in-flight requests (at most `timeoutMs`; responses
+   * written meanwhile close their connection), then closes every remaining connection.
    */
   close(timeoutMs: number): Promise<void>;
 }
@@ -117,6 +117,9 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
           setTimeout(resolve, timeoutMs).unref();
         });
       }
+      // The native addon has close() (it ends idle keep-alive and WebSocket connections too);
+      // the package's type declarations lag behind it.
+      (app as TemplatedApp & { close(): void }).close();
     },
   };
 }

@@ -12,7 +12,7 @@ const includeDirs = [`${root}proto`, `${root}third_party`, `${root}node_modules/
 export type GrpcServiceClient = grpc.Client & Record<string, Function>;
 
 export function grpcClient(address: string, protoFile: string, serviceName: string): GrpcServiceClient {
-  const definition = protoLoader.loadSync(protoFile, { includeDirs, keepCase: true, longs: String, defaults: true });
+  const definition = protoLoader.loadSync(protoFile, { includeDirs, keepCase: true, longs: String, enums: String, defaults: true });
   const pkg = grpc.loadPackageDefinition(definition);
   const Service = serviceName.split('.').reduce<any>((node, part) => node[part], pkg);
   return new Service(address, grpc.credentials.createInsecure()) as GrpcServiceClient;

@@ -35,7 +35,11 @@ export interface SetOptions {
 /** Called once per message; a throw or rejection is logged and never reaches others. */
 export type MessageHandler = (message: string) => void | Promise<void>;
 
-/** Stops delivery to one handler; once it resolves, the handler is never called again. */
+/**
+ * Stops delivery to one handler at once (it is never called after this is invoked); the
+ * promise settles once the backing store is told, and may reject during a Redis outage.
+ * Calling it again is harmless.
+ */
 export type Unsubscribe = () => Promise<void>;
 
 export interface SharedState {
@@ -59,6 +63,7 @@ export interface SharedState {
     keys: readonly string[],
     args: TArgs,
   ): Promise<TResult>;
+  /** Resolves once the store has accepted the message; delivery follows asynchronously. */
   publish(channel: string, message: string): Promise<void>;
   /** Resolves once delivery is established: every later publish reaches the handler. */
   subscribe(channel: string, handler: MessageHandler): Promise<Unsubscribe>;

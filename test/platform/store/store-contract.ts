@@ -359,7 +359,8 @@ export function describeStoreContract(name: string, open: () => Promise<StoreUnd
     describe('deletes', () => {
       test('deleteOne removes one match, deleteMany all', async () => {
         const items = await seeded();
-        expect(await items.deleteOne({ 'profile.city': 'Oslo' })).toEqual({ deletedCount: 1 });
+        expect(await items.deleteOne({ 'profile.city': 'Rome' })).toEqual({ deletedCount: 1 });
+        expect(await items.deleteOne({ 'profile.city': 'Rome' })).toEqual({ deletedCount: 0 });
         expect(await items.deleteMany({ n: { $gte: 2 } })).toEqual({ deletedCount: 2 });
         expect(await items.deleteMany({ n: { $gte: 2 } })).toEqual({ deletedCount: 0 });
         expect(await items.countDocuments({})).toBe(1);

@@ -1,0 +1,60 @@
+import { Table } from '../../../../src/platform/store/embedded/table.js';
+
+function tableWith(count: number): Table {
+  const table = new Table();
+  table.addIndex({ collection: 't', name: 'email_unique', key: { email: 1 }, unique: true });
+  table.addIndex({ collection: 't', name: 'tenant_login', key: { tenant: 1, login: 1 }, unique: true });
+  table.addIndex({ collection: 't', name: 'by_room', key: { room: 1, seq: -1 } });
+  for (let i = 0; i < count; i += 1) {
+    table.insert({ _id: `id${i}`, email: `${i}@x`, tenant: `t${i % 10}`, login: `l${i}`, room: `r${i % 100}`, seq: i });
+  }
+  return table;
+}
+
+const visited = (table: Table, filter: Record<string, unknown>) => [...table.candidates(filter)].length;
+
+describe('lookups that must not scan the collection', () => {
+  const table = tableWith(10_000);
+
+  test('by _id, also with $in', () => {
+    expect(visited(table, { _id: 'id5' })).toBe(1);
+    expect(visited(table, { _id: { $in: ['id1', 'id2', 'nope'] } })).toBe(2);
+  });
+
+  test('by a unique field and by every field of a compound unique index', () => {
+    expect(visited(table, { email: '7@x' })).toBe(1);
+    expect(visited(table, { email: { $eq: '7@x' }, other: 1 })).toBe(1);
+    expect(visited(table, { tenant: 't3', login: 'l13' })).toBe(1);
+  });
+
+  test('by the leading field of a non-unique index', () => {
+    expect(visited(table, { room: 'r42', seq: { $gt: 5000 } })).toBe(100);
+  });
+
+  test('anything else scans', () => {
+    expect(visited(table, { seq: 5 })).toBe(10_000);
+    expect(visited(table, { email: { $regex: '^7' } })).toBe(10_000);
+  });
+});
+
+test('index entries follow replaced and deleted documents', () => {
+  const table = tableWith(3);
+  const previous = table.get('id1')!;
+  table.replace(previous, { ...previous, email: 'new@x', room: 'elsewhere' });
+  expect([...table.candidates({ email: '1@x' })]).toEqual([]);
+  expect([...table.candidates({ email: 'new@x' })].map((doc) => doc._id)).toEqual(['id1']);
+  expect([...table.candidates({ room: 'elsewhere' })].map((doc) => doc._id)).toEqual(['id1']);
+  table.delete('id1');
+  expect([...table.candidates({ email: 'new@x' })]).toEqual([]);
+  // The freed key can be taken by another document.
+  table.insert({ _id: 'id9', email: 'new@x' });
+});
+
+test('a rejected write leaves every index as it was', () => {
+  const table = tableWith(3);
+  const previous = table.get('id2')!;
+  // email is free but (tenant, login) collides with id1: nothing may change.
+  expect(() => table.replace(previous, { ...previous, email: 'free@x', tenant: 't1', login: 'l1' })).toThrow();
+  expect([...table.candidates({ email: '2@x' })].map((doc) => doc._id)).toEqual(['id2']);
+  expect([...table.candidates({ email: 'free@x' })]).toEqual([]);
+});
