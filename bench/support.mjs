@@ -2,36 +2,45 @@
 // autocannon against a URL.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
+import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 
-/** Starts `node dist/main.js` on free ports; resolves once it logged "service started". */
+/** A port that was free a moment ago (the OS hands out a fresh one for port 0). */
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Starts `node dist/main.js` on free ports and resolves once /health/ready answers 200. */
 export async function startService(env = {}) {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'svc-bench-'));
+  const httpPort = await freePort();
+  const grpcPort = await freePort();
   const child = spawn(process.execPath, ['dist/main.js'], {
-    env: { ...process.env, HOST: '127.0.0.1', PORT: '0', GRPC_PORT: '0', DATA_DIR: dataDir, LOG_LEVEL: 'info', ...env },
-    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, HOST: '127.0.0.1', PORT: String(httpPort), GRPC_PORT: String(grpcPort), DATA_DIR: dataDir, ...env },
+    stdio: ['ignore', 'ignore', 'inherit'],
   });
-  const started = await new Promise((resolve, reject) => {
-    let buffered = '';
-    child.stdout.on('data', (chunk) => {
-      buffered += chunk;
-      for (const line of buffered.split('\n')) {
-        if (line.includes('"service started"')) resolve(JSON.parse(line));
-      }
-      buffered = buffered.slice(buffered.lastIndexOf('\n') + 1);
-    });
-    child.once('exit', (code) => reject(new Error(`service exited with ${code}`)));
-  });
-  // Access-log lines are not read by the benchmark; keep the pipe drained.
-  child.stdout.resume();
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  for (let attempt = 0; ; attempt++) {
+    const ready = await fetch(`http://127.0.0.1:${httpPort}/health/ready`).then((r) => r.ok, () => false);
+    if (ready) break;
+    if (attempt > 100 || child.exitCode !== null) throw new Error('the service did not become ready');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
   return {
-    httpPort: started.httpPort,
-    grpcPort: started.grpcPort,
+    httpPort,
+    grpcPort,
     async stop() {
       child.kill('SIGTERM');
-      await new Promise((resolve) => child.once('exit', resolve));
+      await exited;
       rmSync(dataDir, { recursive: true, force: true });
     },
   };

@@ -3,13 +3,14 @@
  * the same descriptors. It is independent of the HTTP server, which hands it plain requests.
  */
 import type { DescMethod, JsonValue } from '@bufbuild/protobuf';
-import { createContextValues, createHandlerContext } from '@connectrpc/connect';
+import { createContextValues } from '@connectrpc/connect';
 import type { Logger } from '../platform/logging/logger.js';
 import { Code } from '@connectrpc/connect';
 import { apiError, invalidArgument } from '../platform/errors/api-error.js';
 import { renderError } from '../platform/errors/http-status.js';
-import { callInfoKey } from '../platform/rpc/call-context.js';
+import { callInfo, callInfoKey } from '../platform/rpc/call-context.js';
 import type { UnaryHandler } from '../platform/rpc/rpc-pipeline.js';
+import { RestHandlerContext } from './rest-handler-context.js';
 import { Router } from './routing/router.js';
 import type { HttpRoute } from './routing/route-table.js';
 import { requestMessage } from './transcoding/request-message.js';
@@ -27,6 +28,7 @@ export interface GatewayRequest {
   readonly body: Uint8Array | undefined;
   readonly clientIp: string;
   readonly requestId: string;
+  /** The process logger; a per-call child is made only if the call logs. */
   readonly logger: Logger;
 }
 
@@ -72,31 +74,25 @@ export class RestGateway {
       return failure(error, headers, route.template);
     }
     const handler = this.handlers.get(route.method) as UnaryHandler;
-    const context = createHandlerContext({
-      service: route.service,
-      method: route.method,
-      protocolName: 'rest',
-      requestMethod: request.method,
-      url: request.path,
-      requestHeader: [...request.headers],
-      contextValues: createContextValues().set(callInfoKey, {
-        requestId: request.requestId,
-        clientIp: request.clientIp,
-        transport: 'rest',
-        logger: request.logger,
-        generation: route.generation,
-      }),
+    const info = callInfo({
+      requestId: request.requestId,
+      clientIp: request.clientIp,
+      transport: 'rest',
+      baseLogger: request.logger,
+      generation: route.generation,
     });
+    const values = createContextValues().set(callInfoKey, info);
+    const context = new RestHandlerContext(route.service, route.method, request.method, request.path, request.headers, values);
     try {
       const input = requestMessage(route, { variables, query: new URLSearchParams(request.query), body: parseBody(request) });
       const output = responseBody(route, await handler(input, context));
       const contentType = accepted.kind === 'supported' && output.contentType === 'application/json' ? accepted.mediaType : output.contentType;
-      headers.push(['Content-Type', contentType], ...responseHeaders(context.responseHeader));
+      headers.push(['Content-Type', contentType], ...context.headersToSend());
       return { status: 200, headers, body: output.body, routeLabel: route.template };
     } catch (error) {
-      return failure(error, [...headers, ...responseHeaders(context.responseHeader)], route.template);
+      return failure(error, [...headers, ...context.headersToSend()], route.template);
     } finally {
-      context.abort();
+      context.complete();
     }
   }
 }
@@ -112,16 +108,6 @@ function parseBody(request: GatewayRequest): JsonValue | undefined {
   } catch {
     throw invalidArgument('Malformed JSON body', 'MALFORMED_JSON');
   }
-}
-
-/** Headers the RPC set for its caller; multi-valued Set-Cookie stays multi-valued. */
-function responseHeaders(headers: Headers): [string, string][] {
-  const out: [string, string][] = [];
-  headers.forEach((value, key) => {
-    if (key !== 'set-cookie') out.push([key, value]);
-  });
-  for (const cookie of headers.getSetCookie()) out.push(['Set-Cookie', cookie]);
-  return out;
 }
 
 function failure(error: unknown, headers: [string, string][], routeLabel: string): GatewayResponse {

@@ -10,7 +10,7 @@ import type { ConnectRouter } from '@connectrpc/connect';
 import { createContextValues } from '@connectrpc/connect';
 import { connectNodeAdapter } from '@connectrpc/connect-node';
 import type { Logger } from '../platform/logging/logger.js';
-import { callInfoKey } from '../platform/rpc/call-context.js';
+import { callInfo, callInfoKey } from '../platform/rpc/call-context.js';
 import type { Transport } from '../platform/rpc/call-context.js';
 import { requestIdFrom } from '../platform/rpc/request-id.js';
 
@@ -37,13 +37,13 @@ export async function startGrpcServer(options: GrpcServerOptions): Promise<Runni
     readMaxBytes: options.maxBodyBytes,
     shutdownSignal: shutdown.signal,
     contextValues: (req) => {
-      const requestId = requestIdFrom(headerValue(req.headers['x-request-id']));
-      return createContextValues().set(callInfoKey, {
-        requestId,
+      const info = callInfo({
+        requestId: requestIdFrom(headerValue(req.headers['x-request-id'])),
         clientIp: req.socket.remoteAddress ?? 'unknown',
         transport: transportOf(headerValue(req.headers['content-type'])),
-        logger: options.logger.child({ requestId }),
+        baseLogger: options.logger,
       });
+      return createContextValues().set(callInfoKey, info);
     },
   });
   // Counted here because the HTTP servers never listen themselves and so cannot report drained.

@@ -9,7 +9,7 @@ import type { HttpRequest, HttpResponse, TemplatedApp, us_listen_socket } from '
 import type { Logger } from '../platform/logging/logger.js';
 import type { Metrics } from '../platform/metrics/metrics.js';
 import { requestIdFrom } from '../platform/rpc/request-id.js';
-import { normaliseAddress } from './client-address.js';
+import { formatAddress } from './client-address.js';
 import { jsonResponse, statusLine } from './http-response.js';
 import type { HttpResponseData } from './http-response.js';
 
@@ -47,6 +47,8 @@ export interface RunningHttpServer {
 }
 
 const BODYLESS = new Set(['GET', 'HEAD', 'OPTIONS']);
+/** Metric labels take only these; anything else a client sends is counted as OTHER. */
+const KNOWN_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
 
 export async function startHttpServer(options: HttpServerOptions): Promise<RunningHttpServer> {
   // On Node majors without a prebuilt addon the package silently falls back to a slow JS server.
@@ -63,7 +65,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
     inFlight++;
     const started = process.hrtime.bigint();
     const request = readHead(res, req);
-    const logger = options.logger.child({ requestId: request.requestId });
+    const { logger } = options;
     let aborted = false;
     res.onAborted(() => {
       aborted = true;
@@ -71,17 +73,21 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
     const finish = (response: HttpResponseData & { routeLabel: string }) => {
       if (!aborted) writeResponse(res, response, request.requestId, draining);
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-      const labels = { method: request.method, route: response.routeLabel, status: String(response.status) };
-      options.metrics.httpRequests.inc(labels);
-      options.metrics.httpDuration.observe(labels, seconds);
-      logger.info({ method: request.method, path: request.path, route: response.routeLabel, status: response.status, ms: seconds * 1e3, ip: request.clientIp, aborted }, 'request');
+      const method = KNOWN_METHODS.has(request.method) ? request.method : 'OTHER';
+      options.metrics.http.record({ method, route: response.routeLabel, status: String(response.status) }, seconds);
+      if (logger.isLevelEnabled('info')) {
+        logger.info(
+          { requestId: request.requestId, method: request.method, path: request.path, route: response.routeLabel, status: response.status, ms: seconds * 1e3, ip: request.clientIp, aborted },
+          'request',
+        );
+      }
       if (--inFlight === 0 && drained) drained();
     };
     const dispatch = (body: Uint8Array | undefined) =>
       options
         .dispatch({ ...request, body, logger })
         .catch((error: unknown) => {
-          logger.error({ err: error }, 'dispatch failed');
+          logger.error({ requestId: request.requestId, err: error }, 'dispatch failed');
           return { ...jsonResponse(500, { success: false, error: 'Internal server error', code: 'INTERNAL' }), routeLabel: 'error' };
         })
         .then(finish);
@@ -136,7 +142,7 @@ function readHead(res: HttpResponse, req: HttpRequest) {
     path: req.getUrl(),
     query: req.getQuery() ?? '',
     headers,
-    clientIp: normaliseAddress(Buffer.from(res.getRemoteAddressAsText()).toString()),
+    clientIp: formatAddress(res.getRemoteAddress()),
     requestId: requestIdFrom(headers.get('x-request-id')),
   };
 }

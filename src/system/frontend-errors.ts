@@ -7,7 +7,7 @@ import type { HandlerContext } from '@connectrpc/connect';
 import type { FrontendError, ReportErrorsRequest } from '../gen/service/v1/system_pb.js';
 import { invalidArgument } from '../platform/errors/api-error.js';
 import type { Metrics } from '../platform/metrics/metrics.js';
-import { callInfo } from '../platform/rpc/call-context.js';
+import { callInfoOf } from '../platform/rpc/call-context.js';
 
 export const MAX_ERRORS_PER_BATCH = 50;
 const MAX_LOGGED_STRING = 8 * 1024;
@@ -21,7 +21,7 @@ const ERROR_TYPES = new Set([
 export function reportErrors(metrics: Metrics) {
   return (request: ReportErrorsRequest, context: HandlerContext) => {
     validateBatch(request);
-    const { logger } = callInfo(context);
+    const { logger } = callInfoOf(context);
     for (const error of request.errors) {
       logger.warn({ frontendError: loggable(error), batchTimestamp: request.batchTimestamp }, 'frontend error');
       metrics.frontendErrors.inc({

@@ -181,7 +181,7 @@ describe('ops routes', () => {
     await fetch(url('/api/v1/version'));
     const metrics = await (await fetch(url('/metrics'))).text();
     expect(metrics).toMatch(/http_requests_total\{method="GET",route="\/api\/v1\/version",status="200"\} \d+/);
-    expect(metrics).toMatch(/http_request_duration_seconds_bucket\{le="0.005",method="GET",route="\/api\/v1\/version",status="200"\}/);
+    expect(metrics).toMatch(/http_request_duration_seconds_bucket\{method="GET",route="\/api\/v1\/version",status="200",le="0.005"\} \d+/);
     expect(metrics).toMatch(/rpc_requests_total\{service="SystemService",method="GetVersion",code="ok",transport="rest"\} \d+/);
     expect(metrics).toContain('process_cpu_seconds_total');
   });

@@ -2,7 +2,7 @@ import * as grpc from '@grpc/grpc-js';
 import { Health } from '../../src/gen/grpc/health/v1/health_pb.js';
 import { createHealthService } from '../../src/grpc/health/health-service.js';
 import type { ServingState } from '../../src/grpc/health/health-service.js';
-import { loadClient, startServer } from './grpc-test-server.js';
+import { createClient, startServer } from './grpc-test-server.js';
 import type { TestServer } from './grpc-test-server.js';
 
 type HealthClient = grpc.Client & {
@@ -27,8 +27,7 @@ describe('grpc.health.v1.Health over gRPC', () => {
         }),
       );
     });
-    const Client = loadClient('grpc-health-check/proto/health/v1/health.proto', 'grpc.health.v1.Health');
-    client = new Client(server.address, grpc.credentials.createInsecure()) as HealthClient;
+    client = createClient<HealthClient>('grpc-health-check/proto/health/v1/health.proto', 'grpc.health.v1.Health', server.address);
   });
 
   afterAll(async () => {

@@ -1,12 +1,11 @@
 import { fromBinary } from '@bufbuild/protobuf';
-import { base64Decode } from '@bufbuild/protobuf/wire';
-import { FileDescriptorProtoSchema, FileDescriptorSetSchema } from '@bufbuild/protobuf/wkt';
-import * as grpc from '@grpc/grpc-js';
-import { descriptorSetBase64 } from '../../src/gen/descriptor-set.js';
+import { FileDescriptorProtoSchema } from '@bufbuild/protobuf/wkt';
+import type * as grpc from '@grpc/grpc-js';
 import * as v1 from '../../src/gen/grpc/reflection/v1/reflection_pb.js';
 import * as v1alpha from '../../src/gen/grpc/reflection/v1alpha/reflection_pb.js';
 import { createReflectionServices, reflectedServiceNames } from '../../src/grpc/reflection/reflection-services.js';
-import { loadClient, startServer } from './grpc-test-server.js';
+import { apiDescriptorSet } from '../../src/platform/api/descriptor-set.js';
+import { createClient, startServer } from './grpc-test-server.js';
 import type { TestServer } from './grpc-test-server.js';
 
 interface ReflectionResponse {
@@ -46,16 +45,14 @@ describe('gRPC server reflection', () => {
   let alphaClient: ReflectionClient;
 
   beforeAll(async () => {
-    const services = createReflectionServices(fromBinary(FileDescriptorSetSchema, base64Decode(descriptorSetBase64)));
+    const services = createReflectionServices(apiDescriptorSet());
     server = await startServer((router) => {
       router.service(v1.ServerReflection, services.v1);
       router.service(v1alpha.ServerReflection, services.v1alpha);
     });
     const proto = '@grpc/reflection/build/proto/grpc/reflection';
-    const V1 = loadClient(`${proto}/v1/reflection.proto`, 'grpc.reflection.v1.ServerReflection');
-    const V1alpha = loadClient(`${proto}/v1alpha/reflection.proto`, 'grpc.reflection.v1alpha.ServerReflection');
-    client = new V1(server.address, grpc.credentials.createInsecure()) as ReflectionClient;
-    alphaClient = new V1alpha(server.address, grpc.credentials.createInsecure()) as ReflectionClient;
+    client = createClient(`${proto}/v1/reflection.proto`, 'grpc.reflection.v1.ServerReflection', server.address);
+    alphaClient = createClient(`${proto}/v1alpha/reflection.proto`, 'grpc.reflection.v1alpha.ServerReflection', server.address);
   });
 
   afterAll(async () => {
@@ -68,7 +65,13 @@ describe('gRPC server reflection', () => {
     const [answer] = await ask(client, { host: 'h', list_services: '' });
     const names = answer?.list_services_response?.service.map((s) => s.name);
     expect(names).toContain('service.v1.SystemService');
-    expect(names).toEqual(expect.arrayContaining(['grpc.health.v1.Health', 'grpc.reflection.v1.ServerReflection', 'grpc.reflection.v1alpha.ServerReflection']));
+    expect(names).toEqual(
+      expect.arrayContaining([
+        'grpc.health.v1.Health',
+        'grpc.reflection.v1.ServerReflection',
+        'grpc.reflection.v1alpha.ServerReflection',
+      ]),
+    );
     expect(names).toEqual([...reflectedServiceNames]);
     expect(answer?.valid_host).toBe('h');
   });

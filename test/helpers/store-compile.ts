@@ -20,20 +20,22 @@ export interface CompiledStore {
  */
 export async function compileStoreForChildProcess(): Promise<CompiledStore> {
   const dir = await mkdtemp(join(tmpdir(), 'store-build-'));
-  await writeFile(join(dir, 'package.json'), '{"type":"module"}');
-  await symlink(join(repo, 'node_modules'), join(dir, 'node_modules'), 'dir');
-  const outDir = join(dir, 'build');
-  await mkdir(outDir);
-  const tsc = join(repo, 'node_modules', '.bin', 'tsc');
-  await promisify(execFile)(tsc, [
-    '--outDir', outDir,
-    '--module', 'NodeNext',
-    '--moduleResolution', 'NodeNext',
-    '--target', 'ES2022',
-    '--strict',
-    '--skipLibCheck',
-    '--types', 'node',
-    join(repo, 'src/platform/store/open-store.ts'),
-  ], { cwd: repo });
-  return { openStorePath: join(outDir, 'open-store.js'), remove: () => rm(dir, { recursive: true, force: true }) };
+  const remove = () => rm(dir, { recursive: true, force: true });
+  try {
+    await writeFile(join(dir, 'package.json'), '{"type":"module"}');
+    await symlink(join(repo, 'node_modules'), join(dir, 'node_modules'), 'dir');
+    const outDir = join(dir, 'build');
+    await mkdir(outDir);
+    const tsc = join(repo, 'node_modules', '.bin', 'tsc');
+    const flags = ['--module', 'NodeNext', '--moduleResolution', 'NodeNext', '--target', 'ES2022', '--strict'];
+    await promisify(execFile)(
+      tsc,
+      ['--outDir', outDir, ...flags, '--skipLibCheck', '--types', 'node', join(repo, 'src/platform/store/open-store.ts')],
+      { cwd: repo },
+    );
+    return { openStorePath: join(outDir, 'open-store.js'), remove };
+  } catch (err) {
+    await remove();
+    throw err;
+  }
 }

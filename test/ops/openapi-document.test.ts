@@ -1,14 +1,11 @@
-import { fromBinary } from '@bufbuild/protobuf';
-import { base64Decode } from '@bufbuild/protobuf/wire';
-import { FileDescriptorSetSchema } from '@bufbuild/protobuf/wkt';
 import { buildRouteTable } from '../../src/gateway/routing/route-table.js';
-import { descriptorSetBase64 } from '../../src/gen/descriptor-set.js';
 import { buildOpenApiDocument } from '../../src/ops/openapi/document.js';
 import type { Operation, OperationMethod, Response, Schema } from '../../src/ops/openapi/openapi-types.js';
 import { apiServices } from '../../src/platform/api/api-services.js';
+import { apiDescriptorSet } from '../../src/platform/api/descriptor-set.js';
 
 const routes = buildRouteTable(apiServices);
-const document = buildOpenApiDocument(routes, fromBinary(FileDescriptorSetSchema, base64Decode(descriptorSetBase64)), {
+const document = buildOpenApiDocument(routes, apiDescriptorSet(), {
   title: 'Messaging API',
   version: 'v1',
   sessionCookieName: 'session',
@@ -144,22 +141,37 @@ describe('OpenAPI document', () => {
     expect((error.properties?.['url'] as Schema).description).toBe('The page on which it happened.');
     const batch = schemas['service.v1.ReportErrorsRequest'] as Schema;
     expect(batch.properties?.['batchTimestamp']).toMatchObject({ type: 'number' });
-    expect(batch.properties?.['errors']).toMatchObject({ type: 'array', items: { $ref: '#/components/schemas/service.v1.FrontendError' } });
-    expect((schemas['service.v1.ReportErrorsResponse'] as Schema).properties?.['accepted']).toMatchObject({ type: 'integer', format: 'int32' });
-    const response = schemas['service.v1.GetVersionResponse'] as Schema;
-    expect(response.properties?.['data']).toEqual({ allOf: [{ $ref: '#/components/schemas/service.v1.VersionInfo' }], description: 'The version data.' });
+    expect(batch.properties?.['errors']).toMatchObject({
+      type: 'array',
+      items: { $ref: '#/components/schemas/service.v1.FrontendError' },
+    });
+    const accepted = (schemas['service.v1.ReportErrorsResponse'] as Schema).properties?.['accepted'];
+    expect(accepted).toMatchObject({ type: 'integer', format: 'int32' });
+    expect((schemas['service.v1.GetVersionResponse'] as Schema).properties?.['data']).toEqual({
+      allOf: [{ $ref: '#/components/schemas/service.v1.VersionInfo' }],
+      description: 'The version data.',
+    });
   });
 
   it('documents a JSON body for body "*" routes and query parameters for GET and DELETE', () => {
     const report = operationOf('/api/v1/errors', 'POST');
-    expect(report?.requestBody?.content['application/json']?.schema).toEqual({ $ref: '#/components/schemas/service.v1.ReportErrorsRequest' });
+    expect(report?.requestBody?.content['application/json']?.schema).toEqual({
+      $ref: '#/components/schemas/service.v1.ReportErrorsRequest',
+    });
     for (const route of routes.filter((r) => r.body === '')) {
       const operation = operationOf(route.template, route.httpMethod);
       expect(operation?.requestBody).toBeUndefined();
-      const pathFields = new Set(route.segments.flatMap((s) => (s.kind === 'variable' ? [s.fieldPath.split('.')[0]] : [])));
-      const queryNames = new Set((operation?.parameters ?? []).filter((p) => p.in === 'query').map((p) => p.name.split('.')[0]));
+      const pathFields = new Set(
+        route.segments.flatMap((s) => (s.kind === 'variable' ? [s.fieldPath.split('.')[0]] : [])),
+      );
+      const queryNames = new Set(
+        (operation?.parameters ?? []).filter((p) => p.in === 'query').map((p) => p.name.split('.')[0]),
+      );
       for (const field of route.method.input.fields) {
-        const queryable = field.fieldKind === 'scalar' || field.fieldKind === 'enum' || (field.fieldKind === 'list' && field.listKind === 'scalar');
+        const queryable =
+          field.fieldKind === 'scalar' ||
+          field.fieldKind === 'enum' ||
+          (field.fieldKind === 'list' && field.listKind === 'scalar');
         if (queryable && !pathFields.has(field.name)) expect(queryNames.has(field.jsonName)).toBe(true);
       }
     }

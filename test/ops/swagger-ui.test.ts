@@ -1,14 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { fromBinary } from '@bufbuild/protobuf';
-import { base64Decode } from '@bufbuild/protobuf/wire';
-import { FileDescriptorSetSchema } from '@bufbuild/protobuf/wkt';
 import { buildRouteTable } from '../../src/gateway/routing/route-table.js';
-import { descriptorSetBase64 } from '../../src/gen/descriptor-set.js';
 import { buildOpenApiDocument } from '../../src/ops/openapi/document.js';
 import { createSwaggerUi } from '../../src/ops/swagger/swagger-ui.js';
 import { apiServices } from '../../src/platform/api/api-services.js';
+import { apiDescriptorSet } from '../../src/platform/api/descriptor-set.js';
 
 const distDir = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
 
@@ -16,7 +13,7 @@ describe('Swagger UI', () => {
   let builds = 0;
   const serve = createSwaggerUi(() => {
     builds++;
-    return buildOpenApiDocument(buildRouteTable(apiServices), fromBinary(FileDescriptorSetSchema, base64Decode(descriptorSetBase64)), {
+    return buildOpenApiDocument(buildRouteTable(apiServices), apiDescriptorSet(), {
       title: 'Messaging API',
       version: 'v1',
       sessionCookieName: 'session',

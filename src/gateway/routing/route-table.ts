@@ -55,7 +55,8 @@ function routesOfBinding(service: DescService, method: DescMethod, rule: HttpRul
   }
   const base = { httpMethod, service, method, body: rule.body };
   const versioned = template.startsWith(CURRENT.prefix + '/');
-  const generation = versioned ? CURRENT : LEGACY;
+  // Paths outside /api (e.g. POST /errors) are not an API generation: they report the current one.
+  const generation = !versioned && template.startsWith(LEGACY.prefix + '/') ? LEGACY : CURRENT;
   const routes: HttpRoute[] = [{ ...base, template, segments: parsePathTemplate(template), generation }];
   if (versioned) {
     const alias = LEGACY.prefix + template.slice(CURRENT.prefix.length);

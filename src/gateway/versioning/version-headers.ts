@@ -24,5 +24,5 @@ export function versionHeaders(generation: ApiGeneration, path: string, sunset: 
 
 /** The generation a path belongs to, for responses produced before routing (404, 413). */
 export function generationOfPath(path: string): ApiGeneration {
-  return path.startsWith(CURRENT.prefix + '/') ? CURRENT : LEGACY;
+  return path.startsWith(LEGACY.prefix + '/') && !path.startsWith(CURRENT.prefix + '/') ? LEGACY : CURRENT;
 }

@@ -34,9 +34,9 @@ export function buildOpenApiDocument(
   const services = new Map<string, DescService>();
   for (const route of routes) {
     services.set(route.service.typeName, route.service);
-    const id = operationIds.next(route);
     const path = openApiPath(route);
-    paths[path] = { ...paths[path], [route.httpMethod.toLowerCase() as OperationMethod]: buildOperation(route, id, comments, schemas) };
+    const method = route.httpMethod.toLowerCase() as OperationMethod;
+    paths[path] = { ...paths[path], [method]: buildOperation(route, operationIds.next(route), comments, schemas) };
   }
   const { sessionCookieName, ...documentInfo } = info;
   return {

@@ -36,7 +36,8 @@ export function queryParameters(route: HttpRoute, comments: CommentIndex): Param
     if (segment.kind === 'variable') bound.add(segment.fieldPath.split('.')[0] as string);
   }
   const fields = route.method.input.fields.filter((field) => !bound.has(field.name));
-  return fields.flatMap((field) => fieldParameters(field, '', comments, new Set([route.method.input.typeName])));
+  const seen = new Set([route.method.input.typeName]);
+  return fields.flatMap((field) => fieldParameters(field, '', comments, seen));
 }
 
 /**
@@ -44,7 +45,12 @@ export function queryParameters(route: HttpRoute, comments: CommentIndex): Param
  * own fields, prefixed, when it is an ordinary message. Maps, lists of messages or enums, and
  * well-known types have no query form in the gateway and are left out.
  */
-function fieldParameters(field: DescField, prefix: string, comments: CommentIndex, seen: ReadonlySet<string>): Parameter[] {
+function fieldParameters(
+  field: DescField,
+  prefix: string,
+  comments: CommentIndex,
+  seen: ReadonlySet<string>,
+): Parameter[] {
   const name = prefix + field.jsonName;
   const description = comments.of(field);
   const singular = singularSchema(field);
@@ -72,6 +78,8 @@ function resolveFieldPath(message: DescMessage, fieldPath: string): DescField {
   const field = message.fields.find((f) => f.name === head);
   if (!field) throw new Error(`${message.typeName} has no field "${head}" (path variable ${fieldPath})`);
   if (rest.length === 0) return field;
-  if (field.fieldKind !== 'message') throw new Error(`${message.typeName}.${head} is not a message (path variable ${fieldPath})`);
+  if (field.fieldKind !== 'message') {
+    throw new Error(`${message.typeName}.${head} is not a message (path variable ${fieldPath})`);
+  }
   return resolveFieldPath(field.message, rest.join('.'));
 }

@@ -39,7 +39,10 @@ export const sharedSchemas: Record<string, Schema> = {
 };
 
 export const sharedHeaders: Record<string, Header> = {
-  'X-API-Version': { description: 'The API version that served the request.', schema: { type: 'string', example: 'v1' } },
+  'X-API-Version': {
+    description: 'The API version that served the request.',
+    schema: { type: 'string', example: 'v1' },
+  },
   'X-API-Stability': {
     description: 'The stability of that version: development, alpha, beta, stable, deprecated, sunset or retired.',
     schema: { type: 'string', example: 'stable' },
@@ -47,7 +50,7 @@ export const sharedHeaders: Record<string, Header> = {
   Deprecation: { description: 'The path is deprecated.', schema: { type: 'string', enum: ['true'] } },
   Sunset: {
     description: 'When the deprecated path may stop being served (an HTTP-date, RFC 8594).',
-    schema: { type: 'string', example: 'Sun, 01 Nov 2026 00:00:00 GMT' },
+    schema: { type: 'string' },
   },
   Link: {
     description: 'The same resource in the current version.',

@@ -2,14 +2,15 @@
  * Prometheus metrics shared by every transport. One registry per process; the names follow the
  * Prometheus conventions (`_total` counters, `_seconds` histograms).
  */
-import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Registry, collectDefaultMetrics } from 'prom-client';
+import { RequestMetrics } from './request-metrics.js';
 
 export interface Metrics {
   readonly registry: Registry;
-  readonly httpRequests: Counter<'method' | 'route' | 'status'>;
-  readonly httpDuration: Histogram<'method' | 'route' | 'status'>;
-  readonly rpcRequests: Counter<'service' | 'method' | 'code' | 'transport'>;
-  readonly rpcDuration: Histogram<'service' | 'method' | 'code' | 'transport'>;
+  /** `http_requests_total` and `http_request_duration_seconds`. */
+  readonly http: RequestMetrics<'method' | 'route' | 'status'>;
+  /** `rpc_requests_total` and `rpc_duration_seconds`. */
+  readonly rpc: RequestMetrics<'service' | 'method' | 'code' | 'transport'>;
   readonly frontendErrors: Counter<'environment' | 'error_type'>;
 }
 
@@ -20,32 +21,28 @@ export function createMetrics(): Metrics {
   collectDefaultMetrics({ register: registry });
   return {
     registry,
-    httpRequests: new Counter({
-      name: 'http_requests_total',
-      help: 'HTTP requests by method, route template and status.',
-      labelNames: ['method', 'route', 'status'],
-      registers: [registry],
-    }),
-    httpDuration: new Histogram({
-      name: 'http_request_duration_seconds',
-      help: 'HTTP request latency by method, route template and status.',
-      labelNames: ['method', 'route', 'status'],
-      buckets: LATENCY_BUCKETS,
-      registers: [registry],
-    }),
-    rpcRequests: new Counter({
-      name: 'rpc_requests_total',
-      help: 'RPCs by service, method, result code and transport (rest, grpc, grpc-web, connect).',
-      labelNames: ['service', 'method', 'code', 'transport'],
-      registers: [registry],
-    }),
-    rpcDuration: new Histogram({
-      name: 'rpc_duration_seconds',
-      help: 'RPC latency by service, method, result code and transport.',
-      labelNames: ['service', 'method', 'code', 'transport'],
-      buckets: LATENCY_BUCKETS,
-      registers: [registry],
-    }),
+    http: new RequestMetrics(
+      {
+        counterName: 'http_requests_total',
+        counterHelp: 'HTTP requests by method, route template and status.',
+        histogramName: 'http_request_duration_seconds',
+        histogramHelp: 'HTTP request latency by method, route template and status.',
+        labelNames: ['method', 'route', 'status'],
+        buckets: LATENCY_BUCKETS,
+      },
+      registry,
+    ),
+    rpc: new RequestMetrics(
+      {
+        counterName: 'rpc_requests_total',
+        counterHelp: 'RPCs by service, method, result code and transport (rest, grpc, grpc-web, connect).',
+        histogramName: 'rpc_duration_seconds',
+        histogramHelp: 'RPC latency by service, method, result code and transport.',
+        labelNames: ['service', 'method', 'code', 'transport'],
+        buckets: LATENCY_BUCKETS,
+      },
+      registry,
+    ),
     frontendErrors: new Counter({
       name: 'frontend_errors_total',
       help: 'Errors reported by frontends through POST /errors.',

@@ -23,8 +23,34 @@ export interface CallInfo {
 
 export const callInfoKey = createContextKey<CallInfo | undefined>(undefined, { description: 'call info' });
 
-export function callInfo(context: HandlerContext): CallInfo {
+/** The call info of a running RPC. */
+export function callInfoOf(context: HandlerContext): CallInfo {
   const info = context.values.get(callInfoKey);
   if (!info) throw new Error('call info missing: the transport did not set it');
   return info;
+}
+
+/**
+ * Makes the call info of a new call. The request-scoped child logger is created on first use:
+ * most calls never log, and a child logger per call is measurable on small RPCs.
+ */
+export function callInfo(init: Omit<CallInfo, 'logger'> & { baseLogger: Logger }): CallInfo {
+  return new LazyLoggerCallInfo(init.requestId, init.clientIp, init.transport, init.baseLogger, init.generation);
+}
+
+class LazyLoggerCallInfo implements CallInfo {
+  private child: Logger | undefined;
+
+  constructor(
+    readonly requestId: string,
+    readonly clientIp: string,
+    readonly transport: Transport,
+    private readonly baseLogger: Logger,
+    readonly generation: ApiGeneration | undefined,
+  ) {}
+
+  get logger(): Logger {
+    this.child ??= this.baseLogger.child({ requestId: this.requestId });
+    return this.child;
+  }
 }

@@ -5,13 +5,13 @@
  */
 import { Code, ConnectError } from '@connectrpc/connect';
 import type { Metrics } from '../metrics/metrics.js';
-import { callInfo } from './call-context.js';
+import { callInfoOf } from './call-context.js';
 import type { RpcMiddleware } from './rpc-pipeline.js';
 
 export function observeRpc(metrics: Metrics): RpcMiddleware {
   return async ({ method, context }, next) => {
     const started = process.hrtime.bigint();
-    const info = callInfo(context);
+    const info = callInfoOf(context);
     let code = 'ok';
     try {
       return await next();
@@ -28,8 +28,7 @@ export function observeRpc(metrics: Metrics): RpcMiddleware {
       throw new ConnectError('Internal server error', Code.Internal);
     } finally {
       const labels = { service: method.parent.name, method: method.name, code, transport: info.transport };
-      metrics.rpcRequests.inc(labels);
-      metrics.rpcDuration.observe(labels, Number(process.hrtime.bigint() - started) / 1e9);
+      metrics.rpc.record(labels, Number(process.hrtime.bigint() - started) / 1e9);
     }
   };
 }

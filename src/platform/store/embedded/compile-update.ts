@@ -28,8 +28,8 @@ export function compileUpdate(update: Record<string, unknown>): CompiledUpdate {
   if (keys.length === 0 || !keys.every((key) => key.startsWith('$'))) {
     throw new Error('Update document requires atomic operators');
   }
-  const unknown = keys.find((key) => !KNOWN_OPERATORS.has(key));
-  if (unknown) throw new Error(`Unknown update operator: ${unknown}`);
+  const unsupported = keys.find((key) => !KNOWN_OPERATORS.has(key));
+  if (unsupported) throw new Error(`Unknown update operator: ${unsupported}`);
   const { $setOnInsert, ...operators } = cloneValue(update) as Operators;
   const onInsert: Operators = $setOnInsert ? { ...operators, $set: { ...operators.$set, ...$setOnInsert } } : operators;
 

@@ -1,4 +1,4 @@
-import { type FileHandle, open, readdir } from 'node:fs/promises';
+import { type FileHandle, open, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 
 /**
@@ -30,6 +30,20 @@ export async function listDataFiles(dir: string): Promise<DataFiles> {
   files.snapshots.sort((a, b) => a - b);
   files.journals.sort((a, b) => a - b);
   return files;
+}
+
+/**
+ * Deletes what snapshot `base` made obsolete (older snapshots and journals) and snapshots
+ * an interrupted compaction left half-written.
+ */
+export async function removeObsolete(dir: string, base: number): Promise<void> {
+  const { snapshots, journals, temporaries } = await listDataFiles(dir);
+  const obsolete = [
+    ...temporaries,
+    ...snapshots.filter((generation) => generation < base).map((generation) => snapshotPath(dir, generation)),
+    ...journals.filter((generation) => generation < base).map((generation) => journalPath(dir, generation)),
+  ];
+  await Promise.all(obsolete.map((path) => rm(path, { force: true })));
 }
 
 /** Makes a rename or a new file in `dir` itself durable, not only the file's contents. */

@@ -1,9 +1,9 @@
-import { type FileHandle, mkdir, open, rm } from 'node:fs/promises';
+import { type FileHandle, mkdir, open } from 'node:fs/promises';
 import type { Collection, Document, DocumentStore, IndexSpec } from '../document-store.js';
 import type { StoreLogger } from '../store-logger.js';
 import { ChangeSet } from './change-set.js';
 import { acquireDataDirLock } from './data-dir-lock.js';
-import { journalPath, listDataFiles, snapshotPath, syncDirectory } from './data-files.js';
+import { journalPath, removeObsolete, syncDirectory } from './data-files.js';
 import type { Database } from './database.js';
 import { type CollectionHost, EmbeddedCollection } from './embedded-collection.js';
 import { Journal } from './journal.js';
@@ -70,7 +70,7 @@ export class EmbeddedDocumentStore implements DocumentStore, CollectionHost {
 
   async ping(): Promise<void> {
     this.assertOpen();
-    await this.journal.append([]);
+    this.journal.assertWritable();
   }
 
   async close(): Promise<void> {
@@ -138,12 +138,7 @@ export class EmbeddedDocumentStore implements DocumentStore, CollectionHost {
     this.generation = next;
     await writeSnapshot(dataDir, next, state);
     await retired;
-    const { snapshots, journals } = await listDataFiles(dataDir);
-    const obsolete = [
-      ...snapshots.filter((g) => g < next).map((g) => snapshotPath(dataDir, g)),
-      ...journals.filter((g) => g < next).map((g) => journalPath(dataDir, g)),
-    ];
-    await Promise.all(obsolete.map((path) => rm(path, { force: true })));
+    await removeObsolete(dataDir, next);
     logger.info({ generation: next, documents: state.length }, 'store compacted');
   }
 }

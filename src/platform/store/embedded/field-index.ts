@@ -9,7 +9,7 @@ import type { StoredDocument } from './stored-document.js';
 export class FieldIndex {
   private readonly buckets = new Map<string, Set<string>>();
 
-  constructor(readonly path: string) {}
+  constructor(private readonly path: string) {}
 
   add(doc: StoredDocument): void {
     for (const key of this.keysOf(doc)) {

@@ -20,7 +20,7 @@ export function keyOf(value: unknown): string {
 }
 
 /** Values a filter may look up through an index (null is excluded: it also matches missing fields). */
-export function isLookupValue(value: unknown): boolean {
+function isLookupValue(value: unknown): boolean {
   const type = typeof value;
   return type === 'string' || type === 'number' || type === 'boolean' || value instanceof Date;
 }

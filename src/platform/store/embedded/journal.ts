@@ -28,6 +28,11 @@ export class Journal {
     return this.bytes;
   }
 
+  /** Throws the error that stopped the journal (a failed write or fsync, or close). */
+  assertWritable(): void {
+    if (this.failure) throw this.failure;
+  }
+
   append(mutations: Mutation[]): Promise<void> {
     if (this.failure) return Promise.reject(this.failure);
     const line = encodeRecord(mutations);

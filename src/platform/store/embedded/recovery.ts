@@ -1,7 +1,7 @@
-import { open, rm } from 'node:fs/promises';
+import { open } from 'node:fs/promises';
 import type { StoreLogger } from '../store-logger.js';
 import { Database } from './database.js';
-import { journalPath, listDataFiles, snapshotPath } from './data-files.js';
+import { journalPath, listDataFiles, removeObsolete } from './data-files.js';
 import { readLines } from './line-reader.js';
 import type { Mutation } from './mutation.js';
 import { decodeRecord } from './record-codec.js';
@@ -28,13 +28,7 @@ export async function recover(dir: string, logger: StoreLogger): Promise<Recover
   const journals = files.journals.filter((generation) => generation >= base);
   let journalBytes = 0;
   for (const generation of journals) journalBytes = await replayJournal(journalPath(dir, generation), db, logger);
-
-  const obsolete = [
-    ...files.temporaries,
-    ...files.snapshots.filter((generation) => generation < base).map((generation) => snapshotPath(dir, generation)),
-    ...files.journals.filter((generation) => generation < base).map((generation) => journalPath(dir, generation)),
-  ];
-  await Promise.all(obsolete.map((path) => rm(path, { force: true })));
+  await removeObsolete(dir, base);
   return { db, generation: journals.at(-1) ?? base, journalBytes };
 }
 

@@ -12,6 +12,8 @@ export function selectDocuments(
   filter: Record<string, unknown>,
   options: Omit<FindOptions, 'projection'> = {},
 ): StoredDocument[] {
+  const byId = byIdOnly(table, filter);
+  if (byId && !options.skip) return byId;
   const cursor = new Query(filter, {}).find<StoredDocument>(table.candidates(filter));
   if (options.sort) cursor.sort(options.sort);
   if (options.skip) cursor.skip(options.skip);
@@ -20,10 +22,23 @@ export function selectDocuments(
 }
 
 export function countDocuments(table: Table, filter: Record<string, unknown>): number {
+  const byId = byIdOnly(table, filter);
+  if (byId) return byId.length;
   const query = new Query(filter, {});
   let count = 0;
   for (const doc of table.candidates(filter)) if (query.test(doc)) count += 1;
   return count;
+}
+
+/**
+ * `{_id: 'x'}` alone (the commonest filter) needs no query evaluation: the lookup is the
+ * answer. Worth it because mingo builds its operator context anew for every query.
+ */
+function byIdOnly(table: Table, filter: Record<string, unknown>): StoredDocument[] | undefined {
+  const id = filter._id;
+  if (typeof id !== 'string' || Object.keys(filter).length !== 1) return undefined;
+  const doc = table.get(id);
+  return doc ? [doc] : [];
 }
 
 /** MongoDB projection semantics (inclusion or exclusion, `_id` kept unless excluded). */

@@ -16,10 +16,6 @@ export class Table {
   private readonly uniques: UniqueConstraint[] = [];
   private readonly fieldIndexes = new Map<string, FieldIndex>();
 
-  get size(): number {
-    return this.docs.size;
-  }
-
   get(id: string): StoredDocument | undefined {
     return this.docs.get(id);
   }

@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -27,4 +27,16 @@ test('a lock left by a process that no longer runs is taken over', async () => {
   const store = await EmbeddedDocumentStore.open({ dataDir, logger: silentLogger });
   expect(await readFile(join(dataDir, 'LOCK'), 'utf8')).toBe(String(process.pid));
   await store.close();
+});
+
+test('a LOCK held by another running process refuses the open', async () => {
+  const holder = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });
+  try {
+    await writeFile(join(dataDir, 'LOCK'), String(holder.pid));
+    await expect(EmbeddedDocumentStore.open({ dataDir, logger: silentLogger })).rejects.toThrow(
+      `in use by process ${holder.pid}`,
+    );
+  } finally {
+    holder.kill('SIGKILL');
+  }
 });

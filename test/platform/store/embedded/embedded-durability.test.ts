@@ -1,6 +1,7 @@
 import { appendFile, mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Binary } from 'bson';
 import { DuplicateKeyError } from '../../../../src/platform/store/document-store.js';
 import { EmbeddedDocumentStore, type EmbeddedStoreOptions } from '../../../../src/platform/store/embedded/embedded-store.js';
 import { silentLogger } from '../../../helpers/store-silent-logger.js';
@@ -11,6 +12,7 @@ interface Note {
   at?: Date;
   email?: string;
   body?: string;
+  bytes?: Binary;
 }
 
 let dataDir: string;
@@ -29,7 +31,7 @@ test('reopening after close keeps documents, updates, deletes and indexes', asyn
   const notes = first.collection<Note>('notes');
   await first.ensureIndexes([{ collection: 'notes', name: 'email_unique', key: { email: 1 }, unique: true }]);
   await notes.insertMany([
-    { _id: 'a', n: 1, at: new Date(42), email: 'a@x' },
+    { _id: 'a', n: 1, at: new Date(42), email: 'a@x', bytes: new Binary(Buffer.from([0, 1, 255])) },
     { _id: 'b', n: 2, email: 'b@x' },
     { _id: 'c', n: 3, email: 'c@x' },
   ]);
@@ -40,9 +42,11 @@ test('reopening after close keeps documents, updates, deletes and indexes', asyn
   const second = await open();
   const reopened = second.collection<Note>('notes');
   expect(await reopened.find({}, { sort: { _id: 1 } })).toEqual([
-    { _id: 'a', n: 11, at: new Date(42), email: 'a@x' },
+    { _id: 'a', n: 11, at: new Date(42), email: 'a@x', bytes: expect.any(Binary) },
     { _id: 'c', n: 3, email: 'c@x' },
   ]);
+  const bytes = (await reopened.findOne({ _id: 'a' }))?.bytes;
+  expect([...Buffer.from(bytes!.buffer)]).toEqual([0, 1, 255]);
   // The unique index came back from the journal without ensureIndexes being called again.
   await expect(reopened.insertOne({ _id: 'd', n: 4, email: 'c@x' })).rejects.toBeInstanceOf(DuplicateKeyError);
   await second.close();

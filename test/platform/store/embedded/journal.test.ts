@@ -94,3 +94,12 @@ test('a failed fdatasync fails its records and every later append', async () => 
   await expect(journal.append(put('a'))).rejects.toThrow('EIO');
   await expect(journal.append(put('b'))).rejects.toThrow('EIO');
 });
+
+test('assertWritable reports the failure that stopped the journal', async () => {
+  const file = new FakeFile();
+  const journal = new Journal(file.asHandle(), 0);
+  expect(() => journal.assertWritable()).not.toThrow();
+  file.failNextSync = true;
+  await expect(journal.append(put('a'))).rejects.toThrow('EIO');
+  expect(() => journal.assertWritable()).toThrow('EIO');
+});
