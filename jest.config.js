@@ -8,4 +8,5 @@ export default {
   },
   testMatch: ['<rootDir>/test/**/*.test.ts', '<rootDir>/src/**/*.test.ts'],
   testTimeout: 30000,
+  globalSetup: '<rootDir>/test/global-setup.mjs',
 };

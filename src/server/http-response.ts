@@ -5,6 +5,8 @@ export interface HttpResponseData {
   readonly status: number;
   readonly headers: readonly (readonly [string, string])[];
   readonly body: string | Uint8Array;
+  /** End the connection after this response. */
+  readonly closeConnection?: boolean;
 }
 
 export function statusLine(status: number): string {

@@ -46,6 +46,7 @@ export interface RunningHttpServer {
   close(timeoutMs: number): Promise<void>;
 }
 
+const FLUSH_GRACE_MS = 100;
 const BODYLESS = new Set(['GET', 'HEAD', 'OPTIONS']);
 /** Metric labels take only these; anything else a client sends is counted as OTHER. */
 const KNOWN_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
@@ -123,8 +124,10 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
           setTimeout(resolve, timeoutMs).unref();
         });
       }
-      // The native addon has close() (it ends idle keep-alive and WebSocket connections too);
-      // the package's type declarations lag behind it.
+      // close() resets every remaining socket, which would discard responses still in kernel
+      // buffers: give the last ones a moment to leave. The native addon has close() (it also
+      // ends idle keep-alive and WebSocket connections); the package's typings lag behind it.
+      await new Promise((resolve) => setTimeout(resolve, FLUSH_GRACE_MS));
       (app as TemplatedApp & { close(): void }).close();
     },
   };
@@ -167,7 +170,8 @@ function readBody(res: HttpResponse, limit: number, done: (body: Uint8Array | 't
 
 function tooLarge(limit: number): HttpResponseData & { routeLabel: string } {
   const body = { success: false, error: `The request body exceeds ${limit} bytes`, code: 'PAYLOAD_TOO_LARGE' };
-  return { ...jsonResponse(413, body, [['Connection', 'close']]), routeLabel: 'unmatched' };
+  // The unread rest of the body cannot be skipped reliably: end the connection.
+  return { ...jsonResponse(413, body), closeConnection: true, routeLabel: 'unmatched' };
 }
 
 function writeResponse(res: HttpResponse, response: HttpResponseData, requestId: string, closing: boolean): void {
@@ -175,7 +179,7 @@ function writeResponse(res: HttpResponse, response: HttpResponseData, requestId:
     res.writeStatus(statusLine(response.status));
     res.writeHeader('X-Request-Id', requestId);
     for (const [name, value] of response.headers) res.writeHeader(name, value);
-    if (closing) res.writeHeader('Connection', 'close');
-    res.end(response.body, closing || response.headers.some(([name, value]) => name === 'Connection' && value === 'close'));
+    // uWS writes `Connection: close` itself when asked to close.
+    res.end(response.body, closing || response.closeConnection === true);
   });
 }

@@ -21,8 +21,8 @@ export interface HttpRoute {
   readonly segments: readonly TemplateSegment[];
   readonly service: DescService;
   readonly method: DescMethod;
-  /** `*` (the whole request), a top-level field name, or '' for no body. */
-  readonly body: string;
+  /** `*` (the body is the whole request) or '' (no body). */
+  readonly body: '*' | '';
   /** The generation this path belongs to; an unversioned route is `LEGACY`. */
   readonly generation: ApiGeneration;
 }
@@ -49,11 +49,11 @@ export function buildRouteTable(services: readonly DescService[]): HttpRoute[] {
 
 function routesOfBinding(service: DescService, method: DescMethod, rule: HttpRule): HttpRoute[] {
   const [httpMethod, template] = methodAndTemplate(rule, method);
-  checkBodyField(rule.body, method);
+  const body = checkBody(rule.body, method);
   if (rule.responseBody !== '') {
     throw new RouteTableError(`${method.parent.typeName}.${method.name}: response_body is not supported`);
   }
-  const base = { httpMethod, service, method, body: rule.body };
+  const base = { httpMethod, service, method, body };
   const versioned = template.startsWith(CURRENT.prefix + '/');
   // Paths outside /api (e.g. POST /errors) are not an API generation: they report the current one.
   const generation = !versioned && template.startsWith(LEGACY.prefix + '/') ? LEGACY : CURRENT;
@@ -82,11 +82,10 @@ function methodAndTemplate(rule: HttpRule, method: DescMethod): [HttpMethod, str
   }
 }
 
-function checkBodyField(body: string, method: DescMethod): void {
-  if (body === '' || body === '*') return;
-  if (!method.input.fields.some((field) => field.name === body)) {
-    throw new RouteTableError(`${method.parent.typeName}.${method.name}: body field "${body}" does not exist`);
-  }
+/** A body bound to one field is legal in google.api.http but unused here: refuse rather than half-support it. */
+function checkBody(body: string, method: DescMethod): '*' | '' {
+  if (body === '' || body === '*') return body;
+  throw new RouteTableError(`${method.parent.typeName}.${method.name}: body must be "*" or absent, not "${body}"`);
 }
 
 function assertNoConflicts(routes: readonly HttpRoute[]): void {

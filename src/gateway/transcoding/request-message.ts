@@ -1,7 +1,7 @@
 /**
  * Builds the RPC request message of a REST call the way google.api.http transcoding does:
- * the body (the whole request for `body: "*"`, or one field), then the path variables, then,
- * for fields neither of those bound, the query parameters. Unknown body members are refused
+ * the body (the whole request, `body: "*"`), then the path variables, then, for routes without
+ * a body, the query parameters for fields the path did not bind. Unknown body members are refused
  * (400); unknown query parameters are ignored, as Envoy's transcoder is configured to do.
  */
 import { ScalarType, fromJson } from '@bufbuild/protobuf';
@@ -18,14 +18,13 @@ export interface RestInput {
 
 export function requestMessage(route: HttpRoute, input: RestInput): Message {
   const schema = route.method.input;
-  const json: JsonObject = initialJson(route, input.body);
+  const json: JsonObject = route.body === '*' ? bodyObject(input.body) : {};
   const bound = new Set<string>();
-  if (route.body !== '') bound.add(route.body === '*' ? '*' : route.body);
   for (const [fieldPath, value] of input.variables) {
     setPath(schema, json, fieldPath.split('.'), [value]);
     bound.add(fieldPath.split('.')[0] as string);
   }
-  if (route.body !== '*') applyQuery(schema, json, input.query, bound);
+  if (route.body === '') applyQuery(schema, json, input.query, bound);
   try {
     return fromJson(schema, json, { ignoreUnknownFields: false });
   } catch (error) {
@@ -33,17 +32,12 @@ export function requestMessage(route: HttpRoute, input: RestInput): Message {
   }
 }
 
-function initialJson(route: HttpRoute, body: JsonValue | undefined): JsonObject {
-  if (route.body === '') return {};
-  if (route.body === '*') {
-    if (body === undefined) return {};
-    if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-      throw invalidArgument('Invalid request: the body must be a JSON object');
-    }
-    return { ...body };
+function bodyObject(body: JsonValue | undefined): JsonObject {
+  if (body === undefined) return {};
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw invalidArgument('Invalid request: the body must be a JSON object');
   }
-  const field = route.method.input.fields.find((f) => f.name === route.body) as DescField;
-  return body === undefined ? {} : { [field.jsonName]: body };
+  return { ...body };
 }
 
 function applyQuery(schema: DescMessage, json: JsonObject, query: URLSearchParams, bound: Set<string>): void {

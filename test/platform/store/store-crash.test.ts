@@ -9,8 +9,8 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { EmbeddedDocumentStore } from '../../../src/platform/store/embedded/embedded-store.js';
-import { type CompiledStore, compileStoreForChildProcess } from '../../helpers/store-compile.js';
-import { silentLogger } from '../../helpers/store-silent-logger.js';
+import { builtModule } from '../../support/built-service.js';
+import { silentLogger } from '../../support/silent-logger.js';
 
 const writer = fileURLToPath(new URL('./crash-writer.mjs', import.meta.url));
 
@@ -20,15 +20,9 @@ interface Acknowledged {
   counters: Map<string, number>;
 }
 
-let compiled: CompiledStore;
+const openStorePath = builtModule('platform/store/open-store.js');
 let dataDir: string;
 
-beforeAll(async () => {
-  compiled = await compileStoreForChildProcess();
-}, 120_000);
-afterAll(async () => {
-  await compiled?.remove();
-});
 beforeEach(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'store-crash-'));
 });
@@ -38,7 +32,7 @@ afterEach(async () => {
 
 /** Runs the writer until `killAfter` acknowledgements, then SIGKILLs it mid-stream. */
 function runAndKill(run: string, inFlight: number, killAfter: number): Promise<Acknowledged> {
-  const child = spawn(process.execPath, [writer, compiled.openStorePath, dataDir, String(inFlight), run], {
+  const child = spawn(process.execPath, [writer, openStorePath, dataDir, String(inFlight), run], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const acknowledged: Acknowledged = { inserts: [], counters: new Map() };

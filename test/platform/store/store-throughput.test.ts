@@ -6,7 +6,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EmbeddedDocumentStore } from '../../../src/platform/store/embedded/embedded-store.js';
-import { silentLogger } from '../../helpers/store-silent-logger.js';
+import { silentLogger } from '../../support/silent-logger.js';
 
 interface Row {
   _id?: string;

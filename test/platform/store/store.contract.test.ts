@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { MongoClient } from 'mongodb';
 import { EmbeddedDocumentStore } from '../../../src/platform/store/embedded/embedded-store.js';
 import { MongoDocumentStore } from '../../../src/platform/store/mongo/mongo-store.js';
-import { silentLogger } from '../../helpers/store-silent-logger.js';
+import { silentLogger } from '../../support/silent-logger.js';
 import { describeStoreContract } from './store-contract.js';
 
 describeStoreContract('embedded', async () => {

@@ -3,7 +3,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EmbeddedDocumentStore } from '../../../../src/platform/store/embedded/embedded-store.js';
-import { silentLogger } from '../../../helpers/store-silent-logger.js';
+import { silentLogger } from '../../../support/silent-logger.js';
 
 let dataDir: string;
 beforeEach(async () => {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { Binary } from 'bson';
 import { DuplicateKeyError } from '../../../../src/platform/store/document-store.js';
 import { EmbeddedDocumentStore, type EmbeddedStoreOptions } from '../../../../src/platform/store/embedded/embedded-store.js';
-import { silentLogger } from '../../../helpers/store-silent-logger.js';
+import { silentLogger } from '../../../support/silent-logger.js';
 
 interface Note {
   _id: string;

@@ -1,0 +1,55 @@
+/** The cluster roles: `api` serves the API and no WebSockets; `ws` serves /ws and ops, no API. */
+import WebSocket from 'ws';
+import { startTestService } from '../support/start-service.js';
+
+/** The HTTP status with which an upgrade to /ws is answered. */
+function upgradeStatus(baseUrl: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const socket = new WebSocket(`${baseUrl.replace('http', 'ws')}/ws`);
+    socket.once('unexpected-response', (_, response) => {
+      resolve(response.statusCode ?? 0);
+      socket.terminate();
+    });
+    socket.once('open', () => reject(new Error('the upgrade was accepted')));
+    socket.once('error', () => undefined);
+  });
+}
+
+it('role api serves the API and gRPC, and has no /ws', async () => {
+  const service = await startTestService({ ROLE: 'api' });
+  try {
+    expect(service.app.grpcPort).toBeGreaterThan(0);
+    expect((await fetch(`${service.baseUrl}/api/v1/version`)).status).toBe(200);
+    expect(await upgradeStatus(service.baseUrl)).toBe(404);
+  } finally {
+    await service.stop();
+  }
+});
+
+it('role ws serves /ws and ops, no API and no RPC port', async () => {
+  const service = await startTestService({ ROLE: 'ws' });
+  try {
+    expect(service.app.grpcPort).toBeUndefined();
+    const api = await fetch(`${service.baseUrl}/api/v1/version`);
+    expect(api.status).toBe(404);
+    expect(await api.json()).toMatchObject({ success: false, code: 'NOT_FOUND' });
+    const ready = await fetch(`${service.baseUrl}/health/ready`);
+    expect(ready.status).toBe(200);
+    expect(Object.keys(((await ready.json()) as { checks: object }).checks)).toEqual(['shared_state']);
+    expect((await fetch(`${service.baseUrl}/swagger/`)).status).toBe(404);
+    // The realtime protocol lands with its own issue; until then the route exists and says so.
+    expect(await upgradeStatus(service.baseUrl)).toBe(501);
+  } finally {
+    await service.stop();
+  }
+});
+
+it('role all serves both', async () => {
+  const service = await startTestService();
+  try {
+    expect((await fetch(`${service.baseUrl}/api/v1/version`)).status).toBe(200);
+    expect(await upgradeStatus(service.baseUrl)).toBe(501);
+  } finally {
+    await service.stop();
+  }
+});

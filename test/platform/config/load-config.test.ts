@@ -1,0 +1,38 @@
+import { readFileSync } from 'node:fs';
+import { loadConfig } from '../../../src/platform/config/load-config.js';
+import { ConfigError } from '../../../src/platform/config/setting.js';
+import { settings } from '../../../src/platform/config/settings.js';
+
+describe('loadConfig', () => {
+  it('runs on embedded defaults with an empty environment', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({ role: 'all', port: 8080, grpcPort: 8081, dataDir: './data', mongodbUrl: undefined, redisUrl: undefined });
+    expect(config.legacySunset.toISOString()).toBe('2027-06-30T00:00:00.000Z');
+  });
+
+  it.each([
+    [{ PORT: 'eighty' }, 'PORT must be a whole number'],
+    [{ PORT: '70000' }, 'PORT must be between 0 and 65535'],
+    [{ ROLE: 'worker' }, 'ROLE must be one of all, api, ws'],
+    [{ MONGODB_URL: 'http://db' }, 'MONGODB_URL must use one of mongodb:, mongodb+srv:'],
+    [{ REDIS_URL: 'not a url' }, 'REDIS_URL is not a valid URL'],
+    [{ API_LEGACY_SUNSET: '30/06/2027' }, 'API_LEGACY_SUNSET must be a date'],
+    [{ REDIS_KEY_PREFIX: 'has spaces' }, 'REDIS_KEY_PREFIX has an invalid value'],
+  ])('refuses %j naming the variable', (env, message) => {
+    expect(() => loadConfig(env)).toThrow(ConfigError);
+    expect(() => loadConfig(env)).toThrow(message);
+  });
+
+  it('accepts valid overrides', () => {
+    const config = loadConfig({ ROLE: 'ws', PORT: '9000', REDIS_URL: 'redis://127.0.0.1:6379', MONGODB_URL: 'mongodb://db:27017/svc' });
+    expect(config).toMatchObject({ role: 'ws', port: 9000, redisUrl: 'redis://127.0.0.1:6379', mongodbUrl: 'mongodb://db:27017/svc' });
+  });
+});
+
+it('the README documents every setting with its default', () => {
+  const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
+  for (const setting of Object.values(settings)) {
+    const defaultCell = setting.defaultText === undefined ? 'unset' : `\`${setting.defaultText}\``;
+    expect(readme).toContain(`| \`${setting.env}\` | ${defaultCell} |`);
+  }
+});
