@@ -58,14 +58,14 @@ export const AccessSchema: GenMessage<Access> = /*@__PURE__*/
  */
 export type RateLimit = Message<"service.v1.RateLimit"> & {
   /**
-   * Sustained requests per window.
+   * Sustained requests per window; 0 means the default (100).
    *
    * @generated from field: uint32 limit = 1;
    */
   limit: number;
 
   /**
-   * Requests allowed in quick succession.
+   * Requests allowed in quick succession; 0 means the default (20).
    *
    * @generated from field: uint32 burst = 2;
    */
