@@ -1,7 +1,10 @@
 // `npm run bench`: builds, then runs every benchmark on this machine and prints the figures.
-// BENCH_DURATION (seconds per measurement, default 10) shortens or lengthens the runs.
+// BENCH_DURATION (seconds per HTTP measurement, default 10) shortens or lengthens the runs.
+import { cpus } from 'node:os';
 import { benchGateway } from './gateway.mjs';
+import { benchStore } from './store.mjs';
 
 const duration = Number(process.env.BENCH_DURATION ?? 10);
-console.log(`node ${process.version}, ${(await import('node:os')).cpus().length} cores, ${duration}s per measurement`);
+console.log(`node ${process.version}, ${cpus().length} cores, ${duration}s per HTTP measurement`);
 await benchGateway({ duration });
+await benchStore();
