@@ -5,7 +5,7 @@
 import type { RestGateway } from '../gateway/rest-gateway.js';
 import { opsRoute } from '../ops/ops-routes.js';
 import type { OpsDependencies } from '../ops/ops-routes.js';
-import { jsonResponse } from '../server/http-response.js';
+import { jsonResponse } from '../server/http-message.js';
 import type { Dispatch } from '../server/http-server.js';
 
 export function httpDispatch(ops: OpsDependencies, gateway: RestGateway | undefined): Dispatch {

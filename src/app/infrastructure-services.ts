@@ -14,7 +14,7 @@ import type { Readiness } from '../ops/readiness.js';
 import { createSwaggerUi } from '../ops/swagger/swagger-ui.js';
 import { SESSION_COOKIE } from '../platform/api/cookie-names.js';
 import { apiDescriptorSet } from '../platform/api/descriptor-set.js';
-import type { HttpResponseData } from '../server/http-response.js';
+import type { HttpResponseData } from '../server/http-message.js';
 
 export function registerGrpcInfrastructure(router: ConnectRouter, readiness: Readiness): void {
   router.service(Health, createHealthService(async () => ((await readiness.report()).ready ? 'SERVING' : 'NOT_SERVING')));

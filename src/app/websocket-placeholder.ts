@@ -3,7 +3,7 @@
  * find it), and refuses upgrades with 501 in the failure envelope.
  */
 import type { TemplatedApp } from 'uWebSockets.js';
-import { statusLine } from '../server/http-response.js';
+import { statusLine } from '../server/http-message.js';
 
 export function attachWebSocketPlaceholder(app: TemplatedApp): void {
   app.ws('/ws', {

@@ -4,7 +4,7 @@
  */
 import type { DescMethod, JsonValue } from '@bufbuild/protobuf';
 import { createContextValues } from '@connectrpc/connect';
-import type { Logger } from '../platform/logging/logger.js';
+import type { IncomingRequest, RoutedResponse } from '../server/http-message.js';
 import { Code } from '@connectrpc/connect';
 import { apiError, invalidArgument } from '../platform/errors/api-error.js';
 import { renderError } from '../platform/errors/http-status.js';
@@ -17,28 +17,6 @@ import { requestMessage } from './transcoding/request-message.js';
 import { responseBody } from './transcoding/response-body.js';
 import { acceptedVersion } from './versioning/accept-version.js';
 import { generationOfPath, versionHeaders } from './versioning/version-headers.js';
-
-export interface GatewayRequest {
-  readonly method: string;
-  /** Raw (percent-encoded) path without the query string. */
-  readonly path: string;
-  readonly query: string;
-  /** Lower-case header names. */
-  readonly headers: ReadonlyMap<string, string>;
-  readonly body: Uint8Array | undefined;
-  readonly clientIp: string;
-  readonly requestId: string;
-  /** The process logger; a per-call child is made only if the call logs. */
-  readonly logger: Logger;
-}
-
-export interface GatewayResponse {
-  readonly status: number;
-  readonly headers: [string, string][];
-  readonly body: string | Uint8Array;
-  /** The route template for metrics (`unmatched` when no route matched). */
-  readonly routeLabel: string;
-}
 
 export interface GatewayOptions {
   readonly legacySunset: Date;
@@ -55,7 +33,7 @@ export class RestGateway {
     this.router = new Router(routes);
   }
 
-  async handle(request: GatewayRequest): Promise<GatewayResponse> {
+  async handle(request: IncomingRequest): Promise<RoutedResponse> {
     const match = this.router.match(request.method, request.path);
     if (match.kind !== 'found') {
       const headers = versionHeaders(generationOfPath(request.path), request.path, this.options.legacySunset);
@@ -97,7 +75,7 @@ export class RestGateway {
   }
 }
 
-function parseBody(request: GatewayRequest): JsonValue | undefined {
+function parseBody(request: IncomingRequest): JsonValue | undefined {
   if (!request.body || request.body.byteLength === 0) return undefined;
   const contentType = request.headers.get('content-type');
   if (contentType && !/^application\/([\w.+-]*\+)?json\b/i.test(contentType)) {
@@ -110,7 +88,7 @@ function parseBody(request: GatewayRequest): JsonValue | undefined {
   }
 }
 
-function failure(error: unknown, headers: [string, string][], routeLabel: string): GatewayResponse {
+function failure(error: unknown, headers: [string, string][], routeLabel: string): RoutedResponse {
   const rendered = renderError(error);
   return {
     status: rendered.status,

@@ -3,8 +3,8 @@
  * /swagger/. They sit outside the API versioning and outside per-user quotas.
  */
 import type { Metrics } from '../platform/metrics/metrics.js';
-import { jsonResponse } from '../server/http-response.js';
-import type { HttpResponseData } from '../server/http-response.js';
+import { jsonResponse } from '../server/http-message.js';
+import type { HttpResponseData } from '../server/http-message.js';
 import type { Readiness } from './readiness.js';
 
 export interface OpsRoute {

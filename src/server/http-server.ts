@@ -10,21 +10,10 @@ import type { Logger } from '../platform/logging/logger.js';
 import type { Metrics } from '../platform/metrics/metrics.js';
 import { requestIdFrom } from '../platform/rpc/request-id.js';
 import { formatAddress } from './client-address.js';
-import { jsonResponse, statusLine } from './http-response.js';
-import type { HttpResponseData } from './http-response.js';
+import { jsonResponse, statusLine } from './http-message.js';
+import type { HttpResponseData, IncomingRequest, RoutedResponse } from './http-message.js';
 
-export interface IncomingRequest {
-  readonly method: string;
-  readonly path: string;
-  readonly query: string;
-  readonly headers: ReadonlyMap<string, string>;
-  readonly body: Uint8Array | undefined;
-  readonly clientIp: string;
-  readonly requestId: string;
-  readonly logger: Logger;
-}
-
-export type Dispatch = (request: IncomingRequest) => Promise<HttpResponseData & { routeLabel: string }>;
+export type Dispatch = (request: IncomingRequest) => Promise<RoutedResponse>;
 
 export interface HttpServerOptions {
   readonly host: string;
@@ -71,7 +60,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
     res.onAborted(() => {
       aborted = true;
     });
-    const finish = (response: HttpResponseData & { routeLabel: string }) => {
+    const finish = (response: RoutedResponse) => {
       if (!aborted) writeResponse(res, response, request.requestId, draining);
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
       const method = KNOWN_METHODS.has(request.method) ? request.method : 'OTHER';
@@ -168,7 +157,7 @@ function readBody(res: HttpResponse, limit: number, done: (body: Uint8Array | 't
   });
 }
 
-function tooLarge(limit: number): HttpResponseData & { routeLabel: string } {
+function tooLarge(limit: number): RoutedResponse {
   const body = { success: false, error: `The request body exceeds ${limit} bytes`, code: 'PAYLOAD_TOO_LARGE' };
   // The unread rest of the body cannot be skipped reliably: end the connection.
   return { ...jsonResponse(413, body), closeConnection: true, routeLabel: 'unmatched' };
