@@ -2,15 +2,30 @@
  * Which implementation serves each API service. A service (or method) missing here is still
  * routed, and answers NOT_IMPLEMENTED (HTTP 501) until its issue lands.
  */
-import type { PartialServiceImpl } from '../platform/rpc/rpc-pipeline.js';
-import type { Metrics } from '../platform/metrics/metrics.js';
+import { AuthService } from '../gen/service/v1/auth_pb.js';
+import { DeviceService } from '../gen/service/v1/device_pb.js';
+import { SessionService } from '../gen/service/v1/session_pb.js';
 import { SystemService } from '../gen/service/v1/system_pb.js';
+import { createAuthService } from '../identity/auth-service.js';
+import { createDeviceService } from '../identity/devices/device-service.js';
+import type { Identity } from '../identity/identity.js';
+import { createSessionService } from '../identity/session-service.js';
+import type { Metrics } from '../platform/metrics/metrics.js';
+import type { PartialServiceImpl } from '../platform/rpc/rpc-pipeline.js';
+import type { DocumentStore } from '../platform/store/document-store.js';
 import { createSystemService } from '../system/system-service.js';
 
 export interface ServiceDependencies {
   readonly metrics: Metrics;
+  readonly store: DocumentStore;
+  readonly identity: Identity;
 }
 
 export function apiImplementations(deps: ServiceDependencies): ReadonlyMap<string, PartialServiceImpl> {
-  return new Map<string, PartialServiceImpl>([[SystemService.typeName, createSystemService(deps.metrics)]]);
+  return new Map<string, PartialServiceImpl>([
+    [SystemService.typeName, createSystemService(deps.metrics)],
+    [AuthService.typeName, createAuthService(deps.identity)],
+    [SessionService.typeName, createSessionService(deps.identity)],
+    [DeviceService.typeName, createDeviceService(deps.store)],
+  ]);
 }

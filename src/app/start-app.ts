@@ -21,8 +21,12 @@ import type { RunningGrpcServer } from '../grpc/grpc-server.js';
 import { apiImplementations } from './api-implementations.js';
 import { buildApiPipeline } from './api-pipeline.js';
 import { httpDispatch } from './http-dispatch.js';
-import { attachWebSocketPlaceholder } from './websocket-placeholder.js';
 import { registerGrpcInfrastructure, swaggerFor } from './infrastructure-services.js';
+import { authenticate } from '../identity/auth/authenticate.js';
+import { createIdentity } from '../identity/identity.js';
+import { WsTickets } from '../identity/tickets/ws-tickets.js';
+import { createTokenVerification } from '../identity/tokens/token-verification.js';
+import { attachWsEndpoint } from '../realtime/ws-endpoint.js';
 
 export interface RunningApp {
   readonly httpPort: number;
@@ -43,11 +47,13 @@ export async function startApp(config: Config, logger: Logger): Promise<RunningA
   if (store) checks.store = () => store.ping();
   const readiness = new Readiness(checks);
 
+  const verification = await createTokenVerification(config, sharedState);
   const routes = servesApi ? buildRouteTable(apiServices) : [];
   let gateway: RestGateway | undefined;
   let grpc: RunningGrpcServer | undefined;
-  if (servesApi) {
-    const pipeline = buildApiPipeline(apiImplementations({ metrics }), [observeRpc(metrics)]);
+  if (store) {
+    const identity = await createIdentity(config, store, sharedState, verification, logger);
+    const pipeline = buildApiPipeline(apiImplementations({ metrics, store, identity }), [observeRpc(metrics), authenticate(identity)]);
     gateway = new RestGateway(routes, pipeline.handlersByMethod, { legacySunset: config.legacySunset });
     grpc = await startGrpcServer({
       host: config.host,
@@ -67,7 +73,7 @@ export async function startApp(config: Config, logger: Logger): Promise<RunningA
     logger,
     metrics,
     dispatch: httpDispatch({ readiness, metrics, swagger: servesApi ? swaggerFor(routes) : undefined }, gateway),
-    attach: servesWebSockets ? attachWebSocketPlaceholder : undefined,
+    attach: servesWebSockets ? attachWsEndpoint({ tickets: new WsTickets(sharedState), verification, logger }) : undefined,
   });
   logger.info({ role: config.role, httpPort: http.port, grpcPort: grpc?.port }, 'service started');
 

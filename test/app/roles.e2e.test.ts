@@ -37,8 +37,8 @@ it('role ws serves /ws and ops, no API and no RPC port', async () => {
     expect(ready.status).toBe(200);
     expect(Object.keys(((await ready.json()) as { checks: object }).checks)).toEqual(['shared_state']);
     expect((await fetch(`${service.baseUrl}/swagger/`)).status).toBe(404);
-    // The realtime protocol lands with its own issue; until then the route exists and says so.
-    expect(await upgradeStatus(service.baseUrl)).toBe(501);
+    // The route exists: without a ticket the handshake is refused, not unknown.
+    expect(await upgradeStatus(service.baseUrl)).toBe(401);
   } finally {
     await service.stop();
   }
@@ -48,7 +48,7 @@ it('role all serves both', async () => {
   const service = await startTestService();
   try {
     expect((await fetch(`${service.baseUrl}/api/v1/version`)).status).toBe(200);
-    expect(await upgradeStatus(service.baseUrl)).toBe(501);
+    expect(await upgradeStatus(service.baseUrl)).toBe(401);
   } finally {
     await service.stop();
   }

@@ -3,6 +3,7 @@
  * request, request ids, and the implemented system routes.
  */
 import { startTestService } from '../support/start-service.js';
+import { bearer, signIn } from '../support/wallet.js';
 import type { TestService } from '../support/start-service.js';
 
 let service: TestService;
@@ -157,9 +158,10 @@ describe('POST /errors', () => {
 });
 
 describe('routes of later issues', () => {
-  it('answer 501 NOT_IMPLEMENTED under both prefixes', async () => {
+  it('answer 501 NOT_IMPLEMENTED under both prefixes, to authenticated callers', async () => {
+    const session = await signIn(service.baseUrl);
     for (const path of ['/api/v1/send', '/api/send']) {
-      const response = await postJson(path, {});
+      const response = await postJson(path, {}, bearer(session));
       expect(response.status).toBe(501);
       expect(await response.json()).toMatchObject({ success: false, code: 'NOT_IMPLEMENTED' });
     }

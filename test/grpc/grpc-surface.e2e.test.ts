@@ -2,6 +2,7 @@
 import { grpc, grpcClient, unary } from '../support/grpc-client.js';
 import type { GrpcServiceClient } from '../support/grpc-client.js';
 import { startTestService } from '../support/start-service.js';
+import { signIn } from '../support/wallet.js';
 import type { TestService } from '../support/start-service.js';
 
 let service: TestService;
@@ -42,10 +43,14 @@ it('validation errors arrive as INVALID_ARGUMENT with the machine reason in meta
   expect((error as grpc.ServiceError).metadata.get('x-error-code')).toEqual(['INVALID_ARGUMENT']);
 });
 
-it('routes of later issues answer UNIMPLEMENTED', async () => {
+it('routes of later issues answer UNIMPLEMENTED to authenticated callers, UNAUTHENTICATED to others', async () => {
   const messages = grpcClient(service.grpcAddress, 'service/v1/messages.proto', 'service.v1.MessagesService');
+  const session = await signIn(service.baseUrl);
+  const metadata = new grpc.Metadata();
+  metadata.set('authorization', `Bearer ${session.accessToken}`);
   try {
-    await expect(unary(messages, 'SendMessage', {})).rejects.toMatchObject({ code: grpc.status.UNIMPLEMENTED });
+    await expect(unary(messages, 'SendMessage', {})).rejects.toMatchObject({ code: grpc.status.UNAUTHENTICATED });
+    await expect(unary(messages, 'SendMessage', {}, metadata)).rejects.toMatchObject({ code: grpc.status.UNIMPLEMENTED });
   } finally {
     messages.close();
   }

@@ -95,3 +95,44 @@ export function dateSetting(env: string, description: string, fallback: string):
     },
   };
 }
+
+const DURATION_UNITS: Readonly<Record<string, number>> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+
+/** A duration like `720h`, `30m`, `45s` or `500ms`, in milliseconds; `0` (or unset, when allowed) means off. */
+export function durationSetting(env: string, description: string, fallback: string): Setting<number> {
+  return {
+    env,
+    description,
+    defaultText: fallback === '0' ? undefined : fallback,
+    parse(raw) {
+      const text = raw === undefined || raw === '' ? fallback : raw;
+      if (text === '0') return 0;
+      const match = /^(\d+)(ms|s|m|h)$/.exec(text);
+      if (!match) throw new ConfigError(env, `must be a duration such as 720h, 30m or 45s, got "${text}"`);
+      return Number(match[1]) * (DURATION_UNITS[match[2] as string] as number);
+    },
+  };
+}
+
+export function booleanSetting(env: string, description: string, fallback: boolean): Setting<boolean> {
+  return {
+    env,
+    description,
+    defaultText: String(fallback),
+    parse(raw) {
+      if (raw === undefined || raw === '') return fallback;
+      if (raw !== 'true' && raw !== 'false') throw new ConfigError(env, `must be true or false, got "${raw}"`);
+      return raw === 'true';
+    },
+  };
+}
+
+/** Free text that is off when unset (keys, JSON documents). Never shown in errors: it may be secret. */
+export function optionalTextSetting(env: string, description: string): Setting<string | undefined> {
+  return {
+    env,
+    description,
+    defaultText: undefined,
+    parse: (raw) => (raw === undefined || raw === '' ? undefined : raw),
+  };
+}

@@ -2,7 +2,16 @@
  * Every environment variable the service reads. Defaults make `npm start` work on one machine
  * with no external services (embedded store, in-process shared state).
  */
-import { choiceSetting, dateSetting, integerSetting, optionalUrlSetting, stringSetting } from './setting.js';
+import {
+  booleanSetting,
+  choiceSetting,
+  dateSetting,
+  durationSetting,
+  integerSetting,
+  optionalTextSetting,
+  optionalUrlSetting,
+  stringSetting,
+} from './setting.js';
 
 export const ROLES = ['all', 'api', 'ws'] as const;
 export type Role = (typeof ROLES)[number];
@@ -39,6 +48,41 @@ export const settings = {
     600_000,
   ),
   legacySunset: dateSetting('API_LEGACY_SUNSET', 'Sunset date announced for the unversioned /api/ paths.', '2027-06-30'),
+  serviceName: stringSetting(
+    'SERVICE_NAME',
+    'The brand name in the sign-in message templates (`<SERVICE_NAME> Sign In`).',
+    'Service',
+    /^[^\r\n]{1,64}$/,
+  ),
+  sessionTtlMs: durationSetting('SERVICE_SESSION_TTL', 'Sliding session lifetime: every validated request resets it.', '720h'),
+  sessionIdleTimeoutMs: durationSetting(
+    'SERVICE_SESSION_IDLE_TIMEOUT',
+    'Ends a session that saw no request for this long (e.g. `2h`). Unset or `0`: off.',
+    '0',
+  ),
+  powDifficultyBits: integerSetting(
+    'SERVICE_POW_DIFFICULTY_BITS',
+    'Proof of work for new accounts: leading zero bits of sha256(message || pow_nonce). 0: off.',
+    0,
+    0,
+    32,
+  ),
+  cookieSecure: booleanSetting(
+    'SESSION_COOKIE_SECURE',
+    'Mark the session and CSRF cookies Secure. Set false only for plain-HTTP development on a host other than localhost.',
+    true,
+  ),
+  jwtSigningKey: optionalTextSetting(
+    'JWT_SIGNING_KEY',
+    'Private key that signs tokens: PEM (PKCS#8) or JWK JSON, Ed25519 or P-256. Unset: a key created once in DATA_DIR/keys/ (one node only).',
+  ),
+  jwtSigningKeyId: optionalTextSetting('JWT_SIGNING_KEY_ID', 'Key id (kid) of JWT_SIGNING_KEY. Unset: its JWK kid, else its RFC 7638 thumbprint.'),
+  jwtVerificationKeys: optionalTextSetting(
+    'JWT_VERIFICATION_KEYS',
+    'JWKS (JSON) of former signing keys, public parts with their kid: tokens they signed stay valid until they expire (key rotation).',
+  ),
+  jwtIssuer: stringSetting('JWT_ISSUER', 'The `iss` of issued tokens, and the only one accepted.', 'messaging-service'),
+  cookieSameSite: choiceSetting('SESSION_COOKIE_SAMESITE', 'SameSite attribute of the session and CSRF cookies.', ['strict', 'lax'], 'strict'),
 };
 
 type Settings = typeof settings;

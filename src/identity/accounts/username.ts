@@ -1,0 +1,20 @@
+/**
+ * Username rules (documented on AuthService.CheckUsername): 3 to 32 characters of a-z, 0-9 and
+ * underscore, starting with a letter. Uniqueness is case-insensitive because names are stored
+ * lowercased.
+ */
+export const USERNAME_MAX_INPUT = 64;
+const USERNAME = /^[a-z][a-z0-9_]{2,31}$/;
+
+export type UsernameCheck = { valid: true; username: string } | { valid: false; username: string; reason: string };
+
+export function checkUsername(input: string): UsernameCheck {
+  const username = input.toLowerCase();
+  if (username.length < 3) return { valid: false, username, reason: 'A username has at least 3 characters' };
+  if (username.length > 32) return { valid: false, username, reason: 'A username has at most 32 characters' };
+  if (!/^[a-z]/.test(username)) return { valid: false, username, reason: 'A username starts with a letter' };
+  if (!USERNAME.test(username)) {
+    return { valid: false, username, reason: 'A username has only letters a-z, digits and underscores' };
+  }
+  return { valid: true, username };
+}

@@ -1,0 +1,55 @@
+/** AuthService: wallet sign-in, username checks, token rotation and revocation, tickets, CSRF. */
+import type { HandlerContext } from '@connectrpc/connect';
+import type { CheckUsernameRequest } from '../gen/service/v1/auth_pb.js';
+import { invalidArgument } from '../platform/errors/api-error.js';
+import { optionalCaller, requireCaller } from './auth/caller.js';
+import { setCsrfCookie } from './auth/cookies.js';
+import { USERNAME_MAX_INPUT, checkUsername } from './accounts/username.js';
+import type { Identity } from './identity.js';
+import { initialize } from './signin/initialize.js';
+import { refreshToken, revokeToken } from './signin/refresh.js';
+import { WS_TICKET_TTL_SECONDS } from './tickets/ws-tickets.js';
+
+export function createAuthService(identity: Identity) {
+  return {
+    initialize: initialize(identity),
+    refreshToken: refreshToken(identity),
+    revokeToken: revokeToken(identity),
+
+    async checkUsername(request: CheckUsernameRequest, context: HandlerContext) {
+      if (request.username === '') throw invalidArgument('username is required');
+      if (request.username.length > USERNAME_MAX_INPUT) throw invalidArgument(`username has at most ${USERNAME_MAX_INPUT} characters`);
+      const check = checkUsername(request.username);
+      if (!check.valid) return { success: true, message: check.reason, username: check.username, valid: false, available: false, reason: check.reason };
+      const holder = await identity.accounts.findByUsername(check.username);
+      const available = holder === null || holder._id === optionalCaller(context)?.address;
+      return {
+        success: true,
+        message: available ? 'The username is available' : 'The username is taken',
+        username: check.username,
+        valid: true,
+        available,
+        reason: available ? '' : 'taken',
+      };
+    },
+
+    async createWsTicket(_: unknown, context: HandlerContext) {
+      const caller = requireCaller(context);
+      const ticket = await identity.wsTickets.issue({ address: caller.address, sessionId: caller.sessionId });
+      return {
+        success: true,
+        message: 'WebSocket ticket issued',
+        ticket,
+        expiresIn: WS_TICKET_TTL_SECONDS,
+        expiresAt: new Date(Date.now() + WS_TICKET_TTL_SECONDS * 1000).toISOString(),
+      };
+    },
+
+    async rotateCsrfToken(_: unknown, context: HandlerContext) {
+      const caller = requireCaller(context);
+      const csrfToken = await identity.sessions.rotateCsrf(caller.sessionId);
+      setCsrfCookie(context, identity.cookies, csrfToken);
+      return { success: true, message: 'CSRF token rotated', csrfToken };
+    },
+  };
+}

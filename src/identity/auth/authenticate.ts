@@ -1,0 +1,99 @@
+/**
+ * The authentication middleware, for REST and every RPC transport alike. Each RPC declares its
+ * access rule in the proto (`(access)`): public RPCs run without credentials (but a credential
+ * that is presented must be valid), cookie-only RPCs accept only the session cookie, and all
+ * others need a Bearer access token or the session cookie. Cookie-authenticated unsafe calls
+ * must carry the CSRF token. `X-Wallet-Address` reaches services only when it names the caller.
+ */
+import type { DescMethod } from '@bufbuild/protobuf';
+import type { HandlerContext } from '@connectrpc/connect';
+import { accessOf } from '../../platform/api/api-services.js';
+import { CSRF_COOKIE, SESSION_COOKIE } from '../../platform/api/cookie-names.js';
+import { permissionDenied, unauthenticated } from '../../platform/errors/api-error.js';
+import type { RpcMiddleware } from '../../platform/rpc/rpc-pipeline.js';
+import type { AccountRepository } from '../accounts/account-repository.js';
+import type { Revocations } from '../sessions/revocations.js';
+import type { SessionManager } from '../sessions/session-manager.js';
+import { matchesHash } from '../sessions/session-secrets.js';
+import { callerKey } from './caller.js';
+import type { Caller } from './caller.js';
+import { readCookie } from './cookies.js';
+
+/** Verifies an access token (signature, type, audience, expiry); throws a 401 ConnectError otherwise. */
+export type AccessTokenVerifier = (token: string) => Promise<{ address: string; sessionId: string; tokenId: string; expiresAt: Date }>;
+
+export interface AuthenticationDependencies {
+  readonly verifyAccessToken: AccessTokenVerifier;
+  readonly sessions: SessionManager;
+  readonly revocations: Revocations;
+  readonly accounts: AccountRepository;
+}
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+const WALLET_HEADER = 'x-wallet-address';
+
+export function authenticate(deps: AuthenticationDependencies): RpcMiddleware {
+  return async ({ method, context }, next) => {
+    const rule = accessOf(method);
+    const caller = rule?.cookieSessionOnly
+      ? await fromCookie(deps, context, true)
+      : await fromCredentials(deps, context, rule?.public === true);
+    if (!caller && !rule?.public) throw unauthenticated('Authentication required');
+    if (caller) {
+      context.values.set(callerKey, caller);
+      if (rule?.permission) await requirePermission(deps, caller, rule.permission, method);
+    }
+    dropForeignWalletHeader(context, caller);
+    return next();
+  };
+}
+
+async function fromCredentials(deps: AuthenticationDependencies, context: HandlerContext, optional: boolean): Promise<Caller | undefined> {
+  const authorization = context.requestHeader.get('authorization');
+  if (authorization !== null) return fromBearer(deps, authorization);
+  return fromCookie(deps, context, !optional);
+}
+
+async function fromBearer(deps: AuthenticationDependencies, authorization: string): Promise<Caller> {
+  const match = /^Bearer ([A-Za-z0-9._~+/=-]+)$/.exec(authorization);
+  if (!match) throw unauthenticated('The Authorization header must be "Bearer <access token>"');
+  const token = await deps.verifyAccessToken(match[1] as string);
+  if (await deps.revocations.isRevoked(token.sessionId, token.tokenId)) throw unauthenticated('The session has ended');
+  if (!(await deps.sessions.touch(token.sessionId))) throw unauthenticated('The session has ended');
+  return { address: token.address, sessionId: token.sessionId, via: 'bearer', accessToken: { id: token.tokenId, expiresAt: token.expiresAt } };
+}
+
+/** With `required`, a missing cookie is a 401; a cookie that is present but invalid always is. */
+async function fromCookie(deps: AuthenticationDependencies, context: HandlerContext, required: boolean): Promise<Caller | undefined> {
+  const value = readCookie(context.requestHeader, SESSION_COOKIE);
+  if (value === undefined || value === '') {
+    if (required) throw unauthenticated('Authentication required');
+    return undefined;
+  }
+  const session = await deps.sessions.findByCookie(value);
+  if (!session) throw unauthenticated('The session has ended');
+  if (!SAFE_METHODS.has(context.requestMethod)) checkCsrf(context, session.csrfTokenHash);
+  await deps.sessions.touch(session._id);
+  return { address: session.address, sessionId: session._id, via: 'cookie' };
+}
+
+/** Double submit, bound to the session: the header must equal the cookie and the session's token. */
+function checkCsrf(context: HandlerContext, csrfTokenHash: string): void {
+  const header = context.requestHeader.get('x-csrf-token');
+  const cookie = readCookie(context.requestHeader, CSRF_COOKIE);
+  if (!header || header !== cookie || !matchesHash(header, csrfTokenHash)) {
+    throw permissionDenied('A valid X-CSRF-Token header is required for this request', 'CSRF_TOKEN_INVALID');
+  }
+}
+
+async function requirePermission(deps: AuthenticationDependencies, caller: Caller, permission: string, method: DescMethod): Promise<void> {
+  const account = await deps.accounts.find(caller.address);
+  if (!account?.permissions.includes(permission)) {
+    throw permissionDenied(`${method.name} requires the permission ${permission}`);
+  }
+}
+
+function dropForeignWalletHeader(context: HandlerContext, caller: Caller | undefined): void {
+  const claimed = context.requestHeader.get(WALLET_HEADER);
+  if (claimed !== null && claimed.toLowerCase() !== caller?.address) context.requestHeader.delete(WALLET_HEADER);
+}

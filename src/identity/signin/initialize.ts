@@ -1,0 +1,112 @@
+/**
+ * POST /api/v1/initialize: wallet sign-in and registration, with the spec's checks in the
+ * spec's order (template, binding, signature, freshness, replay), then account creation or
+ * lookup, then the session. The contract is documented on AuthService.Initialize.
+ */
+import type { MessageInitShape } from '@bufbuild/protobuf';
+import type { HandlerContext } from '@connectrpc/connect';
+import type { InitializeRequest, InitializeResponseSchema } from '../../gen/service/v1/auth_pb.js';
+import { Code } from '@connectrpc/connect';
+import { apiError, invalidArgument, unauthenticated } from '../../platform/errors/api-error.js';
+import { callInfoOf } from '../../platform/rpc/call-context.js';
+import type { Account } from '../accounts/account.js';
+import { checkUsername } from '../accounts/username.js';
+import type { Identity } from '../identity.js';
+import { hasProofOfWork, isWellFormedPowNonce } from '../wallet/proof-of-work.js';
+import { verifySignInMessage } from '../wallet/verify-sign-in.js';
+import type { ParsedSignInMessage } from '../wallet/sign-in-templates.js';
+import { isWalletAddress } from '../wallet/wallet-address.js';
+import { dpopKeyOf } from './dpop-binding.js';
+import { startSession } from './start-session.js';
+
+/** An accepted signature is spent this long (spec: replay cache 10 minutes). */
+const REPLAY_WINDOW_MS = 10 * 60_000;
+const LIMITS = { message: 1024, signature: 200, username: 64, deviceName: 64 } as const;
+
+type InitializeResponse = MessageInitShape<typeof InitializeResponseSchema>;
+
+export function initialize(identity: Identity) {
+  return async (request: InitializeRequest, context: HandlerContext): Promise<InitializeResponse> => {
+    const call = callInfoOf(context);
+    checkLengths(request);
+    if (request.message === '' && request.signature === '') return statusProbe(identity, request.walletAddress);
+    if (request.message === '' || request.signature === '') throw unauthenticated('Both message and signature are required');
+
+    const verified = verifySignInMessage({
+      walletAddress: request.walletAddress,
+      username: request.username,
+      message: request.message,
+      signature: request.signature,
+      serviceName: identity.config.serviceName,
+      nowMs: Date.now(),
+    });
+    if (!verified.ok) {
+      await identity.audit.record(call, 'sign_in_failed', { detail: verified.reason });
+      if (verified.reason === 'INVALID_ARGUMENT') throw invalidArgument(verified.detail);
+      if (verified.reason === 'EXPIRED_SIGNATURE') throw unauthenticated('The signed timestamp is more than 5 minutes from server time', 'EXPIRED_SIGNATURE');
+      throw unauthenticated('The signed message or its signature is not valid');
+    }
+    const fresh = await identity.sharedState.set(`signin-replay:${verified.replayKey}`, '1', { ttlMs: REPLAY_WINDOW_MS, onlyIfAbsent: true });
+    if (!fresh) {
+      await identity.audit.record(call, 'sign_in_failed', { address: verified.address, detail: 'REPLAY_DETECTED' });
+      throw unauthenticated('This signature was already used', 'REPLAY_DETECTED');
+    }
+
+    const existing = await identity.accounts.find(verified.address);
+    const account = existing ?? (await register(identity, request, verified.parsed, verified.address));
+    const dpopJkt = await dpopKeyOf(identity.dpop, context);
+    const started = await startSession(identity, context, {
+      address: account._id,
+      authMethod: 'wallet',
+      deviceName: request.deviceName,
+      dpopJkt,
+    });
+    await identity.audit.record(call, existing ? 'sign_in' : 'registration', { address: account._id, sessionId: started.sessionId });
+    return {
+      success: true,
+      message: existing ? 'Signed in' : 'Account created',
+      ...started,
+      user: { address: account._id, username: account.username, displayName: account.displayName, mfaEnabled: account.mfaEnabled },
+      isNewUser: !existing,
+    };
+  };
+}
+
+function checkLengths(request: InitializeRequest): void {
+  if (request.message.length > LIMITS.message) throw invalidArgument(`message has at most ${LIMITS.message} characters`);
+  if (request.signature.length > LIMITS.signature) throw invalidArgument('signature is malformed');
+  if (request.username.length > LIMITS.username) throw invalidArgument(`username has at most ${LIMITS.username} characters`);
+  if (request.deviceName.length > LIMITS.deviceName) throw invalidArgument(`device_name has at most ${LIMITS.deviceName} characters`);
+  if (!isWalletAddress(request.walletAddress)) throw invalidArgument('wallet_address must be 0x followed by 40 hex characters');
+}
+
+/** Without message and signature the call only says which flow the wallet needs. */
+async function statusProbe(identity: Identity, walletAddress: string): Promise<never> {
+  if (await identity.accounts.find(walletAddress.toLowerCase())) {
+    throw unauthenticated('This wallet has an account: a signed sign-in message is required');
+  }
+  throw invalidArgument('This wallet has no account yet: a username is required to register');
+}
+
+async function register(identity: Identity, request: InitializeRequest, parsed: ParsedSignInMessage, address: string): Promise<Account> {
+  if (parsed.kind === 'sign-in') throw invalidArgument('This wallet has no account yet: sign a registration message with a username');
+  const chosen = parsed.username ?? request.username;
+  const username = checkUsername(chosen);
+  if (!username.valid) throw invalidArgument(`Invalid username: ${username.reason}`);
+  const bits = identity.config.powDifficultyBits;
+  if (bits > 0) {
+    if (request.powNonce !== '' && !isWellFormedPowNonce(request.powNonce)) throw invalidArgument('pow_nonce is malformed');
+    if (!hasProofOfWork(request.message, request.powNonce, bits)) {
+      throw apiError(Code.InvalidArgument, 'POW_REQUIRED', `Creating an account requires a proof of work of ${bits} bits`);
+    }
+  }
+  return identity.accounts.create({
+    _id: address,
+    username: username.username,
+    displayName: parsed.displayName ?? '',
+    createdAt: new Date(),
+    permissions: [],
+    mfaEnabled: false,
+    origin: 'wallet',
+  });
+}

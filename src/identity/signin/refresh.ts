@@ -1,0 +1,69 @@
+/**
+ * Refresh-token rotation and revocation. A refresh token is exchanged once: the exchange marks
+ * it used atomically, so of two concurrent exchanges only one wins; a token presented after its
+ * exchange is reuse, which revokes the family (ends the session): whoever holds a stolen copy
+ * and the legitimate client both lose access, and the user signs in again.
+ */
+import type { MessageInitShape } from '@bufbuild/protobuf';
+import type { HandlerContext } from '@connectrpc/connect';
+import type { RefreshTokenRequest, RefreshTokenResponseSchema, RevokeTokenRequest, RevokeTokenResponseSchema } from '../../gen/service/v1/auth_pb.js';
+import { invalidArgument, permissionDenied, unauthenticated } from '../../platform/errors/api-error.js';
+import { callInfoOf } from '../../platform/rpc/call-context.js';
+import { requireCaller } from '../auth/caller.js';
+import type { Identity } from '../identity.js';
+import { TokenVerificationError } from '../tokens/token-service.js';
+import { dpopKeyOf } from './dpop-binding.js';
+import { asUnauthenticated } from './token-errors.js';
+import { issueTokenPair } from './token-pair.js';
+
+export function refreshToken(identity: Identity) {
+  return async (request: RefreshTokenRequest, context: HandlerContext): Promise<MessageInitShape<typeof RefreshTokenResponseSchema>> => {
+    if (request.refreshToken === '') throw invalidArgument('refresh_token is required');
+    const call = callInfoOf(context);
+    const claims = await asUnauthenticated(identity.tokens.verifyRefreshToken(request.refreshToken), 'refresh token');
+    const exchanged = await identity.refreshTokens.findOneAndUpdate(
+      { _id: claims.jti, usedAt: null },
+      { $set: { usedAt: new Date() } },
+      { returnDocument: 'before' },
+    );
+    if (!exchanged) {
+      const known = await identity.refreshTokens.findOne({ _id: claims.jti });
+      if (!known) throw unauthenticated('The refresh token is not valid');
+      await identity.sessions.end(known.sessionId, 'refresh_token_reuse');
+      await identity.audit.record(call, 'refresh_reuse_detected', { address: known.address, sessionId: known.sessionId });
+      throw unauthenticated('This refresh token was already used; the session has been ended', 'REPLAY_DETECTED');
+    }
+    const session = await identity.sessions.findActive(exchanged.sessionId);
+    if (!session) throw unauthenticated('The session has ended');
+    const dpopJkt = await dpopKeyOf(identity.dpop, context, session.dpopJkt ?? undefined);
+    await identity.sessions.touch(session._id, true);
+    const pair = await issueTokenPair(identity.tokens, identity.refreshTokens, {
+      address: session.address,
+      sessionId: session._id,
+      parentId: exchanged._id,
+      dpopJkt,
+    });
+    await identity.audit.record(call, 'refresh', { address: session.address, sessionId: session._id });
+    return { success: true, message: 'Tokens refreshed', ...pair };
+  };
+}
+
+export function revokeToken(identity: Identity) {
+  return async (request: RevokeTokenRequest, context: HandlerContext): Promise<MessageInitShape<typeof RevokeTokenResponseSchema>> => {
+    const caller = requireCaller(context);
+    if (request.refreshToken === '') throw invalidArgument('refresh_token is required');
+    let claims;
+    try {
+      claims = await identity.tokens.verifyRefreshToken(request.refreshToken);
+    } catch (error) {
+      // An expired token is harmless already; anything else is not a refresh token of ours.
+      if (error instanceof TokenVerificationError && error.failure === 'expired') return { success: true, message: 'Already expired', revoked: false };
+      if (error instanceof TokenVerificationError) throw invalidArgument('refresh_token is not a refresh token of this service');
+      throw error;
+    }
+    if (claims.sub !== caller.address) throw permissionDenied('This refresh token belongs to another account');
+    const revoked = await identity.sessions.end(claims.sid, 'refresh_token_revoked');
+    await identity.audit.record(callInfoOf(context), 'refresh_revoked', { address: caller.address, sessionId: claims.sid });
+    return { success: true, message: revoked ? 'Refresh token revoked' : 'Already revoked', revoked };
+  };
+}
