@@ -14,8 +14,11 @@ import type { Revocations } from './revocations.js';
 export const MAX_SESSIONS = 5;
 /** How long an ended session stays readable for support and audit before its record goes. */
 const ENDED_RETENTION_MS = 24 * 3600_000;
-/** Activity is written at most this often per session: a write per request would not scale. */
-const TOUCH_INTERVAL_MS = 60_000;
+/**
+ * Activity is written at most this often per session (a write per request would not scale),
+ * and at most half the idle timeout, so that skipping a write can never hide idleness.
+ */
+const MAX_TOUCH_INTERVAL_MS = 60_000;
 
 export interface SessionPolicy {
   readonly ttlMs: number;
@@ -35,6 +38,7 @@ export interface OpenedSession {
 export class SessionManager {
   private readonly sessions: Collection<Session>;
   private readonly lastTouched = new Map<string, number>();
+  private readonly touchIntervalMs: number;
 
   constructor(
     store: DocumentStore,
@@ -42,6 +46,7 @@ export class SessionManager {
     private readonly policy: SessionPolicy,
   ) {
     this.sessions = store.collection<Session>(SESSIONS);
+    this.touchIntervalMs = policy.idleTimeoutMs > 0 ? Math.min(MAX_TOUCH_INTERVAL_MS, policy.idleTimeoutMs / 2) : MAX_TOUCH_INTERVAL_MS;
   }
 
   async open(init: Pick<Session, 'address' | 'authMethod' | 'deviceName' | 'userAgent' | 'ip' | 'dpopJkt'>): Promise<OpenedSession> {
@@ -92,7 +97,7 @@ export class SessionManager {
    */
   async touch(sessionId: string, force = false): Promise<boolean> {
     const now = Date.now();
-    if (!force && now - (this.lastTouched.get(sessionId) ?? 0) < TOUCH_INTERVAL_MS) return true;
+    if (!force && now - (this.lastTouched.get(sessionId) ?? 0) < this.touchIntervalMs) return true;
     const filter: Record<string, unknown> = { _id: sessionId, endedAt: null, expiresAt: { $gt: new Date(now) } };
     if (this.policy.idleTimeoutMs > 0) filter.lastActiveAt = { $gt: new Date(now - this.policy.idleTimeoutMs) };
     const result = await this.sessions.updateOne(filter, {
