@@ -822,11 +822,10 @@ export const AuthService: GenService<{
     output: typeof RefreshTokenResponseSchema;
   },
   /**
-   * Revokes a refresh token of the caller together with its whole family, so the session it
-   * belongs to can no longer be extended. Access tokens already issued stay valid until they
-   * expire (at most 15 minutes); use SessionService.Logout or SessionService.DeleteSession to
-   * end the session at once. Idempotent: revoking an already revoked or expired token
-   * succeeds with `revoked` false.
+   * Revokes a refresh token of the caller together with its whole family. A family belongs to
+   * exactly one session, so the session ends with it: its access tokens are refused from then
+   * on, on every pod. Idempotent: revoking an already revoked or expired token succeeds with
+   * `revoked` false.
    *
    * Errors: `400 INVALID_ARGUMENT` (`refresh_token` missing or not a refresh token of this
    * service), `401 UNAUTHORIZED`, `403 FORBIDDEN` (the token belongs to another account).
