@@ -1,10 +1,13 @@
 // `npm run bench`: builds, then runs every benchmark on this machine and prints the figures.
-// BENCH_DURATION (seconds per HTTP measurement, default 10) shortens or lengthens the runs.
+// BENCH_DURATION (seconds per HTTP measurement, default 10) shortens or lengthens the runs;
+// BENCH_SIGNIN_COUNT and BENCH_SIGNIN_CONCURRENCY size the sign-in benchmark (bench/sign-in.mjs).
 import { cpus } from 'node:os';
 import { benchGateway } from './gateway.mjs';
+import { benchSignIn } from './sign-in.mjs';
 import { benchStore } from './store.mjs';
 
 const duration = Number(process.env.BENCH_DURATION ?? 10);
 console.log(`node ${process.version}, ${cpus().length} cores, ${duration}s per HTTP measurement`);
 await benchGateway({ duration });
 await benchStore();
+await benchSignIn();

@@ -21,7 +21,9 @@ export async function authenticateWebSocket(
 ): Promise<WsIdentity | undefined> {
   if (request.ticket) {
     const holder = await tickets.redeem(request.ticket);
-    return holder && { ...holder, protocol: request.protocols[0] };
+    // A ticket is only as good as its session: once the session has ended, it opens nothing.
+    if (!holder || (await verification.revocations.hasSessionEnded(holder.sessionId))) return undefined;
+    return { ...holder, protocol: request.protocols[0] };
   }
   const [scheme, token] = request.protocols;
   if (scheme !== BEARER_SUBPROTOCOL || !token) return undefined;

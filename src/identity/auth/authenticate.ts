@@ -55,7 +55,8 @@ async function fromCredentials(deps: AuthenticationDependencies, context: Handle
 }
 
 async function fromBearer(deps: AuthenticationDependencies, authorization: string): Promise<Caller> {
-  const match = /^Bearer ([A-Za-z0-9._~+/=-]+)$/.exec(authorization);
+  // The scheme is case-insensitive (RFC 7235); the token is not.
+  const match = /^Bearer ([A-Za-z0-9._~+/=-]+)$/i.exec(authorization);
   if (!match) throw unauthenticated('The Authorization header must be "Bearer <access token>"');
   const token = await deps.verifyAccessToken(match[1] as string);
   if (await deps.revocations.isRevoked(token.sessionId, token.tokenId)) throw unauthenticated('The session has ended');

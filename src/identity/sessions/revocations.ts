@@ -31,6 +31,11 @@ export class Revocations {
     if (ttlMs > 0) await this.sharedState.set(`token-denied:${tokenId}`, '1', { ttlMs });
   }
 
+  /** Whether the session has ended: for credentials other than access tokens (WebSocket tickets). */
+  async hasSessionEnded(sessionId: string): Promise<boolean> {
+    return this.sharedState.exists(`session-ended:${sessionId}`);
+  }
+
   async isRevoked(sessionId: string, tokenId: string): Promise<boolean> {
     return (await this.sharedState.run(anyExists, [`session-ended:${sessionId}`, `token-denied:${tokenId}`], [])) > 0;
   }

@@ -37,7 +37,11 @@ export interface OpenedSession {
 
 export class SessionManager {
   private readonly sessions: Collection<Session>;
-  private readonly lastTouched = new Map<string, number>();
+  /**
+   * Per session, in this process: when activity was last written, and when it was last seen.
+   * A request whose write the throttle skips is still activity: idleness counts from it.
+   */
+  private readonly lastTouched = new Map<string, { writtenAt: number; seenAt: number }>();
   private readonly touchIntervalMs: number;
 
   constructor(
@@ -67,7 +71,7 @@ export class SessionManager {
       csrfTokenHash: hashSecret(csrfToken),
     };
     await this.sessions.insertOne(session);
-    this.lastTouched.set(session._id, now.getTime());
+    this.rememberTouch(session._id, now.getTime());
     return { session, cookieValue: `${session._id}.${cookieSecret}`, csrfToken, evicted };
   }
 
@@ -97,9 +101,16 @@ export class SessionManager {
    */
   async touch(sessionId: string, force = false): Promise<boolean> {
     const now = Date.now();
-    if (!force && now - (this.lastTouched.get(sessionId) ?? 0) < this.touchIntervalMs) return true;
+    const touched = this.lastTouched.get(sessionId);
+    if (!force && touched && now - touched.writtenAt < this.touchIntervalMs) {
+      touched.seenAt = now;
+      return true;
+    }
     const filter: Record<string, unknown> = { _id: sessionId, endedAt: null, expiresAt: { $gt: new Date(now) } };
-    if (this.policy.idleTimeoutMs > 0) filter.lastActiveAt = { $gt: new Date(now - this.policy.idleTimeoutMs) };
+    // A request this process saw within the idle timeout proves the session is not idle, even
+    // when its write was skipped and the stored last activity is older.
+    const seenRecently = touched !== undefined && now - touched.seenAt < this.policy.idleTimeoutMs;
+    if (this.policy.idleTimeoutMs > 0 && !seenRecently) filter.lastActiveAt = { $gt: new Date(now - this.policy.idleTimeoutMs) };
     const result = await this.sessions.updateOne(filter, {
       $set: { lastActiveAt: new Date(now), expiresAt: new Date(now + this.policy.ttlMs) },
     });
@@ -166,12 +177,14 @@ export class SessionManager {
   }
 
   private isIdle(session: Session, now: number): boolean {
-    return this.policy.idleTimeoutMs > 0 && now - session.lastActiveAt.getTime() > this.policy.idleTimeoutMs;
+    if (this.policy.idleTimeoutMs <= 0) return false;
+    const lastActive = Math.max(session.lastActiveAt.getTime(), this.lastTouched.get(session._id)?.seenAt ?? 0);
+    return now - lastActive > this.policy.idleTimeoutMs;
   }
 
   private rememberTouch(sessionId: string, at: number): void {
-    // Bounded: the map only saves writes, so forgetting an entry costs one early write.
+    // Bounded: forgetting an entry costs one early write (and the activity seen since it).
     if (this.lastTouched.size > 100_000) this.lastTouched.clear();
-    this.lastTouched.set(sessionId, at);
+    this.lastTouched.set(sessionId, { writtenAt: at, seenAt: Math.max(at, this.lastTouched.get(sessionId)?.seenAt ?? 0) });
   }
 }

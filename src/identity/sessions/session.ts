@@ -11,7 +11,7 @@ export interface Session {
   authMethod: 'wallet' | 'phone';
   deviceName: string;
   userAgent: string;
-  /** The client address at sign-in, kept only in masked form (last IPv4 octet / IPv6 /64). */
+  /** The client address at sign-in, kept only in masked form (`203.0.113.*`, `2001:db8:85a3:*`). */
   ip: string;
   createdAt: Date;
   lastActiveAt: Date;
@@ -37,7 +37,8 @@ export const sessionIndexes: IndexSpec[] = [
 
 /** Masks an address for storage and display: enough to recognise a network, not a person. */
 export function maskIp(ip: string): string {
-  if (ip.includes('.')) return ip.replace(/\.\d+$/, '.0');
-  const groups = ip.split(':');
-  return groups.length >= 4 ? `${groups.slice(0, 4).join(':')}::` : ip;
+  if (ip.includes('.')) return ip.replace(/\.\d+$/, '.*');
+  // A compressed address that starts with zeros (`::1`) has no network groups to show.
+  if (ip.startsWith('::')) return '::*';
+  return `${ip.split(':').slice(0, 3).join(':')}:*`;
 }

@@ -21,6 +21,12 @@ export function refreshToken(identity: Identity) {
     if (request.refreshToken === '') throw invalidArgument('refresh_token is required');
     const call = callInfoOf(context);
     const claims = await asUnauthenticated(identity.tokens.verifyRefreshToken(request.refreshToken), 'refresh token');
+    // Everything that can refuse a legitimate request is checked before the exchange: a refused
+    // request must not use up the token, and once the token is exchanged nothing may fail, so
+    // that of two concurrent exchanges exactly one is answered with the new pair.
+    const session = await identity.sessions.findActive(claims.sid);
+    if (!session) throw unauthenticated('The session has ended');
+    const dpopJkt = await dpopKeyOf(identity.dpop, context, session.dpopJkt ?? undefined);
     const exchanged = await identity.refreshTokens.findOneAndUpdate(
       { _id: claims.jti, usedAt: null },
       { $set: { usedAt: new Date() } },
@@ -33,9 +39,6 @@ export function refreshToken(identity: Identity) {
       await identity.audit.record(call, 'refresh_reuse_detected', { address: known.address, sessionId: known.sessionId });
       throw unauthenticated('This refresh token was already used; the session has been ended', 'REPLAY_DETECTED');
     }
-    const session = await identity.sessions.findActive(exchanged.sessionId);
-    if (!session) throw unauthenticated('The session has ended');
-    const dpopJkt = await dpopKeyOf(identity.dpop, context, session.dpopJkt ?? undefined);
     await identity.sessions.touch(session._id, true);
     const pair = await issueTokenPair(identity.tokens, identity.refreshTokens, {
       address: session.address,

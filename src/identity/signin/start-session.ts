@@ -20,9 +20,12 @@ export async function startSession(
   init: { address: string; authMethod: Session['authMethod']; deviceName: string; dpopJkt: string | null },
 ): Promise<StartedSession> {
   const call = callInfoOf(context);
+  const userAgent = (context.requestHeader.get('user-agent') ?? '').slice(0, 512);
   const opened = await identity.sessions.open({
     ...init,
-    userAgent: (context.requestHeader.get('user-agent') ?? '').slice(0, 256),
+    // Without a label the session is named after its client, so the list stays readable.
+    deviceName: init.deviceName || userAgent.slice(0, 64),
+    userAgent,
     ip: call.clientIp,
   });
   for (const sessionId of opened.evicted) {

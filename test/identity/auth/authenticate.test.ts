@@ -55,7 +55,7 @@ it('takes the caller from a verified Bearer token', async () => {
 });
 
 it('refuses a protected RPC without credentials, or with a bad or malformed token', async () => {
-  for (const headers of [{}, { authorization: 'Bearer bad' }, { authorization: 'Basic abc' }]) {
+  for (const headers of [{}, { authorization: 'Bearer bad' }, { authorization: 'Basic abc' }] as Record<string, string>[]) {
     expect((await failure(run(deps(), listSessions, headers))).code).toBe(Code.Unauthenticated);
   }
 });

@@ -44,7 +44,7 @@ export type Session = Message<"service.v1.Session"> & {
   userAgent: string;
 
   /**
-   * The client IP of the latest request, masked: IPv4 with the last octet replaced by `*`
+   * The client IP at sign-in, masked: IPv4 with the last octet replaced by `*`
    * (`203.0.113.*`), IPv6 keeping only the first three groups (`2001:db8:85a3:*`).
    *
    * @generated from field: string ip = 4;

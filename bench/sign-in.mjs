@@ -1,0 +1,128 @@
+// Wallet sign-ins per second: POST /api/v1/initialize against the built service (`node
+// dist/main.js`, LOG_LEVEL=warn, the embedded store and in-process shared state, as `npm start`
+// runs it), in two timed phases:
+//   1. registrations: N fresh wallets, each posting a signed registration message (template 2);
+//   2. sign-ins: the same N wallets, now returning users, each posting template 1.
+// Every wallet and every signature is made with ethers BEFORE the clock starts: signing is the
+// client's cost, not the server's. Requests go over fetch (undici, keep-alive) with a bounded
+// number in flight. Every response must be 200 with the expected body, or the run fails.
+//
+// Rate limit: the per-IP auth rate limit on this route (5 per minute, burst 2, documented on
+// AuthService.Initialize) does not exist yet. Once it lands, every request here comes from
+// 127.0.0.1 and all but the first few would get 429: this benchmark must then disable or raise
+// that limit through configuration in the `startService` env below, never by patching code.
+//
+// BENCH_SIGNIN_COUNT (default 3000) and BENCH_SIGNIN_CONCURRENCY (default 32) change the run.
+// The signed timestamps must stay within 5 minutes of server time, so a run that takes longer
+// than 4 minutes from signing to the last request is refused rather than reported.
+import { Wallet, hexlify, randomBytes } from 'ethers';
+import { printTable, startService } from './support.mjs';
+
+const SERVICE_NAME = 'Service'; // the SERVICE_NAME default, which the templates embed
+const FRESHNESS_BUDGET_MS = 4 * 60_000;
+const WARM_UP = 200;
+
+const registrationMessage = (address, username, timestampMs) =>
+  [
+    `${SERVICE_NAME} Registration`,
+    `I confirm that I own this wallet and want to register with ${SERVICE_NAME}.`,
+    `Wallet: ${address}`,
+    `Username: ${username}`,
+    `Name: Bench ${username}`,
+    `Timestamp: ${timestampMs}`,
+  ].join('\n');
+
+const signInMessage = (address, timestampMs) =>
+  [`${SERVICE_NAME} Sign In`, '', `I confirm that I own this wallet and want to sign in to ${SERVICE_NAME}.`, '', `Wallet: ${address}`, `Timestamp: ${timestampMs}`].join('\n');
+
+/** N wallets with a signed registration body and a signed sign-in body each, as JSON strings. */
+async function prepare(count, prefix) {
+  const users = [];
+  for (let i = 0; i < count; i++) {
+    // A raw random key: Wallet.createRandom() derives from a mnemonic (PBKDF2), needlessly slow.
+    const wallet = new Wallet(hexlify(randomBytes(32)));
+    const username = `${prefix}_${i}`;
+    const now = Date.now();
+    const registration = registrationMessage(wallet.address, username, now);
+    const signIn = signInMessage(wallet.address, now);
+    users.push({
+      username,
+      registration: JSON.stringify({ wallet_address: wallet.address, message: registration, signature: await wallet.signMessage(registration) }),
+      signIn: JSON.stringify({ wallet_address: wallet.address, message: signIn, signature: await wallet.signMessage(signIn) }),
+    });
+  }
+  return users;
+}
+
+function percentile(sorted, p) {
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+}
+
+/** Posts every body with at most `concurrency` in flight; throws on the first unexpected answer. */
+async function run(url, bodies, concurrency, expectNewUser) {
+  const latencies = new Array(bodies.length);
+  let next = 0;
+  let failed;
+  const startedAt = performance.now();
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < bodies.length && !failed) {
+        const index = next++;
+        const sentAt = performance.now();
+        const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: bodies[index] });
+        const text = await response.text();
+        latencies[index] = performance.now() - sentAt;
+        let body;
+        try {
+          body = JSON.parse(text);
+        } catch {
+          body = undefined;
+        }
+        if (response.status !== 200 || body?.success !== true || body.is_new_user !== expectNewUser || !body.access_token || !body.refresh_token) {
+          failed ??= new Error(`request ${index}: HTTP ${response.status} ${text.slice(0, 300)}`);
+        }
+      }
+    }),
+  );
+  const seconds = (performance.now() - startedAt) / 1000;
+  if (failed) throw failed;
+  const sorted = [...latencies].sort((a, b) => a - b);
+  return {
+    requests: bodies.length,
+    seconds: Number(seconds.toFixed(2)),
+    perSecond: Math.round(bodies.length / seconds),
+    p50: Number(percentile(sorted, 50).toFixed(1)),
+    p99: Number(percentile(sorted, 99).toFixed(1)),
+  };
+}
+
+export async function benchSignIn({ count = Number(process.env.BENCH_SIGNIN_COUNT ?? 3000), concurrency = Number(process.env.BENCH_SIGNIN_CONCURRENCY ?? 32) } = {}) {
+  const prefix = `b${Date.now().toString(36)}`;
+  const signingStartedAt = Date.now();
+  const warmUp = await prepare(WARM_UP, `${prefix}w`);
+  const users = await prepare(count, prefix);
+  const signingSeconds = (Date.now() - signingStartedAt) / 1000;
+
+  const service = await startService({ LOG_LEVEL: 'warn' });
+  const url = `http://127.0.0.1:${service.httpPort}/api/v1/initialize`;
+  let results;
+  try {
+    // Warm-up (untimed): JIT, the store's first writes, connection set-up.
+    await run(url, warmUp.map((user) => user.registration), concurrency, true);
+    const registrations = await run(url, users.map((user) => user.registration), concurrency, true);
+    const signIns = await run(url, users.map((user) => user.signIn), concurrency, false);
+    if (Date.now() - signingStartedAt > FRESHNESS_BUDGET_MS) {
+      throw new Error('the run took longer than the 5-minute freshness window allows: lower BENCH_SIGNIN_COUNT');
+    }
+    results = { registrations, signIns };
+  } finally {
+    await service.stop();
+  }
+
+  printTable(`POST /api/v1/initialize: wallet sign-ins (${count} wallets, ${concurrency} in flight, latencies in ms)`, {
+    'registration (template 2)': results.registrations,
+    'sign-in (template 1, returning)': results.signIns,
+  });
+  console.log(`client-side signing of ${2 * (count + WARM_UP)} messages beforehand: ${signingSeconds.toFixed(1)} s (not measured)`);
+  return results;
+}
