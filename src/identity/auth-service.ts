@@ -4,7 +4,7 @@ import type { CheckUsernameRequest } from '../gen/service/v1/auth_pb.js';
 import { invalidArgument } from '../platform/errors/api-error.js';
 import { optionalCaller, requireCaller } from './auth/caller.js';
 import { setCsrfCookie } from './auth/cookies.js';
-import { USERNAME_MAX_INPUT, checkUsername } from './accounts/username.js';
+import { USERNAME_MAX_INPUT, checkUsername, isReservedUsername } from './accounts/username.js';
 import type { Identity } from './identity.js';
 import { initialize } from './signin/initialize.js';
 import { refreshToken, revokeToken } from './signin/refresh.js';
@@ -20,7 +20,10 @@ export function createAuthService(identity: Identity) {
       if (request.username === '') throw invalidArgument('username is required');
       if (request.username.length > USERNAME_MAX_INPUT) throw invalidArgument(`username has at most ${USERNAME_MAX_INPUT} characters`);
       const check = checkUsername(request.username);
-      if (!check.valid) return { success: true, message: check.reason, username: check.username, valid: false, available: false, reason: check.reason };
+      if (!check.valid) return { success: true, message: check.reason, username: check.username, valid: false, available: false, reason: 'invalid' };
+      if (isReservedUsername(check.username)) {
+        return { success: true, message: 'The username is reserved', username: check.username, valid: true, available: false, reason: 'reserved' };
+      }
       const holder = await identity.accounts.findByUsername(check.username);
       const available = holder === null || holder._id === optionalCaller(context)?.address;
       return {

@@ -63,6 +63,11 @@ export function expectFailure(answer: HttpAnswer, status: number, code: string):
   expect({ status: answer.status, body: answer.body }).toEqual({ status, body: { success: false, error: expect.any(String), code } });
 }
 
+/** Asserts, with the status probe, that `user`'s wallet has no account (400 INVALID_ARGUMENT). */
+export async function expectNoAccount(baseUrl: string, user: TestUser): Promise<void> {
+  expectFailure(await postInitialize(baseUrl, { wallet_address: user.address }), 400, 'INVALID_ARGUMENT');
+}
+
 /** Asserts a 200 sign-in (not a registration) of `user`. */
 export function expectSignedIn(answer: HttpAnswer, user: TestUser, isNewUser: boolean): void {
   expect({ status: answer.status, success: answer.body.success, is_new_user: answer.body.is_new_user, address: answer.body.user?.address }).toEqual({

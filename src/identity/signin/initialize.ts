@@ -7,10 +7,10 @@ import type { MessageInitShape } from '@bufbuild/protobuf';
 import type { HandlerContext } from '@connectrpc/connect';
 import type { InitializeRequest, InitializeResponseSchema } from '../../gen/service/v1/auth_pb.js';
 import { Code } from '@connectrpc/connect';
-import { apiError, invalidArgument, unauthenticated } from '../../platform/errors/api-error.js';
+import { apiError, conflict, invalidArgument, unauthenticated } from '../../platform/errors/api-error.js';
 import { callInfoOf } from '../../platform/rpc/call-context.js';
 import type { Account } from '../accounts/account.js';
-import { checkUsername } from '../accounts/username.js';
+import { checkUsername, isReservedUsername } from '../accounts/username.js';
 import type { Identity } from '../identity.js';
 import { hasProofOfWork, isWellFormedPowNonce } from '../wallet/proof-of-work.js';
 import { verifySignInMessage } from '../wallet/verify-sign-in.js';
@@ -18,6 +18,7 @@ import type { ParsedSignInMessage } from '../wallet/sign-in-templates.js';
 import { isWalletAddress } from '../wallet/wallet-address.js';
 import { dpopKeyOf } from './dpop-binding.js';
 import { startSession } from './start-session.js';
+import type { StartedSession } from './start-session.js';
 
 /** An accepted signature is spent this long (spec: replay cache 10 minutes). */
 const REPLAY_WINDOW_MS = 10 * 60_000;
@@ -46,21 +47,28 @@ export function initialize(identity: Identity) {
       if (verified.reason === 'EXPIRED_SIGNATURE') throw unauthenticated('The signed timestamp is more than 5 minutes from server time', 'EXPIRED_SIGNATURE');
       throw unauthenticated('The signed message or its signature is not valid');
     }
-    const fresh = await identity.sharedState.set(`signin-replay:${verified.replayKey}`, '1', { ttlMs: REPLAY_WINDOW_MS, onlyIfAbsent: true });
+    const replayKey = `signin-replay:${verified.replayKey}`;
+    const fresh = await identity.sharedState.set(replayKey, '1', { ttlMs: REPLAY_WINDOW_MS, onlyIfAbsent: true });
     if (!fresh) {
       await identity.audit.record(call, 'sign_in_failed', { address: verified.address, detail: 'REPLAY_DETECTED' });
       throw unauthenticated('This signature was already used', 'REPLAY_DETECTED');
     }
 
-    const existing = await identity.accounts.find(verified.address);
-    const account = existing ?? (await register(identity, request, verified.parsed, verified.address));
-    const dpopJkt = await dpopKeyOf(identity.dpop, context);
-    const started = await startSession(identity, context, {
-      address: account._id,
-      authMethod: 'wallet',
-      deviceName: request.deviceName,
-      dpopJkt,
-    });
+    let existing: Account | null;
+    let account: Account;
+    let started: StartedSession;
+    try {
+      existing = await identity.accounts.find(verified.address);
+      account = existing ?? (await register(identity, request, verified.parsed, verified.address));
+      const dpopJkt = await dpopKeyOf(identity.dpop, context);
+      started = await startSession(identity, context, { address: account._id, authMethod: 'wallet', deviceName: request.deviceName, dpopJkt });
+    } catch (error) {
+      // A refused sign-in did not accept the signature: the client may send it again, e.g. with
+      // the pow_nonce that POW_REQUIRED asked for. Holding the key until here still stops two
+      // concurrent uses of one signature.
+      await identity.sharedState.delete(replayKey);
+      throw error;
+    }
     await identity.audit.record(call, existing ? 'sign_in' : 'registration', { address: account._id, sessionId: started.sessionId });
     return {
       success: true,
@@ -93,6 +101,7 @@ async function register(identity: Identity, request: InitializeRequest, parsed: 
   const chosen = parsed.username ?? request.username;
   const username = checkUsername(chosen);
   if (!username.valid) throw invalidArgument(`Invalid username: ${username.reason}`);
+  if (isReservedUsername(username.username)) throw conflict('This username is reserved');
   const bits = identity.config.powDifficultyBits;
   if (bits > 0) {
     if (request.powNonce !== '' && !isWellFormedPowNonce(request.powNonce)) throw invalidArgument('pow_nonce is malformed');

@@ -7,7 +7,7 @@
 import { startTestService } from '../../support/start-service.js';
 import type { TestService } from '../../support/start-service.js';
 import { TestUser } from '../../support/wallet.js';
-import { expectFailure, expectSignedIn, freshMessage, postInitialize, signAndPost } from '../../support/signin-http.js';
+import { expectFailure, expectNoAccount, expectSignedIn, freshMessage, signAndPost } from '../../support/signin-http.js';
 
 let service: TestService;
 beforeAll(async () => {
@@ -15,15 +15,13 @@ beforeAll(async () => {
 });
 afterAll(() => service.stop());
 
-/** The status probe: 400 while the wallet has no account. */
-const expectNoAccount = async (user: TestUser) => expectFailure(await postInitialize(service.baseUrl, { wallet_address: user.address }), 400, 'INVALID_ARGUMENT');
 
 describe('a wallet without an account', () => {
   it('400 INVALID_ARGUMENT (username required) for template 1, also with a request username', async () => {
     const user = new TestUser();
     expectFailure(await signAndPost(service.baseUrl, user, freshMessage('sign-in', user)), 400, 'INVALID_ARGUMENT');
     expectFailure(await signAndPost(service.baseUrl, user, freshMessage('sign-in', user), { username: user.username }), 400, 'INVALID_ARGUMENT');
-    await expectNoAccount(user);
+    await expectNoAccount(service.baseUrl, user);
   });
 });
 
@@ -40,7 +38,7 @@ describe('the username rules', () => {
     for (const variant of ['registration compact', 'registration-short spaced'] as const) {
       expectFailure(await signAndPost(service.baseUrl, user, freshMessage(variant, user, { username })), 400, 'INVALID_ARGUMENT');
     }
-    await expectNoAccount(user);
+    await expectNoAccount(service.baseUrl, user);
   });
 
   it('accepts the bounds (control): 3 and 32 characters, digits and underscores after a letter', async () => {
@@ -65,7 +63,7 @@ describe('a username held by another wallet', () => {
     for (const variant of ['registration spaced', 'registration-short compact'] as const) {
       expectFailure(await signAndPost(service.baseUrl, user, freshMessage(variant, user, { username })), 409, 'CONFLICT');
     }
-    await expectNoAccount(user);
+    await expectNoAccount(service.baseUrl, user);
   });
 
   it('left the holder\'s account as it was, and the second wallet can register another name', async () => {

@@ -53,14 +53,22 @@ describe('an invalid name', () => {
     expect(answer.body.reason).not.toBe('');
   });
 
-  // KNOWN BUG (src/identity/auth-service.ts, checkUsername, outside the folders this suite may
-  // fix): CheckUsernameResponse.reason must be the machine value `invalid` (proto: `invalid`,
-  // `taken` or `reserved`), but the service puts the human-readable rule text there (e.g. "A
-  // username starts with a letter"). The fix is `reason: 'invalid'` in the invalid branch.
-  // This test fails as soon as the bug is fixed: then turn `it.failing` into `it`.
-  it.failing.each(INVALID)('"%s": reason is the machine value invalid', async (username) => {
+  // CheckUsernameResponse.reason is a machine value (`invalid`, `taken` or `reserved`).
+  it.each(INVALID)('"%s": reason is the machine value invalid', async (username) => {
     const answer = await check({ username });
     expect(answer.body.reason).toBe('invalid');
+  });
+});
+
+describe('reserved names and trimming', () => {
+  it('reports a reserved name as valid but not available', async () => {
+    const answer = await check({ username: 'Admin' });
+    expect(answer.body).toMatchObject({ username: 'admin', valid: true, available: false, reason: 'reserved' });
+  });
+
+  it('checks the name as it would be stored: trimmed and lowercased', async () => {
+    const answer = await check({ username: '  Carol_9 ' });
+    expect(answer.body).toMatchObject({ username: 'carol_9', valid: true, available: true, reason: '' });
   });
 });
 

@@ -6,7 +6,7 @@
 import { startTestService } from '../../support/start-service.js';
 import type { TestService } from '../../support/start-service.js';
 import { TestUser, signIn } from '../../support/wallet.js';
-import { expectFailure, expectSignedIn, freshMessage, postInitialize, signAndPost } from '../../support/signin-http.js';
+import { expectFailure, expectNoAccount, expectSignedIn, freshMessage, signAndPost } from '../../support/signin-http.js';
 
 let service: TestService;
 let user: TestUser;
@@ -35,7 +35,7 @@ describe('the Timestamp line', () => {
     const newcomer = new TestUser();
     const stale = freshMessage('registration compact', newcomer, { timestamp: Date.now() - TOLERANCE - 5000 });
     expectFailure(await signAndPost(service.baseUrl, newcomer, stale), 401, 'EXPIRED_SIGNATURE');
-    expectFailure(await postInitialize(service.baseUrl, { wallet_address: newcomer.address }), 400, 'INVALID_ARGUMENT');
+    await expectNoAccount(service.baseUrl, newcomer);
   });
 
   it.each<[string, () => number]>([

@@ -7,7 +7,7 @@
 import { startTestService } from '../../support/start-service.js';
 import type { TestService } from '../../support/start-service.js';
 import { TestUser } from '../../support/wallet.js';
-import { expectFailure, expectSignedIn, freshMessage, postInitialize, signAndPost } from '../../support/signin-http.js';
+import { expectFailure, expectNoAccount, expectSignedIn, freshMessage, postInitialize, signAndPost } from '../../support/signin-http.js';
 import { failingNonce, leadingZeroBits, solvePow } from '../../support/signin-pow.js';
 
 const BITS = 10;
@@ -18,7 +18,6 @@ beforeAll(async () => {
 });
 afterAll(() => service.stop());
 
-const expectNoAccount = async (user: TestUser) => expectFailure(await postInitialize(service.baseUrl, { wallet_address: user.address }), 400, 'INVALID_ARGUMENT');
 
 describe('a new account', () => {
   it('400 POW_REQUIRED without pow_nonce, in templates 2 and 3', async () => {
@@ -26,7 +25,17 @@ describe('a new account', () => {
     for (const variant of ['registration compact', 'registration-short spaced'] as const) {
       expectFailure(await signAndPost(service.baseUrl, user, freshMessage(variant, user)), 400, 'POW_REQUIRED');
     }
-    await expectNoAccount(user);
+    await expectNoAccount(service.baseUrl, user);
+  });
+
+  it('accepts the same signed message again with the nonce POW_REQUIRED asked for (a refusal spends nothing)', async () => {
+    const user = new TestUser();
+    const message = freshMessage('registration compact', user);
+    const body = { wallet_address: user.address, message, signature: await user.sign(message) };
+    expectFailure(await postInitialize(service.baseUrl, body), 400, 'POW_REQUIRED');
+    expectSignedIn(await postInitialize(service.baseUrl, { ...body, pow_nonce: solvePow(message, BITS) }), user, true);
+    // Once accepted, the signature is spent.
+    expectFailure(await postInitialize(service.baseUrl, { ...body, pow_nonce: solvePow(message, BITS) }), 401, 'REPLAY_DETECTED');
   });
 
   it('400 POW_REQUIRED with a nonce of fewer than 10 leading zero bits', async () => {
@@ -35,7 +44,7 @@ describe('a new account', () => {
     const nonce = failingNonce(message, BITS);
     expect(leadingZeroBits(message, nonce)).toBeLessThan(BITS);
     expectFailure(await signAndPost(service.baseUrl, user, message, { pow_nonce: nonce }), 400, 'POW_REQUIRED');
-    await expectNoAccount(user);
+    await expectNoAccount(service.baseUrl, user);
   });
 
   it('400 POW_REQUIRED for a nonce solved for another message', async () => {
