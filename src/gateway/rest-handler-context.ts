@@ -29,6 +29,11 @@ export class RestHandlerContext implements HandlerContext {
 
   readonly timeoutMs = (): number | undefined => undefined;
 
+  /** One header, lower-case name, without building `requestHeader` (see request-header.ts). */
+  rawHeader(name: string): string | null {
+    return this.requestHeaders ? this.requestHeaders.get(name) : (this.rawHeaders.get(name) ?? null);
+  }
+
   get requestHeader(): Headers {
     this.requestHeaders ??= new Headers([...this.rawHeaders]);
     return this.requestHeaders;

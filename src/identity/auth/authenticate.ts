@@ -10,6 +10,7 @@ import type { HandlerContext } from '@connectrpc/connect';
 import { accessOf } from '../../platform/api/api-services.js';
 import { CSRF_COOKIE, SESSION_COOKIE } from '../../platform/api/cookie-names.js';
 import { permissionDenied, unauthenticated } from '../../platform/errors/api-error.js';
+import { requestHeaderOf } from '../../platform/rpc/request-header.js';
 import type { RpcMiddleware } from '../../platform/rpc/rpc-pipeline.js';
 import type { AccountRepository } from '../accounts/account-repository.js';
 import type { Revocations } from '../sessions/revocations.js';
@@ -49,7 +50,7 @@ export function authenticate(deps: AuthenticationDependencies): RpcMiddleware {
 }
 
 async function fromCredentials(deps: AuthenticationDependencies, context: HandlerContext, optional: boolean): Promise<Caller | undefined> {
-  const authorization = context.requestHeader.get('authorization');
+  const authorization = requestHeaderOf(context, 'authorization');
   if (authorization !== null) return fromBearer(deps, authorization);
   return fromCookie(deps, context, !optional);
 }
@@ -66,7 +67,7 @@ async function fromBearer(deps: AuthenticationDependencies, authorization: strin
 
 /** With `required`, a missing cookie is a 401; a cookie that is present but invalid always is. */
 async function fromCookie(deps: AuthenticationDependencies, context: HandlerContext, required: boolean): Promise<Caller | undefined> {
-  const value = readCookie(context.requestHeader, SESSION_COOKIE);
+  const value = readCookie(context, SESSION_COOKIE);
   if (value === undefined || value === '') {
     if (required) throw unauthenticated('Authentication required');
     return undefined;
@@ -80,8 +81,8 @@ async function fromCookie(deps: AuthenticationDependencies, context: HandlerCont
 
 /** Double submit, bound to the session: the header must equal the cookie and the session's token. */
 function checkCsrf(context: HandlerContext, csrfTokenHash: string): void {
-  const header = context.requestHeader.get('x-csrf-token');
-  const cookie = readCookie(context.requestHeader, CSRF_COOKIE);
+  const header = requestHeaderOf(context, 'x-csrf-token');
+  const cookie = readCookie(context, CSRF_COOKIE);
   if (!header || header !== cookie || !matchesHash(header, csrfTokenHash)) {
     throw permissionDenied('A valid X-CSRF-Token header is required for this request', 'CSRF_TOKEN_INVALID');
   }
@@ -95,6 +96,6 @@ async function requirePermission(deps: AuthenticationDependencies, caller: Calle
 }
 
 function dropForeignWalletHeader(context: HandlerContext, caller: Caller | undefined): void {
-  const claimed = context.requestHeader.get(WALLET_HEADER);
+  const claimed = requestHeaderOf(context, WALLET_HEADER);
   if (claimed !== null && claimed.toLowerCase() !== caller?.address) context.requestHeader.delete(WALLET_HEADER);
 }

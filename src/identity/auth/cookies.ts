@@ -5,6 +5,7 @@
 import { parseCookie, stringifySetCookie } from 'cookie';
 import type { HandlerContext } from '@connectrpc/connect';
 import { CSRF_COOKIE, SESSION_COOKIE } from '../../platform/api/cookie-names.js';
+import { requestHeaderOf } from '../../platform/rpc/request-header.js';
 
 export interface CookiePolicy {
   /** Off only for plain-HTTP development on a non-localhost host. */
@@ -14,8 +15,8 @@ export interface CookiePolicy {
   readonly maxAgeSeconds: number;
 }
 
-export function readCookie(headers: Headers, name: string): string | undefined {
-  const header = headers.get('cookie');
+export function readCookie(context: HandlerContext, name: string): string | undefined {
+  const header = requestHeaderOf(context, 'cookie');
   return header ? parseCookie(header)[name] : undefined;
 }
 
