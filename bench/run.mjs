@@ -3,6 +3,7 @@
 // BENCH_SIGNIN_COUNT and BENCH_SIGNIN_CONCURRENCY size the sign-in benchmark (bench/sign-in.mjs).
 import { cpus } from 'node:os';
 import { benchGateway } from './gateway.mjs';
+import { benchLimiter } from './limiter.mjs';
 import { benchSignIn } from './sign-in.mjs';
 import { benchStore } from './store.mjs';
 
@@ -11,3 +12,4 @@ console.log(`node ${process.version}, ${cpus().length} cores, ${duration}s per H
 await benchGateway({ duration });
 await benchStore();
 await benchSignIn();
+await benchLimiter();

@@ -70,6 +70,7 @@ export async function startApp(config: Config, logger: Logger): Promise<RunningA
     host: config.host,
     port: config.port,
     maxBodyBytes: config.maxBodyBytes,
+    trustedProxies: config.trustedProxies,
     logger,
     metrics,
     dispatch: httpDispatch({ readiness, metrics, swagger: servesApi ? swaggerFor(routes) : undefined }, gateway),

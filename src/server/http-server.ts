@@ -4,6 +4,7 @@
  * answer, and records the access log line and the HTTP metrics. WebSocket routes are attached
  * to the same app by the realtime tier.
  */
+import type { BlockList } from 'node:net';
 import uWS from 'uWebSockets.js';
 import type { HttpRequest, HttpResponse, TemplatedApp, us_listen_socket } from 'uWebSockets.js';
 import type { Logger } from '../platform/logging/logger.js';
@@ -12,6 +13,7 @@ import { requestIdFrom } from '../platform/rpc/request-id.js';
 import { formatAddress } from './client-address.js';
 import { jsonResponse, statusLine } from './http-message.js';
 import type { HttpResponseData, IncomingRequest, RoutedResponse } from './http-message.js';
+import { resolveClientIp } from './trusted-proxies.js';
 
 export type Dispatch = (request: IncomingRequest) => Promise<RoutedResponse>;
 
@@ -24,6 +26,11 @@ export interface HttpServerOptions {
   readonly dispatch: Dispatch;
   /** Lets the realtime tier add its WebSocket route to the same app and port. */
   readonly attach?: (app: TemplatedApp) => void;
+  /**
+   * TRUSTED_PROXIES: connections from these addresses may name the client in X-Forwarded-For.
+   * Unset: the client is always the socket address (and the header is not even read).
+   */
+  readonly trustedProxies?: BlockList | undefined;
 }
 
 export interface RunningHttpServer {
@@ -54,7 +61,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
   app.any('/*', (res, req) => {
     inFlight++;
     const started = process.hrtime.bigint();
-    const request = readHead(res, req);
+    const request = readHead(res, req, options.trustedProxies);
     const { logger } = options;
     let aborted = false;
     res.onAborted(() => {
@@ -123,18 +130,19 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
 }
 
 /** Everything needed from `req` must be copied now: uWS invalidates it when the handler returns. */
-function readHead(res: HttpResponse, req: HttpRequest) {
+function readHead(res: HttpResponse, req: HttpRequest, trustedProxies: BlockList | undefined) {
   const headers = new Map<string, string>();
   req.forEach((key, value) => {
     const previous = headers.get(key);
     headers.set(key, previous === undefined ? value : `${previous}, ${value}`);
   });
+  const socketAddress = formatAddress(res.getRemoteAddress());
   return {
     method: req.getCaseSensitiveMethod().toUpperCase(),
     path: req.getUrl(),
     query: req.getQuery() ?? '',
     headers,
-    clientIp: formatAddress(res.getRemoteAddress()),
+    clientIp: trustedProxies === undefined ? socketAddress : resolveClientIp(socketAddress, headers.get('x-forwarded-for'), trustedProxies),
     requestId: requestIdFrom(headers.get('x-request-id')),
   };
 }

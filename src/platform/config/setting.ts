@@ -1,3 +1,5 @@
+import { BlockList, isIP } from 'node:net';
+
 /**
  * A setting is one environment variable: its name, what it means, its default and how its text
  * becomes a value. The README table of variables is checked against these declarations.
@@ -134,5 +136,32 @@ export function optionalTextSetting(env: string, description: string): Setting<s
     description,
     defaultText: undefined,
     parse: (raw) => (raw === undefined || raw === '' ? undefined : raw),
+  };
+}
+
+/**
+ * A comma-separated list of CIDRs (IPv4 and IPv6, e.g. `10.0.0.0/8,fd00::/8,127.0.0.1/32`) as a
+ * BlockList to match addresses against; unset means an empty list, `undefined`.
+ */
+export function cidrListSetting(env: string, description: string): Setting<BlockList | undefined> {
+  return {
+    env,
+    description,
+    defaultText: undefined,
+    parse(raw) {
+      if (raw === undefined || raw.trim() === '') return undefined;
+      const list = new BlockList();
+      for (const item of raw.split(',')) {
+        const cidr = item.trim();
+        const match = /^([^/\s]+)\/(\d{1,3})$/.exec(cidr);
+        const family = match ? isIP(match[1] as string) : 0;
+        const prefix = match ? Number(match[2]) : -1;
+        if (family === 0 || prefix > (family === 4 ? 32 : 128)) {
+          throw new ConfigError(env, `must be a comma-separated list of CIDRs such as 10.0.0.0/8 or fd00::/8, got "${cidr}"`);
+        }
+        list.addSubnet(match?.[1] as string, prefix, family === 4 ? 'ipv4' : 'ipv6');
+      }
+      return list;
+    },
   };
 }

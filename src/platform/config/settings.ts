@@ -5,6 +5,7 @@
 import {
   booleanSetting,
   choiceSetting,
+  cidrListSetting,
   dateSetting,
   durationSetting,
   integerSetting,
@@ -39,6 +40,10 @@ export const settings = {
   ),
   redisKeyPrefix: stringSetting('REDIS_KEY_PREFIX', 'Prefix of every Redis key and channel.', 'svc:', /^[\w:.-]{1,64}$/),
   logLevel: choiceSetting('LOG_LEVEL', 'Minimum log level.', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'info'),
+  trustedProxies: cidrListSetting(
+    'TRUSTED_PROXIES',
+    'Comma-separated CIDRs of reverse proxies whose X-Forwarded-For is believed (e.g. `10.0.0.0/8,fd00::/8`). Unset: none; the client is the socket address.',
+  ),
   maxBodyBytes: integerSetting('MAX_BODY_BYTES', 'Largest accepted JSON request body in bytes (413 above).', 1_048_576, 1024, 64 * 1_048_576),
   shutdownTimeoutMs: integerSetting(
     'SHUTDOWN_TIMEOUT_MS',
