@@ -14,8 +14,9 @@ export async function benchGateway({ duration }) {
   const bare = await load(`http://127.0.0.1:${baseline.port}/api/v1/version`, { duration });
   await baseline.stop();
 
-  // Access logs at info would measure stdout, not the gateway: run at warn, as documented.
-  const service = await startService({ LOG_LEVEL: 'warn' });
+  // Access logs at info would measure stdout, not the gateway: run at warn, as documented. The
+  // per-IP bucket (100 per minute) would refuse a load test from one address: limits are off.
+  const service = await startService({ LOG_LEVEL: 'warn', RATE_LIMITS_ENABLED: 'false' });
   await load(`http://127.0.0.1:${service.httpPort}/api/v1/version`, { duration: 2 }); // warm-up
   const gateway = await load(`http://127.0.0.1:${service.httpPort}/api/v1/version`, { duration });
   await service.stop();

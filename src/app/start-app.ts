@@ -27,6 +27,8 @@ import { createIdentity } from '../identity/identity.js';
 import { WsTickets } from '../identity/tickets/ws-tickets.js';
 import { createTokenVerification } from '../identity/tokens/token-verification.js';
 import { attachWsEndpoint } from '../realtime/ws-endpoint.js';
+import { RateLimiter } from '../limits/rate-limiter.js';
+import { limitByCaller, limitByIp } from '../limits/rate-limit-middleware.js';
 
 export interface RunningApp {
   readonly httpPort: number;
@@ -53,7 +55,11 @@ export async function startApp(config: Config, logger: Logger): Promise<RunningA
   let grpc: RunningGrpcServer | undefined;
   if (store) {
     const identity = await createIdentity(config, store, sharedState, verification, logger);
-    const pipeline = buildApiPipeline(apiImplementations({ metrics, store, identity }), [observeRpc(metrics), authenticate(identity)]);
+    const limiter = new RateLimiter(sharedState, { onDecision: (scope, outcome) => metrics.rateLimitDecisions.inc({ scope, outcome }) });
+    const middlewares = config.rateLimitsEnabled
+      ? [observeRpc(metrics), limitByIp(limiter, metrics), authenticate(identity), limitByCaller(limiter, metrics)]
+      : [observeRpc(metrics), authenticate(identity)];
+    const pipeline = buildApiPipeline(apiImplementations({ metrics, store, identity }), middlewares);
     gateway = new RestGateway(routes, pipeline.handlersByMethod, { legacySunset: config.legacySunset });
     grpc = await startGrpcServer({
       host: config.host,

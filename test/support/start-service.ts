@@ -23,7 +23,18 @@ export interface TestService {
 
 export async function startTestService(env: Record<string, string> = {}): Promise<TestService> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'svc-test-'));
-  const config = loadConfig({ HOST: '127.0.0.1', PORT: '0', GRPC_PORT: '0', DATA_DIR: dataDir, LOG_LEVEL: 'info', SHUTDOWN_TIMEOUT_MS: '2000', ...env });
+  // Rate limits are off unless a test turns them on: most suites sign in many times from
+  // 127.0.0.1, which the 5-per-minute sign-in bucket would refuse; test/limits proves them.
+  const config = loadConfig({
+    HOST: '127.0.0.1',
+    PORT: '0',
+    GRPC_PORT: '0',
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'info',
+    SHUTDOWN_TIMEOUT_MS: '2000',
+    RATE_LIMITS_ENABLED: 'false',
+    ...env,
+  });
   const logs: Record<string, unknown>[] = [];
   const sink = new Writable({
     write(chunk: Buffer, _encoding, done) {

@@ -87,6 +87,11 @@ export const settings = {
     'JWKS (JSON) of former signing keys, public parts with their kid: tokens they signed stay valid until they expire (key rotation).',
   ),
   jwtIssuer: stringSetting('JWT_ISSUER', 'The `iss` of issued tokens, and the only one accepted.', 'messaging-service'),
+  rateLimitsEnabled: booleanSetting(
+    'RATE_LIMITS_ENABLED',
+    'Apply the token buckets of the spec (per IP, per user, per endpoint, authentication attempts). false only for tests and benchmarks.',
+    true,
+  ),
   cookieSameSite: choiceSetting('SESSION_COOKIE_SAMESITE', 'SameSite attribute of the session and CSRF cookies.', ['strict', 'lax'], 'strict'),
 };
 

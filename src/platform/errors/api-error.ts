@@ -6,6 +6,8 @@
 import { Code, ConnectError } from '@connectrpc/connect';
 
 export const ERROR_CODE_HEADER = 'x-error-code';
+/** Set on per-endpoint rate-limit errors, whose REST body the spec gives its own shape. */
+export const RATE_LIMIT_BODY_HEADER = 'x-rate-limit-body';
 /** Set by the edge layers that render an HTTP status the gRPC code cannot express (410). */
 export const HTTP_STATUS_HEADER = 'x-http-status';
 
@@ -38,3 +40,15 @@ export const conflict = (message: string, reason = 'CONFLICT') => apiError(Code.
 export const gone = (message: string) => apiError(Code.FailedPrecondition, 'GONE', message);
 export const unavailable = (message: string, reason = 'UNAVAILABLE') => apiError(Code.Unavailable, reason, message);
 export const notImplemented = (message: string) => apiError(Code.Unimplemented, 'NOT_IMPLEMENTED', message);
+
+/** A refused token bucket: 429 with the spec's headers (Retry-After, X-RateLimit-Limit, X-RateLimit-Window). */
+export function rateLimited(limit: number, windowMs: number, retryAfterMs: number, perEndpoint: boolean): ConnectError {
+  const window = windowMs % 3_600_000 === 0 ? `${windowMs / 3_600_000}h` : `${Math.round(windowMs / 1000)}s`;
+  const headers: [string, string][] = [
+    ['retry-after', String(Math.max(1, Math.ceil(retryAfterMs / 1000)))],
+    ['x-ratelimit-limit', String(limit)],
+    ['x-ratelimit-window', window],
+  ];
+  if (perEndpoint) headers.push([RATE_LIMIT_BODY_HEADER, 'endpoint']);
+  return apiError(Code.ResourceExhausted, 'RATE_LIMIT_EXCEEDED', 'Rate limit exceeded', headers);
+}

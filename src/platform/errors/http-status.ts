@@ -3,7 +3,7 @@
  * for statuses no gRPC code expresses) and the spec's failure envelope.
  */
 import { Code, ConnectError } from '@connectrpc/connect';
-import { ERROR_CODE_HEADER, HTTP_STATUS_HEADER } from './api-error.js';
+import { ERROR_CODE_HEADER, HTTP_STATUS_HEADER, RATE_LIMIT_BODY_HEADER } from './api-error.js';
 
 const STATUS_BY_CODE: Readonly<Partial<Record<Code, number>>> = {
   [Code.Canceled]: 499,
@@ -36,6 +36,11 @@ export interface ErrorEnvelope {
   success: false;
   error: string;
   code?: string;
+  /** Per-endpoint rate limits only (spec, "Errors"): the text, the wait and the bucket. */
+  message?: string;
+  retry_after?: number;
+  limit?: number;
+  window?: string;
 }
 
 export interface RenderedError {
@@ -57,7 +62,15 @@ export function renderError(error: unknown): RenderedError {
   const text = status >= 500 && status !== 501 && status !== 503 ? 'Internal server error' : error.rawMessage;
   const headers: [string, string][] = [];
   error.metadata.forEach((value, key) => {
-    if (key !== ERROR_CODE_HEADER && key !== HTTP_STATUS_HEADER) headers.push([key, value]);
+    if (key !== ERROR_CODE_HEADER && key !== HTTP_STATUS_HEADER && key !== RATE_LIMIT_BODY_HEADER) headers.push([key, value]);
   });
-  return { status, body: { success: false, error: text, code: reason }, headers };
+  const body: ErrorEnvelope = { success: false, error: text, code: reason };
+  if (error.metadata.get(RATE_LIMIT_BODY_HEADER) === 'endpoint') {
+    const retryAfter = Number(error.metadata.get('retry-after'));
+    body.message = `Too many requests to this endpoint: retry after ${retryAfter} s`;
+    body.retry_after = retryAfter;
+    body.limit = Number(error.metadata.get('x-ratelimit-limit'));
+    body.window = error.metadata.get('x-ratelimit-window') ?? '';
+  }
+  return { status, body, headers };
 }

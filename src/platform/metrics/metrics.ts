@@ -12,6 +12,10 @@ export interface Metrics {
   /** `rpc_requests_total` and `rpc_duration_seconds`. */
   readonly rpc: RequestMetrics<'service' | 'method' | 'code' | 'transport'>;
   readonly frontendErrors: Counter<'environment' | 'error_type'>;
+  /** Requests refused by a token bucket, by scope (ip, user, endpoint, auth) and RPC. */
+  readonly rateLimited: Counter<'scope' | 'rpc'>;
+  /** Every limiter decision by scope and outcome; failed_open/failed_closed reveal a shared-state outage. */
+  readonly rateLimitDecisions: Counter<'scope' | 'outcome'>;
 }
 
 const LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
@@ -47,6 +51,18 @@ export function createMetrics(): Metrics {
       name: 'frontend_errors_total',
       help: 'Errors reported by frontends through POST /errors.',
       labelNames: ['environment', 'error_type'],
+      registers: [registry],
+    }),
+    rateLimited: new Counter({
+      name: 'rate_limited_requests_total',
+      help: 'Requests refused by a rate limit, by scope and RPC.',
+      labelNames: ['scope', 'rpc'],
+      registers: [registry],
+    }),
+    rateLimitDecisions: new Counter({
+      name: 'rate_limit_decisions_total',
+      help: 'Rate-limit decisions by scope and outcome (allowed, limited, failed_open, failed_closed).',
+      labelNames: ['scope', 'outcome'],
       registers: [registry],
     }),
   };
