@@ -2,6 +2,8 @@
  * Which implementation serves each API service. A service (or method) missing here is still
  * routed, and answers NOT_IMPLEMENTED (HTTP 501) until its issue lands.
  */
+import { createAdminService } from '../admin/admin-service.js';
+import { AdminService } from '../gen/service/v1/admin_pb.js';
 import { AuthService } from '../gen/service/v1/auth_pb.js';
 import { DeviceService } from '../gen/service/v1/device_pb.js';
 import { SessionService } from '../gen/service/v1/session_pb.js';
@@ -27,5 +29,6 @@ export function apiImplementations(deps: ServiceDependencies): ReadonlyMap<strin
     [AuthService.typeName, createAuthService(deps.identity)],
     [SessionService.typeName, createSessionService(deps.identity)],
     [DeviceService.typeName, createDeviceService(deps.store)],
+    [AdminService.typeName, createAdminService(deps.identity)],
   ]);
 }

@@ -28,6 +28,8 @@ import { WsTickets } from '../identity/tickets/ws-tickets.js';
 import { createTokenVerification } from '../identity/tokens/token-verification.js';
 import { attachWsEndpoint } from '../realtime/ws-endpoint.js';
 import { RateLimiter } from '../limits/rate-limiter.js';
+import { captchaGate } from '../limits/captcha/captcha-gate.js';
+import { createCaptchaVerifier } from '../limits/captcha/captcha-verifier.js';
 import { limitByCaller, limitByIp } from '../limits/rate-limit-middleware.js';
 
 export interface RunningApp {
@@ -56,9 +58,13 @@ export async function startApp(config: Config, logger: Logger): Promise<RunningA
   if (store) {
     const identity = await createIdentity(config, store, sharedState, verification, logger);
     const limiter = new RateLimiter(sharedState, { onDecision: (scope, outcome) => metrics.rateLimitDecisions.inc({ scope, outcome }) });
+    const captcha =
+      config.captchaProvider === 'off'
+        ? []
+        : [captchaGate(createCaptchaVerifier({ provider: config.captchaProvider, secret: config.captchaSecret ?? '', verifyUrl: config.captchaVerifyUrl }))];
     const middlewares = config.rateLimitsEnabled
-      ? [observeRpc(metrics), limitByIp(limiter, metrics), authenticate(identity), limitByCaller(limiter, metrics)]
-      : [observeRpc(metrics), authenticate(identity)];
+      ? [observeRpc(metrics), limitByIp(limiter, metrics), ...captcha, authenticate(identity), limitByCaller(limiter, metrics)]
+      : [observeRpc(metrics), ...captcha, authenticate(identity)];
     const pipeline = buildApiPipeline(apiImplementations({ metrics, store, identity }), middlewares);
     gateway = new RestGateway(routes, pipeline.handlersByMethod, { legacySunset: config.legacySunset });
     grpc = await startGrpcServer({

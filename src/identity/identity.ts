@@ -23,6 +23,7 @@ import { DpopValidator } from './tokens/dpop.js';
 import type { TokenService } from './tokens/token-service.js';
 import type { TokenVerification } from './tokens/token-verification.js';
 import { deviceIndexes } from './devices/device.js';
+import { Lockouts } from '../limits/lockouts.js';
 
 export interface Identity {
   readonly config: Config;
@@ -35,6 +36,7 @@ export interface Identity {
   readonly dpop: DpopValidator;
   readonly wsTickets: WsTickets;
   readonly audit: AuditLog;
+  readonly lockouts: Lockouts;
   readonly cookies: CookiePolicy;
   readonly sharedState: SharedState;
   readonly logger: Logger;
@@ -60,6 +62,7 @@ export async function createIdentity(
     dpop: new DpopValidator({ sharedState }),
     wsTickets: new WsTickets(sharedState),
     audit: new AuditLog(store),
+    lockouts: new Lockouts(sharedState, config.rateLimitsEnabled),
     cookies: { secure: config.cookieSecure, sameSite: config.cookieSameSite, maxAgeSeconds: Math.floor(config.sessionTtlMs / 1000) },
     sharedState,
     logger,

@@ -21,8 +21,12 @@ export interface TestService {
   stop(): Promise<void>;
 }
 
-export async function startTestService(env: Record<string, string> = {}): Promise<TestService> {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'svc-test-'));
+/**
+ * `dataDir` reuses a directory (a restart); `keepData` leaves it in place on stop, so that a
+ * test can run an operator command on it and start again.
+ */
+export async function startTestService(env: Record<string, string> = {}, options: { dataDir?: string; keepData?: boolean } = {}): Promise<TestService> {
+  const dataDir = options.dataDir ?? mkdtempSync(path.join(tmpdir(), 'svc-test-'));
   // Rate limits are off unless a test turns them on: most suites sign in many times from
   // 127.0.0.1, which the 5-per-minute sign-in bucket would refuse; test/limits proves them.
   const config = loadConfig({
@@ -51,7 +55,7 @@ export async function startTestService(env: Record<string, string> = {}): Promis
     logs,
     async stop() {
       await app.shutdown();
-      rmSync(dataDir, { recursive: true, force: true });
+      if (!options.keepData) rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

@@ -19,6 +19,13 @@ export class AccountRepository {
     return this.accounts.findOne({ username });
   }
 
+  /** Grants or revokes a permission; undefined when there is no such account, else whether it changed. */
+  async setPermission(address: string, permission: string, granted: boolean): Promise<boolean | undefined> {
+    const update = granted ? { $addToSet: { permissions: permission } } : { $pull: { permissions: permission } };
+    const result = await this.accounts.updateOne({ _id: address }, update);
+    return result.matchedCount === 0 ? undefined : result.modifiedCount > 0;
+  }
+
   /** Creates the account; `409 CONFLICT` when the username (or, in a race, the wallet) is taken. */
   async create(account: Account): Promise<Account> {
     try {

@@ -16,7 +16,10 @@ export type AuditEvent =
   | 'refresh_revoked'
   | 'session_ended'
   | 'logout'
-  | 'logout_all';
+  | 'logout_all'
+  | 'lockout_cleared'
+  | 'permission_granted'
+  | 'permission_revoked';
 
 export interface AuditEntry {
   _id: string;
@@ -46,7 +49,7 @@ export class AuditLog {
     this.entries = store.collection<AuditEntry>(AUDIT_LOG);
   }
 
-  async record(call: CallInfo, event: AuditEvent, fields: { address?: string; sessionId?: string; detail?: string } = {}): Promise<void> {
+  async record(call: Pick<CallInfo, 'clientIp' | 'requestId'>, event: AuditEvent, fields: { address?: string; sessionId?: string; detail?: string } = {}): Promise<void> {
     await this.entries.insertOne({ at: new Date(), event, ip: call.clientIp, requestId: call.requestId, ...fields });
   }
 

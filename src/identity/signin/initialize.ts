@@ -7,7 +7,7 @@ import type { MessageInitShape } from '@bufbuild/protobuf';
 import type { HandlerContext } from '@connectrpc/connect';
 import type { InitializeRequest, InitializeResponseSchema } from '../../gen/service/v1/auth_pb.js';
 import { Code } from '@connectrpc/connect';
-import { apiError, conflict, invalidArgument, unauthenticated } from '../../platform/errors/api-error.js';
+import { apiError, conflict, invalidArgument, lockedOut, unauthenticated } from '../../platform/errors/api-error.js';
 import { callInfoOf } from '../../platform/rpc/call-context.js';
 import type { Account } from '../accounts/account.js';
 import { checkUsername, isReservedUsername } from '../accounts/username.js';
@@ -30,6 +30,8 @@ export function initialize(identity: Identity) {
   return async (request: InitializeRequest, context: HandlerContext): Promise<InitializeResponse> => {
     const call = callInfoOf(context);
     checkLengths(request);
+    const wallet = request.walletAddress.toLowerCase();
+    await refuseWhileLocked(identity, call.clientIp, wallet);
     if (request.message === '' && request.signature === '') return statusProbe(identity, request.walletAddress);
     if (request.message === '' || request.signature === '') throw unauthenticated('Both message and signature are required');
 
@@ -43,6 +45,7 @@ export function initialize(identity: Identity) {
     });
     if (!verified.ok) {
       await identity.audit.record(call, 'sign_in_failed', { detail: verified.reason });
+      await Promise.all([identity.lockouts.recordFailure('ip', call.clientIp), identity.lockouts.recordFailure('user', wallet)]);
       if (verified.reason === 'INVALID_ARGUMENT') throw invalidArgument(verified.detail);
       if (verified.reason === 'EXPIRED_SIGNATURE') throw unauthenticated('The signed timestamp is more than 5 minutes from server time', 'EXPIRED_SIGNATURE');
       throw unauthenticated('The signed message or its signature is not valid');
@@ -51,6 +54,7 @@ export function initialize(identity: Identity) {
     const fresh = await identity.sharedState.set(replayKey, '1', { ttlMs: REPLAY_WINDOW_MS, onlyIfAbsent: true });
     if (!fresh) {
       await identity.audit.record(call, 'sign_in_failed', { address: verified.address, detail: 'REPLAY_DETECTED' });
+      await Promise.all([identity.lockouts.recordFailure('ip', call.clientIp), identity.lockouts.recordFailure('user', wallet)]);
       throw unauthenticated('This signature was already used', 'REPLAY_DETECTED');
     }
 
@@ -70,6 +74,7 @@ export function initialize(identity: Identity) {
       throw error;
     }
     await identity.audit.record(call, existing ? 'sign_in' : 'registration', { address: account._id, sessionId: started.sessionId });
+    await Promise.all([identity.lockouts.recordSuccess('ip', call.clientIp), identity.lockouts.recordSuccess('user', account._id)]);
     return {
       success: true,
       message: existing ? 'Signed in' : 'Account created',
@@ -86,6 +91,12 @@ function checkLengths(request: InitializeRequest): void {
   if (request.username.length > LIMITS.username) throw invalidArgument(`username has at most ${LIMITS.username} characters`);
   if (request.deviceName.length > LIMITS.deviceName) throw invalidArgument(`device_name has at most ${LIMITS.deviceName} characters`);
   if (!isWalletAddress(request.walletAddress)) throw invalidArgument('wallet_address must be 0x followed by 40 hex characters');
+}
+
+/** A locked client IP or wallet is refused before any work (429 LOCKED_OUT with Retry-After). */
+async function refuseWhileLocked(identity: Identity, clientIp: string, wallet: string): Promise<void> {
+  const remaining = Math.max(await identity.lockouts.remainingMs('ip', clientIp), await identity.lockouts.remainingMs('user', wallet));
+  if (remaining > 0) throw lockedOut(remaining);
 }
 
 /** Without message and signature the call only says which flow the wallet needs. */

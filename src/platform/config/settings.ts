@@ -89,9 +89,17 @@ export const settings = {
   jwtIssuer: stringSetting('JWT_ISSUER', 'The `iss` of issued tokens, and the only one accepted.', 'messaging-service'),
   rateLimitsEnabled: booleanSetting(
     'RATE_LIMITS_ENABLED',
-    'Apply the token buckets of the spec (per IP, per user, per endpoint, authentication attempts). false only for tests and benchmarks.',
+    'Apply the abuse controls: the token buckets of the spec (per IP, per user, per endpoint, authentication attempts) and lockouts after repeated failed sign-ins. false only for tests and benchmarks.',
     true,
   ),
+  captchaProvider: choiceSetting(
+    'CAPTCHA_PROVIDER',
+    'CAPTCHA gate on RPCs with a `captcha_token` (sign-in): `off`, `turnstile` (Cloudflare) or `hcaptcha`.',
+    ['off', 'turnstile', 'hcaptcha'],
+    'off',
+  ),
+  captchaSecret: optionalTextSetting('CAPTCHA_SECRET', 'Secret key of the CAPTCHA provider; required when CAPTCHA_PROVIDER is not `off`.'),
+  captchaVerifyUrl: optionalUrlSetting('CAPTCHA_VERIFY_URL', "Overrides the provider's siteverify URL (tests, egress proxies). Unset: the provider's.", ['https:', 'http:']),
   cookieSameSite: choiceSetting('SESSION_COOKIE_SAMESITE', 'SameSite attribute of the session and CSRF cookies.', ['strict', 'lax'], 'strict'),
 };
 

@@ -52,3 +52,10 @@ export function rateLimited(limit: number, windowMs: number, retryAfterMs: numbe
   if (perEndpoint) headers.push([RATE_LIMIT_BODY_HEADER, 'endpoint']);
   return apiError(Code.ResourceExhausted, 'RATE_LIMIT_EXCEEDED', 'Rate limit exceeded', headers);
 }
+
+/** The target is locked out after repeated failures: 429 with Retry-After. */
+export function lockedOut(retryAfterMs: number): ConnectError {
+  return apiError(Code.ResourceExhausted, 'LOCKED_OUT', 'Too many failed attempts: locked for a while', [
+    ['retry-after', String(Math.max(1, Math.ceil(retryAfterMs / 1000)))],
+  ]);
+}

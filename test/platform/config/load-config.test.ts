@@ -18,6 +18,8 @@ describe('loadConfig', () => {
     [{ REDIS_URL: 'not a url' }, 'REDIS_URL is not a valid URL'],
     [{ API_LEGACY_SUNSET: '30/06/2027' }, 'API_LEGACY_SUNSET must be a date'],
     [{ REDIS_KEY_PREFIX: 'has spaces' }, 'REDIS_KEY_PREFIX has an invalid value'],
+    [{ CAPTCHA_PROVIDER: 'hcaptcha' }, 'CAPTCHA_SECRET is required when CAPTCHA_PROVIDER is hcaptcha'],
+    [{ TRUSTED_PROXIES: '10.0.0.0/33' }, 'TRUSTED_PROXIES must be a comma-separated list of CIDRs'],
   ])('refuses %j naming the variable', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);
