@@ -17,7 +17,9 @@ afterAll(() => service.stop());
 
 let nextAddress = 10;
 /** A loopback address no other test of this file uses: a fresh client with fresh buckets. */
-const freshClient = () => `127.0.${Math.floor(nextAddress / 250)}.${(nextAddress++ % 250) + 2}`;
+const addressOf = (n: number) => `127.0.${Math.floor(n / 250)}.${(n % 250) + 2}`;
+const freshClient = () => addressOf(nextAddress++);
+const lastClient = () => addressOf(nextAddress - 1);
 const url = (path: string) => `${service.baseUrl}${path}`;
 
 async function initializeFrom(address: string) {
@@ -90,4 +92,27 @@ it('counts refusals by scope and RPC in /metrics', async () => {
   expect(metrics).toMatch(/rate_limited_requests_total\{scope="endpoint",rpc="AuthService.Initialize"\} [1-9]/);
   expect(metrics).toMatch(/rate_limited_requests_total\{scope="ip",rpc="SystemService.GetVersion"\} [1-9]/);
   expect(metrics).toMatch(/rate_limit_decisions_total\{scope="auth",outcome="limited"\} [1-9]/);
+});
+
+describe('per authenticated user', () => {
+  it('1000 per hour, burst 50, across addresses and endpoints; exempt RPCs keep working', async () => {
+    const signedIn = await initializeFrom(freshClient());
+    expect(signedIn.status).toBe(200);
+    const auth = { authorization: `Bearer ${(JSON.parse(signedIn.body) as { access_token: string }).access_token}` };
+    // Spread over endpoints (each has its own burst of 20) and addresses (each IP has 20).
+    const paths = ['/api/v1/auth/sessions', '/api/v1/auth/devices', '/api/v1/chats'];
+    const statuses: number[] = [];
+    for (let i = 0; i < 50; i++) {
+      const client = i % 10 === 0 ? freshClient() : lastClient();
+      statuses.push((await requestFrom(url(paths[i % 3]!), client, { headers: auth })).status);
+    }
+    expect(statuses.filter((status) => status === 429)).toEqual([]);
+    const refused = await requestFrom(url('/api/v1/auth/sessions'), freshClient(), { headers: auth });
+    expect(refused.status).toBe(429);
+    expect(JSON.parse(refused.body)).toEqual({ success: false, error: 'Rate limit exceeded', code: 'RATE_LIMIT_EXCEEDED' });
+    expect(refused.headers).toMatchObject({ 'x-ratelimit-limit': '1000', 'x-ratelimit-window': '1h' });
+    // CheckUsername is exempt from the per-user quota (spec, "Exempt from the per-user quota").
+    const exempt = await requestFrom(url('/api/v1/check-username'), freshClient(), { method: 'POST', headers: auth, json: { username: 'someone_new' } });
+    expect(exempt.status).toBe(200);
+  });
 });
