@@ -39,6 +39,11 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
+  // Some settings can only be checked against the API (RATE_LIMIT_OVERRIDES names RPCs).
+  if (error instanceof ConfigError) {
+    process.stderr.write(`${error.message}\n`);
+    process.exit(2);
+  }
   process.stderr.write(`failed to start: ${(error as Error).stack ?? String(error)}\n`);
   process.exit(1);
 });

@@ -31,6 +31,7 @@ import { RateLimiter } from '../limits/rate-limiter.js';
 import { captchaGate } from '../limits/captcha/captcha-gate.js';
 import { createCaptchaVerifier } from '../limits/captcha/captcha-verifier.js';
 import { limitByCaller, limitByIp } from '../limits/rate-limit-middleware.js';
+import { parseLimitOverrides } from '../limits/limit-overrides.js';
 
 export interface RunningApp {
   readonly httpPort: number;
@@ -40,6 +41,8 @@ export interface RunningApp {
 }
 
 export async function startApp(config: Config, logger: Logger): Promise<RunningApp> {
+  // Checked before anything is opened: the overrides name RPCs, so loadConfig cannot check them.
+  const overrides = parseLimitOverrides(config.rateLimitOverrides);
   const servesApi = config.role !== 'ws';
   const servesWebSockets = config.role !== 'api';
   const metrics = createMetrics();
@@ -63,7 +66,7 @@ export async function startApp(config: Config, logger: Logger): Promise<RunningA
         ? []
         : [captchaGate(createCaptchaVerifier({ provider: config.captchaProvider, secret: config.captchaSecret ?? '', verifyUrl: config.captchaVerifyUrl }))];
     const middlewares = config.rateLimitsEnabled
-      ? [observeRpc(metrics), limitByIp(limiter, metrics), ...captcha, authenticate(identity), limitByCaller(limiter, metrics)]
+      ? [observeRpc(metrics), limitByIp(limiter, metrics, overrides), ...captcha, authenticate(identity), limitByCaller(limiter, metrics, overrides)]
       : [observeRpc(metrics), ...captcha, authenticate(identity)];
     const pipeline = buildApiPipeline(apiImplementations({ metrics, store, identity }), middlewares);
     gateway = new RestGateway(routes, pipeline.handlersByMethod, { legacySunset: config.legacySunset });

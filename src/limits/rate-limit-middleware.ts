@@ -8,17 +8,19 @@
  *   authenticated, per IP otherwise (authentication and recovery run before authentication);
  * - authentication attempts overall: 5 per minute per IP, over every RPC marked
  *   `authentication_attempt`.
+ * Every number can be overridden by the operator (RATE_LIMIT_OVERRIDES, limit-overrides.ts).
  * Buckets of authentication RPCs fail closed when shared state is down (503); the others fail
  * open (see rate-limiter.ts).
  */
 import type { DescMethod } from '@bufbuild/protobuf';
-import type { HandlerContext } from '@connectrpc/connect';
 import { optionalCaller } from '../identity/auth/caller.js';
 import { rateLimitOf } from '../platform/api/api-services.js';
 import { rateLimited, unavailable } from '../platform/errors/api-error.js';
 import type { Metrics } from '../platform/metrics/metrics.js';
 import { callInfoOf } from '../platform/rpc/call-context.js';
 import type { RpcMiddleware } from '../platform/rpc/rpc-pipeline.js';
+import { withOverride } from './limit-overrides.js';
+import type { BucketNumbers, LimitOverrides } from './limit-overrides.js';
 import type { RateLimitBucket, RateLimiter } from './rate-limiter.js';
 
 const MINUTE = 60_000;
@@ -26,42 +28,49 @@ const HOUR = 3_600_000;
 const DEFAULT_ENDPOINT = { limit: 100, burst: 20 };
 
 /** Before authentication: the per-IP bucket. */
-export function limitByIp(limiter: RateLimiter, metrics: Metrics): RpcMiddleware {
+export function limitByIp(limiter: RateLimiter, metrics: Metrics, overrides: LimitOverrides): RpcMiddleware {
+  const numbers = withOverride(overrides, 'ip', { limit: 100, burst: 20, windowMs: MINUTE });
   return async ({ method, context }, next) => {
     const { clientIp } = callInfoOf(context);
-    await consume(limiter, metrics, method, { scope: 'ip', key: clientIp, limit: 100, burst: 20, windowMs: MINUTE, failOpen: true });
+    await consume(limiter, metrics, method, { scope: 'ip', key: clientIp, ...numbers, failOpen: true });
     return next();
   };
 }
 
 /** After authentication: the per-user, per-endpoint and authentication-attempt buckets. */
-export function limitByCaller(limiter: RateLimiter, metrics: Metrics): RpcMiddleware {
+export function limitByCaller(limiter: RateLimiter, metrics: Metrics, overrides: LimitOverrides): RpcMiddleware {
+  const user = withOverride(overrides, 'user', { limit: 1000, burst: 50, windowMs: HOUR });
+  const auth = withOverride(overrides, 'auth', { limit: 5, burst: 5, windowMs: MINUTE });
+  const endpointDefault = withOverride(overrides, 'default', { ...DEFAULT_ENDPOINT, windowMs: MINUTE });
+  const endpoints = new WeakMap<DescMethod, BucketNumbers>();
+  const endpointOf = (method: DescMethod) => {
+    let numbers = endpoints.get(method);
+    if (!numbers) {
+      const rule = rateLimitOf(method);
+      const declared = {
+        limit: rule?.limit || endpointDefault.limit,
+        burst: rule?.burst || endpointDefault.burst,
+        windowMs: rule?.windowSeconds ? rule.windowSeconds * 1000 : endpointDefault.windowMs,
+      };
+      numbers = withOverride(overrides, `${method.parent.name}.${method.name}`, declared);
+      endpoints.set(method, numbers);
+    }
+    return numbers;
+  };
   return async ({ method, context }, next) => {
-    for (const bucket of callerBuckets(method, context)) await consume(limiter, metrics, method, bucket);
+    const rule = rateLimitOf(method);
+    const caller = optionalCaller(context);
+    const { clientIp } = callInfoOf(context);
+    const authentication = rule?.authenticationAttempt === true;
+    const buckets: RateLimitBucket[] = [];
+    if (caller && !rule?.exemptFromUserQuota) buckets.push({ scope: 'user', key: caller.address, ...user, failOpen: true });
+    // The overall allowance of authentication attempts is checked before the endpoint's own.
+    if (authentication) buckets.push({ scope: 'auth', key: clientIp, ...auth, failOpen: false });
+    const who = caller && !authentication ? `user:${caller.address}` : `ip:${clientIp}`;
+    buckets.push({ scope: 'endpoint', key: `${method.parent.typeName}.${method.name}:${who}`, ...endpointOf(method), failOpen: !authentication });
+    for (const bucket of buckets) await consume(limiter, metrics, method, bucket);
     return next();
   };
-}
-
-function callerBuckets(method: DescMethod, context: HandlerContext): RateLimitBucket[] {
-  const rule = rateLimitOf(method);
-  const caller = optionalCaller(context);
-  const { clientIp } = callInfoOf(context);
-  const authentication = rule?.authenticationAttempt === true;
-  const buckets: RateLimitBucket[] = [];
-  if (caller && !rule?.exemptFromUserQuota) {
-    buckets.push({ scope: 'user', key: caller.address, limit: 1000, burst: 50, windowMs: HOUR, failOpen: true });
-  }
-  // The overall allowance of authentication attempts is checked before the endpoint's own.
-  if (authentication) buckets.push({ scope: 'auth', key: clientIp, limit: 5, burst: 5, windowMs: MINUTE, failOpen: false });
-  buckets.push({
-    scope: 'endpoint',
-    key: `${method.parent.typeName}.${method.name}:${caller && !authentication ? `user:${caller.address}` : `ip:${clientIp}`}`,
-    limit: rule?.limit || DEFAULT_ENDPOINT.limit,
-    burst: rule?.burst || DEFAULT_ENDPOINT.burst,
-    windowMs: (rule?.windowSeconds || 60) * 1000,
-    failOpen: !authentication,
-  });
-  return buckets;
 }
 
 async function consume(limiter: RateLimiter, metrics: Metrics, method: DescMethod, bucket: RateLimitBucket): Promise<void> {

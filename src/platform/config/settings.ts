@@ -92,6 +92,10 @@ export const settings = {
     'Apply the abuse controls: the token buckets of the spec (per IP, per user, per endpoint, authentication attempts) and lockouts after repeated failed sign-ins. false only for tests and benchmarks.',
     true,
   ),
+  rateLimitOverrides: optionalTextSetting(
+    'RATE_LIMIT_OVERRIDES',
+    'JSON overriding the spec\'s buckets: keys `ip`, `user`, `auth`, `default` or `<Service>.<Method>`; values `{"limit": n, "burst": n, "window_seconds": n}`.',
+  ),
   captchaProvider: choiceSetting(
     'CAPTCHA_PROVIDER',
     'CAPTCHA gate on RPCs with a `captcha_token` (sign-in): `off`, `turnstile` (Cloudflare) or `hcaptcha`.',
