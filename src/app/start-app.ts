@@ -30,7 +30,7 @@ import { attachWsEndpoint } from '../realtime/ws-endpoint.js';
 import { RateLimiter } from '../limits/rate-limiter.js';
 import { captchaGate } from '../limits/captcha/captcha-gate.js';
 import { createCaptchaVerifier } from '../limits/captcha/captcha-verifier.js';
-import { limitByCaller, limitByIp } from '../limits/rate-limit-middleware.js';
+import { limitByCaller, limitByIp, opsIpLimit } from '../limits/rate-limit-middleware.js';
 import { parseLimitOverrides } from '../limits/limit-overrides.js';
 
 export interface RunningApp {
@@ -56,11 +56,11 @@ export async function startApp(config: Config, logger: Logger): Promise<RunningA
 
   const verification = await createTokenVerification(config, sharedState);
   const routes = servesApi ? buildRouteTable(apiServices) : [];
+  const limiter = new RateLimiter(sharedState, { onDecision: (scope, outcome) => metrics.rateLimitDecisions.inc({ scope, outcome }) });
   let gateway: RestGateway | undefined;
   let grpc: RunningGrpcServer | undefined;
   if (store) {
     const identity = await createIdentity(config, store, sharedState, verification, logger);
-    const limiter = new RateLimiter(sharedState, { onDecision: (scope, outcome) => metrics.rateLimitDecisions.inc({ scope, outcome }) });
     const captcha =
       config.captchaProvider === 'off'
         ? []
@@ -88,7 +88,11 @@ export async function startApp(config: Config, logger: Logger): Promise<RunningA
     trustedProxies: config.trustedProxies,
     logger,
     metrics,
-    dispatch: httpDispatch({ readiness, metrics, swagger: servesApi ? swaggerFor(routes) : undefined }, gateway),
+    dispatch: httpDispatch(
+      { readiness, metrics, swagger: servesApi ? swaggerFor(routes) : undefined },
+      gateway,
+      config.rateLimitsEnabled ? opsIpLimit(limiter, metrics, overrides) : undefined,
+    ),
     attach: servesWebSockets ? attachWsEndpoint({ tickets: new WsTickets(sharedState), verification, logger }) : undefined,
   });
   logger.info({ role: config.role, httpPort: http.port, grpcPort: grpc?.port }, 'service started');

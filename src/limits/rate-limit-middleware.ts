@@ -32,9 +32,19 @@ export function limitByIp(limiter: RateLimiter, metrics: Metrics, overrides: Lim
   const numbers = withOverride(overrides, 'ip', { limit: 100, burst: 20, windowMs: MINUTE });
   return async ({ method, context }, next) => {
     const { clientIp } = callInfoOf(context);
-    await consume(limiter, metrics, method, { scope: 'ip', key: clientIp, ...numbers, failOpen: true });
+    await consume(limiter, metrics, `${method.parent.name}.${method.name}`, { scope: 'ip', key: clientIp, ...numbers, failOpen: true });
     return next();
   };
+}
+
+/** The same per-IP bucket for the operational paths (health, metrics, swagger): the error, or undefined. */
+export function opsIpLimit(limiter: RateLimiter, metrics: Metrics, overrides: LimitOverrides) {
+  const numbers = withOverride(overrides, 'ip', { limit: 100, burst: 20, windowMs: MINUTE });
+  return (clientIp: string): Promise<unknown> =>
+    consume(limiter, metrics, 'ops', { scope: 'ip', key: clientIp, ...numbers, failOpen: true }).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
 }
 
 /** After authentication: the per-user, per-endpoint and authentication-attempt buckets. */
@@ -68,15 +78,16 @@ export function limitByCaller(limiter: RateLimiter, metrics: Metrics, overrides:
     if (authentication) buckets.push({ scope: 'auth', key: clientIp, ...auth, failOpen: false });
     const who = caller && !authentication ? `user:${caller.address}` : `ip:${clientIp}`;
     buckets.push({ scope: 'endpoint', key: `${method.parent.typeName}.${method.name}:${who}`, ...endpointOf(method), failOpen: !authentication });
-    for (const bucket of buckets) await consume(limiter, metrics, method, bucket);
+    for (const bucket of buckets) await consume(limiter, metrics, `${method.parent.name}.${method.name}`, bucket);
     return next();
   };
 }
 
-async function consume(limiter: RateLimiter, metrics: Metrics, method: DescMethod, bucket: RateLimitBucket): Promise<void> {
+/** `label` names the RPC (or `ops`) in the refusal metric. */
+async function consume(limiter: RateLimiter, metrics: Metrics, label: string, bucket: RateLimitBucket): Promise<void> {
   const decision = await limiter.consume(bucket);
   if (decision.allowed) return;
   if (decision.outcome === 'failed_closed') throw unavailable('Rate limiting is unavailable; retry shortly');
-  metrics.rateLimited.inc({ scope: bucket.scope, rpc: `${method.parent.name}.${method.name}` });
+  metrics.rateLimited.inc({ scope: bucket.scope, rpc: label });
   throw rateLimited(decision.limit, decision.windowMs, decision.retryAfterMs, bucket.scope === 'endpoint');
 }

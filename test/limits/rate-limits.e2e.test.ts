@@ -116,3 +116,15 @@ describe('per authenticated user', () => {
     expect(exempt.status).toBe(200);
   });
 });
+
+it('the operational paths are exempt from user quotas but share the per-IP bucket', async () => {
+  const client = freshClient();
+  const statuses: number[] = [];
+  for (let i = 0; i < 10; i++) statuses.push((await requestFrom(url('/health/live'), client)).status);
+  for (let i = 0; i < 10; i++) statuses.push((await requestFrom(url('/api/v1/version'), client)).status);
+  expect(statuses).toEqual(Array(20).fill(200));
+  const refused = await requestFrom(url('/metrics'), client);
+  expect(refused.status).toBe(429);
+  expect(JSON.parse(refused.body)).toEqual({ success: false, error: 'Rate limit exceeded', code: 'RATE_LIMIT_EXCEEDED' });
+  expect(refused.headers).toMatchObject({ 'x-ratelimit-limit': '100', 'x-ratelimit-window': '60s' });
+});
