@@ -1,7 +1,15 @@
 // Compiles src/ once per test run into .test-build/, for the tests that start the service as a
-// real child process (graceful shutdown, kill -9 durability).
+// real child process (graceful shutdown, kill -9 durability). TEST_BUILD_DIR (a folder name at
+// the repository root) lets parallel test runs in one checkout keep their builds apart.
+// Type errors are reported but do not stop the run: tsc still emits, and `npm run typecheck`
+// (a step of .ci/run) is where they fail the build.
 import { execFileSync } from 'node:child_process';
 
 export default function globalSetup() {
-  execFileSync('npx', ['--no-install', 'tsc', '-p', 'tsconfig.build.json', '--outDir', '.test-build'], { stdio: 'inherit' });
+  const outDir = process.env.TEST_BUILD_DIR ?? '.test-build';
+  try {
+    execFileSync('npx', ['--no-install', 'tsc', '-p', 'tsconfig.build.json', '--outDir', outDir], { stdio: 'inherit' });
+  } catch {
+    console.warn(`\ntest build in ${outDir} has type errors (see above); tests run on what tsc emitted\n`);
+  }
 }
