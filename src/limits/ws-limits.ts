@@ -78,3 +78,13 @@ export class WsLimits {
     return allowed ? { allowed } : { allowed, refusedBy: scope, retryAfterMs };
   }
 }
+
+/** What the realtime tier asks of the WebSocket limits. */
+export type WsFrameLimits = Pick<WsLimits, 'message' | 'signaling' | 'iceCandidate'>;
+
+/** RATE_LIMITS_ENABLED=false: every frame is allowed (tests, benchmarks). */
+export const UNLIMITED_WS_FRAMES: WsFrameLimits = Object.freeze({
+  message: async () => ({ allowed: true }) as const,
+  signaling: async () => ({ allowed: true }) as const,
+  iceCandidate: async () => ({ allowed: true }) as const,
+});

@@ -1,59 +1,214 @@
 /**
- * The /ws route on the main port. The handshake is authenticated (see ws-authentication.ts):
- * anything else is refused with 401 in the failure envelope before the upgrade. The realtime
- * protocol itself (events, fan-out, signaling) lands with its own piece of work; until then an
- * accepted connection is greeted and told that messages are not handled yet.
+ * The /ws route (protocol: docs/realtime.md). The handshake is authenticated before the upgrade
+ * (ws-authentication.ts), so an unauthenticated client gets 401 in the failure envelope and
+ * never a socket. An open connection is attached to its user's event channel, greeted, caught up
+ * when it resumes (`?stream=…&last_seq=…`), and then receives its user's events live.
+ *
+ * Protection of the pod: a connection whose unsent data passes WS_MAX_BUFFERED_BYTES is a slow
+ * consumer and is closed (1013), so it never holds memory or slows the fan-out to others; one
+ * that answers neither traffic nor pings for WS_HEARTBEAT_SECONDS is dead and is closed by uWS.
+ * On shutdown every connection is closed with 1012 and a reason telling the client to reconnect
+ * (to another pod) with its position.
  */
-import type { HttpResponse, TemplatedApp } from 'uWebSockets.js';
+import type { HttpResponse, TemplatedApp, WebSocket } from 'uWebSockets.js';
 import type { WsTickets } from '../identity/tickets/ws-tickets.js';
 import type { TokenVerification } from '../identity/tokens/token-verification.js';
+import type { WsFrameLimits } from '../limits/ws-limits.js';
 import type { Logger } from '../platform/logging/logger.js';
 import { statusLine } from '../server/http-message.js';
+import { ClientConnection } from './client-connection.js';
+import type { ResumePoint } from './client-connection.js';
+import { controlFrame } from './events/event-envelope.js';
+import type { UserEventStream } from './events/user-event-stream.js';
+import { FrameError } from './frame-error.js';
+import type { RealtimeMetrics } from './realtime-metrics.js';
+import { CALL_FRAME_TYPES } from './signaling/call-signaling.js';
+import type { CallFrameType, CallSignaling } from './signaling/call-signaling.js';
+import { UserChannels } from './user-channels.js';
 import { authenticateWebSocket } from './ws-authentication.js';
 import type { WsIdentity } from './ws-authentication.js';
 
 export interface WsEndpointDependencies {
   readonly tickets: WsTickets;
   readonly verification: TokenVerification;
+  readonly events: UserEventStream;
+  readonly signaling: CallSignaling;
+  readonly limits: WsFrameLimits;
+  readonly metrics: RealtimeMetrics;
   readonly logger: Logger;
+  readonly heartbeatSeconds: number;
+  readonly maxBufferedBytes: number;
 }
 
-export function attachWsEndpoint(deps: WsEndpointDependencies) {
-  return (app: TemplatedApp): void => {
-    app.ws<WsIdentity>('/ws', {
-      idleTimeout: 120,
-      maxPayloadLength: 64 * 1024,
-      upgrade: (res, req, context) => {
-        // Everything needed from `req` is read now: uWS invalidates it when this returns.
-        const ticket = new URLSearchParams(req.getQuery() ?? '').get('ticket') ?? undefined;
-        const protocols = (req.getHeader('sec-websocket-protocol') || '').split(',').map((p) => p.trim()).filter(Boolean);
-        const key = req.getHeader('sec-websocket-key');
-        const extensions = req.getHeader('sec-websocket-extensions');
-        let aborted = false;
-        res.onAborted(() => {
-          aborted = true;
-        });
-        authenticateWebSocket({ ticket, protocols }, deps.tickets, deps.verification).then(
-          (identity) => {
-            if (aborted) return;
-            if (!identity) return refuse(res, 401, 'A valid WebSocket ticket is required', 'UNAUTHORIZED');
-            res.cork(() => res.upgrade(identity, key, identity.protocol ?? '', extensions, context));
-          },
-          (error: unknown) => {
-            deps.logger.error({ err: error }, 'WebSocket authentication failed');
-            if (!aborted) refuse(res, 503, 'Authentication is unavailable', 'UNAVAILABLE');
-          },
-        );
-      },
-      open: (ws) => {
-        const { address } = ws.getUserData();
-        ws.send(JSON.stringify({ type: 'hello', address }));
-      },
-      message: (ws) => {
-        ws.send(JSON.stringify({ type: 'error', code: 'NOT_IMPLEMENTED', error: 'Realtime events are not available yet' }));
-      },
-    });
+export interface WsEndpoint {
+  attach(app: TemplatedApp): void;
+  /** Closes every connection with 1012 and a reconnect hint (graceful shutdown). */
+  closeAll(): void;
+}
+
+interface SocketState extends WsIdentity {
+  readonly resume: ResumePoint | undefined;
+  connection?: ClientConnection;
+  closed: boolean;
+  /** Client frames are handled one after the other, in the order they came. */
+  inbound: Promise<void>;
+}
+
+const MAX_FRAME_BYTES = 64 * 1024;
+const FRAME_ID = /^[\w.:-]{1,64}$/;
+export const CLOSE_SLOW_CONSUMER = 1013;
+export const CLOSE_RESTARTING = 1012;
+
+export function createWsEndpoint(deps: WsEndpointDependencies): WsEndpoint {
+  const sockets = new Set<WebSocket<SocketState>>();
+  const channels = new UserChannels(deps.events, (publishedAt) => deps.metrics.fanoutLatency.observe(Math.max(0, Date.now() - publishedAt) / 1000));
+  const counter = { delivered: (kind: 'durable' | 'ephemeral' | 'replayed', count: number) => deps.metrics.eventsDelivered.inc({ kind }, count) };
+
+  const sinkOf = (ws: WebSocket<SocketState>) => ({
+    send(frame: string): boolean {
+      const state = ws.getUserData();
+      if (state.closed) return false;
+      const result = ws.send(frame, false, false);
+      if (result === 2 || ws.getBufferedAmount() > deps.maxBufferedBytes) {
+        deps.metrics.slowConsumersDropped.inc();
+        state.closed = true;
+        ws.end(CLOSE_SLOW_CONSUMER, 'slow consumer: reconnect with stream and last_seq');
+        return false;
+      }
+      return true;
+    },
+  });
+
+  const reply = (ws: WebSocket<SocketState>, frame: string) => sinkOf(ws).send(frame);
+
+  async function handleFrame(ws: WebSocket<SocketState>, text: string): Promise<void> {
+    const state = ws.getUserData();
+    let ref: string | null = null;
+    try {
+      const frame = parseFrame(text);
+      ref = frame.ref;
+      if ((CALL_FRAME_TYPES as readonly string[]).includes(frame.type)) {
+        await deps.signaling.handle(state.address, frame.type as CallFrameType, frame.body);
+        reply(ws, controlFrame('ack', { ref }));
+        return;
+      }
+      if (frame.type !== 'ping') throw new FrameError('UNKNOWN_TYPE', `Unknown frame type "${frame.type}"`);
+      const verdict = await deps.limits.message(state.address);
+      if (!verdict.allowed) throw new FrameError('RATE_LIMIT_EXCEEDED', 'WebSocket message limit exceeded', Math.max(1, Math.ceil((verdict.retryAfterMs ?? 0) / 1000)));
+      reply(ws, controlFrame('pong', { ref }));
+    } catch (error) {
+      if (!(error instanceof FrameError)) {
+        deps.logger.error({ err: error, address: state.address }, 'WebSocket frame failed');
+        error = new FrameError('INTERNAL', 'The frame could not be handled');
+      }
+      const refused = error as FrameError;
+      deps.metrics.framesRefused.inc({ reason: refused.code.toLowerCase() });
+      reply(ws, controlFrame('error', { ref, code: refused.code, error: refused.message, ...(refused.retryAfterSeconds === null ? {} : { retry_after: refused.retryAfterSeconds }) }));
+    }
+  }
+
+  return {
+    attach(app) {
+      app.ws<SocketState>('/ws', {
+        // uWS requires a multiple of 4; it pings a quiet connection and drops one that stays silent.
+        idleTimeout: Math.ceil(deps.heartbeatSeconds / 4) * 4,
+        sendPingsAutomatically: true,
+        maxPayloadLength: MAX_FRAME_BYTES,
+        maxBackpressure: deps.maxBufferedBytes,
+        closeOnBackpressureLimit: 0,
+        upgrade: (res, req, context) => {
+          // Everything needed from `req` is read now: uWS invalidates it when this returns.
+          const query = new URLSearchParams(req.getQuery() ?? '');
+          const ticket = query.get('ticket') ?? undefined;
+          const protocols = (req.getHeader('sec-websocket-protocol') || '').split(',').map((p) => p.trim()).filter(Boolean);
+          const key = req.getHeader('sec-websocket-key');
+          const extensions = req.getHeader('sec-websocket-extensions');
+          const resume = resumePointOf(query);
+          let aborted = false;
+          res.onAborted(() => {
+            aborted = true;
+          });
+          if (resume === null) return refuse(res, 400, 'stream and last_seq must be given together; last_seq is a whole number', 'INVALID_ARGUMENT');
+          authenticateWebSocket({ ticket, protocols }, deps.tickets, deps.verification).then(
+            (identity) => {
+              if (aborted) return;
+              if (!identity) return refuse(res, 401, 'A valid WebSocket ticket is required', 'UNAUTHORIZED');
+              const state: SocketState = { ...identity, resume, closed: false, inbound: Promise.resolve() };
+              res.cork(() => res.upgrade(state, key, identity.protocol ?? '', extensions, context));
+            },
+            (error: unknown) => {
+              deps.logger.error({ err: error }, 'WebSocket authentication failed');
+              if (!aborted) refuse(res, 503, 'Authentication is unavailable', 'UNAVAILABLE');
+            },
+          );
+        },
+        open: (ws) => {
+          sockets.add(ws);
+          deps.metrics.connections.inc();
+          const state = ws.getUserData();
+          const connection = new ClientConnection(state.address, state.sessionId, sinkOf(ws), deps.events, counter, deps.heartbeatSeconds);
+          state.connection = connection;
+          channels
+            .attach(connection)
+            .then(() => connection.start(state.resume))
+            .catch((error: unknown) => {
+              deps.logger.warn({ err: error, address: state.address }, 'WebSocket could not be attached to its event stream');
+              if (!state.closed) {
+                state.closed = true;
+                ws.end(1011, 'events unavailable: reconnect later');
+              }
+            });
+        },
+        message: (ws, message) => {
+          const state = ws.getUserData();
+          // The buffer is only valid during this callback: decode it now.
+          const text = Buffer.from(message).toString('utf8');
+          state.inbound = state.inbound.then(() => handleFrame(ws, text));
+        },
+        close: (ws) => {
+          sockets.delete(ws);
+          deps.metrics.connections.dec();
+          const state = ws.getUserData();
+          state.closed = true;
+          if (state.connection) channels.detach(state.connection);
+        },
+      });
+    },
+
+    closeAll() {
+      for (const ws of sockets) {
+        const state = ws.getUserData();
+        if (state.closed) continue;
+        state.closed = true;
+        ws.end(CLOSE_RESTARTING, 'server restarting: reconnect with stream and last_seq');
+      }
+    },
   };
+}
+
+/** Undefined: a fresh connection; null: a malformed resume request. */
+function resumePointOf(query: URLSearchParams): ResumePoint | undefined | null {
+  const stream = query.get('stream');
+  const lastSeq = query.get('last_seq');
+  if (stream === null && lastSeq === null) return undefined;
+  if (stream === null || lastSeq === null || !/^\d{1,10}$/.test(lastSeq) || stream.length > 64) return null;
+  return { stream, seq: Number(lastSeq) };
+}
+
+function parseFrame(text: string): { type: string; ref: string | null; body: Record<string, unknown> } {
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    throw new FrameError('INVALID_ARGUMENT', 'A frame is a JSON object');
+  }
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new FrameError('INVALID_ARGUMENT', 'A frame is a JSON object');
+  const frame = body as Record<string, unknown>;
+  if (typeof frame.type !== 'string') throw new FrameError('INVALID_ARGUMENT', 'A frame needs a string type');
+  if (frame.id !== undefined && (typeof frame.id !== 'string' || !FRAME_ID.test(frame.id))) {
+    throw new FrameError('INVALID_ARGUMENT', 'id is 1 to 64 characters from A-Z, a-z, 0-9, _ . : -');
+  }
+  return { type: frame.type, ref: (frame.id as string | undefined) ?? null, body: frame };
 }
 
 function refuse(res: HttpResponse, status: number, error: string, code: string): void {

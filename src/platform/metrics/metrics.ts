@@ -3,6 +3,8 @@
  * Prometheus conventions (`_total` counters, `_seconds` histograms).
  */
 import { Counter, Registry, collectDefaultMetrics } from 'prom-client';
+import { createRealtimeMetrics } from '../../realtime/realtime-metrics.js';
+import type { RealtimeMetrics } from '../../realtime/realtime-metrics.js';
 import { RequestMetrics } from './request-metrics.js';
 
 export interface Metrics {
@@ -16,6 +18,8 @@ export interface Metrics {
   readonly rateLimited: Counter<'scope' | 'rpc'>;
   /** Every limiter decision by scope and outcome; failed_open/failed_closed reveal a shared-state outage. */
   readonly rateLimitDecisions: Counter<'scope' | 'outcome'>;
+  /** WebSocket connections, deliveries, fan-out latency and slow consumers. */
+  readonly realtime: RealtimeMetrics;
 }
 
 const LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
@@ -65,5 +69,6 @@ export function createMetrics(): Metrics {
       labelNames: ['scope', 'outcome'],
       registers: [registry],
     }),
+    realtime: createRealtimeMetrics(registry),
   };
 }

@@ -43,6 +43,11 @@ export class MemorySharedState implements SharedState {
     return this.open().get(this.keyPrefix + key);
   }
 
+  async getMany(keys: readonly string[]): Promise<(string | null)[]> {
+    const store = this.open();
+    return keys.map((key) => store.get(this.keyPrefix + key));
+  }
+
   async set(key: string, value: string, options: SetOptions = {}): Promise<boolean> {
     assertTtlMs(options.ttlMs);
     const store = this.open();

@@ -88,6 +88,11 @@ export class RedisSharedState implements SharedState {
     return this.commands.get(this.keyPrefix + key);
   }
 
+  async getMany(keys: readonly string[]): Promise<(string | null)[]> {
+    if (keys.length === 0) return [];
+    return this.commands.mget(keys.map((key) => this.keyPrefix + key));
+  }
+
   async set(key: string, value: string, options: SetOptions = {}): Promise<boolean> {
     assertTtlMs(options.ttlMs);
     const expiry = options.ttlMs === undefined ? [] : ['PX', options.ttlMs];

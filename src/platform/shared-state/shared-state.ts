@@ -44,6 +44,11 @@ export type Unsubscribe = () => Promise<void>;
 
 export interface SharedState {
   get(key: string): Promise<string | null>;
+  /**
+   * MGET: the values of several keys in one round trip, null where absent. On a Redis
+   * Cluster the keys must share a hash slot (use one `{hash tag}` in all of them).
+   */
+  getMany(keys: readonly string[]): Promise<(string | null)[]>;
   /** Plain SET replaces the value and clears any TTL. False only when onlyIfAbsent lost. */
   set(key: string, value: string, options?: SetOptions): Promise<boolean>;
   /** Atomic get-and-delete (GETDEL): of concurrent takers, exactly one gets the value. */
@@ -57,7 +62,10 @@ export interface SharedState {
    * so a counter's window runs from its first increment and is never extended.
    */
   incrementBy(key: string, n: number, ttlMs?: number): Promise<number>;
-  /** Runs an atomic script (see defineScript); `keys` are prefixed, `args` are not. */
+  /**
+   * Runs an atomic script (see defineScript); `keys` are prefixed, `args` are not. A
+   * script may publish: its messages go out in script order, atomically with its writes.
+   */
   run<TArgs extends readonly ScriptArg[], TResult extends ScriptReply>(
     script: SharedStateScript<TArgs, TResult>,
     keys: readonly string[],
@@ -98,6 +106,11 @@ export interface LocalScriptState {
   pttl(key: string): number;
   /** PEXPIRE: false when the key is absent; a ttl <= 0 deletes it, as in Redis. */
   pexpire(key: string, ttlMs: number): boolean;
+  /**
+   * PUBLISH, delivered after the script returns. A script passes its channel among KEYS so
+   * that the channel gets the key prefix (and, with a hash tag, the slot of its keys).
+   */
+  publish(channel: string, message: string): void;
 }
 
 export interface ScriptDefinition<TResult extends ScriptReply> {

@@ -76,6 +76,21 @@ const replyShapes = defineScript<[text: string], ScriptReply>({
 });
 
 /** Fails the way a script signals a rule violation. */
+/** Increments KEYS[1] and publishes the new value on the channel of the same name. */
+const countAndPublish = defineScript<[], number>({
+  name: 'test-count-and-publish',
+  keys: 1,
+  lua: `local value = redis.call('INCR', KEYS[1])
+redis.call('PUBLISH', KEYS[1], tostring(value))
+return value`,
+  local: (state, [key]) => {
+    const value = Number(state.get(key!) ?? '0') + 1;
+    state.set(key!, String(value));
+    state.publish(key!, String(value));
+    return value;
+  },
+});
+
 const refuse = defineScript<[], null>({
   name: 'refuse',
   keys: 0,
@@ -138,6 +153,14 @@ export function describeSharedStateContract(name: string, createHarness: () => S
         expect(await podA.set(key, 'v1 ✓')).toBe(true);
         expect(await podB.get(key)).toBe('v1 ✓');
         expect(await podB.exists(key)).toBe(true);
+      });
+
+      test('getMany reads several keys at once, null where absent, in the order asked', async () => {
+        const [first, missing, second] = [unique('{m}a'), unique('{m}b'), unique('{m}c')];
+        await podA.set(first, 'one');
+        await podA.set(second, 'two');
+        expect(await podB.getMany([second, missing, first])).toEqual(['two', null, 'one']);
+        expect(await podB.getMany([])).toEqual([]);
       });
 
       test('a key with ttlMs expires', async () => {
@@ -303,6 +326,16 @@ export function describeSharedStateContract(name: string, createHarness: () => S
       test('replies convert as in Redis: nil is null, numbers truncate', async () => {
         expect(await podA.run(lookup, [unique('missing')], [])).toBeNull();
         expect(await podA.run(replyShapes, [], ['text'])).toEqual(['text', 2, -3]);
+      });
+
+      test('a script publishes atomically with its writes, in script order', async () => {
+        const counter = unique('published-counter');
+        const received = inbox();
+        const unsubscribe = await podB.subscribe(counter, received.handler);
+        await Promise.all([podA.run(countAndPublish, [counter], []), podA.run(countAndPublish, [counter], [])]);
+        await podB.run(countAndPublish, [counter], []);
+        expect(await received.received(3)).toEqual(['1', '2', '3']);
+        await unsubscribe();
       });
 
       test('a wrong key count or a script error rejects', async () => {

@@ -1,0 +1,80 @@
+/**
+ * Blocks: who has blocked whom, in the store, mirrored to shared state for the ws pods
+ * (block-mirror.ts). Private to the blocker; the blocked user is never told.
+ */
+import type { Collection, DocumentStore, IndexSpec } from '../platform/store/document-store.js';
+import { DuplicateKeyError } from '../platform/store/document-store.js';
+import type { BlockMirror } from './block-mirror.js';
+
+export interface Block {
+  /** `<blocker>|<blocked>` */
+  _id: string;
+  blocker: string;
+  blocked: string;
+  blockedAt: Date;
+}
+
+export const CONTACT_BLOCKS = 'contact_blocks';
+
+export const blockIndexes: IndexSpec[] = [{ collection: CONTACT_BLOCKS, name: 'by_blocker', key: { blocker: 1, blockedAt: -1, _id: 1 } }];
+
+const blockId = (blocker: string, blocked: string) => `${blocker}|${blocked}`;
+
+/** Blocks copied to the mirror per batch when an api process starts. */
+const MIRROR_BATCH = 500;
+
+export class BlockList {
+  readonly blocks: Collection<Block>;
+
+  constructor(
+    store: DocumentStore,
+    private readonly mirror: BlockMirror,
+  ) {
+    this.blocks = store.collection<Block>(CONTACT_BLOCKS);
+  }
+
+  /** Blocks (idempotently) and returns the block, with its original time when it existed. */
+  async block(blocker: string, blocked: string): Promise<Block> {
+    const block: Block = { _id: blockId(blocker, blocked), blocker, blocked, blockedAt: new Date() };
+    let stored = block;
+    try {
+      await this.blocks.insertOne(block);
+    } catch (error) {
+      if (!(error instanceof DuplicateKeyError)) throw error;
+      stored = (await this.blocks.findOne({ _id: block._id })) ?? block;
+    }
+    await this.mirror.record(blocker, blocked, true);
+    return stored;
+  }
+
+  /** True when a block existed. */
+  async unblock(blocker: string, blocked: string): Promise<boolean> {
+    const { deletedCount } = await this.blocks.deleteOne({ _id: blockId(blocker, blocked) });
+    await this.mirror.record(blocker, blocked, false);
+    return deletedCount > 0;
+  }
+
+  async isBlocked(blocker: string, blocked: string): Promise<boolean> {
+    return (await this.blocks.findOne({ _id: blockId(blocker, blocked) }, { projection: { _id: 1 } })) !== null;
+  }
+
+  /** Of `candidates`, those that `blocker` has blocked. */
+  async blockedAmong(blocker: string, candidates: readonly string[]): Promise<Set<string>> {
+    if (candidates.length === 0) return new Set();
+    const found = await this.blocks.find({ _id: { $in: candidates.map((each) => blockId(blocker, each)) } });
+    return new Set(found.map((block) => block.blocked));
+  }
+
+  /** Copies every block into the mirror (a Redis that lost its data is repaired at the next start). */
+  async restoreMirror(): Promise<number> {
+    let after = '';
+    let copied = 0;
+    for (;;) {
+      const batch = await this.blocks.find({ _id: { $gt: after } }, { sort: { _id: 1 }, limit: MIRROR_BATCH });
+      await Promise.all(batch.map((block) => this.mirror.record(block.blocker, block.blocked, true)));
+      copied += batch.length;
+      if (batch.length < MIRROR_BATCH) return copied;
+      after = batch[batch.length - 1]!._id;
+    }
+  }
+}

@@ -1,0 +1,53 @@
+/**
+ * Conversations and each participant's view of one. The same two records serve direct chats
+ * (two members, created by the first message or timer change between two users), groups and
+ * channels (one member record per member or subscriber, written by their services), so those
+ * fit without another model.
+ */
+import type { IndexSpec } from '../../platform/store/document-store.js';
+
+export type ConversationType = 'direct' | 'group' | 'channel';
+
+export interface Conversation {
+  /** `dm:<lower address>:<higher address>` for direct chats; `group:<id>` and `channel:<id>` otherwise. */
+  _id: string;
+  type: ConversationType;
+  /** The last sequence number handed out; a message takes the next one atomically. */
+  lastSequence: number;
+  /** 0 when off. */
+  disappearingTimerSeconds: number;
+  createdAt: Date;
+}
+
+/** One participant's state in a conversation: read marker and position in the chat list. */
+export interface ConversationMember {
+  /** `<conversation id>|<address>` */
+  _id: string;
+  conversationId: string;
+  address: string;
+  type: ConversationType;
+  /** The other participant of a direct chat; empty otherwise. */
+  peerAddress: string;
+  groupId: string;
+  channelId: string;
+  /** In groups and channels: `owner`, `admin` or `member` (set by their services). */
+  role?: 'owner' | 'admin' | 'member';
+  lastReadSequence: number;
+  lastReadMessageId: string;
+  /** When the conversation last changed for this member; orders the chat list. */
+  activityAt: Date;
+}
+
+export const CONVERSATIONS = 'conversations';
+export const CONVERSATION_MEMBERS = 'conversation_members';
+
+export const conversationIndexes: IndexSpec[] = [
+  { collection: CONVERSATION_MEMBERS, name: 'chat_list', key: { address: 1, activityAt: -1, _id: 1 } },
+];
+
+/** The same id from both sides, so two first messages crossing each other meet in one conversation. */
+export function directConversationId(a: string, b: string): string {
+  return a < b ? `dm:${a}:${b}` : `dm:${b}:${a}`;
+}
+
+export const memberId = (conversationId: string, address: string) => `${conversationId}|${address}`;

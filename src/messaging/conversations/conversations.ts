@@ -1,0 +1,122 @@
+/**
+ * Finding the conversation a request names, and the conversation records' bookkeeping:
+ * sequence numbers, timers and each member's place in the chat list.
+ */
+import { AccountRepository } from '../../identity/accounts/account-repository.js';
+import { isWalletAddress } from '../../identity/wallet/wallet-address.js';
+import { invalidArgument, notFound } from '../../platform/errors/api-error.js';
+import type { Collection, DocumentStore } from '../../platform/store/document-store.js';
+import { CONVERSATIONS, CONVERSATION_MEMBERS, directConversationId, memberId } from './conversation.js';
+import type { Conversation, ConversationMember, ConversationType } from './conversation.js';
+
+/** A conversation as a request names it: the other user, a group or a channel. */
+export interface TargetFields {
+  readonly peerAddress: string;
+  readonly groupId: string;
+  readonly channelId?: string;
+}
+
+export interface Target {
+  readonly conversationId: string;
+  readonly type: ConversationType;
+  /** The other user of a direct chat (lowercase); empty otherwise. */
+  readonly peer: string;
+  readonly groupId: string;
+  readonly channelId: string;
+}
+
+export class Conversations {
+  readonly conversations: Collection<Conversation>;
+  readonly members: Collection<ConversationMember>;
+  private readonly accounts: AccountRepository;
+
+  constructor(store: DocumentStore) {
+    this.conversations = store.collection<Conversation>(CONVERSATIONS);
+    this.members = store.collection<ConversationMember>(CONVERSATION_MEMBERS);
+    this.accounts = new AccountRepository(store);
+  }
+
+  /** A registered user named by a wallet address in any case: 400 if malformed, 404 if unknown. */
+  async existingUser(address: string, field: string): Promise<string> {
+    if (!isWalletAddress(address)) throw invalidArgument(`${field} must be a wallet address (0x + 40 hex digits)`);
+    const lower = address.toLowerCase();
+    if (!(await this.accounts.find(lower))) throw notFound('No account with this address');
+    return lower;
+  }
+
+  /**
+   * The one conversation that `fields` name, checked for the caller: a direct chat with an
+   * existing user, or a group or channel the caller is a member of.
+   */
+  async resolve(caller: string, fields: TargetFields, names = { peer: 'peer_address' }): Promise<Target> {
+    const given = [fields.peerAddress, fields.groupId, fields.channelId ?? ''].filter((value) => value !== '');
+    const allowed = fields.channelId === undefined ? `${names.peer} or group_id` : `${names.peer}, group_id or channel_id`;
+    if (given.length !== 1) throw invalidArgument(`Exactly one of ${allowed} is required`);
+    if (fields.peerAddress !== '') {
+      const peer = await this.existingUser(fields.peerAddress, names.peer);
+      return { conversationId: directConversationId(caller, peer), type: 'direct', peer, groupId: '', channelId: '' };
+    }
+    const [type, id] = fields.groupId !== '' ? (['group', fields.groupId] as const) : (['channel', fields.channelId!] as const);
+    const conversationId = `${type}:${id}`;
+    // Groups and channels write their members' records; without one the caller cannot see it.
+    if (id.length > 64 || !(await this.members.findOne({ _id: memberId(conversationId, caller) }))) throw notFound(`No such ${type}`);
+    return { conversationId, type, peer: '', groupId: type === 'group' ? id : '', channelId: type === 'channel' ? id : '' };
+  }
+
+  /** Hands out the conversation's next sequence number, creating a direct chat on first use. */
+  async nextSequence(target: Target): Promise<{ sequence: number; disappearingTimerSeconds: number }> {
+    const conversation = await this.conversations.findOneAndUpdate(
+      { _id: target.conversationId },
+      { $inc: { lastSequence: 1 }, $setOnInsert: { type: target.type, disappearingTimerSeconds: 0, createdAt: new Date() } },
+      { upsert: true, returnDocument: 'after' },
+    );
+    return { sequence: conversation!.lastSequence, disappearingTimerSeconds: conversation!.disappearingTimerSeconds };
+  }
+
+  find(conversationId: string): Promise<Conversation | null> {
+    return this.conversations.findOne({ _id: conversationId });
+  }
+
+  async setTimer(target: Target, seconds: number): Promise<void> {
+    await this.conversations.updateOne(
+      { _id: target.conversationId },
+      { $set: { disappearingTimerSeconds: seconds }, $setOnInsert: { type: target.type, lastSequence: 0, createdAt: new Date() } },
+      { upsert: true },
+    );
+  }
+
+  member(conversationId: string, address: string): Promise<ConversationMember | null> {
+    return this.members.findOne({ _id: memberId(conversationId, address) });
+  }
+
+  /** Moves the conversation to the top of these members' chat lists (creating their entries). */
+  async touch(target: Target, addresses: readonly string[], at: Date): Promise<void> {
+    await Promise.all(
+      [...new Set(addresses)].map((address) =>
+        this.members.updateOne(
+          { _id: memberId(target.conversationId, address) },
+          {
+            $set: { activityAt: at },
+            $setOnInsert: {
+              conversationId: target.conversationId,
+              address,
+              type: target.type,
+              peerAddress: target.type === 'direct' ? otherOf(target.conversationId, address) : '',
+              groupId: target.groupId,
+              channelId: target.channelId,
+              lastReadSequence: 0,
+              lastReadMessageId: '',
+            },
+          },
+          { upsert: true },
+        ),
+      ),
+    );
+  }
+}
+
+/** The other participant of a direct conversation id (itself for a note to self). */
+function otherOf(conversationId: string, address: string): string {
+  const [, a, b] = conversationId.split(':');
+  return a === address ? b! : a!;
+}

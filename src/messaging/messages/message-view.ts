@@ -1,0 +1,48 @@
+/** A stored message as the API shows it to one viewer (messages.proto `Message`). */
+import { create, toJson } from '@bufbuild/protobuf';
+import type { JsonObject, JsonValue } from '@bufbuild/protobuf';
+import { MessageSchema } from '../../gen/service/v1/messages_pb.js';
+import type { Message } from '../../gen/service/v1/messages_pb.js';
+import type { StoredMessage } from './stored-message.js';
+
+export interface ViewOptions {
+  /** Whether the viewer starred it. */
+  starred?: boolean;
+  /** Only ViewOnceMessage shows a view-once message's content, that one time. */
+  openViewOnce?: boolean;
+}
+
+const iso = (date: Date | null | undefined) => (date ? date.toISOString() : '');
+
+export function messageView(stored: StoredMessage, options: ViewOptions = {}): Message {
+  const hideContent = stored.viewOnce && !options.openViewOnce;
+  return create(MessageSchema, {
+    id: stored._id,
+    clientMessageId: stored.clientMessageId ?? '',
+    conversationId: stored.conversationId,
+    senderAddress: stored.senderAddress,
+    recipientAddress: stored.recipientAddress,
+    groupId: stored.groupId,
+    channelId: stored.channelId,
+    kind: stored.kind,
+    ciphertext: hideContent || !stored.ciphertext ? new Uint8Array() : new Uint8Array(stored.ciphertext.buffer),
+    mediaId: hideContent ? '' : stored.mediaId,
+    durationMs: stored.durationMs,
+    stickerId: stored.stickerId,
+    pollId: stored.pollId,
+    sequence: stored.sequence,
+    sentAt: iso(stored.sentAt),
+    expiresAt: iso(stored.expiresAt),
+    viewOnce: stored.viewOnce,
+    viewedAt: iso(stored.viewedAt),
+    starred: options.starred ?? false,
+    status: stored.status,
+    systemEvent: stored.systemEvent,
+    ...(stored.systemData ? { systemData: stored.systemData as JsonObject } : {}),
+  });
+}
+
+/** The JSON of a message exactly as REST prints it, for WebSocket events. */
+export function messageJson(message: Message): JsonValue {
+  return toJson(MessageSchema, message, { alwaysEmitImplicit: true });
+}

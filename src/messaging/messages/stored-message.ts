@@ -1,0 +1,58 @@
+/**
+ * A message as stored: ciphertext the server cannot read, plus the routing, ordering, expiry
+ * and delivery metadata it needs (see messages.proto).
+ */
+import type { Binary } from 'bson';
+import type { IndexSpec } from '../../platform/store/document-store.js';
+
+export const MESSAGE_KINDS = ['text', 'image', 'voice', 'video', 'file', 'sticker', 'poll', 'system'] as const;
+export type MessageKind = (typeof MESSAGE_KINDS)[number];
+export type DeliveryStatus = 'sent' | 'delivered' | 'read';
+
+export interface StoredMessage {
+  _id: string;
+  conversationId: string;
+  sequence: number;
+  /** The sender's idempotency key; absent for system and poll messages. */
+  clientMessageId?: string;
+  /** Hash of what the request asked for, so that a retry is told from a reuse of the key. */
+  requestDigest?: string;
+  senderAddress: string;
+  recipientAddress: string;
+  groupId: string;
+  channelId: string;
+  kind: MessageKind;
+  /** Removed when a view-once message is opened. */
+  ciphertext?: Binary;
+  mediaId: string;
+  durationMs: number;
+  stickerId: string;
+  pollId: string;
+  sentAt: Date;
+  /** Absent when the message does not disappear; the TTL index deletes it at this time. */
+  expiresAt?: Date;
+  viewOnce: boolean;
+  viewedAt: Date | null;
+  status: DeliveryStatus;
+  /**
+   * Sent while the recipient had blocked the sender: kept for the sender (who is not told) and
+   * never shown or delivered to the recipient, even after an unblock.
+   */
+  withheld: boolean;
+  systemEvent: string;
+  systemData: Record<string, unknown> | null;
+}
+
+export const MESSAGES = 'messages';
+
+export const messageIndexes: IndexSpec[] = [
+  {
+    collection: MESSAGES,
+    name: 'idempotency_key',
+    key: { senderAddress: 1, clientMessageId: 1 },
+    unique: true,
+    partialFilterExpression: { clientMessageId: { $type: 'string' } },
+  },
+  { collection: MESSAGES, name: 'conversation_sequence', key: { conversationId: 1, sequence: 1 }, unique: true },
+  { collection: MESSAGES, name: 'disappear', key: { expiresAt: 1 }, expireAfterSeconds: 0 },
+];

@@ -1,0 +1,66 @@
+/**
+ * Users' chosen presence status. Stored (it outlives connections), and pushed as an ephemeral
+ * `presence` event to the people who have a direct chat or a group with the user; users the
+ * user has blocked are left out and always read `offline`.
+ */
+import type { BlockList } from '../contacts/block-list.js';
+import type { Conversations } from '../messaging/conversations/conversations.js';
+import type { MessagingEvents } from '../messaging/messaging-events.js';
+import type { Collection, DocumentStore } from '../platform/store/document-store.js';
+
+export const STATUSES = ['online', 'away', 'busy', 'offline'] as const;
+export type Status = (typeof STATUSES)[number];
+
+export interface PresenceRecord {
+  /** The user's address. */
+  _id: string;
+  status: Status;
+  statusText: string;
+  updatedAt: Date;
+}
+
+export const PRESENCE = 'presence';
+
+/** A status change reaches at most this many of the most recently active conversations' members. */
+const MAX_AUDIENCE_CONVERSATIONS = 500;
+
+export class Presence {
+  private readonly records: Collection<PresenceRecord>;
+
+  constructor(
+    store: DocumentStore,
+    private readonly conversations: Conversations,
+    private readonly blocks: BlockList,
+    private readonly events: MessagingEvents,
+  ) {
+    this.records = store.collection<PresenceRecord>(PRESENCE);
+  }
+
+  async set(address: string, status: Status, statusText: string): Promise<PresenceRecord> {
+    const record: PresenceRecord = { _id: address, status, statusText, updatedAt: new Date() };
+    await this.records.updateOne({ _id: address }, { $set: { status, statusText, updatedAt: record.updatedAt } }, { upsert: true });
+    const audience = await this.audienceOf(address);
+    await this.events.ephemeral('presence', audience, { address, status, status_text: statusText, updated_at: record.updatedAt.toISOString() });
+    return record;
+  }
+
+  /** What `viewer` may see of `address`'s status: `offline` when `address` has blocked the viewer. */
+  async seenBy(address: string, viewer: string): Promise<{ status: Status; statusText: string }> {
+    const [record, blocked] = await Promise.all([this.records.findOne({ _id: address }), this.blocks.isBlocked(address, viewer)]);
+    if (!record || blocked) return { status: 'offline', statusText: '' };
+    return { status: record.status, statusText: record.statusText };
+  }
+
+  private async audienceOf(address: string): Promise<string[]> {
+    const chats = await this.conversations.members.find({ address }, { sort: { activityAt: -1 }, limit: MAX_AUDIENCE_CONVERSATIONS });
+    const peers = new Set(chats.filter((chat) => chat.type === 'direct').map((chat) => chat.peerAddress));
+    const groups = chats.filter((chat) => chat.type === 'group').map((chat) => chat.conversationId);
+    if (groups.length > 0) {
+      const members = await this.conversations.members.find({ conversationId: { $in: groups } }, { projection: { address: 1 } });
+      for (const member of members) peers.add(member.address);
+    }
+    peers.delete(address);
+    const blocked = await this.blocks.blockedAmong(address, [...peers]);
+    return [...peers].filter((peer) => !blocked.has(peer));
+  }
+}

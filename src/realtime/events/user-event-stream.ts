@@ -1,0 +1,151 @@
+/**
+ * Each user's stream of events, in shared state so that any api pod can publish and every ws
+ * pod holding one of the user's connections receives (see docs/realtime.md).
+ *
+ * Durable events are appended by one atomic script that numbers them (`seq`), keeps them for
+ * replay (at most `retainCount`, for `retentionMs`) and publishes them, so the order of numbers,
+ * the order in the log and the order on the channel are the same even when several pods publish
+ * for one user at once. Ephemeral events are only published.
+ *
+ * A stream has an id, drawn when its counter starts: if the counter is ever lost (Redis
+ * restarted without persistence, or the user was idle past the counter's TTL), numbering starts
+ * again under a new id, and a client resuming with the old id is told to resync instead of being
+ * handed unrelated events under numbers it has already seen.
+ *
+ * Keys share the `{address}` hash tag, so one script touches one Redis Cluster slot.
+ */
+import { randomBytes } from 'node:crypto';
+import { defineScript } from '../../platform/shared-state/shared-state.js';
+import type { SharedState, Unsubscribe } from '../../platform/shared-state/shared-state.js';
+
+export interface UserEventStreamSettings {
+  /** Events kept per user for replay (WS_REPLAY_EVENTS). */
+  readonly retainCount: number;
+  /** How long each event stays replayable (WS_REPLAY_RETENTION). */
+  readonly retentionMs: number;
+}
+
+/** An event as a subscriber receives it. */
+export interface StreamedEvent {
+  /** 0 for ephemeral events. */
+  readonly seq: number;
+  /** The stream id of a durable event; empty for ephemeral ones. */
+  readonly stream: string;
+  /** When the publisher published it (epoch ms), for the fan-out latency metric. */
+  readonly publishedAt: number;
+  /** The envelope to send as it is. */
+  readonly frame: string;
+}
+
+export type ReplayResult =
+  | { readonly kind: 'events'; readonly stream: string; readonly seq: number; readonly frames: string[] }
+  | { readonly kind: 'resync'; readonly stream: string; readonly seq: number };
+
+/** Kept far longer than events, so that a quiet user keeps the stream id a client holds. */
+const COUNTER_TTL_MS = 30 * 24 * 60 * 60 * 1000;
+
+const keysOf = (address: string) => {
+  const tag = `{${address}}`;
+  return { seq: `ev:${tag}:seq`, stream: `ev:${tag}:stream`, eventPrefix: `ev:${tag}:e:`, channel: `ev:${tag}` };
+};
+
+/**
+ * Appends one durable event: number it, store it, forget the one that falls out of the
+ * window, publish it. KEYS: seq, stream, event prefix, channel. ARGV: event JSON (without
+ * seq), a fresh stream id, retention ms, retain count, counter TTL ms, now ms.
+ */
+const appendEvent = defineScript<[event: string, freshStream: string, retentionMs: number, retainCount: number, counterTtlMs: number, nowMs: number], [number, string]>({
+  name: 'user-event-append',
+  keys: 4,
+  lua: `local seq = redis.call('INCR', KEYS[1])
+local stream = redis.call('GET', KEYS[2])
+if seq == 1 or not stream then stream = ARGV[2] end
+redis.call('SET', KEYS[2], stream, 'PX', ARGV[5])
+redis.call('PEXPIRE', KEYS[1], ARGV[5])
+local frame = '{"seq":' .. seq .. ',"stream":"' .. stream .. '",' .. string.sub(ARGV[1], 2)
+redis.call('SET', KEYS[3] .. seq, frame, 'PX', ARGV[3])
+local dropped = seq - tonumber(ARGV[4])
+if dropped > 0 then redis.call('DEL', KEYS[3] .. dropped) end
+redis.call('PUBLISH', KEYS[4], stream .. '|' .. ARGV[6] .. '|' .. frame)
+return {seq, stream}`,
+  local: (state, [seqKey, streamKey, eventPrefix, channel], [event, freshStream, retentionMs, retainCount, counterTtlMs, nowMs]) => {
+    const seq = Number(state.get(seqKey!) ?? '0') + 1;
+    state.set(seqKey!, String(seq), { keepTtl: true });
+    const stored = state.get(streamKey!);
+    const stream = seq === 1 || stored === null ? freshStream! : stored;
+    state.set(streamKey!, stream, { ttlMs: Number(counterTtlMs) });
+    state.pexpire(seqKey!, Number(counterTtlMs));
+    const frame = `{"seq":${seq},"stream":"${stream}",${event!.slice(1)}`;
+    state.set(eventPrefix! + seq, frame, { ttlMs: Number(retentionMs) });
+    const dropped = seq - Number(retainCount);
+    if (dropped > 0) state.delete(eventPrefix! + dropped);
+    state.publish(channel!, `${stream}|${nowMs}|${frame}`);
+    return [seq, stream];
+  },
+});
+
+export class UserEventStream {
+  constructor(
+    private readonly state: SharedState,
+    private readonly settings: UserEventStreamSettings,
+  ) {}
+
+  /** Numbers, keeps and publishes a durable event (built by `eventJson`); resolves with its seq. */
+  async publishDurable(address: string, event: string): Promise<number> {
+    const keys = keysOf(address);
+    const [seq] = await this.state.run(
+      appendEvent,
+      [keys.seq, keys.stream, keys.eventPrefix, keys.channel],
+      [event, randomBytes(9).toString('base64url'), this.settings.retentionMs, this.settings.retainCount, COUNTER_TTL_MS, Date.now()],
+    );
+    return seq;
+  }
+
+  /** Publishes an ephemeral event to the user's open connections; nothing is kept. */
+  publishEphemeral(address: string, event: string): Promise<void> {
+    return this.state.publish(keysOf(address).channel, `|${Date.now()}|${event}`);
+  }
+
+  subscribe(address: string, handler: (event: StreamedEvent) => void): Promise<Unsubscribe> {
+    return this.state.subscribe(keysOf(address).channel, (message) => handler(parseStreamed(message)));
+  }
+
+  /** The stream id and the number of the user's latest durable event (empty and 0 if none). */
+  async position(address: string): Promise<{ stream: string; seq: number }> {
+    const keys = keysOf(address);
+    const [seq, stream] = await this.state.getMany([keys.seq, keys.stream]);
+    return stream == null || seq == null ? { stream: '', seq: 0 } : { stream, seq: Number(seq) };
+  }
+
+  /**
+   * The durable events after `afterSeq` of stream `stream` (`''` with 0: from the start of the
+   * current stream), in order; or `resync` when they
+   * cannot all be given: another stream, a number from the future, or a gap older than what
+   * is kept.
+   */
+  async replay(address: string, stream: string, afterSeq: number): Promise<ReplayResult> {
+    const current = await this.position(address);
+    const resync = { kind: 'resync', ...current } as const;
+    if (current.stream === '') return afterSeq === 0 ? { kind: 'events', ...current, frames: [] } : resync;
+    // A client that has seen no event yet (stream '' at its greeting) may take any stream from its start.
+    const sameStream = stream === current.stream || (stream === '' && afterSeq === 0);
+    if (!sameStream || afterSeq > current.seq) return resync;
+    const missed = current.seq - afterSeq;
+    if (missed === 0) return { kind: 'events', ...current, frames: [] };
+    if (missed > this.settings.retainCount) return resync;
+    const keys = keysOf(address);
+    const numbers = Array.from({ length: missed }, (_, i) => afterSeq + 1 + i);
+    const frames = await this.state.getMany(numbers.map((seq) => keys.eventPrefix + seq));
+    if (frames.some((frame) => frame === null)) return resync;
+    return { kind: 'events', ...current, frames: frames as string[] };
+  }
+}
+
+/** `<stream>|<published ms>|<frame>`; a durable frame starts with `{"seq":<n>,"stream":…`. */
+function parseStreamed(message: string): StreamedEvent {
+  const first = message.indexOf('|');
+  const second = message.indexOf('|', first + 1);
+  const frame = message.slice(second + 1);
+  const seq = frame.startsWith('{"seq":') ? Number.parseInt(frame.slice(7), 10) : 0;
+  return { seq, stream: message.slice(0, first), publishedAt: Number(message.slice(first + 1, second)), frame };
+}
