@@ -4,6 +4,9 @@
  *
  * - Until `start` has sent the greeting (and, when resuming, the missed events), live events are
  *   held back, so nothing overtakes the replay.
+ * - Replays are read in batches and written at the pace the client reads (`sendPaced`), so a
+ *   long catch-up neither loads the whole backlog into memory nor trips the slow-consumer bound
+ *   meant for live traffic.
  * - A durable event is sent only if it is the next number; one already sent is skipped, and a
  *   jump (a publish lost while the pod's Redis subscription was reconnecting) is filled from the
  *   replay log before going on. When it cannot be filled, or the stream was restarted, the
@@ -11,11 +14,16 @@
  * - Ephemeral events go straight out.
  */
 import { controlFrame } from './events/event-envelope.js';
-import type { ReplayResult, StreamedEvent, UserEventStream } from './events/user-event-stream.js';
+import type { ReplayCheck, StreamedEvent, UserEventStream } from './events/user-event-stream.js';
 
-/** Where the socket's frames go; `send` answers false once the connection is gone. */
+/** Where the socket's frames go; both answer false once the connection is gone. */
 export interface FrameSink {
+  /** Live traffic: a client that lets it pile up is a slow consumer and is disconnected. */
   send(frame: string): boolean;
+  /** Replay: waits while the client's queue is full. */
+  sendPaced(frame: string): Promise<boolean>;
+  /** Disconnects the client as a slow consumer. */
+  dropSlowConsumer(): void;
 }
 
 export interface ResumePoint {
@@ -27,6 +35,11 @@ export interface DeliveryCounter {
   delivered(kind: 'durable' | 'ephemeral' | 'replayed', count: number): void;
 }
 
+/** Events read from shared state per round trip during a replay. */
+const REPLAY_BATCH = 100;
+/** Live events held back during a replay beyond which the client is too far behind to keep. */
+const MAX_HELD_EVENTS = 10_000;
+
 export class ClientConnection {
   private stream = '';
   private lastSeq = 0;
@@ -35,7 +48,6 @@ export class ClientConnection {
 
   constructor(
     readonly address: string,
-    readonly sessionId: string,
     private readonly sink: FrameSink,
     private readonly events: UserEventStream,
     private readonly counter: DeliveryCounter,
@@ -45,15 +57,15 @@ export class ClientConnection {
   /** Greets the client and catches it up; the user's channel must already be subscribed. */
   async start(resume: ResumePoint | undefined): Promise<void> {
     if (resume) {
-      const replay = await this.events.replay(this.address, resume.stream, resume.seq);
-      this.hello(replay.kind === 'events', replay);
-      if (replay.kind === 'events') {
-        this.lastSeq = resume.seq;
-        this.sendReplayed(replay.frames);
+      const check = await this.events.checkReplay(this.address, resume.stream, resume.seq);
+      this.hello(check.kind === 'events', check);
+      if (check.kind === 'events') {
+        this.adopt(resume);
+        await this.replayUpTo(check);
       } else {
-        this.sendResync(replay);
+        this.sendResync(check);
+        this.adopt(check);
       }
-      this.adopt(replay);
     } else {
       const position = await this.events.position(this.address);
       this.hello(false, position);
@@ -65,23 +77,24 @@ export class ClientConnection {
   /** A live event from the user's channel. */
   deliver(event: StreamedEvent): void {
     if (this.held) {
-      this.held.push(event);
+      if (this.held.length >= MAX_HELD_EVENTS) this.sink.dropSlowConsumer();
+      else this.held.push(event);
       return;
     }
     if (event.seq === 0) {
       if (this.sink.send(event.frame)) this.counter.delivered('ephemeral', 1);
       return;
     }
-    const firstOfStream = this.stream === '' && event.seq === 1;
-    if (event.stream !== this.stream && !firstOfStream) {
+    // A client that has seen no event yet takes the stream of the first one it hears of.
+    if (this.stream === '' && this.lastSeq === 0) this.stream = event.stream;
+    if (event.stream !== this.stream) {
       this.sendResync(event);
       this.adopt(event);
       return;
     }
     if (event.seq <= this.lastSeq) return;
     if (event.seq === this.lastSeq + 1) {
-      this.stream = event.stream;
-      this.lastSeq = event.seq;
+      this.adopt(event);
       if (this.sink.send(event.frame)) this.counter.delivered('durable', 1);
       return;
     }
@@ -91,15 +104,33 @@ export class ClientConnection {
 
   private async fillGap(): Promise<void> {
     try {
-      const replay = await this.events.replay(this.address, this.stream, this.lastSeq);
-      if (replay.kind === 'events') this.sendReplayed(replay.frames);
-      else this.sendResync(replay);
-      this.adopt(replay);
+      const check = await this.events.checkReplay(this.address, this.stream, this.lastSeq);
+      if (check.kind === 'events') await this.replayUpTo(check);
+      else {
+        this.sendResync(check);
+        this.adopt(check);
+      }
     } catch {
       // Shared state is away: the client cannot be caught up now, so it must resync later.
       this.sink.send(controlFrame('resync_required', { stream: this.stream, seq: this.lastSeq, reason: 'unavailable' }));
     }
     this.release();
+  }
+
+  /** Sends the kept events after `lastSeq` up to `check.seq`, in batches, at the client's pace. */
+  private async replayUpTo(check: ReplayCheck): Promise<void> {
+    while (this.lastSeq < check.seq) {
+      const to = Math.min(this.lastSeq + REPLAY_BATCH, check.seq);
+      const frames = await this.events.frames(this.address, this.lastSeq + 1, to);
+      if (!frames) {
+        this.sendResync(check);
+        this.adopt(check);
+        return;
+      }
+      for (const frame of frames) if (!(await this.sink.sendPaced(frame))) return;
+      this.counter.delivered('replayed', frames.length);
+      this.adopt({ stream: check.stream, seq: to });
+    }
   }
 
   private release(): void {
@@ -125,13 +156,7 @@ export class ClientConnection {
     );
   }
 
-  private sendReplayed(frames: readonly string[]): void {
-    let sent = 0;
-    for (const frame of frames) if (this.sink.send(frame)) sent += 1;
-    if (sent > 0) this.counter.delivered('replayed', sent);
-  }
-
-  private sendResync(position: ReplayResult | StreamedEvent): void {
+  private sendResync(position: { stream: string; seq: number }): void {
     this.sink.send(controlFrame('resync_required', { stream: position.stream, seq: position.seq, reason: 'gap' }));
   }
 }

@@ -17,7 +17,7 @@ import type { WsFrameLimits } from '../limits/ws-limits.js';
 import type { Logger } from '../platform/logging/logger.js';
 import { statusLine } from '../server/http-message.js';
 import { ClientConnection } from './client-connection.js';
-import type { ResumePoint } from './client-connection.js';
+import type { FrameSink, ResumePoint } from './client-connection.js';
 import { controlFrame } from './events/event-envelope.js';
 import type { UserEventStream } from './events/user-event-stream.js';
 import { FrameError } from './frame-error.js';
@@ -52,6 +52,8 @@ interface SocketState extends WsIdentity {
   closed: boolean;
   /** Client frames are handled one after the other, in the order they came. */
   inbound: Promise<void>;
+  /** Paced replays waiting for the client to read. */
+  drainWaiters: (() => void)[];
 }
 
 const MAX_FRAME_BYTES = 64 * 1024;
@@ -64,19 +66,34 @@ export function createWsEndpoint(deps: WsEndpointDependencies): WsEndpoint {
   const channels = new UserChannels(deps.events, (publishedAt) => deps.metrics.fanoutLatency.observe(Math.max(0, Date.now() - publishedAt) / 1000));
   const counter = { delivered: (kind: 'durable' | 'ephemeral' | 'replayed', count: number) => deps.metrics.eventsDelivered.inc({ kind }, count) };
 
-  const sinkOf = (ws: WebSocket<SocketState>) => ({
-    send(frame: string): boolean {
-      const state = ws.getUserData();
-      if (state.closed) return false;
+  const dropSlowConsumer = (ws: WebSocket<SocketState>) => {
+    const state = ws.getUserData();
+    if (state.closed) return;
+    deps.metrics.slowConsumersDropped.inc();
+    state.closed = true;
+    ws.end(CLOSE_SLOW_CONSUMER, 'slow consumer: reconnect with stream and last_seq');
+  };
+
+  const sinkOf = (ws: WebSocket<SocketState>): FrameSink => ({
+    send(frame) {
+      if (ws.getUserData().closed) return false;
       const result = ws.send(frame, false, false);
       if (result === 2 || ws.getBufferedAmount() > deps.maxBufferedBytes) {
-        deps.metrics.slowConsumersDropped.inc();
-        state.closed = true;
-        ws.end(CLOSE_SLOW_CONSUMER, 'slow consumer: reconnect with stream and last_seq');
+        dropSlowConsumer(ws);
         return false;
       }
       return true;
     },
+    async sendPaced(frame) {
+      const state = ws.getUserData();
+      while (!state.closed && ws.getBufferedAmount() > deps.maxBufferedBytes / 2) {
+        await new Promise<void>((resolve) => state.drainWaiters.push(resolve));
+      }
+      if (state.closed) return false;
+      ws.send(frame, false, false);
+      return true;
+    },
+    dropSlowConsumer: () => dropSlowConsumer(ws),
   });
 
   const reply = (ws: WebSocket<SocketState>, frame: string) => sinkOf(ws).send(frame);
@@ -133,7 +150,7 @@ export function createWsEndpoint(deps: WsEndpointDependencies): WsEndpoint {
             (identity) => {
               if (aborted) return;
               if (!identity) return refuse(res, 401, 'A valid WebSocket ticket is required', 'UNAUTHORIZED');
-              const state: SocketState = { ...identity, resume, closed: false, inbound: Promise.resolve() };
+              const state: SocketState = { ...identity, resume, closed: false, inbound: Promise.resolve(), drainWaiters: [] };
               res.cork(() => res.upgrade(state, key, identity.protocol ?? '', extensions, context));
             },
             (error: unknown) => {
@@ -146,7 +163,7 @@ export function createWsEndpoint(deps: WsEndpointDependencies): WsEndpoint {
           sockets.add(ws);
           deps.metrics.connections.inc();
           const state = ws.getUserData();
-          const connection = new ClientConnection(state.address, state.sessionId, sinkOf(ws), deps.events, counter, deps.heartbeatSeconds);
+          const connection = new ClientConnection(state.address, sinkOf(ws), deps.events, counter, deps.heartbeatSeconds);
           state.connection = connection;
           channels
             .attach(connection)
@@ -165,11 +182,13 @@ export function createWsEndpoint(deps: WsEndpointDependencies): WsEndpoint {
           const text = Buffer.from(message).toString('utf8');
           state.inbound = state.inbound.then(() => handleFrame(ws, text));
         },
+        drain: (ws) => wakeDrainWaiters(ws.getUserData()),
         close: (ws) => {
           sockets.delete(ws);
           deps.metrics.connections.dec();
           const state = ws.getUserData();
           state.closed = true;
+          wakeDrainWaiters(state);
           if (state.connection) channels.detach(state.connection);
         },
       });
@@ -184,6 +203,10 @@ export function createWsEndpoint(deps: WsEndpointDependencies): WsEndpoint {
       }
     },
   };
+}
+
+function wakeDrainWaiters(state: SocketState): void {
+  for (const wake of state.drainWaiters.splice(0)) wake();
 }
 
 /** Undefined: a fresh connection; null: a malformed resume request. */

@@ -7,7 +7,6 @@ import WebSocket from 'ws';
 
 export interface Frame {
   readonly type: string;
-  readonly seq?: number;
   readonly [field: string]: any;
 }
 

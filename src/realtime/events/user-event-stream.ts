@@ -37,9 +37,8 @@ export interface StreamedEvent {
   readonly frame: string;
 }
 
-export type ReplayResult =
-  | { readonly kind: 'events'; readonly stream: string; readonly seq: number; readonly frames: string[] }
-  | { readonly kind: 'resync'; readonly stream: string; readonly seq: number };
+/** Whether the events after a client's position can be replayed, and up to which number. */
+export type ReplayCheck = { readonly kind: 'events' | 'resync'; readonly stream: string; readonly seq: number };
 
 /** Kept far longer than events, so that a quiet user keeps the stream id a client holds. */
 const COUNTER_TTL_MS = 30 * 24 * 60 * 60 * 1000;
@@ -118,26 +117,24 @@ export class UserEventStream {
   }
 
   /**
-   * The durable events after `afterSeq` of stream `stream` (`''` with 0: from the start of the
-   * current stream), in order; or `resync` when they
-   * cannot all be given: another stream, a number from the future, or a gap older than what
-   * is kept.
+   * Whether the durable events after `afterSeq` of stream `stream` (`''` with 0: from the start
+   * of the current stream) can be replayed (`events`, up to `seq`), or the client must resync:
+   * another stream, a number from the future, or a gap longer than what is kept. Events can
+   * still expire before they are read: `frames` answers null then.
    */
-  async replay(address: string, stream: string, afterSeq: number): Promise<ReplayResult> {
+  async checkReplay(address: string, stream: string, afterSeq: number): Promise<ReplayCheck> {
     const current = await this.position(address);
-    const resync = { kind: 'resync', ...current } as const;
-    if (current.stream === '') return afterSeq === 0 ? { kind: 'events', ...current, frames: [] } : resync;
     // A client that has seen no event yet (stream '' at its greeting) may take any stream from its start.
     const sameStream = stream === current.stream || (stream === '' && afterSeq === 0);
-    if (!sameStream || afterSeq > current.seq) return resync;
-    const missed = current.seq - afterSeq;
-    if (missed === 0) return { kind: 'events', ...current, frames: [] };
-    if (missed > this.settings.retainCount) return resync;
-    const keys = keysOf(address);
-    const numbers = Array.from({ length: missed }, (_, i) => afterSeq + 1 + i);
-    const frames = await this.state.getMany(numbers.map((seq) => keys.eventPrefix + seq));
-    if (frames.some((frame) => frame === null)) return resync;
-    return { kind: 'events', ...current, frames: frames as string[] };
+    const replayable = sameStream && afterSeq <= current.seq && current.seq - afterSeq <= this.settings.retainCount;
+    return { kind: replayable ? 'events' : 'resync', ...current };
+  }
+
+  /** The frames of events `from`..`to` (inclusive) in order; null when any has expired. */
+  async frames(address: string, from: number, to: number): Promise<string[] | null> {
+    const { eventPrefix } = keysOf(address);
+    const frames = await this.state.getMany(Array.from({ length: to - from + 1 }, (_, i) => eventPrefix + (from + i)));
+    return frames.some((frame) => frame === null) ? null : (frames as string[]);
   }
 }
 
