@@ -6,6 +6,7 @@
 import http from 'node:http';
 import http2 from 'node:http2';
 import net from 'node:net';
+import type { BlockList } from 'node:net';
 import type { ConnectRouter } from '@connectrpc/connect';
 import { createContextValues } from '@connectrpc/connect';
 import { connectNodeAdapter } from '@connectrpc/connect-node';
@@ -13,6 +14,8 @@ import type { Logger } from '../platform/logging/logger.js';
 import { callInfo, callInfoKey } from '../platform/rpc/call-context.js';
 import type { Transport } from '../platform/rpc/call-context.js';
 import { requestIdFrom } from '../platform/rpc/request-id.js';
+import { normaliseIp, resolveClientIp } from '../server/trusted-proxies.js';
+import { restErrorMetadata } from './rest-error-metadata.js';
 
 const HTTP2_PREFACE = Buffer.from('PRI * HTTP/2.0');
 
@@ -21,6 +24,8 @@ export interface GrpcServerOptions {
   readonly port: number;
   readonly logger: Logger;
   readonly maxBodyBytes: number;
+  /** Proxies whose X-Forwarded-For is believed (TRUSTED_PROXIES): Envoy calls this port for REST clients. */
+  readonly trustedProxies: BlockList | undefined;
   readonly routes: (router: ConnectRouter) => void;
 }
 
@@ -36,10 +41,11 @@ export async function startGrpcServer(options: GrpcServerOptions): Promise<Runni
     routes: options.routes,
     readMaxBytes: options.maxBodyBytes,
     shutdownSignal: shutdown.signal,
+    interceptors: [restErrorMetadata],
     contextValues: (req) => {
       const info = callInfo({
         requestId: requestIdFrom(headerValue(req.headers['x-request-id'])),
-        clientIp: req.socket.remoteAddress ?? 'unknown',
+        clientIp: clientIpOf(req, options.trustedProxies),
         transport: transportOf(headerValue(req.headers['content-type'])),
         baseLogger: options.logger,
       });
@@ -96,6 +102,13 @@ export async function startGrpcServer(options: GrpcServerOptions): Promise<Runni
       h1.closeAllConnections();
     },
   };
+}
+
+/** The socket peer, or the client behind it when the peer is a trusted proxy (same rule as the HTTP port). */
+function clientIpOf(req: http.IncomingMessage | http2.Http2ServerRequest, trusted: BlockList | undefined): string {
+  const peer = normaliseIp(req.socket.remoteAddress ?? '') ?? 'unknown';
+  const forwarded = req.headers['x-forwarded-for'];
+  return resolveClientIp(peer, Array.isArray(forwarded) ? forwarded.join(', ') : forwarded, trusted);
 }
 
 function headerValue(value: string | string[] | undefined): string | undefined {
