@@ -1,9 +1,12 @@
 // `npm run bench`: builds, then runs every benchmark on this machine and prints the figures.
 // BENCH_DURATION (seconds per HTTP measurement, default 10) shortens or lengthens the runs;
-// BENCH_SIGNIN_COUNT and BENCH_SIGNIN_CONCURRENCY size the sign-in benchmark (bench/sign-in.mjs).
+// BENCH_SIGNIN_COUNT and BENCH_SIGNIN_CONCURRENCY size the sign-in benchmark (bench/sign-in.mjs);
+// BENCH_WS_CLIENTS, BENCH_WS_DEVICES, BENCH_WS_MESSAGES and BENCH_WS_CONCURRENCY the realtime one
+// (bench/realtime.mjs).
 import { cpus } from 'node:os';
 import { benchGateway } from './gateway.mjs';
 import { benchLimiter } from './limiter.mjs';
+import { benchRealtime } from './realtime.mjs';
 import { benchSignIn } from './sign-in.mjs';
 import { benchStore } from './store.mjs';
 
@@ -13,3 +16,4 @@ await benchGateway({ duration });
 await benchStore();
 await benchSignIn();
 await benchLimiter();
+await benchRealtime();

@@ -35,7 +35,7 @@ const signInMessage = (address, timestampMs) =>
   [`${SERVICE_NAME} Sign In`, '', `I confirm that I own this wallet and want to sign in to ${SERVICE_NAME}.`, '', `Wallet: ${address}`, `Timestamp: ${timestampMs}`].join('\n');
 
 /** N wallets with a signed registration body and a signed sign-in body each, as JSON strings. */
-async function prepare(count, prefix) {
+export async function prepare(count, prefix) {
   const users = [];
   for (let i = 0; i < count; i++) {
     // A raw random key: Wallet.createRandom() derives from a mnemonic (PBKDF2), needlessly slow.
@@ -53,7 +53,7 @@ async function prepare(count, prefix) {
   return users;
 }
 
-function percentile(sorted, p) {
+export function percentile(sorted, p) {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 }
 

@@ -1,7 +1,7 @@
 // Shared pieces of the benchmarks: starting the built service as a child process, and running
 // autocannon against a URL.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -38,12 +38,19 @@ export async function startService(env = {}) {
   return {
     httpPort,
     grpcPort,
+    pid: child.pid,
     async stop() {
       child.kill('SIGTERM');
       await exited;
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** Resident set size of a process in bytes (Linux). */
+export function residentBytes(pid) {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(/^VmRSS:\s+(\d+) kB/m.exec(status)[1]) * 1024;
 }
 
 export async function load(url, { connections = 50, duration = 10, ...rest } = {}) {

@@ -9,12 +9,12 @@ import { eventJson } from '../../src/realtime/events/event-envelope.js';
 import { UserEventStream } from '../../src/realtime/events/user-event-stream.js';
 import type { StreamedEvent } from '../../src/realtime/events/user-event-stream.js';
 import { MemorySharedState } from '../../src/platform/shared-state/memory-shared-state.js';
-import { silentLogger } from '../support/silent-logger.js';
+import { createLogger } from '../../src/platform/logging/logger.js';
 
 const USER = '0x' + 'a'.repeat(40);
 
 function setup(retainCount = 100) {
-  const state = new MemorySharedState({ keyPrefix: 't:', logger: silentLogger });
+  const state = new MemorySharedState({ keyPrefix: 't:', logger: createLogger('silent') });
   const events = new UserEventStream(state, { retainCount, retentionMs: 60_000 });
   const sent: any[] = [];
   const sink: FrameSink = {

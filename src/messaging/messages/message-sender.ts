@@ -1,8 +1,8 @@
 /**
  * Accepting a message: the one path every send RPC (text, image, voice, video, file) and every
  * server-generated system message takes. The message is durable before anyone hears of it: it
- * is inserted (the store acknowledges only once the write is durable), then the conversation
- * moves up the chat lists, then the `message.new` events go out.
+ * is inserted (the store acknowledges only once the write is durable) while the conversation
+ * moves up the chat lists, and only then do the `message.new` events go out.
  *
  * Idempotency: `(sender, client_message_id)` is unique in the store. A retry finds the stored
  * message and gets it back (`duplicate`); two identical requests racing each other both reach
@@ -99,14 +99,13 @@ export class MessageSender {
       systemData: null,
     };
     try {
-      await this.messages.insertOne(message);
+      await this.store(target, message);
     } catch (error) {
       if (!(error instanceof DuplicateKeyError)) throw error;
       const winner = await this.messages.findOne({ senderAddress: sender, clientMessageId: request.clientMessageId });
       if (!winner) throw error;
       return this.retried(winner, requestDigest);
     }
-    await this.announce(target, message);
     return { message, duplicate: false };
   }
 
@@ -136,8 +135,7 @@ export class MessageSender {
       systemEvent,
       systemData,
     };
-    await this.messages.insertOne(message);
-    await this.announce(target, message);
+    await this.store(target, message);
     return message;
   }
 
@@ -158,10 +156,14 @@ export class MessageSender {
     return this.blocks.isBlocked(target.peer, sender);
   }
 
-  /** Chat lists first, then the events: a client reacting to an event finds the list up to date. */
-  private async announce(target: Target, message: StoredMessage): Promise<void> {
+  /**
+   * Inserts the message and moves the conversation up its audience's chat lists together (one
+   * group commit rather than two), then, once both are durable, tells the audience. A lost
+   * idempotency race leaves only a harmless chat-list bump behind.
+   */
+  private async store(target: Target, message: StoredMessage): Promise<void> {
     const audience = await this.audienceOf(target, message);
-    await this.conversations.touch(target, audience, message.sentAt);
+    await Promise.all([this.messages.insertOne(message), this.conversations.touch(target, audience, message.sentAt)]);
     await this.events.durable('message.new', audience, { message: messageJson(messageView(message)) });
   }
 
