@@ -8,7 +8,18 @@ import { AuthService } from '../gen/service/v1/auth_pb.js';
 import { DeviceService } from '../gen/service/v1/device_pb.js';
 import { SessionService } from '../gen/service/v1/session_pb.js';
 import { SystemService } from '../gen/service/v1/system_pb.js';
+import { ContactsService } from '../gen/service/v1/contacts_pb.js';
+import { MessagesService } from '../gen/service/v1/messages_pb.js';
+import { ProfileService } from '../gen/service/v1/profile_pb.js';
+import { createContactsService } from '../contacts/contacts-service.js';
+import { createMessagesService } from '../messaging/messages-service.js';
+import type { Messaging } from '../messaging/messaging.js';
+import { createPresenceService } from '../presence/presence-service.js';
+import { MfaService } from '../gen/service/v1/mfa_pb.js';
+import { PhoneAuthService } from '../gen/service/v1/phone_pb.js';
 import { createAuthService } from '../identity/auth-service.js';
+import { createMfaService } from '../identity/mfa/mfa-service.js';
+import { createPhoneAuthService } from '../identity/phone/phone-auth-service.js';
 import { createDeviceService } from '../identity/devices/device-service.js';
 import type { Identity } from '../identity/identity.js';
 import { createSessionService } from '../identity/session-service.js';
@@ -21,6 +32,7 @@ export interface ServiceDependencies {
   readonly metrics: Metrics;
   readonly store: DocumentStore;
   readonly identity: Identity;
+  readonly messaging: Messaging;
 }
 
 export function apiImplementations(deps: ServiceDependencies): ReadonlyMap<string, PartialServiceImpl> {
@@ -30,5 +42,10 @@ export function apiImplementations(deps: ServiceDependencies): ReadonlyMap<strin
     [SessionService.typeName, createSessionService(deps.identity)],
     [DeviceService.typeName, createDeviceService(deps.store)],
     [AdminService.typeName, createAdminService(deps.identity)],
+    [MfaService.typeName, createMfaService(deps.identity)],
+    [PhoneAuthService.typeName, createPhoneAuthService(deps.identity)],
+    [MessagesService.typeName, createMessagesService(deps.messaging)],
+    [ContactsService.typeName, createContactsService(deps.messaging.blocks, deps.messaging.verifications, deps.messaging.conversations)],
+    [ProfileService.typeName, createPresenceService(deps.messaging.presence)],
   ]);
 }

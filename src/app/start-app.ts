@@ -24,9 +24,10 @@ import { httpDispatch } from './http-dispatch.js';
 import { registerGrpcInfrastructure, swaggerFor } from './infrastructure-services.js';
 import { authenticate } from '../identity/auth/authenticate.js';
 import { createIdentity } from '../identity/identity.js';
-import { WsTickets } from '../identity/tickets/ws-tickets.js';
 import { createTokenVerification } from '../identity/tokens/token-verification.js';
-import { attachWsEndpoint } from '../realtime/ws-endpoint.js';
+import { createMessaging } from '../messaging/messaging.js';
+import { UserEventStream } from '../realtime/events/user-event-stream.js';
+import { createRealtimeTier } from '../realtime/realtime-tier.js';
 import { RateLimiter } from '../limits/rate-limiter.js';
 import { captchaGate } from '../limits/captcha/captcha-gate.js';
 import { createCaptchaVerifier } from '../limits/captcha/captcha-verifier.js';
@@ -57,6 +58,7 @@ export async function startApp(config: Config, logger: Logger): Promise<RunningA
   const verification = await createTokenVerification(config, sharedState);
   const routes = servesApi ? buildRouteTable(apiServices) : [];
   const limiter = new RateLimiter(sharedState, { onDecision: (scope, outcome) => metrics.rateLimitDecisions.inc({ scope, outcome }) });
+  const userEvents = new UserEventStream(sharedState, { retainCount: config.wsReplayEvents, retentionMs: config.wsReplayRetentionMs });
   let gateway: RestGateway | undefined;
   let grpc: RunningGrpcServer | undefined;
   if (store) {
@@ -68,19 +70,22 @@ export async function startApp(config: Config, logger: Logger): Promise<RunningA
     const middlewares = config.rateLimitsEnabled
       ? [observeRpc(metrics), limitByIp(limiter, metrics, overrides), ...captcha, authenticate(identity), limitByCaller(limiter, metrics, overrides)]
       : [observeRpc(metrics), ...captcha, authenticate(identity)];
-    const pipeline = buildApiPipeline(apiImplementations({ metrics, store, identity }), middlewares);
+    const messaging = await createMessaging(store, sharedState, userEvents, logger);
+    const pipeline = buildApiPipeline(apiImplementations({ metrics, store, identity, messaging }), middlewares);
     gateway = new RestGateway(routes, pipeline.handlersByMethod, { legacySunset: config.legacySunset });
     grpc = await startGrpcServer({
       host: config.host,
       port: config.grpcPort,
       logger,
       maxBodyBytes: config.maxBodyBytes,
+      trustedProxies: config.trustedProxies,
       routes: (router) => {
         pipeline.register(router);
         registerGrpcInfrastructure(router, readiness);
       },
     });
   }
+  const realtime = servesWebSockets ? createRealtimeTier({ config, sharedState, verification, limiter, events: userEvents, metrics, logger }) : undefined;
   const http: RunningHttpServer = await startHttpServer({
     host: config.host,
     port: config.port,
@@ -93,7 +98,7 @@ export async function startApp(config: Config, logger: Logger): Promise<RunningA
       gateway,
       config.rateLimitsEnabled ? opsIpLimit(limiter, metrics, overrides) : undefined,
     ),
-    attach: servesWebSockets ? attachWsEndpoint({ tickets: new WsTickets(sharedState), verification, logger }) : undefined,
+    attach: realtime ? (app) => realtime.attach(app) : undefined,
   });
   logger.info({ role: config.role, httpPort: http.port, grpcPort: grpc?.port }, 'service started');
 
@@ -102,6 +107,8 @@ export async function startApp(config: Config, logger: Logger): Promise<RunningA
     grpcPort: grpc?.port,
     async shutdown() {
       readiness.startDraining();
+      // WebSocket clients are told to reconnect elsewhere before the listener goes away.
+      realtime?.closeAll();
       await Promise.all([http.close(config.shutdownTimeoutMs), grpc?.close(config.shutdownTimeoutMs)]);
       await store?.close();
       await sharedState.close();

@@ -1,7 +1,7 @@
 /**
  * Everything identity needs, built once per process: accounts, sessions and their refresh
- * families, tokens, DPoP, tickets, cookies and the audit trail. Services and the
- * authentication middleware receive this one object.
+ * families, tokens, DPoP, tickets, cookies, the second factor, phone bindings, the SMS provider
+ * and the audit trail. Services and the authentication middleware receive this one object.
  */
 import type { Config } from '../platform/config/settings.js';
 import type { Logger } from '../platform/logging/logger.js';
@@ -24,6 +24,14 @@ import type { TokenService } from './tokens/token-service.js';
 import type { TokenVerification } from './tokens/token-verification.js';
 import { deviceIndexes } from './devices/device.js';
 import { Lockouts } from '../limits/lockouts.js';
+import { Mfa } from './mfa/mfa.js';
+import { PendingSignIns } from './mfa/pending-sign-ins.js';
+import type { MfaPendingCaller } from './mfa/pending-sign-ins.js';
+import { SecretBox, loadMfaMasterKey } from './mfa/secret-box.js';
+import { TrustedDevices, trustedDeviceIndexes } from './mfa/trusted-devices.js';
+import { PhoneAccounts, phoneAccountIndexes } from './phone/phone-accounts.js';
+import { createSmsProvider } from './sms/sms-provider.js';
+import type { SmsProvider } from './sms/sms-provider.js';
 
 export interface Identity {
   readonly config: Config;
@@ -40,6 +48,12 @@ export interface Identity {
   readonly cookies: CookiePolicy;
   readonly sharedState: SharedState;
   readonly logger: Logger;
+  readonly mfa: Mfa;
+  readonly pendingSignIns: PendingSignIns;
+  /** Verifies the `mfa_token` of an MFA-pending sign-in; throws a 401 ConnectError otherwise. */
+  readonly verifyMfaToken: (token: string) => Promise<MfaPendingCaller>;
+  readonly phoneAccounts: PhoneAccounts;
+  readonly sms: SmsProvider;
 }
 
 export async function createIdentity(
@@ -49,11 +63,23 @@ export async function createIdentity(
   verification: TokenVerification,
   logger: Logger,
 ): Promise<Identity> {
-  await store.ensureIndexes([...accountIndexes, ...sessionIndexes, ...refreshTokenIndexes, ...deviceIndexes, ...auditIndexes]);
+  await store.ensureIndexes([
+    ...accountIndexes,
+    ...sessionIndexes,
+    ...refreshTokenIndexes,
+    ...deviceIndexes,
+    ...auditIndexes,
+    ...trustedDeviceIndexes,
+    ...phoneAccountIndexes,
+  ]);
   const { tokens, revocations } = verification;
+  const accounts = new AccountRepository(store);
+  const lockouts = new Lockouts(sharedState, config.rateLimitsEnabled);
+  const pendingSignIns = new PendingSignIns(sharedState, tokens);
+  const box = new SecretBox(await loadMfaMasterKey(config.mfaEncryptionKey, config.dataDir));
   return {
     config,
-    accounts: new AccountRepository(store),
+    accounts,
     sessions: new SessionManager(store, revocations, { ttlMs: config.sessionTtlMs, idleTimeoutMs: config.sessionIdleTimeoutMs }),
     revocations,
     refreshTokens: store.collection<RefreshTokenRecord>(REFRESH_TOKENS),
@@ -62,9 +88,14 @@ export async function createIdentity(
     dpop: new DpopValidator({ sharedState }),
     wsTickets: new WsTickets(sharedState),
     audit: new AuditLog(store),
-    lockouts: new Lockouts(sharedState, config.rateLimitsEnabled),
+    lockouts,
     cookies: { secure: config.cookieSecure, sameSite: config.cookieSameSite, maxAgeSeconds: Math.floor(config.sessionTtlMs / 1000) },
     sharedState,
     logger,
+    mfa: new Mfa({ store, box, accounts, lockouts, trustedDevices: new TrustedDevices(store, config.mfaTrustedDeviceTtlMs) }),
+    pendingSignIns,
+    verifyMfaToken: (token) => pendingSignIns.verifyToken(token),
+    phoneAccounts: new PhoneAccounts(store),
+    sms: createSmsProvider(config, logger),
   };
 }

@@ -8,7 +8,8 @@ import type { SharedState } from '../platform/shared-state/shared-state.js';
 
 export type LockoutKind = 'user' | 'ip';
 
-const THRESHOLD = 5;
+/** Failures within WINDOW that lock the target. */
+export const LOCKOUT_THRESHOLD = 5;
 const WINDOW_MS = 15 * 60_000;
 const BASE_LOCK_MS = 60_000;
 const MAX_LOCK_MS = 3_600_000;
@@ -35,12 +36,19 @@ export class Lockouts {
     return until === null ? 0 : Math.max(0, Number(until) - this.now());
   }
 
+  /** Failures counted toward the next lock (a lock resets them), and the time until the current lock ends. */
+  async status(kind: LockoutKind, id: string): Promise<{ failures: number; remainingMs: number }> {
+    if (!this.enabled) return { failures: 0, remainingMs: 0 };
+    const [failures, remainingMs] = await Promise.all([this.sharedState.get(keys(kind, id).failures), this.remainingMs(kind, id)]);
+    return { failures: failures === null ? 0 : Number(failures), remainingMs };
+  }
+
   /** Counts a failed attempt; returns the lock length when this failure locked the target. */
   async recordFailure(kind: LockoutKind, id: string): Promise<number> {
     if (!this.enabled) return 0;
     const k = keys(kind, id);
     const failures = await this.sharedState.incrementBy(k.failures, 1, WINDOW_MS);
-    if (failures < THRESHOLD) return 0;
+    if (failures < LOCKOUT_THRESHOLD) return 0;
     await this.sharedState.delete(k.failures);
     const level = await this.sharedState.incrementBy(k.level, 1, ESCALATION_MEMORY_MS);
     const lockMs = Math.min(BASE_LOCK_MS * 2 ** (level - 1), MAX_LOCK_MS);

@@ -25,8 +25,8 @@ import type { RealtimeMetrics } from './realtime-metrics.js';
 import { CALL_FRAME_TYPES } from './signaling/call-signaling.js';
 import type { CallFrameType, CallSignaling } from './signaling/call-signaling.js';
 import { UserChannels } from './user-channels.js';
-import { authenticateWebSocket } from './ws-authentication.js';
-import type { WsIdentity } from './ws-authentication.js';
+import { BEARER_SUBPROTOCOL, authenticateWebSocket, offersCredentials } from './ws-authentication.js';
+import type { WsCredentials } from './ws-authentication.js';
 
 export interface WsEndpointDependencies {
   readonly tickets: WsTickets;
@@ -46,7 +46,10 @@ export interface WsEndpoint {
   closeAll(): void;
 }
 
-interface SocketState extends WsIdentity {
+interface SocketState {
+  readonly credentials: WsCredentials;
+  /** The authenticated user; empty until authentication completes. */
+  address: string;
   readonly resume: ResumePoint | undefined;
   connection?: ClientConnection;
   closed: boolean;
@@ -60,6 +63,9 @@ const MAX_FRAME_BYTES = 64 * 1024;
 const FRAME_ID = /^[\w.:-]{1,64}$/;
 export const CLOSE_SLOW_CONSUMER = 1013;
 export const CLOSE_RESTARTING = 1012;
+/** Application close codes 4000 + the HTTP status a handshake refusal would have had. */
+export const CLOSE_UNAUTHORIZED = 4401;
+export const CLOSE_AUTHENTICATION_UNAVAILABLE = 4503;
 
 export function createWsEndpoint(deps: WsEndpointDependencies): WsEndpoint {
   const sockets = new Set<WebSocket<SocketState>>();
@@ -67,11 +73,7 @@ export function createWsEndpoint(deps: WsEndpointDependencies): WsEndpoint {
   const counter = { delivered: (kind: 'durable' | 'ephemeral' | 'replayed', count: number) => deps.metrics.eventsDelivered.inc({ kind }, count) };
 
   const dropSlowConsumer = (ws: WebSocket<SocketState>) => {
-    const state = ws.getUserData();
-    if (state.closed) return;
-    deps.metrics.slowConsumersDropped.inc();
-    state.closed = true;
-    ws.end(CLOSE_SLOW_CONSUMER, 'slow consumer: reconnect with stream and last_seq');
+    if (closeWith(ws, CLOSE_SLOW_CONSUMER, 'slow consumer: reconnect with stream and last_seq')) deps.metrics.slowConsumersDropped.inc();
   };
 
   const sinkOf = (ws: WebSocket<SocketState>): FrameSink => ({
@@ -134,53 +136,57 @@ export function createWsEndpoint(deps: WsEndpointDependencies): WsEndpoint {
         maxBackpressure: deps.maxBufferedBytes,
         closeOnBackpressureLimit: 0,
         upgrade: (res, req, context) => {
-          // Everything needed from `req` is read now: uWS invalidates it when this returns.
+          // Synchronous on purpose: this uWebSockets.js build can close a socket upgraded
+          // asynchronously inside res.cork() right after its open event (uWebSockets PR #1929),
+          // and an uncorked upgrade logs a warning per connection. So requests that cannot
+          // succeed are refused here with HTTP status and envelope, and credentials that need
+          // shared state are checked right after the upgrade (close 4401 / 4503).
           const query = new URLSearchParams(req.getQuery() ?? '');
-          const ticket = query.get('ticket') ?? undefined;
           const protocols = (req.getHeader('sec-websocket-protocol') || '').split(',').map((p) => p.trim()).filter(Boolean);
-          const key = req.getHeader('sec-websocket-key');
-          const extensions = req.getHeader('sec-websocket-extensions');
+          const credentials = { ticket: query.get('ticket') ?? undefined, protocols };
           const resume = resumePointOf(query);
-          let aborted = false;
-          res.onAborted(() => {
-            aborted = true;
-          });
           if (resume === null) return refuse(res, 400, 'stream and last_seq must be given together; last_seq is a whole number', 'INVALID_ARGUMENT');
-          authenticateWebSocket({ ticket, protocols }, deps.tickets, deps.verification).then(
-            (identity) => {
-              if (aborted) return;
-              if (!identity) return refuse(res, 401, 'A valid WebSocket ticket is required', 'UNAUTHORIZED');
-              const state: SocketState = { ...identity, resume, closed: false, inbound: Promise.resolve(), drainWaiters: [] };
-              res.cork(() => res.upgrade(state, key, identity.protocol ?? '', extensions, context));
-            },
-            (error: unknown) => {
-              deps.logger.error({ err: error }, 'WebSocket authentication failed');
-              if (!aborted) refuse(res, 503, 'Authentication is unavailable', 'UNAVAILABLE');
-            },
-          );
+          if (!offersCredentials(credentials)) return refuse(res, 401, 'A valid WebSocket ticket is required', 'UNAUTHORIZED');
+          const state: SocketState = { credentials, address: '', resume, closed: false, inbound: Promise.resolve(), drainWaiters: [] };
+          const protocol = credentials.ticket ? (protocols[0] ?? '') : BEARER_SUBPROTOCOL;
+          res.upgrade(state, req.getHeader('sec-websocket-key'), protocol, req.getHeader('sec-websocket-extensions'), context);
         },
         open: (ws) => {
           sockets.add(ws);
           deps.metrics.connections.inc();
           const state = ws.getUserData();
-          const connection = new ClientConnection(state.address, sinkOf(ws), deps.events, counter, deps.heartbeatSeconds);
-          state.connection = connection;
-          channels
-            .attach(connection)
-            .then(() => connection.start(state.resume))
-            .catch((error: unknown) => {
-              deps.logger.warn({ err: error, address: state.address }, 'WebSocket could not be attached to its event stream');
-              if (!state.closed) {
-                state.closed = true;
-                ws.end(1011, 'events unavailable: reconnect later');
+          state.inbound = authenticateWebSocket(state.credentials, deps.tickets, deps.verification).then(
+            (identity) => {
+              if (state.closed) return;
+              if (!identity) {
+                closeWith(ws, CLOSE_UNAUTHORIZED, 'unauthorized: a valid WebSocket ticket is required');
+                return;
               }
-            });
+              state.address = identity.address;
+              const connection = new ClientConnection(identity.address, sinkOf(ws), deps.events, counter, deps.heartbeatSeconds);
+              state.connection = connection;
+              return channels
+                .attach(connection)
+                .then(() => connection.start(state.resume))
+                .catch((error: unknown) => {
+                  deps.logger.warn({ err: error, address: identity.address }, 'WebSocket could not be attached to its event stream');
+                  closeWith(ws, 1011, 'events unavailable: reconnect later');
+                });
+            },
+            (error: unknown) => {
+              deps.logger.error({ err: error }, 'WebSocket authentication failed');
+              closeWith(ws, CLOSE_AUTHENTICATION_UNAVAILABLE, 'authentication unavailable: reconnect later');
+            },
+          );
         },
         message: (ws, message) => {
           const state = ws.getUserData();
-          // The buffer is only valid during this callback: decode it now.
+          // The buffer is only valid during this callback: decode it now. Frames wait for the
+          // authentication (the first link of the chain) and are handled in order.
           const text = Buffer.from(message).toString('utf8');
-          state.inbound = state.inbound.then(() => handleFrame(ws, text));
+          state.inbound = state.inbound.then(() => {
+            if (state.connection && !state.closed) return handleFrame(ws, text);
+          });
         },
         drain: (ws) => wakeDrainWaiters(ws.getUserData()),
         close: (ws) => {
@@ -195,14 +201,18 @@ export function createWsEndpoint(deps: WsEndpointDependencies): WsEndpoint {
     },
 
     closeAll() {
-      for (const ws of sockets) {
-        const state = ws.getUserData();
-        if (state.closed) continue;
-        state.closed = true;
-        ws.end(CLOSE_RESTARTING, 'server restarting: reconnect with stream and last_seq');
-      }
+      for (const ws of sockets) closeWith(ws, CLOSE_RESTARTING, 'server restarting: reconnect with stream and last_seq');
     },
   };
+}
+
+/** Closes the connection once, with a code and reason; false when it was already closing. */
+function closeWith(ws: WebSocket<SocketState>, code: number, reason: string): boolean {
+  const state = ws.getUserData();
+  if (state.closed) return false;
+  state.closed = true;
+  ws.end(code, reason);
+  return true;
 }
 
 function wakeDrainWaiters(state: SocketState): void {

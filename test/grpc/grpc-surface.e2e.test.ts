@@ -44,13 +44,36 @@ it('validation errors arrive as INVALID_ARGUMENT with the machine reason in meta
 });
 
 it('routes of later issues answer UNIMPLEMENTED to authenticated callers, UNAUTHENTICATED to others', async () => {
-  const messages = grpcClient(service.grpcAddress, 'service/v1/messages.proto', 'service.v1.MessagesService');
+  const stickers = grpcClient(service.grpcAddress, 'service/v1/stickers.proto', 'service.v1.StickersService');
   const session = await signIn(service.baseUrl);
   const metadata = new grpc.Metadata();
   metadata.set('authorization', `Bearer ${session.accessToken}`);
   try {
-    await expect(unary(messages, 'SendMessage', {})).rejects.toMatchObject({ code: grpc.status.UNAUTHENTICATED });
-    await expect(unary(messages, 'SendMessage', {}, metadata)).rejects.toMatchObject({ code: grpc.status.UNIMPLEMENTED });
+    await expect(unary(stickers, 'SendSticker', {})).rejects.toMatchObject({ code: grpc.status.UNAUTHENTICATED });
+    await expect(unary(stickers, 'SendSticker', {}, metadata)).rejects.toMatchObject({ code: grpc.status.UNIMPLEMENTED });
+  } finally {
+    stickers.close();
+  }
+});
+
+it('messages are sent and read over gRPC as over REST, with the same idempotency', async () => {
+  const messages = grpcClient(service.grpcAddress, 'service/v1/messages.proto', 'service.v1.MessagesService');
+  const [alice, bob] = [await signIn(service.baseUrl), await signIn(service.baseUrl)];
+  const as = (session: typeof alice) => {
+    const metadata = new grpc.Metadata();
+    metadata.set('authorization', `Bearer ${session.accessToken}`);
+    return metadata;
+  };
+  try {
+    const request = { client_message_id: 'grpc-1', recipient_address: bob.user.address, ciphertext: Buffer.from('over grpc') };
+    const sent = (await unary(messages, 'SendMessage', request, as(alice))) as { chat_message: { id: string }; duplicate: boolean };
+    expect(sent.duplicate).toBe(false);
+    const retried = (await unary(messages, 'SendMessage', request, as(alice))) as { chat_message: { id: string }; duplicate: boolean };
+    expect(retried).toMatchObject({ duplicate: true, chat_message: { id: sent.chat_message.id } });
+    const history = (await unary(messages, 'ListMessages', { peer_address: alice.user.address }, as(bob))) as { messages: { id: string; ciphertext: Buffer }[] };
+    expect(history.messages.map((message) => [message.id, Buffer.from(message.ciphertext).toString()])).toEqual([[sent.chat_message.id, 'over grpc']]);
+    const error = await unary(messages, 'ViewOnceMessage', { peer: alice.user.address, id: sent.chat_message.id }, as(bob)).catch((e: grpc.ServiceError) => e);
+    expect(error).toMatchObject({ code: grpc.status.NOT_FOUND });
   } finally {
     messages.close();
   }

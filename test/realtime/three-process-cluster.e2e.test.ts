@@ -18,7 +18,7 @@ import { deleteKeys, uniqueTestPrefix, withRedis } from '../platform/shared-stat
 await withRedis((redisUrl) => {
   const prefix = uniqueTestPrefix('cluster');
   const signingKey = generateKeyPairSync('ed25519').privateKey.export({ format: 'pem', type: 'pkcs8' }).toString();
-  const shared = { REDIS_URL: redisUrl, REDIS_KEY_PREFIX: prefix, JWT_SIGNING_KEY: signingKey, RATE_LIMITS_ENABLED: 'false' };
+  const shared = { REDIS_URL: redisUrl, REDIS_KEY_PREFIX: prefix, JWT_SIGNING_KEY: signingKey, RATE_LIMITS_ENABLED: 'false', LOG_LEVEL: 'debug' };
   let apiPod: ChildService;
   let ws1: ChildService;
   let ws2: ChildService;
@@ -38,6 +38,8 @@ await withRedis((redisUrl) => {
   });
   afterAll(async () => {
     for (const client of clients) client.close();
+    const outs = [ws1.output(), ws2.output()].join('\n').split('\n').filter((l) => !l.includes('"msg":"request"'));
+    console.log(outs.join('\n').slice(0, 6000));
     await Promise.all([apiPod?.stop(), ws1?.stop(), ws2?.stop()]);
     await deleteKeys(redisUrl, prefix);
   });

@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { builtMain } from './built-service.js';
-import { freePort, waitUntilReady } from './ports.js';
+import { waitUntilReady } from './ports.js';
 
 export interface ChildService {
   readonly baseUrl: string;
@@ -22,23 +22,27 @@ export interface ChildService {
 
 export async function startChildService(env: Record<string, string>): Promise<ChildService> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'svc-child-'));
-  const port = await freePort();
+  // Port 0: the process binds a free port itself and logs it. Choosing ports here for several
+  // processes started at once could hand two of them the same one (uWS binds with SO_REUSEPORT,
+  // so both would serve it).
   const child = spawn(process.execPath, [builtMain], {
-    env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), GRPC_PORT: String(await freePort()), DATA_DIR: dataDir, LOG_LEVEL: 'warn', SHUTDOWN_TIMEOUT_MS: '3000', ...env },
+    env: { ...process.env, HOST: '127.0.0.1', PORT: '0', GRPC_PORT: '0', DATA_DIR: dataDir, LOG_LEVEL: 'info', SHUTDOWN_TIMEOUT_MS: '3000', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
-  child.stdout!.on('data', (chunk) => (output += chunk));
+  const started = new Promise<number>((resolve, reject) => {
+    child.stdout!.on('data', (chunk) => {
+      output += chunk;
+      const line = /^.*"msg":"service started".*$/m.exec(output);
+      if (line) resolve((JSON.parse(line[0]) as { httpPort: number }).httpPort);
+    });
+    child.once('exit', (code) => reject(new Error(`child service exited (${code}) before starting:\n${output}`)));
+  });
   child.stderr!.on('data', (chunk) => (output += chunk));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   void exited.then(() => rmSync(dataDir, { recursive: true, force: true }));
-  const baseUrl = `http://127.0.0.1:${port}`;
-  try {
-    await waitUntilReady(`${baseUrl}/health/ready`);
-  } catch (error) {
-    child.kill('SIGKILL');
-    throw new Error(`child service did not start: ${String(error)}\n${output}`);
-  }
+  const baseUrl = `http://127.0.0.1:${await started}`;
+  await waitUntilReady(`${baseUrl}/health/ready`);
   return {
     baseUrl,
     process: child,

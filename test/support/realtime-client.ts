@@ -30,12 +30,17 @@ export class RealtimeClient {
   readonly frames: Frame[] = [];
   closeCode: number | undefined;
   closeReason = '';
+  /** A protocol error the client library reported (it then closes with 1006). */
+  error: Error | undefined;
   private waiters: (() => void)[] = [];
 
   private constructor(readonly socket: WebSocket) {
     socket.on('message', (data) => {
       this.frames.push(JSON.parse(data.toString()) as Frame);
       this.wake();
+    });
+    socket.on('error', (error) => {
+      this.error = error;
     });
     socket.on('close', (code, reason) => {
       this.closeCode = code;
@@ -83,7 +88,7 @@ export class RealtimeClient {
     for (;;) {
       const matches = this.frames.filter((frame) => frame.type === type && where(frame));
       if (matches.length >= count) return matches[count - 1]!;
-      if (this.closeCode !== undefined) throw new Error(`closed (${this.closeCode} ${this.closeReason}) before a ${type} frame`);
+      if (this.closeCode !== undefined) throw new Error(`closed (${this.closeCode} ${this.closeReason}${this.error ? `; ${this.error.message}` : ''}) before a ${type} frame`);
       const remaining = deadline - Date.now();
       if (remaining <= 0) throw new Error(`no ${type} frame within ${timeoutMs} ms; got ${JSON.stringify(this.frames.map((frame) => frame.type))}`);
       await new Promise<void>((resolve) => {

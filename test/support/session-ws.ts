@@ -1,14 +1,16 @@
 /**
  * Opens the service's /ws endpoint with the `ws` client, by ticket (`?ticket=`) or by the JWT
  * subprotocol fallback (`bearer, <access token>`), and reports what the handshake gave: the
- * open connection's confirmed subprotocol and the server's first message, or the refusal's
- * status and body.
+ * open connection's confirmed subprotocol and the server's first message, or the refusal. A
+ * refusal is either an HTTP response (status and envelope: no credentials, malformed request)
+ * or, for credentials checked after the upgrade, a close with code 4000 + the status (4401).
  */
 import WebSocket from 'ws';
 
 export type WsOutcome =
   | { readonly opened: true; readonly protocol: string; readonly greeting: unknown }
-  | { readonly opened: false; readonly status: number; readonly body: unknown };
+  | { readonly opened: false; readonly status: number; readonly body: unknown }
+  | { readonly opened: false; readonly closeCode: number; readonly reason: string };
 
 export interface WsCredentials {
   readonly ticket?: string;
@@ -29,15 +31,18 @@ export function connectWs(baseUrl: string, credentials: WsCredentials = {}): Pro
       socket.terminate();
       reject(new Error('no greeting and no refusal within 5 s'));
     }, 5000);
+    let settled = false;
     const settle = (outcome: WsOutcome) => {
       clearTimeout(timer);
-      resolve(outcome);
+      if (!settled) resolve(outcome);
+      settled = true;
     };
     socket.once('message', (data) => {
       const protocol = socket.protocol;
       socket.close();
       settle({ opened: true, protocol, greeting: JSON.parse(data.toString()) });
     });
+    socket.once('close', (code, reason) => settle({ opened: false, closeCode: code, reason: reason.toString() }));
     socket.once('unexpected-response', (request, response) => {
       const chunks: Buffer[] = [];
       response.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -54,7 +59,15 @@ export function connectWs(baseUrl: string, credentials: WsCredentials = {}): Pro
   });
 }
 
-/** Asserts a refused handshake: the status, with the failure envelope and its code. */
+/**
+ * Asserts a refused connection: the HTTP status with the failure envelope and its code, or, for
+ * credentials checked after the upgrade (a spent ticket, an ended session), the close code
+ * 4000 + status.
+ */
 export function expectWsRefused(outcome: WsOutcome, status: number, code = 'UNAUTHORIZED'): void {
+  if ('closeCode' in outcome) {
+    expect(outcome).toEqual({ opened: false, closeCode: 4000 + status, reason: expect.any(String) });
+    return;
+  }
   expect(outcome).toEqual({ opened: false, status, body: { success: false, error: expect.any(String), code } });
 }

@@ -26,6 +26,15 @@ export class AccountRepository {
     return result.matchedCount === 0 ? undefined : result.modifiedCount > 0;
   }
 
+  /** Records whether MFA is on (MfaService keeps it in step with the account's MFA record). */
+  async setMfaEnabled(address: string, enabled: boolean): Promise<void> {
+    await this.accounts.updateOne({ _id: address }, { $set: { mfaEnabled: enabled } });
+  }
+
+  async delete(address: string): Promise<void> {
+    await this.accounts.deleteOne({ _id: address });
+  }
+
   /** Creates the account; `409 CONFLICT` when the username (or, in a race, the wallet) is taken. */
   async create(account: Account): Promise<Account> {
     try {

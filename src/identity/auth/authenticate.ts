@@ -4,6 +4,10 @@
  * that is presented must be valid), cookie-only RPCs accept only the session cookie, and all
  * others need a Bearer access token or the session cookie. Cookie-authenticated unsafe calls
  * must carry the CSRF token. `X-Wallet-Address` reaches services only when it names the caller.
+ *
+ * The `mfa_token` of an MFA-pending sign-in is a Bearer token too, but it authenticates only
+ * MFA_PENDING_METHODS (completing the MFA step), and its holder is put in the context under
+ * its own key: it is never a Caller, so no other RPC can mistake it for a session.
  */
 import type { DescMethod } from '@bufbuild/protobuf';
 import type { HandlerContext } from '@connectrpc/connect';
@@ -19,6 +23,8 @@ import { matchesHash } from '../sessions/session-secrets.js';
 import { callerKey } from './caller.js';
 import type { Caller } from './caller.js';
 import { readCookie } from './cookies.js';
+import { MFA_PENDING_METHODS, looksLikeMfaToken, mfaPendingCallerKey } from '../mfa/pending-sign-ins.js';
+import type { MfaPendingCaller } from '../mfa/pending-sign-ins.js';
 
 /** Verifies an access token (signature, type, audience, expiry); throws a 401 ConnectError otherwise. */
 export type AccessTokenVerifier = (token: string) => Promise<{ address: string; sessionId: string; tokenId: string; expiresAt: Date }>;
@@ -28,6 +34,7 @@ export interface AuthenticationDependencies {
   readonly sessions: SessionManager;
   readonly revocations: Revocations;
   readonly accounts: AccountRepository;
+  readonly verifyMfaToken: (token: string) => Promise<MfaPendingCaller>;
 }
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -35,6 +42,14 @@ const WALLET_HEADER = 'x-wallet-address';
 
 export function authenticate(deps: AuthenticationDependencies): RpcMiddleware {
   return async ({ method, context }, next) => {
+    if (MFA_PENDING_METHODS.has(method)) {
+      const pending = await fromMfaToken(deps, context);
+      if (pending) {
+        context.values.set(mfaPendingCallerKey, pending);
+        dropForeignWalletHeader(context, pending);
+        return next();
+      }
+    }
     const rule = accessOf(method);
     const caller = rule?.cookieSessionOnly
       ? await fromCookie(deps, context, true)
@@ -55,11 +70,20 @@ async function fromCredentials(deps: AuthenticationDependencies, context: Handle
   return fromCookie(deps, context, !optional);
 }
 
+/** The MFA-pending caller when the Bearer token is an `mfa_token`; undefined for any other credential. */
+async function fromMfaToken(deps: AuthenticationDependencies, context: HandlerContext): Promise<MfaPendingCaller | undefined> {
+  const token = bearerToken(requestHeaderOf(context, 'authorization'));
+  return token !== undefined && looksLikeMfaToken(token) ? deps.verifyMfaToken(token) : undefined;
+}
+
+/** The token of a well-formed `Bearer` header. The scheme is case-insensitive (RFC 7235); the token is not. */
+const bearerToken = (authorization: string | null): string | undefined =>
+  authorization === null ? undefined : /^Bearer ([A-Za-z0-9._~+/=-]+)$/i.exec(authorization)?.[1];
+
 async function fromBearer(deps: AuthenticationDependencies, authorization: string): Promise<Caller> {
-  // The scheme is case-insensitive (RFC 7235); the token is not.
-  const match = /^Bearer ([A-Za-z0-9._~+/=-]+)$/i.exec(authorization);
-  if (!match) throw unauthenticated('The Authorization header must be "Bearer <access token>"');
-  const token = await deps.verifyAccessToken(match[1] as string);
+  const bearer = bearerToken(authorization);
+  if (bearer === undefined) throw unauthenticated('The Authorization header must be "Bearer <access token>"');
+  const token = await deps.verifyAccessToken(bearer);
   if (await deps.revocations.isRevoked(token.sessionId, token.tokenId)) throw unauthenticated('The session has ended');
   if (!(await deps.sessions.touch(token.sessionId))) throw unauthenticated('The session has ended');
   return { address: token.address, sessionId: token.sessionId, via: 'bearer', accessToken: { id: token.tokenId, expiresAt: token.expiresAt } };
@@ -95,7 +119,7 @@ async function requirePermission(deps: AuthenticationDependencies, caller: Calle
   }
 }
 
-function dropForeignWalletHeader(context: HandlerContext, caller: Caller | undefined): void {
+function dropForeignWalletHeader(context: HandlerContext, caller: Pick<Caller, 'address'> | undefined): void {
   const claimed = requestHeaderOf(context, WALLET_HEADER);
   if (claimed !== null && claimed.toLowerCase() !== caller?.address) context.requestHeader.delete(WALLET_HEADER);
 }

@@ -7,7 +7,7 @@ import type { TokenService } from '../tokens/token-service.js';
  * An expired access token says so (`TOKEN_EXPIRED`: refresh and retry); every other failure
  * is `UNAUTHORIZED`, as the refresh contract documents for refresh tokens.
  */
-export async function asUnauthenticated<T>(verification: Promise<T>, what: 'access token' | 'refresh token'): Promise<T> {
+export async function asUnauthenticated<T>(verification: Promise<T>, what: 'access token' | 'refresh token' | 'MFA token'): Promise<T> {
   try {
     return await verification;
   } catch (error) {

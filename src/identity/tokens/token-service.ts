@@ -19,6 +19,9 @@ import type { KeyRing } from './key-ring.js';
 
 export const DEFAULT_ISSUER = 'messaging-service';
 
+/** Lifetime of the MFA-pending token unless configured otherwise. */
+export const DEFAULT_MFA_TOKEN_TTL_SECONDS = 5 * 60;
+
 /** What completing the MFA step of an MFA-pending token leads to (the only use so far). */
 export const MFA_PURPOSE_SIGN_IN = 'sign_in';
 
@@ -105,7 +108,7 @@ export class TokenService {
     this.ttlSeconds = {
       access: options.accessTokenTtlSeconds ?? 15 * 60,
       refresh: options.refreshTokenTtlSeconds ?? 7 * 24 * 3600,
-      mfa: options.mfaTokenTtlSeconds ?? 5 * 60,
+      mfa: options.mfaTokenTtlSeconds ?? DEFAULT_MFA_TOKEN_TTL_SECONDS,
     };
     this.clockToleranceSeconds = options.clockToleranceSeconds ?? 30;
     this.now = options.now ?? (() => new Date());

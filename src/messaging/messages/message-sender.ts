@@ -71,33 +71,16 @@ export class MessageSender {
 
     const withheld = await this.checkMayPost(sender, target);
     if (request.mediaId !== '') await this.media.requireOwnUpload(sender, request.mediaId, request.kind);
-    const { sequence, disappearingTimerSeconds } = await this.conversations.nextSequence(target);
-    const sentAt = new Date();
-    const message: StoredMessage = {
-      _id: newMessageId(),
-      conversationId: target.conversationId,
-      sequence,
+    const message = await this.numbered(target, request.viewOnce, {
       clientMessageId: request.clientMessageId,
       requestDigest,
       senderAddress: sender,
-      recipientAddress: target.peer,
-      groupId: target.groupId,
-      channelId: target.channelId,
       kind: request.kind,
       ciphertext: new Binary(request.ciphertext),
       mediaId: request.mediaId,
       durationMs: request.durationMs,
-      stickerId: '',
-      pollId: '',
-      sentAt,
-      ...expiryOf(sentAt, disappearingTimerSeconds, request.viewOnce),
-      viewOnce: request.viewOnce,
-      viewedAt: null,
-      status: 'sent',
       withheld,
-      systemEvent: '',
-      systemData: null,
-    };
+    });
     try {
       await this.store(target, message);
     } catch (error) {
@@ -111,32 +94,36 @@ export class MessageSender {
 
   /** A message the server writes into a conversation (timer changes, group events). */
   async appendSystem(target: Target, systemEvent: string, systemData: Record<string, unknown>): Promise<StoredMessage> {
+    const message = await this.numbered(target, false, { senderAddress: '', kind: 'system', systemEvent, systemData });
+    await this.store(target, message);
+    return message;
+  }
+
+  /** A new message of the conversation: its next sequence number, its expiry, and the given fields over the defaults. */
+  private async numbered(target: Target, viewOnce: boolean, fields: Partial<StoredMessage> & Pick<StoredMessage, 'senderAddress' | 'kind'>): Promise<StoredMessage> {
     const { sequence, disappearingTimerSeconds } = await this.conversations.nextSequence(target);
     const sentAt = new Date();
-    const message: StoredMessage = {
+    return {
       _id: newMessageId(),
       conversationId: target.conversationId,
       sequence,
-      senderAddress: '',
       recipientAddress: target.peer,
       groupId: target.groupId,
       channelId: target.channelId,
-      kind: 'system',
       mediaId: '',
       durationMs: 0,
       stickerId: '',
       pollId: '',
       sentAt,
-      ...expiryOf(sentAt, disappearingTimerSeconds, false),
-      viewOnce: false,
+      ...expiryOf(sentAt, disappearingTimerSeconds, viewOnce),
+      viewOnce,
       viewedAt: null,
       status: 'sent',
       withheld: false,
-      systemEvent,
-      systemData,
+      systemEvent: '',
+      systemData: null,
+      ...fields,
     };
-    await this.store(target, message);
-    return message;
   }
 
   private retried(earlier: StoredMessage, requestDigest: string): SendResult {

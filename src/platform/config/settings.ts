@@ -105,6 +105,45 @@ export const settings = {
   captchaSecret: optionalTextSetting('CAPTCHA_SECRET', 'Secret key of the CAPTCHA provider; required when CAPTCHA_PROVIDER is not `off`.'),
   captchaVerifyUrl: optionalUrlSetting('CAPTCHA_VERIFY_URL', "Overrides the provider's siteverify URL (tests, egress proxies). Unset: the provider's.", ['https:', 'http:']),
   cookieSameSite: choiceSetting('SESSION_COOKIE_SAMESITE', 'SameSite attribute of the session and CSRF cookies.', ['strict', 'lax'], 'strict'),
+  wsRateLimitPerMin: integerSetting('WS_RATE_LIMIT_PER_MIN', 'WebSocket frames a user may send per minute, across all of the user\'s connections.', 30, 1, 100_000),
+  wsRateLimitBurst: integerSetting('WS_RATE_LIMIT_BURST', 'Quick-succession allowance of WebSocket frames per user.', 10, 1, 100_000),
+  wsHeartbeatSeconds: integerSetting(
+    'WS_HEARTBEAT_SECONDS',
+    'A WebSocket that exchanges nothing for this long is pinged, and closed if the ping is not answered as long again (dead-connection detection); rounded up to a multiple of 4.',
+    60,
+    8,
+    960,
+  ),
+  wsMaxBufferedBytes: integerSetting(
+    'WS_MAX_BUFFERED_BYTES',
+    'Backpressure bound: a connection with more unsent bytes queued is a slow consumer and is closed (code 1013) so it never slows others.',
+    1_048_576,
+    16_384,
+    64 * 1_048_576,
+  ),
+  wsReplayEvents: integerSetting('WS_REPLAY_EVENTS', 'Durable events kept per user for reconnect catch-up; an older gap gets `resync_required`.', 1000, 10, 100_000),
+  wsReplayRetentionMs: durationSetting('WS_REPLAY_RETENTION', 'How long durable events stay replayable after they happen.', '24h'),
+  mfaEncryptionKey: optionalTextSetting(
+    'MFA_ENCRYPTION_KEY',
+    'AES-256-GCM key (32 bytes as 64 hex digits or base64) that encrypts TOTP secrets at rest and keys the backup-code hashes. Unset: a key created once in DATA_DIR/keys/ (one node only).',
+  ),
+  mfaTrustedDeviceTtlMs: durationSetting('MFA_TRUSTED_DEVICE_TTL', 'How long a device trusted at the MFA step skips it at sign-in.', '720h'),
+  phoneHashSalt: stringSetting(
+    'PHONE_HASH_SALT',
+    'The public salt of phone hashes (PBKDF2-HMAC-SHA256 of the E.164 number), published with the clients; changing it orphans every stored hash.',
+    'messaging-service-phone-v1',
+    /^[^\r\n]{8,128}$/,
+  ),
+  smsProvider: choiceSetting(
+    'SMS_PROVIDER',
+    'Who sends verification SMS: `outbox` (development: appended to DATA_DIR/sms-outbox.jsonl and logged, nothing sent) or `twilio`.',
+    ['outbox', 'twilio'],
+    'outbox',
+  ),
+  smsFrom: optionalTextSetting('SMS_FROM', 'Sender of the SMS: an E.164 number, or a Twilio Messaging Service SID (`MG…`). Required with `twilio`.'),
+  twilioAccountSid: optionalTextSetting('TWILIO_ACCOUNT_SID', 'Twilio account SID (`AC…`). Required with SMS_PROVIDER=twilio.'),
+  twilioAuthToken: optionalTextSetting('TWILIO_AUTH_TOKEN', 'Twilio auth token. Required with SMS_PROVIDER=twilio.'),
+  twilioApiUrl: optionalUrlSetting('TWILIO_API_URL', "Overrides Twilio's API base URL (tests, egress proxies). Unset: `https://api.twilio.com`.", ['https:', 'http:']),
 };
 
 type Settings = typeof settings;

@@ -21,7 +21,8 @@ beforeAll(async () => {
 afterAll(() => service.stop());
 
 const issueTicket = async (holder = session): Promise<string> => expectOk(await api.post('/api/v1/auth/ws-ticket', {}, bearer(holder))).ticket;
-const hello = (holder: SignedIn) => ({ type: 'hello', address: holder.user.address.toLowerCase() });
+// A fresh user's greeting: its position in its (still empty) event stream (docs/realtime.md).
+const hello = (holder: SignedIn) => ({ type: 'hello', address: holder.user.address.toLowerCase(), stream: '', seq: 0, resumed: false, heartbeat_seconds: 60 });
 
 describe('POST /api/v1/auth/ws-ticket', () => {
   it('issues a ticket valid 30 seconds', async () => {

@@ -53,7 +53,8 @@ export type SetupTotpResponse = Message<"service.v1.SetupTotpResponse"> & {
 
   /**
    * The provisioning URI, for example
-   * `otpauth://totp/<SERVICE_NAME>:alice?secret=JBSWY3DPEHPK3PXP&issuer=<SERVICE_NAME>&algorithm=SHA1&digits=6&period=30`.
+   * `otpauth://totp/<SERVICE_NAME>:alice?secret=<SECRET>&issuer=<SERVICE_NAME>` (SHA-1, 6 digits
+   * and 30 seconds are the defaults of the format, so they are not repeated).
    * Contains the secret: show it to the user only (typically as a QR code), never log it.
    *
    * @generated from field: string provisioning_uri = 3 [json_name = "provisioning_uri"];
@@ -356,8 +357,8 @@ export type VerifyMfaRequest = Message<"service.v1.VerifyMfaRequest"> & {
   backupCode: string;
 
   /**
-   * Remember this device for 30 days so that its sign-ins skip the MFA step. Only honoured
-   * when completing a sign-in.
+   * Remember this device for 30 days (MFA_TRUSTED_DEVICE_TTL) so that its sign-ins skip the
+   * MFA step. Only honoured when completing a sign-in.
    *
    * @generated from field: bool trust_device = 4 [json_name = "trust_device"];
    */
@@ -510,8 +511,8 @@ export type VerifyMfaResponse = Message<"service.v1.VerifyMfaResponse"> & {
   trustedDeviceToken: string;
 
   /**
-   * When the trusted device entry expires (30 days), ISO-8601 UTC with milliseconds; empty
-   * when no device was trusted.
+   * When the trusted device entry expires (30 days by default), ISO-8601 UTC with milliseconds;
+   * empty when no device was trusted.
    *
    * @generated from field: string trusted_device_expires_at = 18 [json_name = "trusted_device_expires_at"];
    */
@@ -759,7 +760,8 @@ export type TrustedDevice = Message<"service.v1.TrustedDevice"> & {
   lastUsedAt: string;
 
   /**
-   * When the trust ends (30 days after it was granted), ISO-8601 UTC with milliseconds.
+   * When the trust ends (30 days after it was granted by default), ISO-8601 UTC with
+   * milliseconds.
    *
    * @generated from field: string expires_at = 5 [json_name = "expires_at"];
    */
@@ -928,15 +930,15 @@ export type GetMfaLockoutStatusResponse = Message<"service.v1.GetMfaLockoutStatu
   message: string;
 
   /**
-   * Consecutive failed verifications counted toward the lockout (reset by a success or when a
-   * lock ends).
+   * Failed attempts (MFA verifications and sign-ins of the account) counted toward the next
+   * lock, within 15 minutes (reset by a success or when the account locks).
    *
    * @generated from field: int32 failed_attempts = 3 [json_name = "failed_attempts"];
    */
   failedAttempts: number;
 
   /**
-   * Failures that lock MFA verification (5).
+   * Failures that lock the account (5).
    *
    * @generated from field: int32 max_attempts = 4 [json_name = "max_attempts"];
    */
@@ -974,7 +976,8 @@ export const GetMfaLockoutStatusResponseSchema: GenMessage<GetMfaLockoutStatusRe
 /**
  * Multi-factor authentication: TOTP (RFC 6238: SHA-1, 6 digits, 30-second period, one step of
  * clock drift accepted either way), one-time backup codes, and trusted devices that skip the
- * MFA step at sign-in for 30 days.
+ * MFA step at sign-in for 30 days (setting MFA_TRUSTED_DEVICE_TTL). TOTP secrets are stored
+ * encrypted (AES-256-GCM), backup codes only as keyed hashes.
  *
  * All RPCs require a Bearer token. Two kinds are accepted:
  *
@@ -982,8 +985,9 @@ export const GetMfaLockoutStatusResponseSchema: GenMessage<GetMfaLockoutStatusRe
  *   and step-up verification;
  * - the short-lived `mfa_token` of an MFA-pending sign-in (AuthService.Initialize or
  *   PhoneAuthService.PhoneLogin answered `mfa_required` true): accepted only by
- *   CreateMfaChallenge, VerifyMfa and GetMfaLockoutStatus; the other RPCs answer
- *   `401 UNAUTHORIZED` to it.
+ *   CreateMfaChallenge, VerifyMfa and GetMfaLockoutStatus; the other RPCs (of every service)
+ *   answer `401 UNAUTHORIZED` to it. Once VerifyMfa has completed the sign-in, the
+ *   `mfa_token` is no longer accepted anywhere.
  *
  * Completing an MFA-pending sign-in: CreateMfaChallenge, then VerifyMfa with the challenge id
  * and a TOTP code or a backup code; VerifyMfa then creates the session, issues the token pair
@@ -993,9 +997,13 @@ export const GetMfaLockoutStatusResponseSchema: GenMessage<GetMfaLockoutStatusRe
  * (`401 REPLAY_DETECTED` on reuse). Backup codes are 10 one-time codes of 8 lowercase letters
  * and digits shown as `xxxx-xxxx`; hyphens, spaces and case are ignored on input.
  *
- * Lockout: 5 consecutive failed verifications (VerifyMfa, DisableMfa, RegenerateBackupCodes)
- * lock MFA verification for the account for 15 minutes (`429 LOCKED_OUT` with a
- * `Retry-After` header); see GetMfaLockoutStatus. AdminService.UnlockLockout clears it.
+ * Lockout: failed verifications (VerifyMfa, DisableMfa, RegenerateBackupCodes) count toward
+ * the account's lockout, together with the account's failed sign-ins: 5 failures within 15
+ * minutes lock the account (MFA verification and sign-in) for 1 minute, twice as long for each
+ * further lock within a day, at most 1 hour (`429 LOCKED_OUT` with a `Retry-After` header); a
+ * successful verification resets the count. See GetMfaLockoutStatus; AdminService.UnlockLockout
+ * (`type` `user`, the wallet address) clears it. Lockouts are off with the other abuse controls
+ * (RATE_LIMITS_ENABLED=false).
  *
  * Every RPC can also fail with `401 UNAUTHORIZED`, `429 RATE_LIMIT_EXCEEDED` and
  * `500 INTERNAL`.
@@ -1067,10 +1075,12 @@ export const MfaService: GenService<{
    *
    * With an `mfa_token` (MFA-pending sign-in) it completes the sign-in: the session is created,
    * the token pair is returned in the same members as AuthService.Initialize, and the session
-   * and CSRF cookies are set. With `trust_device` true the device is also remembered for 30
-   * days and a `trusted_device_token` is returned; passing it at a later sign-in skips the MFA
-   * step. With a full access token (step-up verification) it only records that the session
-   * verified MFA now, and the token members are empty.
+   * and CSRF cookies are set; a DPoP proof on this call binds the refresh tokens, as on
+   * Initialize. With `trust_device` true the device is also remembered for 30 days
+   * (MFA_TRUSTED_DEVICE_TTL; never when it is 0) and a `trusted_device_token` is returned;
+   * passing it at a later sign-in skips the MFA step. With a full access token (step-up
+   * verification, e.g. before a sensitive action) it only checks the second factor, and the
+   * token members are empty.
    *
    * A backup code is consumed when used; `backup_codes_remaining` tells how many are left.
    *

@@ -844,11 +844,16 @@ export const RevokeAbandonedPhoneRegistrationResponseSchema: GenMessage<RevokeAb
  * number itself, to send the SMS or recompute hashes; it is used in memory only and never
  * stored or logged.
  *
- * Lockout: 5 consecutive failures for one number (wrong SMS codes in VerifySmsCode, bad
- * challenge signatures in PhoneLogin) lock it for 15 minutes; while locked, SendSmsCode,
- * VerifySmsCode, CreatePhoneLoginChallenge and PhoneLogin answer `429 LOCKED_OUT` with a
- * `Retry-After` header. GetPhoneLockoutStatus reports the state; AdminService.UnlockLockout
- * with `type` `user` clears it for the number bound to an account.
+ * Lockout: failures for one number (wrong SMS codes in VerifySmsCode, bad challenge signatures
+ * in PhoneLogin) count toward its lockout: 5 within 15 minutes lock it for 1 minute, twice as
+ * long for each further lock within a day, at most 1 hour. The failures of a number bound to an
+ * account count on that account (the same lock as its wallet sign-ins and MFA), those of an
+ * unregistered number on its hash; the client IP's lockout counts them too, as for wallet
+ * sign-ins. While locked, SendSmsCode, VerifySmsCode, CreatePhoneLoginChallenge and PhoneLogin
+ * answer `429 LOCKED_OUT` with a `Retry-After` header. GetPhoneLockoutStatus reports the state;
+ * AdminService.UnlockLockout with `type` `user` and the account's wallet address clears it for
+ * the number bound to that account. Lockouts are off with the other abuse controls
+ * (RATE_LIMITS_ENABLED=false).
  *
  * The public RPCs run before authentication and are limited per IP; all of them can also fail
  * with `429 RATE_LIMIT_EXCEEDED` and `500 INTERNAL`.
@@ -883,8 +888,8 @@ export const PhoneAuthService: GenService<{
    *
    * Errors: `400 INVALID_ARGUMENT` (malformed `phone_hash` or `code`), `401 INVALID_CODE`
    * (wrong code; counts toward the lockout), `404 NOT_FOUND` (no code was sent for this
-   * number), `410 GONE` (the code expired, 5 minutes after sending, or was already used),
-   * `429 LOCKED_OUT`.
+   * number), `410 GONE` (the code expired, 5 minutes after sending, was already used, or was
+   * guessed wrong 5 times), `429 LOCKED_OUT`.
    *
    * @generated from rpc service.v1.PhoneAuthService.VerifySmsCode
    */
@@ -901,7 +906,8 @@ export const PhoneAuthService: GenService<{
    * registration template 2 or 3 of AuthService.Initialize (same layouts), signed EIP-191 by
    * `wallet_address`, and goes through the same template, wallet-binding, signature,
    * freshness (5 minutes) and replay (10 minutes) checks. An embedded wallet generated on the
-   * device is enough.
+   * device is enough. No proof of work is asked (SERVICE_POW_DIFFICULTY_BITS): the verified
+   * number is the cost of a phone account.
    *
    * The identity key: `identity_public_key` becomes the key that PhoneLogin challenges are
    * verified against. `phone_hash_signature` binds the phone hash to it; while the backend is
@@ -956,7 +962,8 @@ export const PhoneAuthService: GenService<{
    * `mfa_token`; no tokens, no cookies).
    *
    * Errors: `400 INVALID_ARGUMENT` (malformed member), `401 UNAUTHORIZED` (the signature does
-   * not verify; counts toward the lockout), `404 NOT_FOUND` (unknown `challenge_id`),
+   * not verify; counts toward the lockout; the challenge stays usable until it expires),
+   * `404 NOT_FOUND` (unknown `challenge_id`, or the number is no longer bound to the account),
    * `410 GONE` (the challenge expired or was already used), `429 LOCKED_OUT`.
    *
    * @generated from rpc service.v1.PhoneAuthService.PhoneLogin
@@ -1004,9 +1011,11 @@ export const PhoneAuthService: GenService<{
    * Revokes an abandoned partial registration of a number, so that the number (and the
    * wallet address and username it reserved) can be registered again. A phone registration is
    * partial until its account publishes its first key bundle (KeysService.PublishKeyBundle).
-   * Not authenticated by a Bearer token: authorised by a `verification_token` for the same
-   * number (VerifySmsCode), which this call consumes. The partial account, its sessions and
-   * its tokens are deleted.
+   * Who may call it: whoever holds a fresh `verification_token` for the same number
+   * (VerifySmsCode), which this call consumes; that is, whoever receives the number's SMS now,
+   * the same proof that registered it. No Bearer token is asked for, because the typical caller
+   * has lost the partial account's keys and cannot sign in. The partial account, its sessions,
+   * its tokens and its MFA state are deleted.
    *
    * Errors: `401 UNAUTHORIZED` (`verification_token` invalid), `404 NOT_FOUND` (no
    * registration is bound to the number), `409 CONFLICT` (the registration is complete; only
