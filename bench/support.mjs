@@ -24,7 +24,9 @@ export async function startService(env = {}) {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'svc-bench-'));
   const httpPort = await freePort();
   const grpcPort = await freePort();
-  const child = spawn(process.execPath, ['dist/main.js'], {
+  // BENCH_PROFILE=<dir>: the service writes a V8 CPU profile there when it stops.
+  const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
+  const child = spawn(process.execPath, [...profile, 'dist/main.js'], {
     env: { ...process.env, HOST: '127.0.0.1', PORT: String(httpPort), GRPC_PORT: String(grpcPort), DATA_DIR: dataDir, ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
