@@ -18,7 +18,12 @@ import { deleteKeys, uniqueTestPrefix, withRedis } from '../platform/shared-stat
 await withRedis((redisUrl) => {
   const prefix = uniqueTestPrefix('cluster');
   const signingKey = generateKeyPairSync('ed25519').privateKey.export({ format: 'pem', type: 'pkcs8' }).toString();
-  const shared = { REDIS_URL: redisUrl, REDIS_KEY_PREFIX: prefix, JWT_SIGNING_KEY: signingKey, RATE_LIMITS_ENABLED: 'false', LOG_LEVEL: 'debug' };
+  // Rate limits on, as in production, so the WebSocket limits apply; the HTTP buckets are
+  // widened because every test request comes from 127.0.0.1 and the spec's sign-in bucket
+  // (5 per minute, burst 2) would refuse the third sign-in.
+  const wide = { limit: 100_000, burst: 10_000 };
+  const overrides = JSON.stringify({ ip: wide, user: wide, auth: wide, default: wide, 'AuthService.Initialize': wide, 'MessagesService.SendMessage': wide });
+  const shared = { REDIS_URL: redisUrl, REDIS_KEY_PREFIX: prefix, JWT_SIGNING_KEY: signingKey, RATE_LIMITS_ENABLED: 'true', RATE_LIMIT_OVERRIDES: overrides };
   let apiPod: ChildService;
   let ws1: ChildService;
   let ws2: ChildService;
@@ -38,8 +43,6 @@ await withRedis((redisUrl) => {
   });
   afterAll(async () => {
     for (const client of clients) client.close();
-    const outs = [ws1.output(), ws2.output()].join('\n').split('\n').filter((l) => !l.includes('"msg":"request"'));
-    console.log(outs.join('\n').slice(0, 6000));
     await Promise.all([apiPod?.stop(), ws1?.stop(), ws2?.stop()]);
     await deleteKeys(redisUrl, prefix);
   });
@@ -51,8 +54,9 @@ await withRedis((redisUrl) => {
   };
   const b64 = (text: string) => Buffer.from(text).toString('base64');
   let counter = 0;
-  const send = (from: SignedIn, to: SignedIn, text: string) =>
-    api.post('/api/v1/send', { client_message_id: `c${++counter}-${Date.now()}`, recipient_address: to.user.address, ciphertext: b64(text) }, bearer(from));
+  const send = (from: SignedIn, to: SignedIn, text: string, extra: Record<string, unknown> = {}) =>
+    api.post('/api/v1/send', { client_message_id: `c${++counter}-${Date.now()}`, recipient_address: to.user.address, ciphertext: b64(text), ...extra }, bearer(from));
+  const pair = async () => [await signIn(apiPod.baseUrl), await signIn(apiPod.baseUrl)] as const;
   const texts = (frames: Frame[]) => frames.map((frame) => Buffer.from(frame.data.message.ciphertext, 'base64').toString());
 
   it('A sends over REST to the api; B, connected to another ws pod, receives it, as does each of B\'s devices', async () => {
@@ -125,6 +129,78 @@ await withRedis((redisUrl) => {
     expect(bobOnWs2.ofType('call.offer').map((frame) => frame.data.call_id)).not.toContain(`${callId}-2`);
     aliceOnWs1.close();
     bobOnWs2.close();
+  });
+
+  it('a retried send yields one message, delivered once', async () => {
+    const [carol, dave] = await pair();
+    const daveOnWs2 = await connect(dave, ws2);
+    const id = `retry-${Date.now()}`;
+    const first = expectOk(await send(carol, dave, 'only once', { client_message_id: id }));
+    const again = expectOk(await send(carol, dave, 'only once', { client_message_id: id }));
+    expect(again).toMatchObject({ duplicate: true, chat_message: { id: first.chat_message.id } });
+    expectOk(await send(carol, dave, 'marker'));
+    await daveOnWs2.next('message.new', () => true, 5000, 2);
+    expect(texts(daveOnWs2.ofType('message.new'))).toEqual(['only once', 'marker']);
+    expect(expectOk(await api.get(`/api/v1/messages?peer_address=${carol.user.address}`, bearer(dave))).messages).toHaveLength(2);
+    daveOnWs2.close();
+  });
+
+  it('view-once opens once then 410, and its sender on another pod learns it was viewed', async () => {
+    const [erin, frank] = await pair();
+    const erinOnWs1 = await connect(erin, ws1);
+    const sent = expectOk(await send(erin, frank, 'see me once', { view_once: true })).chat_message;
+    const path = `/api/v1/messages/view-once/${erin.user.address}/${sent.id}`;
+    expect(expectOk(await api.post(path, {}, bearer(frank))).chat_message.ciphertext).toBe(b64('see me once'));
+    const again = await api.post(path, {}, bearer(frank));
+    expect(again.status).toBe(410);
+    expect(again.body).toMatchObject({ success: false, code: 'GONE' });
+    expect((await erinOnWs1.next('message.viewed')).data).toMatchObject({ message_id: sent.id, viewer_address: frank.user.address.toLowerCase() });
+    erinOnWs1.close();
+  });
+
+  it('a disappearing message is gone after its timer; typing reaches the other pod and is never stored', async () => {
+    const [gina, hank] = await pair();
+    const hankOnWs2 = await connect(hank, ws2);
+    expectOk(await api.post('/api/v1/typing', { peer_address: hank.user.address }, bearer(gina)));
+    expect((await hankOnWs2.next('typing')).data).toMatchObject({ from_address: gina.user.address.toLowerCase(), state: 'typing' });
+    expectOk(await api.post('/api/v1/chat/disappearing-timer', { peer_address: hank.user.address, disappearing_timer_seconds: 5 }, bearer(gina)));
+    const fleeting = expectOk(await send(gina, hank, 'gone soon')).chat_message;
+    const read = async () => expectOk(await api.get(`/api/v1/messages?peer_address=${gina.user.address}`, bearer(hank))).messages as { id: string; kind: string }[];
+    expect((await read()).map((message) => message.id)).toContain(fleeting.id);
+    await new Promise((resolve) => setTimeout(resolve, 5500));
+    // Only the (also expired) timer notice could have been stored: nothing of the typing indicator.
+    expect(await read()).toEqual([]);
+    hankOnWs2.close();
+  });
+
+  it('a blocked sender reaches nobody on any pod', async () => {
+    const [ivy, jack] = await pair();
+    const [jackOnWs1, jackOnWs2] = [await connect(jack, ws1), await connect(jack, ws2)];
+    expectOk(await api.post('/api/v1/block-contact', { address: ivy.user.address }, bearer(jack)));
+    expectOk(await send(ivy, jack, 'blocked words'));
+    expectOk(await api.post('/api/v1/typing', { peer_address: jack.user.address }, bearer(ivy)));
+    expectOk(await send(alice, jack, 'marker'));
+    for (const device of [jackOnWs1, jackOnWs2]) {
+      await device.next('message.new');
+      expect(texts(device.ofType('message.new'))).toEqual(['marker']);
+      expect(device.ofType('typing')).toEqual([]);
+    }
+    jackOnWs1.close();
+    jackOnWs2.close();
+  });
+
+  it('signaling beyond the limits is refused, per user across pods', async () => {
+    const [kim, liam] = await pair();
+    const [kimOnWs1, kimOnWs2] = [await connect(kim, ws1), await connect(kim, ws2)];
+    await connect(liam, ws1);
+    const answers = [];
+    for (let i = 0; i < 6; i += 1) {
+      answers.push(await (i % 2 === 0 ? kimOnWs1 : kimOnWs2).request({ type: 'call.offer', call_id: `limit-${Date.now()}-${i}`, to: liam.user.address, sdp: 'v=0' }));
+    }
+    expect(answers.map((answer) => answer.type)).toEqual(['ack', 'ack', 'ack', 'ack', 'ack', 'error']);
+    expect(answers[5]).toMatchObject({ code: 'RATE_LIMIT_EXCEEDED' });
+    kimOnWs1.close();
+    kimOnWs2.close();
   });
 
   it('a ws pod shutting down closes its connections with 1012 and a reconnect hint; the client resumes on the other pod', async () => {
