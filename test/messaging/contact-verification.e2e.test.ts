@@ -7,6 +7,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { KEY_BUNDLES } from '../../src/contacts/contact-verifications.js';
+import type { PublishedIdentityKey } from '../../src/contacts/contact-verifications.js';
 import { EmbeddedDocumentStore } from '../../src/platform/store/embedded/embedded-store.js';
 import { Api, expectFailure, expectOk } from '../support/session-api.js';
 import { silentLogger } from '../support/silent-logger.js';
@@ -26,7 +27,7 @@ beforeAll(async () => {
   const bobUser = new TestUser();
   const dataDir = mkdtempSync(path.join(tmpdir(), 'svc-verify-'));
   const store = await EmbeddedDocumentStore.open({ dataDir, logger: silentLogger });
-  await store.collection(KEY_BUNDLES).insertOne({ _id: bobUser.address.toLowerCase(), identityKey: IDENTITY_KEY });
+  await store.collection<PublishedIdentityKey>(KEY_BUNDLES).insertOne({ _id: bobUser.address.toLowerCase(), identityKey: IDENTITY_KEY });
   await store.close();
   service = await startTestService({}, { dataDir });
   api = new Api(service.baseUrl);
