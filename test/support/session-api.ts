@@ -3,6 +3,8 @@
  * client over real HTTP, the failure-envelope assertion, the two ways a caller authenticates
  * (Bearer access token, session cookie plus CSRF token) and the cookies a response sets.
  */
+import { startTestService } from './start-service.js';
+import type { TestService } from './start-service.js';
 import type { SignedIn, TestUser } from './wallet.js';
 import { signIn } from './wallet.js';
 
@@ -136,3 +138,14 @@ export async function signInAgain(baseUrl: string, user: TestUser, headers: Head
 }
 
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** One service for the whole test file, and a client of it: started before its tests, stopped after. */
+export function serviceForThisFile(): { readonly service: TestService; readonly api: Api } {
+  const running = {} as { service: TestService; api: Api };
+  beforeAll(async () => {
+    running.service = await startTestService();
+    running.api = new Api(running.service.baseUrl);
+  });
+  afterAll(() => running.service.stop());
+  return running;
+}

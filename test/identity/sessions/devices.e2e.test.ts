@@ -2,26 +2,18 @@
  * The caller's registered devices (DeviceService) over real HTTP: register, re-register by
  * device_id, list page by page, delete, and the refusals.
  */
-import { Api, expectFailure, expectOk, sleep } from '../../support/session-api.js';
+import { expectFailure, expectOk, serviceForThisFile, sleep } from '../../support/session-api.js';
 import type { HeaderMap } from '../../support/session-api.js';
-import { startTestService } from '../../support/start-service.js';
-import type { TestService } from '../../support/start-service.js';
 import { bearer, signIn } from '../../support/wallet.js';
 
-let service: TestService;
-let api: Api;
-beforeAll(async () => {
-  service = await startTestService();
-  api = new Api(service.baseUrl);
-});
-afterAll(() => service.stop());
+const running = serviceForThisFile();
 
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
-const register = (auth: HeaderMap, device: Record<string, unknown>) => api.post('/api/v1/auth/register-device', device, auth);
-const list = (auth: HeaderMap, query = '') => api.get(`/api/v1/auth/devices${query}`, auth);
+const register = (auth: HeaderMap, device: Record<string, unknown>) => running.api.post('/api/v1/auth/register-device', device, auth);
+const list = (auth: HeaderMap, query = '') => running.api.get(`/api/v1/auth/devices${query}`, auth);
 
 /** A fresh account's Bearer headers. */
-const newAccount = async () => bearer(await signIn(service.baseUrl));
+const newAccount = async () => bearer(await signIn(running.service.baseUrl));
 
 it('registers a device and lists it', async () => {
   const auth = await newAccount();
@@ -95,10 +87,10 @@ it('deletes a device; deleting it again or an unknown id is 404', async () => {
   const auth = await newAccount();
   const keep = expectOk(await register(auth, { name: 'keep', platform: 'web' })).device;
   const drop = expectOk(await register(auth, { name: 'drop', platform: 'web' })).device;
-  expectOk(await api.delete(`/api/v1/auth/devices/${drop.id}`, auth));
+  expectOk(await running.api.delete(`/api/v1/auth/devices/${drop.id}`, auth));
   expect(expectOk(await list(auth)).devices.map((d: { id: string }) => d.id)).toEqual([keep.id]);
-  expectFailure(await api.delete(`/api/v1/auth/devices/${drop.id}`, auth), 404, 'NOT_FOUND');
-  expectFailure(await api.delete('/api/v1/auth/devices/no-such-device', auth), 404, 'NOT_FOUND');
+  expectFailure(await running.api.delete(`/api/v1/auth/devices/${drop.id}`, auth), 404, 'NOT_FOUND');
+  expectFailure(await running.api.delete('/api/v1/auth/devices/no-such-device', auth), 404, 'NOT_FOUND');
 });
 
 it("cannot see, update or delete another account's device", async () => {
@@ -107,7 +99,7 @@ it("cannot see, update or delete another account's device", async () => {
   const device = expectOk(await register(owner, { name: 'mine', platform: 'ios' })).device;
   expect(expectOk(await list(stranger)).devices).toEqual([]);
   expectFailure(await register(stranger, { device_id: device.id, name: 'hijacked', platform: 'ios' }), 404, 'NOT_FOUND');
-  expectFailure(await api.delete(`/api/v1/auth/devices/${device.id}`, stranger), 404, 'NOT_FOUND');
+  expectFailure(await running.api.delete(`/api/v1/auth/devices/${device.id}`, stranger), 404, 'NOT_FOUND');
   expect(expectOk(await list(owner)).devices).toEqual([device]);
 });
 

@@ -4,20 +4,12 @@
  * way the session ended, over REST and over the WebSocket subprotocol fallback alike. The token
  * is used right before it ends, so that nothing about it is cold.
  */
-import { Api, expectAccessAccepted, expectAccessRefused, expectFailure, expectOk, signInAgain } from '../../support/session-api.js';
+import { expectAccessAccepted, expectAccessRefused, expectFailure, expectOk, serviceForThisFile, signInAgain } from '../../support/session-api.js';
 import { connectWs, expectWsRefused } from '../../support/session-ws.js';
-import { startTestService } from '../../support/start-service.js';
-import type { TestService } from '../../support/start-service.js';
 import { TestUser, bearer, signIn } from '../../support/wallet.js';
 import type { SignedIn } from '../../support/wallet.js';
 
-let service: TestService;
-let api: Api;
-beforeAll(async () => {
-  service = await startTestService();
-  api = new Api(service.baseUrl);
-});
-afterAll(() => service.stop());
+const running = serviceForThisFile();
 
 interface Pair {
   readonly user: TestUser;
@@ -28,22 +20,22 @@ interface Pair {
 }
 
 const endings: [string, (pair: Pair) => Promise<void>][] = [
-  ['POST /api/v1/logout by the session itself', async ({ target }) => expectOk(await api.post('/api/v1/logout', {}, bearer(target)))],
-  ['POST /api/v1/auth/session/logout by the session itself', async ({ target }) => expectOk(await api.post('/api/v1/auth/session/logout', {}, bearer(target)))],
-  ['DELETE /api/v1/auth/sessions/{id} from another session', async ({ target, other }) => expectOk(await api.delete(`/api/v1/auth/sessions/${target.sessionId}`, bearer(other)))],
-  ['POST /api/v1/auth/logout-all (keep_current) from another session', async ({ other }) => expectOk(await api.post('/api/v1/auth/logout-all', { keep_current: true }, bearer(other)))],
-  ['POST /api/v1/auth/revoke of its refresh token', async ({ target, other }) => expectOk(await api.post('/api/v1/auth/revoke', { refresh_token: target.refreshToken }, bearer(other)))],
+  ['POST /api/v1/logout by the session itself', async ({ target }) => expectOk(await running.api.post('/api/v1/logout', {}, bearer(target)))],
+  ['POST /api/v1/auth/session/logout by the session itself', async ({ target }) => expectOk(await running.api.post('/api/v1/auth/session/logout', {}, bearer(target)))],
+  ['DELETE /api/v1/auth/sessions/{id} from another session', async ({ target, other }) => expectOk(await running.api.delete(`/api/v1/auth/sessions/${target.sessionId}`, bearer(other)))],
+  ['POST /api/v1/auth/logout-all (keep_current) from another session', async ({ other }) => expectOk(await running.api.post('/api/v1/auth/logout-all', { keep_current: true }, bearer(other)))],
+  ['POST /api/v1/auth/revoke of its refresh token', async ({ target, other }) => expectOk(await running.api.post('/api/v1/auth/revoke', { refresh_token: target.refreshToken }, bearer(other)))],
   [
     'reuse of its refresh token',
     async ({ target }) => {
-      expectOk(await api.refresh(target.refreshToken));
-      expectFailure(await api.refresh(target.refreshToken), 401, 'REPLAY_DETECTED');
+      expectOk(await running.api.refresh(target.refreshToken));
+      expectFailure(await running.api.refresh(target.refreshToken), 401, 'REPLAY_DETECTED');
     },
   ],
   [
     'eviction by five newer sign-ins',
     async ({ user }) => {
-      for (let i = 0; i < 5; i++) await signInAgain(service.baseUrl, user);
+      for (let i = 0; i < 5; i++) await signInAgain(running.service.baseUrl, user);
     },
   ],
 ];
@@ -51,14 +43,14 @@ const endings: [string, (pair: Pair) => Promise<void>][] = [
 describe.each(endings)('a session ended by %s', (_name, end) => {
   it('is refused on the next REST request and WebSocket handshake', async () => {
     const user = new TestUser();
-    const target = await signIn(service.baseUrl, user);
-    const other = await signInAgain(service.baseUrl, user);
-    await expectAccessAccepted(api, target.accessToken);
-    expect((await connectWs(service.baseUrl, { protocols: ['bearer', target.accessToken] })).opened).toBe(true);
+    const target = await signIn(running.service.baseUrl, user);
+    const other = await signInAgain(running.service.baseUrl, user);
+    await expectAccessAccepted(running.api, target.accessToken);
+    expect((await connectWs(running.service.baseUrl, { protocols: ['bearer', target.accessToken] })).opened).toBe(true);
 
     await end({ user, target, other });
 
-    await expectAccessRefused(api, target.accessToken);
-    expectWsRefused(await connectWs(service.baseUrl, { protocols: ['bearer', target.accessToken] }), 401);
+    await expectAccessRefused(running.api, target.accessToken);
+    expectWsRefused(await connectWs(running.service.baseUrl, { protocols: ['bearer', target.accessToken] }), 401);
   });
 });

@@ -3,26 +3,18 @@
  * pair, the presented token becomes used, presenting it again revokes the family and ends the
  * session, and of two concurrent exchanges of one token exactly one wins.
  */
-import { Api, expectAccessAccepted, expectAccessRefused, expectFailure, expectOk, expectSessionEnded } from '../../support/session-api.js';
-import { startTestService } from '../../support/start-service.js';
-import type { TestService } from '../../support/start-service.js';
+import { expectAccessAccepted, expectAccessRefused, expectFailure, expectOk, expectSessionEnded, serviceForThisFile } from '../../support/session-api.js';
 import { signIn } from '../../support/wallet.js';
 
-let service: TestService;
-let api: Api;
-beforeAll(async () => {
-  service = await startTestService();
-  api = new Api(service.baseUrl);
-});
-afterAll(() => service.stop());
+const running = serviceForThisFile();
 
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 describe('POST /api/v1/auth/refresh', () => {
   it('returns a new pair in every token member, for the same session', async () => {
-    const session = await signIn(service.baseUrl);
+    const session = await signIn(running.service.baseUrl);
     const before = Date.now();
-    const body = expectOk(await api.refresh(session.refreshToken));
+    const body = expectOk(await running.api.refresh(session.refreshToken));
     expect(body).toEqual({
       success: true,
       message: expect.any(String),
@@ -45,29 +37,29 @@ describe('POST /api/v1/auth/refresh', () => {
   });
 
   it('issues an access token that works, and a refresh token that rotates again', async () => {
-    const session = await signIn(service.baseUrl);
-    const first = expectOk(await api.refresh(session.refreshToken));
-    const listed = expectOk(await api.listSessions(first.access_token));
+    const session = await signIn(running.service.baseUrl);
+    const first = expectOk(await running.api.refresh(session.refreshToken));
+    const listed = expectOk(await running.api.listSessions(first.access_token));
     expect(listed.sessions.map((s: { id: string }) => s.id)).toEqual([session.sessionId]);
-    const second = expectOk(await api.refresh(first.refresh_token));
-    await expectAccessAccepted(api, second.access_token);
+    const second = expectOk(await running.api.refresh(first.refresh_token));
+    await expectAccessAccepted(running.api, second.access_token);
   });
 
   it('treats a reused refresh token as theft: 401 REPLAY_DETECTED, and the whole family and session end', async () => {
-    const session = await signIn(service.baseUrl);
-    const rotated = expectOk(await api.refresh(session.refreshToken));
-    await expectAccessAccepted(api, rotated.access_token);
+    const session = await signIn(running.service.baseUrl);
+    const rotated = expectOk(await running.api.refresh(session.refreshToken));
+    await expectAccessAccepted(running.api, rotated.access_token);
 
-    expectFailure(await api.refresh(session.refreshToken), 401, 'REPLAY_DETECTED');
+    expectFailure(await running.api.refresh(session.refreshToken), 401, 'REPLAY_DETECTED');
 
-    await expectSessionEnded(api, { accessToken: rotated.access_token, refreshToken: rotated.refresh_token });
-    await expectAccessRefused(api, session.accessToken);
+    await expectSessionEnded(running.api, { accessToken: rotated.access_token, refreshToken: rotated.refresh_token });
+    await expectAccessRefused(running.api, session.accessToken);
   });
 
   it('answers exactly one of two concurrent exchanges of one token with a pair; the other is reuse', async () => {
     for (let round = 0; round < 5; round++) {
-      const session = await signIn(service.baseUrl);
-      const replies = await Promise.all([api.refresh(session.refreshToken), api.refresh(session.refreshToken)]);
+      const session = await signIn(running.service.baseUrl);
+      const replies = await Promise.all([running.api.refresh(session.refreshToken), running.api.refresh(session.refreshToken)]);
       const winners = replies.filter((reply) => reply.status === 200);
       const losers = replies.filter((reply) => reply.status !== 200);
       expect(winners).toHaveLength(1);
@@ -75,7 +67,7 @@ describe('POST /api/v1/auth/refresh', () => {
       expect(winners[0]!.body).toMatchObject({ success: true, token_type: 'Bearer', session_id: session.sessionId });
       expectFailure(losers[0]!, 401, 'REPLAY_DETECTED');
       // The loser presented a used token: that is reuse, so (spec) the family is revoked.
-      await expectSessionEnded(api, { accessToken: winners[0]!.body.access_token, refreshToken: winners[0]!.body.refresh_token });
+      await expectSessionEnded(running.api, { accessToken: winners[0]!.body.access_token, refreshToken: winners[0]!.body.refresh_token });
     }
   });
 });

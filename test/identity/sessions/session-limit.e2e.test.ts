@@ -3,23 +3,15 @@
  * session (its access and refresh tokens are refused at once), and the session list shows the
  * five that remain, the caller's own first.
  */
-import { Api, expectAccessAccepted, expectOk, expectSessionEnded, signInAgain } from '../../support/session-api.js';
-import { startTestService } from '../../support/start-service.js';
-import type { TestService } from '../../support/start-service.js';
+import { expectAccessAccepted, expectOk, expectSessionEnded, serviceForThisFile, signInAgain } from '../../support/session-api.js';
 import { TestUser, signIn } from '../../support/wallet.js';
 import type { SignedIn } from '../../support/wallet.js';
 
-let service: TestService;
-let api: Api;
-beforeAll(async () => {
-  service = await startTestService();
-  api = new Api(service.baseUrl);
-});
-afterAll(() => service.stop());
+const running = serviceForThisFile();
 
 async function signInTimes(user: TestUser, count: number): Promise<SignedIn[]> {
-  const sessions = [await signIn(service.baseUrl, user)];
-  while (sessions.length < count) sessions.push(await signInAgain(service.baseUrl, user));
+  const sessions = [await signIn(running.service.baseUrl, user)];
+  while (sessions.length < count) sessions.push(await signInAgain(running.service.baseUrl, user));
   return sessions;
 }
 
@@ -27,14 +19,14 @@ it('keeps five sessions: the sixth sign-in ends the first', async () => {
   const sessions = await signInTimes(new TestUser(), 6);
   const [first, ...kept] = sessions as [SignedIn, ...SignedIn[]];
 
-  await expectSessionEnded(api, first);
-  for (const session of kept) await expectAccessAccepted(api, session.accessToken);
+  await expectSessionEnded(running.api, first);
+  for (const session of kept) await expectAccessAccepted(running.api, session.accessToken);
 });
 
 it('lists the five active sessions, the current one first and flagged current', async () => {
   const sessions = await signInTimes(new TestUser(), 6);
   const caller = sessions[2]!;
-  const listed = expectOk(await api.listSessions(caller.accessToken));
+  const listed = expectOk(await running.api.listSessions(caller.accessToken));
 
   // The current one, then by last activity, most recent first (here: most recently signed in).
   const expectedOrder = [caller, sessions[5]!, sessions[4]!, sessions[3]!, sessions[1]!];
@@ -57,6 +49,6 @@ it('lists the five active sessions, the current one first and flagged current', 
 
 it('counts per account: another account signing in ends none of them', async () => {
   const sessions = await signInTimes(new TestUser(), 5);
-  await signIn(service.baseUrl);
-  for (const session of sessions) await expectAccessAccepted(api, session.accessToken);
+  await signIn(running.service.baseUrl);
+  for (const session of sessions) await expectAccessAccepted(running.api, session.accessToken);
 });
