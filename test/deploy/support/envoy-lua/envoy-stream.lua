@@ -45,7 +45,6 @@ end
 
 -- Header map: an ordered multimap with lower-cased keys, like Http::HeaderMap.
 local function header_map(entries)
-  local map
   local iterating = false
   local function check_modifiable()
     if iterating then
@@ -104,8 +103,7 @@ local function header_map(entries)
       end
     end,
   }
-  map = strict("header map", methods, meta)
-  return map
+  return strict("header map", methods, meta)
 end
 
 local function buffer(state)
