@@ -37,7 +37,11 @@ describe.each(DEPLOYMENTS)('on a %s with its own Redis', (shape) => {
   let api: Api;
 
   beforeAll(async () => {
-    deployment = await startPrivateDeployment(shape);
+    // Abuse controls on, as in production: sign-in then needs Redis (lockouts, fail-closed
+    // buckets), so an outage refuses it. The buckets are widened for the test's many sign-ins.
+    const wide = { limit: 100_000, burst: 10_000 };
+    const overrides = { ip: wide, user: wide, auth: wide, default: wide, 'AuthService.Initialize': wide };
+    deployment = await startPrivateDeployment(shape, { RATE_LIMITS_ENABLED: 'true', RATE_LIMIT_OVERRIDES: JSON.stringify(overrides) });
     api = new Api(deployment.apiUrl);
   }, 60_000);
   afterAll(() => deployment?.stop());
