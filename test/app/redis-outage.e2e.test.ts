@@ -5,11 +5,10 @@
  * per request. When Redis is back (empty), everything works again without restarting anything.
  * Run on one process and on the cluster of one api and two ws processes, each with its own Redis.
  */
-import { Api, expectOk } from '../support/session-api.js';
+import { expectOk } from '../support/session-api.js';
 import type { Reply } from '../support/session-api.js';
 import { connectWs } from '../support/session-ws.js';
-import { DEPLOYMENTS, eventually, startPrivateDeployment } from '../support/private-deployment.js';
-import type { PrivateDeployment } from '../support/private-deployment.js';
+import { DEPLOYMENTS, deploymentForThisBlock, eventually } from '../support/private-deployment.js';
 import { bearer, signIn } from '../support/wallet.js';
 import type { SignedIn } from '../support/wallet.js';
 
@@ -17,23 +16,19 @@ import type { SignedIn } from '../support/wallet.js';
 const ROUNDS = 6;
 
 describe.each(DEPLOYMENTS)('on a %s with its own Redis', (shape) => {
-  let deployment: PrivateDeployment;
-  let api: Api;
+  const running = deploymentForThisBlock(shape);
   let alice: SignedIn;
   let bob: SignedIn;
   let sent = 0;
 
   beforeAll(async () => {
-    deployment = await startPrivateDeployment(shape);
-    api = new Api(deployment.apiUrl);
-    [alice, bob] = [await signIn(deployment.apiUrl), await signIn(deployment.apiUrl)];
-  }, 60_000);
-  afterAll(() => deployment?.stop());
+    [alice, bob] = [await signIn(running.deployment.apiUrl), await signIn(running.deployment.apiUrl)];
+  });
 
   const requests: [string, () => Promise<Reply>][] = [
-    ['send', () => api.post('/api/v1/send', { client_message_id: `m-${++sent}-${Date.now()}`, recipient_address: bob.user.address, ciphertext: 'aGk=' }, bearer(alice))],
-    ['history', () => api.get(`/api/v1/messages?peer_address=${bob.user.address}`, bearer(alice))],
-    ['ws-ticket', () => api.post('/api/v1/auth/ws-ticket', {}, bearer(alice))],
+    ['send', () => running.api.post('/api/v1/send', { client_message_id: `m-${++sent}-${Date.now()}`, recipient_address: bob.user.address, ciphertext: 'aGk=' }, bearer(alice))],
+    ['history', () => running.api.get(`/api/v1/messages?peer_address=${bob.user.address}`, bearer(alice))],
+    ['ws-ticket', () => running.api.post('/api/v1/auth/ws-ticket', {}, bearer(alice))],
   ];
 
   const expectUnavailable = (name: string, reply: Reply) => {
@@ -47,14 +42,14 @@ describe.each(DEPLOYMENTS)('on a %s with its own Redis', (shape) => {
     for (let round = 0; round < ROUNDS; round++) {
       for (const [name, request] of requests) expectUnavailable(name, await request());
     }
-    for (const wsUrl of deployment.wsUrls) {
+    for (const wsUrl of running.deployment.wsUrls) {
       for (let round = 0; round < 3; round++) {
         expect(await connectWs(wsUrl, { protocols: ['bearer', alice.accessToken] })).toEqual({ opened: false, closeCode: 4503, reason: expect.any(String) });
       }
     }
-    const loud = deployment.logLines().filter((line) => line.time >= since && (line.level === 'warn' || line.level === 'error'));
+    const loud = running.deployment.logLines().filter((line) => line.time >= since && (line.level === 'warn' || line.level === 'error'));
     // Per process: the connection loss (commands and subscriber) and one outage summary.
-    expect(loud.length).toBeLessThanOrEqual(4 * deployment.processes.length);
+    expect(loud.length).toBeLessThanOrEqual(4 * running.deployment.processes.length);
     expect(loud.filter((line) => typeof line.err?.stack === 'string')).toEqual([]);
   };
 
@@ -67,7 +62,7 @@ describe.each(DEPLOYMENTS)('on a %s with its own Redis', (shape) => {
       }, 20_000, `${name} recovering`);
       expect({ name, status: reply.status }).toEqual({ name, status: 200 });
     }
-    for (const wsUrl of deployment.wsUrls) {
+    for (const wsUrl of running.deployment.wsUrls) {
       const outcome = await eventually(async () => {
         const attempt = await connectWs(wsUrl, { protocols: ['bearer', alice.accessToken] });
         return 'closeCode' in attempt && attempt.closeCode === 4503 ? undefined : attempt;
@@ -78,21 +73,21 @@ describe.each(DEPLOYMENTS)('on a %s with its own Redis', (shape) => {
 
   it('Redis stopped: 503 with Retry-After, 4503, one log line per interval; restarted empty: full recovery', async () => {
     expectOk(await requests[0]![1]());
-    await deployment.redis.stop();
+    await running.deployment.redis.stop();
     try {
       await duringOutage();
     } finally {
-      await deployment.redis.start();
+      await running.deployment.redis.start();
     }
     await recovered();
   }, 90_000);
 
   it('Redis frozen: 503 with Retry-After, 4503, one log line per interval; thawed: full recovery', async () => {
-    deployment.redis.freeze();
+    running.deployment.redis.freeze();
     try {
       await duringOutage();
     } finally {
-      deployment.redis.thaw();
+      running.deployment.redis.thaw();
     }
     await recovered();
   }, 90_000);

@@ -5,38 +5,22 @@
  * (retry later), never relayed. Run on one process and on the cluster of one api and two ws
  * processes, each with its own Redis.
  */
-import { Api, expectOk } from '../support/session-api.js';
-import { DEPLOYMENTS, eventually, startPrivateDeployment } from '../support/private-deployment.js';
-import type { PrivateDeployment } from '../support/private-deployment.js';
-import { RealtimeClient } from '../support/realtime-client.js';
-import type { Frame } from '../support/realtime-client.js';
+import { expectOk } from '../support/session-api.js';
+import { DEPLOYMENTS, deploymentForThisBlock, eventually } from '../support/private-deployment.js';
+import type { Frame, RealtimeClient } from '../support/realtime-client.js';
 import { bearer, signIn } from '../support/wallet.js';
 import type { SignedIn } from '../support/wallet.js';
 
 describe.each(DEPLOYMENTS)('on a %s with its own Redis', (shape) => {
-  let deployment: PrivateDeployment;
-  let api: Api;
-  const clients: RealtimeClient[] = [];
-
-  beforeAll(async () => {
-    deployment = await startPrivateDeployment(shape);
-    api = new Api(deployment.apiUrl);
-  }, 60_000);
-  afterAll(async () => {
-    for (const client of clients) client.close();
-    await deployment?.stop();
-  });
+  const running = deploymentForThisBlock(shape);
 
   /** Alice and Bob, Bob has blocked Alice; each connected, to different ws pods where there are two. */
   const blockedPair = async () => {
+    const { deployment, api } = running;
     const [alice, bob] = [await signIn(deployment.apiUrl), await signIn(deployment.apiUrl)];
     expectOk(await api.post('/api/v1/block-contact', { address: alice.user.address }, bearer(bob)));
-    const connect = async (session: SignedIn, wsUrl: string) => {
-      const client = await RealtimeClient.connect(deployment.apiUrl, wsUrl, session.accessToken);
-      clients.push(client);
-      return client;
-    };
-    const [aliceSocket, bobSocket] = [await connect(alice, deployment.wsUrls[0]!), await connect(bob, deployment.wsUrls.at(-1)!)];
+    const aliceSocket = await running.connect(alice.accessToken, deployment.wsUrls[0]!);
+    const bobSocket = await running.connect(bob.accessToken, deployment.wsUrls.at(-1)!);
     return { alice, bob, aliceSocket, bobSocket };
   };
 
@@ -55,7 +39,7 @@ describe.each(DEPLOYMENTS)('on a %s with its own Redis', (shape) => {
   it('Redis restarted empty: calls between them stay refused, in both directions', async () => {
     const { alice, bob, aliceSocket, bobSocket } = await blockedPair();
     expect(await aliceSocket.request({ type: 'call.offer', call_id: `before-${Date.now()}`, to: bob.user.address, sdp: 'v=0' })).toMatchObject({ code: 'CALL_REFUSED' });
-    await deployment.redis.restartEmpty();
+    await running.deployment.redis.restartEmpty();
 
     expect(await settledOffer(aliceSocket, bob)).toMatchObject({ type: 'error', code: 'CALL_REFUSED' });
     expect(await settledOffer(bobSocket, alice)).toMatchObject({ type: 'error', code: 'CALL_REFUSED' });
@@ -65,11 +49,11 @@ describe.each(DEPLOYMENTS)('on a %s with its own Redis', (shape) => {
 
   it('Redis frozen: an offer is refused as UNAVAILABLE, and after the thaw still CALL_REFUSED', async () => {
     const { bob, aliceSocket, bobSocket } = await blockedPair();
-    deployment.redis.freeze();
+    running.deployment.redis.freeze();
     try {
       expect(await aliceSocket.request({ type: 'call.offer', call_id: `frozen-${Date.now()}`, to: bob.user.address, sdp: 'v=0' })).toMatchObject({ type: 'error', code: 'UNAVAILABLE' });
     } finally {
-      deployment.redis.thaw();
+      running.deployment.redis.thaw();
     }
     expect(await settledOffer(aliceSocket, bob)).toMatchObject({ type: 'error', code: 'CALL_REFUSED' });
     expect(bobSocket.ofType('call.offer')).toEqual([]);

@@ -6,6 +6,8 @@
  */
 import { generateKeyPairSync } from 'node:crypto';
 import { startChildService } from './child-service.js';
+import { RealtimeClient } from './realtime-client.js';
+import { Api } from './session-api.js';
 import type { ChildService } from './child-service.js';
 import { startPrivateRedis } from './private-redis.js';
 import type { PrivateRedis } from './private-redis.js';
@@ -59,6 +61,35 @@ function parseLine(line: string): Record<string, any>[] {
   } catch {
     return [];
   }
+}
+
+export interface RunningDeployment {
+  readonly deployment: PrivateDeployment;
+  /** A REST client of its api process. */
+  readonly api: Api;
+  /** Opens /ws on `wsUrl` for the session (closed after the block's tests). */
+  connect(accessToken: string, wsUrl: string): Promise<RealtimeClient>;
+}
+
+/** One deployment for the enclosing describe block: started before its tests, stopped after. */
+export function deploymentForThisBlock(shape: DeploymentShape, env: Record<string, string> = {}): RunningDeployment {
+  const clients: RealtimeClient[] = [];
+  const running = {
+    connect: async (accessToken: string, wsUrl: string) => {
+      const client = await RealtimeClient.connect(running.deployment.apiUrl, wsUrl, accessToken);
+      clients.push(client);
+      return client;
+    },
+  } as { deployment: PrivateDeployment; api: Api; connect: RunningDeployment['connect'] };
+  beforeAll(async () => {
+    running.deployment = await startPrivateDeployment(shape, env);
+    running.api = new Api(running.deployment.apiUrl);
+  }, 60_000);
+  afterAll(async () => {
+    for (const client of clients) client.close();
+    await running.deployment?.stop();
+  });
+  return running;
 }
 
 /** Polls `probe` until it returns something other than undefined (at most `timeoutMs`). */

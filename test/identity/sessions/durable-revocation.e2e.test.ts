@@ -8,9 +8,8 @@
 import { Api, expectAccessAccepted, expectAccessRefused, expectOk, signInAgain } from '../../support/session-api.js';
 import { connectWs } from '../../support/session-ws.js';
 import type { WsOutcome } from '../../support/session-ws.js';
-import { startTestService } from '../../support/start-service.js';
-import { DEPLOYMENTS, eventually, startPrivateDeployment } from '../../support/private-deployment.js';
-import type { PrivateDeployment } from '../../support/private-deployment.js';
+import { acrossRestart } from '../../support/start-service.js';
+import { DEPLOYMENTS, deploymentForThisBlock, eventually } from '../../support/private-deployment.js';
 import { TestUser, bearer, signIn } from '../../support/wallet.js';
 import type { SignedIn } from '../../support/wallet.js';
 
@@ -19,37 +18,30 @@ const closeCodeOf = (outcome: WsOutcome) => ('closeCode' in outcome ? outcome.cl
 
 describe('a single process with in-memory shared state, restarted', () => {
   it("does not let an ended session's access token open /ws or call REST", async () => {
-    let service = await startTestService({}, { keepData: true });
-    const user = new TestUser();
-    const ended = await signIn(service.baseUrl, user);
-    const live = await signInAgain(service.baseUrl, user);
-    expectOk(await new Api(service.baseUrl).post('/api/v1/logout', {}, bearer(ended)));
-    await service.stop();
-
-    service = await startTestService({}, { dataDir: service.dataDir });
-    try {
-      const api = new Api(service.baseUrl);
-      expect(closeCodeOf(await viaBearer(service.baseUrl, ended))).toBe(4401);
-      await expectAccessRefused(api, ended.accessToken);
-      expect(closeCodeOf(await viaBearer(service.baseUrl, live))).toBe('opened');
-      await expectAccessAccepted(api, live.accessToken);
-    } finally {
-      await service.stop();
-    }
+    await acrossRestart(
+      async (service) => {
+        const user = new TestUser();
+        const ended = await signIn(service.baseUrl, user);
+        const live = await signInAgain(service.baseUrl, user);
+        expectOk(await new Api(service.baseUrl).post('/api/v1/logout', {}, bearer(ended)));
+        return { ended, live };
+      },
+      async (service, { ended, live }) => {
+        const api = new Api(service.baseUrl);
+        expect(closeCodeOf(await viaBearer(service.baseUrl, ended))).toBe(4401);
+        await expectAccessRefused(api, ended.accessToken);
+        expect(closeCodeOf(await viaBearer(service.baseUrl, live))).toBe('opened');
+        await expectAccessAccepted(api, live.accessToken);
+      },
+    );
   });
 });
 
 describe.each(DEPLOYMENTS)('on a %s with its own Redis', (shape) => {
-  let deployment: PrivateDeployment;
-  let api: Api;
-
-  beforeAll(async () => {
-    deployment = await startPrivateDeployment(shape);
-    api = new Api(deployment.apiUrl);
-  }, 60_000);
-  afterAll(() => deployment?.stop());
+  const running = deploymentForThisBlock(shape);
 
   const endOne = async () => {
+    const { deployment, api } = running;
     const user = new TestUser();
     const ended = await signIn(deployment.apiUrl, user);
     const live = await signInAgain(deployment.apiUrl, user);
@@ -60,7 +52,7 @@ describe.each(DEPLOYMENTS)('on a %s with its own Redis', (shape) => {
   /** Every ws pod, until none says 4503 any more: the ended session never opens meanwhile. */
   const settledOutcomes = (session: SignedIn) =>
     Promise.all(
-      deployment.wsUrls.map((wsUrl) =>
+      running.deployment.wsUrls.map((wsUrl) =>
         eventually(async () => {
           const code = closeCodeOf(await viaBearer(wsUrl, session));
           return code === 4503 ? undefined : code;
@@ -69,6 +61,7 @@ describe.each(DEPLOYMENTS)('on a %s with its own Redis', (shape) => {
     );
 
   it('Redis restarted empty: the ended session stays refused, the live one works again, with no process restarted', async () => {
+    const { deployment, api } = running;
     const { ended, live } = await endOne();
     await deployment.redis.restartEmpty();
 
@@ -79,6 +72,7 @@ describe.each(DEPLOYMENTS)('on a %s with its own Redis', (shape) => {
   });
 
   it('Redis frozen: handshakes are refused with 4503, never opened; after the thaw the ended session stays refused', async () => {
+    const { deployment } = running;
     const { ended, live } = await endOne();
     deployment.redis.freeze();
     try {

@@ -5,9 +5,7 @@
  * of one api and two ws processes, each with its own Redis.
  */
 import { Api, expectFailure, expectOk, sessionCookies, cookieAuth, signInAgain } from '../../support/session-api.js';
-import { DEPLOYMENTS, startPrivateDeployment } from '../../support/private-deployment.js';
-import type { PrivateDeployment } from '../../support/private-deployment.js';
-import { RealtimeClient } from '../../support/realtime-client.js';
+import { DEPLOYMENTS, deploymentForThisBlock } from '../../support/private-deployment.js';
 import { TestUser, bearer, signIn } from '../../support/wallet.js';
 import type { SignedIn } from '../../support/wallet.js';
 
@@ -46,27 +44,13 @@ const endings: [string, Ending][] = [
 ];
 
 describe.each(DEPLOYMENTS)('on a %s', (shape) => {
-  let deployment: PrivateDeployment;
-  let api: Api;
-  const clients: RealtimeClient[] = [];
-
-  beforeAll(async () => {
-    deployment = await startPrivateDeployment(shape);
-    api = new Api(deployment.apiUrl);
-  }, 60_000);
-  afterAll(async () => {
-    for (const client of clients) client.close();
-    await deployment?.stop();
-  });
+  const running = deploymentForThisBlock(shape);
 
   /** One connection of the session on every ws pod. */
-  const connectEverywhere = async (session: SignedIn) => {
-    const opened = await Promise.all(deployment.wsUrls.map((wsUrl) => RealtimeClient.connect(deployment.apiUrl, wsUrl, session.accessToken)));
-    clients.push(...opened);
-    return opened;
-  };
+  const connectEverywhere = (session: SignedIn) => Promise.all(running.deployment.wsUrls.map((wsUrl) => running.connect(session.accessToken, wsUrl)));
 
   it.each(endings)('a session ended by %s has its open sockets closed with 4401 on every pod', async (_name, end) => {
+    const { deployment, api } = running;
     const user = new TestUser();
     const target = await signIn(deployment.apiUrl, user);
     const other = await signInAgain(deployment.apiUrl, user);

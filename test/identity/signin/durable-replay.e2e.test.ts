@@ -6,9 +6,8 @@
  */
 import { Api, expectFailure, expectOk } from '../../support/session-api.js';
 import type { Reply } from '../../support/session-api.js';
-import { startTestService } from '../../support/start-service.js';
-import { DEPLOYMENTS, eventually, startPrivateDeployment } from '../../support/private-deployment.js';
-import type { PrivateDeployment } from '../../support/private-deployment.js';
+import { acrossRestart } from '../../support/start-service.js';
+import { DEPLOYMENTS, deploymentForThisBlock, eventually } from '../../support/private-deployment.js';
 import { TestUser } from '../../support/wallet.js';
 
 /** A registration accepted once; returns the body, to be presented again. */
@@ -20,46 +19,35 @@ async function acceptedOnce(api: Api): Promise<Record<string, unknown>> {
 
 describe('a single process with in-memory shared state, restarted', () => {
   it('refuses a signature spent before the restart', async () => {
-    let service = await startTestService({}, { keepData: true });
-    const spent = await acceptedOnce(new Api(service.baseUrl));
-    await service.stop();
-    service = await startTestService({}, { dataDir: service.dataDir });
-    try {
-      expectFailure(await new Api(service.baseUrl).post('/api/v1/initialize', spent), 401, 'REPLAY_DETECTED');
-    } finally {
-      await service.stop();
-    }
+    await acrossRestart(
+      (service) => acceptedOnce(new Api(service.baseUrl)),
+      async (service, spent) => expectFailure(await new Api(service.baseUrl).post('/api/v1/initialize', spent), 401, 'REPLAY_DETECTED'),
+    );
   });
 });
 
 describe.each(DEPLOYMENTS)('on a %s with its own Redis', (shape) => {
-  let deployment: PrivateDeployment;
-  let api: Api;
-
-  beforeAll(async () => {
-    // Abuse controls on, as in production: sign-in then needs Redis (lockouts, fail-closed
-    // buckets), so an outage refuses it. The buckets are widened for the test's many sign-ins.
-    const wide = { limit: 100_000, burst: 10_000 };
-    const overrides = { ip: wide, user: wide, auth: wide, default: wide, 'AuthService.Initialize': wide };
-    deployment = await startPrivateDeployment(shape, { RATE_LIMITS_ENABLED: 'true', RATE_LIMIT_OVERRIDES: JSON.stringify(overrides) });
-    api = new Api(deployment.apiUrl);
-  }, 60_000);
-  afterAll(() => deployment?.stop());
+  // Abuse controls on, as in production: sign-in then needs Redis (lockouts, fail-closed
+  // buckets), so an outage refuses it. The buckets are widened for the test's many sign-ins.
+  const wide = { limit: 100_000, burst: 10_000 };
+  const overrides = { ip: wide, user: wide, auth: wide, default: wide, 'AuthService.Initialize': wide };
+  const running = deploymentForThisBlock(shape, { RATE_LIMITS_ENABLED: 'true', RATE_LIMIT_OVERRIDES: JSON.stringify(overrides) });
 
   /** Presents `body` until the answer is not a 503 of the outage. */
   const settledAnswer = (body: Record<string, unknown>) =>
     eventually(async () => {
-      const reply: Reply = await api.post('/api/v1/initialize', body);
+      const reply: Reply = await running.api.post('/api/v1/initialize', body);
       return reply.status === 503 ? undefined : reply;
     }, 20_000, 'recovery from the outage');
 
   it('Redis restarted empty: the spent signature is still REPLAY_DETECTED', async () => {
-    const spent = await acceptedOnce(api);
-    await deployment.redis.restartEmpty();
+    const spent = await acceptedOnce(running.api);
+    await running.deployment.redis.restartEmpty();
     expectFailure(await settledAnswer(spent), 401, 'REPLAY_DETECTED');
   });
 
   it('Redis frozen: a sign-in is 503; after the thaw the spent signature is still REPLAY_DETECTED', async () => {
+    const { deployment, api } = running;
     const spent = await acceptedOnce(api);
     const fresh = await new TestUser().initializeBody('register');
     deployment.redis.freeze();
