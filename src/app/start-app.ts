@@ -9,6 +9,10 @@ import { openStore } from '../platform/store/open-store.js';
 import type { DocumentStore } from '../platform/store/document-store.js';
 import { openSharedState } from '../platform/shared-state/open-shared-state.js';
 import { observeRpc } from '../platform/rpc/observe-rpc.js';
+import { OutageLog } from '../platform/logging/outage-log.js';
+import { MirrorKeeper } from '../platform/shared-state/mirror-keeper.js';
+import { blocksMirror } from '../contacts/block-mirror.js';
+import { endedSessionsMirror } from '../identity/sessions/ended-sessions-mirror.js';
 import { apiServices } from '../platform/api/api-services.js';
 import { buildRouteTable } from '../gateway/routing/route-table.js';
 import { RestGateway } from '../gateway/rest-gateway.js';
@@ -47,6 +51,7 @@ export async function startApp(config: Config, logger: Logger): Promise<RunningA
   const servesApi = config.role !== 'ws';
   const servesWebSockets = config.role !== 'api';
   const metrics = createMetrics();
+  const outages = new OutageLog(logger);
   const sharedState = await openSharedState({ redisUrl: config.redisUrl, keyPrefix: config.redisKeyPrefix, logger });
   const store: DocumentStore | undefined = servesApi
     ? await openStore({ mongodbUrl: config.mongodbUrl, dataDir: config.dataDir, logger })
@@ -61,6 +66,7 @@ export async function startApp(config: Config, logger: Logger): Promise<RunningA
   const userEvents = new UserEventStream(sharedState, { retainCount: config.wsReplayEvents, retentionMs: config.wsReplayRetentionMs });
   let gateway: RestGateway | undefined;
   let grpc: RunningGrpcServer | undefined;
+  let mirrors: MirrorKeeper | undefined;
   if (store) {
     const identity = await createIdentity(config, store, sharedState, verification, logger);
     const captcha =
@@ -68,9 +74,12 @@ export async function startApp(config: Config, logger: Logger): Promise<RunningA
         ? []
         : [captchaGate(createCaptchaVerifier({ provider: config.captchaProvider, secret: config.captchaSecret ?? '', verifyUrl: config.captchaVerifyUrl }))];
     const middlewares = config.rateLimitsEnabled
-      ? [observeRpc(metrics), limitByIp(limiter, metrics, overrides), ...captcha, authenticate(identity), limitByCaller(limiter, metrics, overrides)]
-      : [observeRpc(metrics), ...captcha, authenticate(identity)];
+      ? [observeRpc(metrics, outages), limitByIp(limiter, metrics, overrides), ...captcha, authenticate(identity), limitByCaller(limiter, metrics, overrides)]
+      : [observeRpc(metrics, outages), ...captcha, authenticate(identity)];
     const messaging = await createMessaging(store, sharedState, userEvents, logger);
+    // Before serving: the security mirrors in shared state are complete (or being repaired).
+    mirrors = new MirrorKeeper(sharedState, [endedSessionsMirror(store, verification.revocations), blocksMirror(messaging.blocks)], logger, outages);
+    await mirrors.start();
     const pipeline = buildApiPipeline(apiImplementations({ metrics, store, identity, messaging }), middlewares);
     gateway = new RestGateway(routes, pipeline.handlersByMethod, { legacySunset: config.legacySunset });
     grpc = await startGrpcServer({
@@ -85,7 +94,7 @@ export async function startApp(config: Config, logger: Logger): Promise<RunningA
       },
     });
   }
-  const realtime = servesWebSockets ? createRealtimeTier({ config, sharedState, verification, limiter, events: userEvents, metrics, logger }) : undefined;
+  const realtime = servesWebSockets ? createRealtimeTier({ config, sharedState, verification, limiter, events: userEvents, metrics, logger, outages }) : undefined;
   const http: RunningHttpServer = await startHttpServer({
     host: config.host,
     port: config.port,
@@ -109,6 +118,7 @@ export async function startApp(config: Config, logger: Logger): Promise<RunningA
       readiness.startDraining();
       // WebSocket clients are told to reconnect elsewhere before the listener goes away.
       realtime?.closeAll();
+      mirrors?.stop();
       await Promise.all([http.close(config.shutdownTimeoutMs), grpc?.close(config.shutdownTimeoutMs)]);
       await store?.close();
       await sharedState.close();

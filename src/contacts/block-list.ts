@@ -20,7 +20,7 @@ export const blockIndexes: IndexSpec[] = [{ collection: CONTACT_BLOCKS, name: 'b
 
 const blockId = (blocker: string, blocked: string) => `${blocker}|${blocked}`;
 
-/** Blocks copied to the mirror per batch when an api process starts. */
+/** Blocks copied to the mirror per batch when it is rebuilt. */
 const MIRROR_BATCH = 500;
 
 export class BlockList {
@@ -33,21 +33,23 @@ export class BlockList {
     this.blocks = store.collection<Block>(CONTACT_BLOCKS);
   }
 
-  /** Blocks (idempotently) and returns the block, with its original time when it existed. */
+  /**
+   * Blocks (idempotently) and returns the block, with its original time when it existed. The
+   * mirror first: if the store write then fails, calls are refused, never let through.
+   */
   async block(blocker: string, blocked: string): Promise<Block> {
     const block: Block = { _id: blockId(blocker, blocked), blocker, blocked, blockedAt: new Date() };
-    let stored = block;
+    await this.mirror.record(blocker, blocked, true);
     try {
       await this.blocks.insertOne(block);
+      return block;
     } catch (error) {
       if (!(error instanceof DuplicateKeyError)) throw error;
-      stored = (await this.blocks.findOne({ _id: block._id })) ?? block;
+      return (await this.blocks.findOne({ _id: block._id })) ?? block;
     }
-    await this.mirror.record(blocker, blocked, true);
-    return stored;
   }
 
-  /** True when a block existed. */
+  /** True when a block existed. The store first, for the same reason as in `block`. */
   async unblock(blocker: string, blocked: string): Promise<boolean> {
     const { deletedCount } = await this.blocks.deleteOne({ _id: blockId(blocker, blocked) });
     await this.mirror.record(blocker, blocked, false);
@@ -65,7 +67,7 @@ export class BlockList {
     return new Set(found.map((block) => block.blocked));
   }
 
-  /** Copies every block into the mirror (a Redis that lost its data is repaired at the next start). */
+  /** Copies every block into the mirror (mirror-keeper.ts calls it when Redis lost its data). */
   async restoreMirror(): Promise<number> {
     let after = '';
     let copied = 0;

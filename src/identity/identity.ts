@@ -17,6 +17,8 @@ import type { RefreshTokenRecord } from './sessions/refresh-token.js';
 import type { Revocations } from './sessions/revocations.js';
 import { sessionIndexes } from './sessions/session.js';
 import { SessionManager } from './sessions/session-manager.js';
+import { SessionActivity } from './sessions/session-activity.js';
+import { SpentSignatures, spentSignatureIndexes } from './signin/spent-signatures.js';
 import { verifyAccessTokenOrThrow } from './signin/token-errors.js';
 import { WsTickets } from './tickets/ws-tickets.js';
 import { DpopValidator } from './tokens/dpop.js';
@@ -38,6 +40,8 @@ export interface Identity {
   readonly accounts: AccountRepository;
   readonly sessions: SessionManager;
   readonly revocations: Revocations;
+  /** Sign-in signatures accepted within the replay window. */
+  readonly spentSignatures: SpentSignatures;
   readonly refreshTokens: Collection<RefreshTokenRecord>;
   readonly tokens: TokenService;
   readonly verifyAccessToken: AccessTokenVerifier;
@@ -71,6 +75,7 @@ export async function createIdentity(
     ...auditIndexes,
     ...trustedDeviceIndexes,
     ...phoneAccountIndexes,
+    ...spentSignatureIndexes,
   ]);
   const { tokens, revocations } = verification;
   const accounts = new AccountRepository(store);
@@ -80,8 +85,9 @@ export async function createIdentity(
   return {
     config,
     accounts,
-    sessions: new SessionManager(store, revocations, { ttlMs: config.sessionTtlMs, idleTimeoutMs: config.sessionIdleTimeoutMs }),
+    sessions: new SessionManager(store, revocations, new SessionActivity(sharedState), { ttlMs: config.sessionTtlMs, idleTimeoutMs: config.sessionIdleTimeoutMs }),
     revocations,
+    spentSignatures: new SpentSignatures(store),
     refreshTokens: store.collection<RefreshTokenRecord>(REFRESH_TOKENS),
     tokens,
     verifyAccessToken: (token) => verifyAccessTokenOrThrow(tokens, token),

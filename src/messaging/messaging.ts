@@ -37,13 +37,8 @@ export async function createMessaging(store: DocumentStore, sharedState: SharedS
   const events = new MessagingEvents(stream, logger);
   const conversations = new Conversations(store);
   const messages = store.collection<StoredMessage>(MESSAGES);
+  // The mirror is rebuilt from the store by the mirror keeper (src/app/start-app.ts).
   const blocks = new BlockList(store, new BlockMirror(sharedState));
-  // In the background: a Redis that lost its data gets the blocks back; until then the store
-  // (which every send and typing check reads) is right, only call refusals could miss a block.
-  blocks.restoreMirror().then(
-    (copied) => logger.info({ copied }, 'block mirror restored'),
-    (error: unknown) => logger.warn({ err: error }, 'block mirror not restored; it is rebuilt at the next start'),
-  );
   return {
     accounts: new AccountRepository(store),
     conversations,

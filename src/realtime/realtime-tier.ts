@@ -6,6 +6,7 @@ import type { RateLimiter } from '../limits/rate-limiter.js';
 import { UNLIMITED_WS_FRAMES, WsLimits } from '../limits/ws-limits.js';
 import type { Config } from '../platform/config/settings.js';
 import type { Logger } from '../platform/logging/logger.js';
+import type { OutageLog } from '../platform/logging/outage-log.js';
 import type { Metrics } from '../platform/metrics/metrics.js';
 import type { SharedState } from '../platform/shared-state/shared-state.js';
 import type { UserEventStream } from './events/user-event-stream.js';
@@ -21,6 +22,7 @@ export interface RealtimeTierDependencies {
   readonly events: UserEventStream;
   readonly metrics: Metrics;
   readonly logger: Logger;
+  readonly outages: OutageLog;
 }
 
 export function createRealtimeTier(deps: RealtimeTierDependencies): WsEndpoint {
@@ -36,6 +38,7 @@ export function createRealtimeTier(deps: RealtimeTierDependencies): WsEndpoint {
     limits,
     metrics: deps.metrics.realtime,
     logger: deps.logger,
+    outages: deps.outages,
     heartbeatSeconds: config.wsHeartbeatSeconds,
     maxBufferedBytes: config.wsMaxBufferedBytes,
   });

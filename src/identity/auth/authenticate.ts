@@ -83,8 +83,10 @@ async function fromBearer(deps: AuthenticationDependencies, authorization: strin
   const bearer = bearerToken(authorization);
   if (bearer === undefined) throw unauthenticated('The Authorization header must be "Bearer <access token>"');
   const token = await deps.verifyAccessToken(bearer);
-  if (await deps.revocations.isRevoked(token.sessionId, token.tokenId)) throw unauthenticated('The session has ended');
-  if (!(await deps.sessions.touch(token.sessionId))) throw unauthenticated('The session has ended');
+  const status = await deps.revocations.status(token.sessionId, token.tokenId);
+  // Shared state that cannot vouch (rebuilding after a Redis loss) is no proof of life: the store is.
+  const ended = status === 'ended' || (status === 'unknown' && !(await deps.sessions.findActive(token.sessionId)));
+  if (ended || !(await deps.sessions.touch(token.sessionId))) throw unauthenticated('The session has ended');
   return { address: token.address, sessionId: token.sessionId, via: 'bearer', accessToken: { id: token.tokenId, expiresAt: token.expiresAt } };
 }
 

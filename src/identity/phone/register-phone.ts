@@ -68,7 +68,7 @@ export function registerPhone(phone: PhoneAuth) {
         throw error;
       }
     } catch (error) {
-      await identity.sharedState.delete(replayKey);
+      await identity.spentSignatures.release(replayKey);
       throw error;
     }
     const started = await startSession(identity, context, { address: account._id, authMethod: 'phone', deviceName: request.deviceName, dpopJkt });

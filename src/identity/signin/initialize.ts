@@ -24,8 +24,6 @@ import { recordFailures, refuseWhileLocked } from '../lockout/lockout-report.js'
 import type { LockoutTarget } from '../lockout/lockout-report.js';
 import { dpopKeyOf } from './dpop-binding.js';
 
-/** An accepted signature is spent this long (spec: replay cache 10 minutes). */
-const REPLAY_WINDOW_MS = 10 * 60_000;
 /** Longest members of a sign-in request (also RegisterPhone, PhoneLogin, VerifyMfa). */
 export const SIGN_IN_LIMITS = { message: 1024, signature: 200, username: 64, deviceName: 64 } as const;
 const LIMITS = SIGN_IN_LIMITS;
@@ -62,7 +60,7 @@ export function initialize(identity: Identity) {
       // A refused sign-in did not accept the signature: the client may send it again, e.g. with
       // the pow_nonce that POW_REQUIRED asked for. Holding the key until here still stops two
       // concurrent uses of one signature.
-      await identity.sharedState.delete(replayKey);
+      await identity.spentSignatures.release(replayKey);
       throw error;
     }
     if (outcome.mfaRequired) {
@@ -102,8 +100,8 @@ async function statusProbe(identity: Identity, walletAddress: string): Promise<n
 /**
  * The wallet proof of a sign-in or registration, in the spec's order: template, binding,
  * signature, freshness (verifySignInMessage), then replay. A failure counts toward the client's
- * and the wallet's lockouts. The accepted signature is spent under `replayKey`: a caller that
- * then refuses the sign-in deletes the key, so the client may send the signature again.
+ * and the wallet's lockouts. The accepted signature is spent under `replayKey` (spent-signatures.ts):
+ * a caller that then refuses the sign-in releases it, so the client may send the signature again.
  */
 export async function proveWallet(
   identity: Identity,
@@ -119,9 +117,8 @@ export async function proveWallet(
     if (verified.reason === 'EXPIRED_SIGNATURE') throw unauthenticated('The signed timestamp is more than 5 minutes from server time', 'EXPIRED_SIGNATURE');
     throw unauthenticated('The signed message or its signature is not valid');
   }
-  const replayKey = `signin-replay:${verified.replayKey}`;
-  const fresh = await identity.sharedState.set(replayKey, '1', { ttlMs: REPLAY_WINDOW_MS, onlyIfAbsent: true });
-  if (!fresh) {
+  const replayKey = verified.replayKey;
+  if (!(await identity.spentSignatures.spend(replayKey))) {
     await identity.audit.record(call, 'sign_in_failed', { address: verified.address, detail: 'REPLAY_DETECTED' });
     await recordFailures(identity.lockouts, targets);
     throw unauthenticated('This signature was already used', 'REPLAY_DETECTED');
