@@ -8,6 +8,8 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { ACCOUNTS } from '../../src/identity/accounts/account.js';
+import type { Account } from '../../src/identity/accounts/account.js';
 import type { Messaging } from '../../src/messaging/messaging.js';
 import { createMessaging } from '../../src/messaging/messaging.js';
 import type { SendRequest } from '../../src/messaging/messages/message-sender.js';
@@ -40,7 +42,7 @@ async function pod(): Promise<Messaging> {
 
 async function newUser(): Promise<string> {
   const address = `0x${randomBytes(20).toString('hex')}`;
-  await store.collection('accounts').insertOne({ _id: address, username: address.slice(2, 18), displayName: '', createdAt: new Date(), permissions: [], mfaEnabled: false, origin: 'wallet' });
+  await store.collection<Account>(ACCOUNTS).insertOne({ _id: address, username: address.slice(2, 18), displayName: '', createdAt: new Date(), permissions: [], mfaEnabled: false, origin: 'wallet' });
   return address;
 }
 
