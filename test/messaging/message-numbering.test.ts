@@ -92,6 +92,21 @@ test('identical requests racing on two processes store one message and leave no 
   expect(await storedSequences(message.conversationId)).toEqual(oneToN(11));
 });
 
+test('in one process, a retry racing its original, or one key sent to two conversations at once, takes no number', async () => {
+  const a = await pod();
+  const [alice, bob, carol] = await Promise.all([newUser(), newUser(), newUser()]);
+  const retries = await Promise.all(Array.from({ length: 5 }, () => a.sender.send(alice, text(bob, 'retried'))));
+  expect(retries.filter((result) => !result.duplicate)).toHaveLength(1);
+  const reused = await Promise.allSettled([a.sender.send(alice, text(bob, 'reused', 'to bob')), a.sender.send(alice, text(carol, 'reused', 'to carol'))]);
+  expect(reused.map((outcome) => outcome.status).sort()).toEqual(['fulfilled', 'rejected']);
+  // A process that starts now reads the numbers back from the store: nothing was skipped.
+  const restarted = await pod();
+  const toBob = await restarted.sender.send(bob, text(alice, 'bob-after'));
+  const toCarol = await restarted.sender.send(carol, text(alice, 'carol-after'));
+  expect(await storedSequences(toBob.message.conversationId)).toEqual(oneToN(toBob.message.sequence));
+  expect(await storedSequences(toCarol.message.conversationId)).toEqual(oneToN(toCarol.message.sequence));
+});
+
 test('a number stays spent after its message is deleted, also for a process that starts afterwards', async () => {
   const first = await pod();
   const [alice, bob] = await Promise.all([newUser(), newUser()]);

@@ -31,10 +31,10 @@ const REMEMBERED_CONVERSATIONS = 10_000;
 
 export interface Append<R> {
   /**
-   * The answer when the message is already stored (an identical request that got there first,
-   * in this process or another), checked again before each attempt; null to write it.
+   * Asked before each new attempt after another process took the number: the answer when that
+   * process stored this very message (an identical request), null to write it.
    */
-  readonly existing?: () => Promise<R | null>;
+  readonly storedMeanwhile?: () => Promise<R | null>;
   /** Writes the message holding `sequence`; resolves once it is durable. */
   readonly write: (sequence: number) => Promise<R>;
 }
@@ -51,15 +51,15 @@ export class MessageNumbering {
 
   /**
    * Appends a message to the conversation in its turn: alone among this process's appends to
-   * it, in arrival order. Before each attempt `existing` may answer instead (the message was
-   * stored already); otherwise `write` gets the next number, and again a fresh one while other
-   * processes take it. When `write` fails otherwise the number stays free for the next message.
+   * it, in arrival order. `write` gets the next number, and again a fresh one while other
+   * processes take it (unless `storedMeanwhile` answers). When `write` fails otherwise the
+   * number stays free for the next message.
    */
   append<R>(conversationId: string, append: Append<R>): Promise<R> {
     return this.turns.run(conversationId, async () => {
       for (let attempt = 1; ; attempt++) {
-        const existing = await append.existing?.();
-        if (existing) return existing;
+        const stored = attempt > 1 ? await append.storedMeanwhile?.() : null;
+        if (stored) return stored;
         const sequence = (await this.lastNumber(conversationId)) + 1;
         try {
           const written = await append.write(sequence);

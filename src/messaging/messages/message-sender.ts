@@ -6,11 +6,11 @@
  * write; only then do the `message.new` events go out.
  *
  * Idempotency: `(sender, client_message_id)` is unique in the store. A retry finds the stored
- * message and gets it back (`duplicate`). Identical requests racing each other meet in the
- * conversation's turn (one process) or at its next number (several): either way the later one
- * finds the earlier's message before it takes a number. Only two that reach the insert at the
- * same instant on two processes meet at the idempotency index; the loser reads the winner's
- * message, and the number it tried stays free for that process's next message.
+ * message and gets it back (`duplicate`). Requests with one key take turns in a process, and
+ * across processes the later one meets the earlier at the conversation's next number: either
+ * way it finds the earlier's message before it takes a number. Only two that reach the insert
+ * at the same instant on two processes meet at the idempotency index; the loser reads the
+ * winner's message, and the number it tried stays free for that process's next message.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { Binary } from 'bson';
@@ -20,6 +20,7 @@ import type { Collection } from '../../platform/store/document-store.js';
 import { DuplicateKeyError } from '../../platform/store/document-store.js';
 import type { Conversations, Target } from '../conversations/conversations.js';
 import type { MessageNumbering } from '../conversations/message-numbering.js';
+import { SerialQueues } from '../conversations/serial-queues.js';
 import type { MessagingEvents } from '../messaging-events.js';
 import type { MediaCatalog } from './media-catalog.js';
 import { messageJson, messageView } from './message-view.js';
@@ -57,6 +58,8 @@ export class MessageSender {
     private readonly numbering: MessageNumbering,
   ) {}
 
+  private readonly sameKeyTurns = new SerialQueues();
+
   async send(sender: string, request: SendRequest): Promise<SendResult> {
     if (!CLIENT_MESSAGE_ID.test(request.clientMessageId)) {
       throw invalidArgument('client_message_id must be 1 to 64 characters from A-Z, a-z, 0-9, _ and -');
@@ -71,36 +74,40 @@ export class MessageSender {
     );
     if (request.viewOnce && target.type !== 'direct') throw invalidArgument('view_once is only for direct messages');
     const requestDigest = digestOf(target, request);
-    const earlier = await this.messages.findOne({ senderAddress: sender, clientMessageId: request.clientMessageId });
-    if (earlier) return this.retried(earlier, requestDigest);
+    // Requests with one idempotency key take turns in this process, so that a retry racing its
+    // original finds it stored instead of taking a number of its own.
+    return this.sameKeyTurns.run(`${sender} ${request.clientMessageId}`, async () => {
+      const earlier = await this.messages.findOne({ senderAddress: sender, clientMessageId: request.clientMessageId });
+      if (earlier) return this.retried(earlier, requestDigest);
 
-    const withheld = await this.checkMayPost(sender, target);
-    if (request.mediaId !== '') await this.media.requireOwnUpload(sender, request.mediaId, request.kind);
-    const fields: MessageFields = {
-      clientMessageId: request.clientMessageId,
-      requestDigest,
-      senderAddress: sender,
-      kind: request.kind,
-      ciphertext: new Binary(request.ciphertext),
-      mediaId: request.mediaId,
-      durationMs: request.durationMs,
-      withheld,
-    };
-    try {
-      return await this.numbering.append(target.conversationId, {
-        // A retry racing this request, here or on another process, may have stored it meanwhile.
-        existing: async () => {
-          const stored = await this.messages.findOne({ senderAddress: sender, clientMessageId: request.clientMessageId });
-          return stored && this.retried(stored, requestDigest);
-        },
-        write: async (sequence) => ({ message: await this.store(target, sequence, request.viewOnce, fields), duplicate: false }),
-      });
-    } catch (error) {
-      if (!(error instanceof DuplicateKeyError)) throw error;
-      const winner = await this.messages.findOne({ senderAddress: sender, clientMessageId: request.clientMessageId });
-      if (!winner) throw error;
-      return this.retried(winner, requestDigest);
-    }
+      const withheld = await this.checkMayPost(sender, target);
+      if (request.mediaId !== '') await this.media.requireOwnUpload(sender, request.mediaId, request.kind);
+      const fields: MessageFields = {
+        clientMessageId: request.clientMessageId,
+        requestDigest,
+        senderAddress: sender,
+        kind: request.kind,
+        ciphertext: new Binary(request.ciphertext),
+        mediaId: request.mediaId,
+        durationMs: request.durationMs,
+        withheld,
+      };
+      try {
+        return await this.numbering.append(target.conversationId, {
+          // The number was taken by another process, perhaps by this very message sent there.
+          storedMeanwhile: async () => {
+            const stored = await this.messages.findOne({ senderAddress: sender, clientMessageId: request.clientMessageId });
+            return stored && this.retried(stored, requestDigest);
+          },
+          write: async (sequence) => ({ message: await this.store(target, sequence, request.viewOnce, fields), duplicate: false }),
+        });
+      } catch (error) {
+        if (!(error instanceof DuplicateKeyError)) throw error;
+        const winner = await this.messages.findOne({ senderAddress: sender, clientMessageId: request.clientMessageId });
+        if (!winner) throw error;
+        return this.retried(winner, requestDigest);
+      }
+    });
   }
 
   /** A message the server writes into a conversation (timer changes, group events). */
