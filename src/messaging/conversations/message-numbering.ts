@@ -15,6 +15,11 @@
  *   with `$max` in the same group commit as the message (see MessageSender.store): never
  *   before it, or a crash in between would leave a number without a message. The last number
  *   is the higher of the floor and the highest stored message.
+ *
+ * What can still leave a number unused (docs/architecture.md, "Sequence numbers"): an insert
+ * refused for another reason after the floor was raised (two requests with one idempotency key
+ * at the same instant on two processes) until this process's next message takes it, and, on
+ * MongoDB, a process dying between the message's write and the floor's.
  */
 import { unavailable } from '../../platform/errors/api-error.js';
 import type { Collection } from '../../platform/store/document-store.js';
