@@ -77,7 +77,7 @@ export class MessageSender {
     // Requests with one idempotency key take turns in this process, so that a retry racing its
     // original finds it stored instead of taking a number of its own.
     return this.sameKeyTurns.run(`${sender} ${request.clientMessageId}`, async () => {
-      const earlier = await this.messages.findOne({ senderAddress: sender, clientMessageId: request.clientMessageId });
+      const earlier = await this.storedSend(sender, request.clientMessageId);
       if (earlier) return this.retried(earlier, requestDigest);
 
       const withheld = await this.checkMayPost(sender, target);
@@ -96,14 +96,14 @@ export class MessageSender {
         return await this.numbering.append(target.conversationId, {
           // The number was taken by another process, perhaps by this very message sent there.
           storedMeanwhile: async () => {
-            const stored = await this.messages.findOne({ senderAddress: sender, clientMessageId: request.clientMessageId });
+            const stored = await this.storedSend(sender, request.clientMessageId);
             return stored && this.retried(stored, requestDigest);
           },
           write: async (sequence) => ({ message: await this.store(target, sequence, request.viewOnce, fields), duplicate: false }),
         });
       } catch (error) {
         if (!(error instanceof DuplicateKeyError)) throw error;
-        const winner = await this.messages.findOne({ senderAddress: sender, clientMessageId: request.clientMessageId });
+        const winner = await this.storedSend(sender, request.clientMessageId);
         if (!winner) throw error;
         return this.retried(winner, requestDigest);
       }
@@ -134,6 +134,11 @@ export class MessageSender {
     ]);
     await this.events.durable('message.new', audience, { message: messageJson(messageView(message)) });
     return message;
+  }
+
+  /** The message stored earlier under this idempotency key, if any. */
+  private storedSend(sender: string, clientMessageId: string): Promise<StoredMessage | null> {
+    return this.messages.findOne({ senderAddress: sender, clientMessageId });
   }
 
   private retried(earlier: StoredMessage, requestDigest: string): SendResult {
