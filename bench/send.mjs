@@ -11,15 +11,8 @@
 // - the same number in flight, each into its own conversation: group commit shares the
 //   fdatasyncs between conversations.
 import { randomBytes } from 'node:crypto';
-import { percentile, prepare } from './sign-in.mjs';
-import { printTable, startService } from './support.mjs';
-
-async function post(url, body, headers = {}) {
-  const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
-  const text = await response.text();
-  if (response.status !== 200) throw new Error(`${url}: HTTP ${response.status} ${text.slice(0, 200)}`);
-  return JSON.parse(text);
-}
+import { percentile, startWithUsers } from './sign-in.mjs';
+import { postJson, printTable } from './support.mjs';
 
 /** Sends `count` messages, `concurrency` in flight, `route(index)` choosing sender and recipient. */
 async function measure({ send, count, concurrency, route, label }) {
@@ -45,17 +38,11 @@ export async function benchSend({
   messages = Number(process.env.BENCH_SEND_MESSAGES ?? 1000),
   concurrency = Number(process.env.BENCH_SEND_CONCURRENCY ?? 32),
 } = {}) {
-  const users = concurrency * 2;
-  const wallets = await prepare(users, `send${Date.now().toString(36)}`);
-  const service = await startService({ LOG_LEVEL: 'warn', RATE_LIMITS_ENABLED: 'false' });
-  const base = `http://127.0.0.1:${service.httpPort}`;
+  const { service, base, sessions, addresses } = await startWithUsers(concurrency * 2, `send${Date.now().toString(36)}`);
   try {
-    const sessions = [];
-    for (const wallet of wallets) sessions.push(await post(`${base}/api/v1/initialize`, JSON.parse(wallet.registration)));
-    const addresses = wallets.map((wallet) => JSON.parse(wallet.registration).wallet_address);
     const ciphertext = randomBytes(256).toString('base64');
     const send = (from, to, id) =>
-      post(`${base}/api/v1/send`, { client_message_id: id, recipient_address: addresses[to], ciphertext }, { authorization: `Bearer ${sessions[from].access_token}` });
+      postJson(`${base}/api/v1/send`, { client_message_id: id, recipient_address: addresses[to], ciphertext }, { authorization: `Bearer ${sessions[from].access_token}` });
     const oneConversation = (index) => [index % 2, (index + 1) % 2];
     /** Pair k is users 2k and 2k+1: `concurrency` conversations, one per sender in flight. */
     const ownConversation = (index) => [2 * (index % concurrency), 2 * (index % concurrency) + 1];
