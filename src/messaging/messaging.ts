@@ -13,6 +13,7 @@ import { Presence } from '../presence/presence.js';
 import type { UserEventStream } from '../realtime/events/user-event-stream.js';
 import { conversationIndexes } from './conversations/conversation.js';
 import { Conversations } from './conversations/conversations.js';
+import { MessageNumbering } from './conversations/message-numbering.js';
 import { MediaCatalog } from './messages/media-catalog.js';
 import { MessageSender } from './messages/message-sender.js';
 import { Stars, starIndexes } from './messages/stars.js';
@@ -43,7 +44,7 @@ export async function createMessaging(store: DocumentStore, sharedState: SharedS
     accounts: new AccountRepository(store),
     conversations,
     messages,
-    sender: new MessageSender(conversations, messages, blocks, new MediaCatalog(store), events),
+    sender: new MessageSender(conversations, messages, blocks, new MediaCatalog(store), events, new MessageNumbering(conversations, messages)),
     stars: new Stars(store),
     blocks,
     verifications: new ContactVerifications(store),

@@ -20,8 +20,12 @@ export interface ChildService {
   stop(): Promise<number | null>;
 }
 
-export async function startChildService(env: Record<string, string>): Promise<ChildService> {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'svc-child-'));
+/**
+ * `dataDir` reuses a directory the caller owns (to restart on the same data after a kill); it
+ * is left in place when the process ends. Without it a fresh one is made and removed.
+ */
+export async function startChildService(env: Record<string, string>, options: { dataDir?: string } = {}): Promise<ChildService> {
+  const dataDir = options.dataDir ?? mkdtempSync(path.join(tmpdir(), 'svc-child-'));
   // Port 0: the process binds a free port itself and logs it. Choosing ports here for several
   // processes started at once could hand two of them the same one (uWS binds with SO_REUSEPORT,
   // so both would serve it).
@@ -40,7 +44,7 @@ export async function startChildService(env: Record<string, string>): Promise<Ch
   });
   child.stderr!.on('data', (chunk) => (output += chunk));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  void exited.then(() => rmSync(dataDir, { recursive: true, force: true }));
+  if (!options.dataDir) void exited.then(() => rmSync(dataDir, { recursive: true, force: true }));
   const baseUrl = `http://127.0.0.1:${await started}`;
   await waitUntilReady(`${baseUrl}/health/ready`);
   return {

@@ -4,10 +4,14 @@ import type { HandlerContext } from '@connectrpc/connect';
 import type { DeleteDeviceRequest, ListDevicesRequest, RegisterDeviceRequest } from '../../gen/service/v1/device_pb.js';
 import { decodeCursor, encodeCursor, pageSize } from '../../platform/api/page-cursor.js';
 import { invalidArgument, notFound } from '../../platform/errors/api-error.js';
-import type { DocumentStore, StoreFilter } from '../../platform/store/document-store.js';
+import type { Collection, DocumentStore, StoreFilter } from '../../platform/store/document-store.js';
+import { DuplicateKeyError } from '../../platform/store/document-store.js';
 import { requireCaller } from '../auth/caller.js';
 import { DEVICES, PLATFORMS } from './device.js';
 import type { Device } from './device.js';
+
+/** Registrations racing for one push token: each takes it from the holder, at most this often. */
+const PUSH_TOKEN_ATTEMPTS = 5;
 
 const view = (device: Device) => ({
   id: device._id,
@@ -28,17 +32,18 @@ export function createDeviceService(store: DocumentStore) {
       if (!PLATFORMS.includes(request.platform as Device['platform'])) throw invalidArgument(`platform must be one of ${PLATFORMS.join(', ')}`);
       if ((request.pushToken?.length ?? 0) > 4096) throw invalidArgument('push_token has at most 4096 characters');
       const pushToken = request.pushToken || null;
-      if (pushToken) await devices.updateMany({ address: caller.address, pushToken }, { $set: { pushToken: null } });
       const now = new Date();
       const fields = { name: request.name, platform: request.platform as Device['platform'], pushToken, lastSeenAt: now };
-      if (request.deviceId !== '') {
-        const updated = await devices.findOneAndUpdate({ _id: request.deviceId, address: caller.address }, { $set: fields }, { returnDocument: 'after' });
-        if (!updated) throw notFound('No such device');
-        return { success: true, message: 'Device updated', device: view(updated), created: false };
-      }
-      const device: Device = { _id: randomBytes(12).toString('hex'), address: caller.address, createdAt: now, ...fields };
-      await devices.insertOne(device);
-      return { success: true, message: 'Device registered', device: view(device), created: true };
+      return withPushTokenMoved(devices, pushToken, async () => {
+        if (request.deviceId !== '') {
+          const updated = await devices.findOneAndUpdate({ _id: request.deviceId, address: caller.address }, { $set: fields }, { returnDocument: 'after' });
+          if (!updated) throw notFound('No such device');
+          return { success: true, message: 'Device updated', device: view(updated), created: false };
+        }
+        const device: Device = { _id: randomBytes(12).toString('hex'), address: caller.address, createdAt: now, ...fields };
+        await devices.insertOne(device);
+        return { success: true, message: 'Device registered', device: view(device), created: true };
+      });
     },
 
     async listDevices(request: ListDevicesRequest, context: HandlerContext) {
@@ -65,4 +70,23 @@ export function createDeviceService(store: DocumentStore) {
       return { success: true, message: 'Device removed' };
     },
   };
+}
+
+/**
+ * Runs `save` (which writes `pushToken` onto the caller's device) after taking the token from
+ * whichever device holds it, whoever's: a push token names an app install, so when it is
+ * registered again the install has changed hands (or its account), and the former device must
+ * stop receiving notifications meant for the new holder. The reply is the same whether the
+ * token was held or not, so it reveals nothing about other accounts. A registration racing
+ * another for the same token meets the unique index and takes the token again.
+ */
+async function withPushTokenMoved<R>(devices: Collection<Device>, pushToken: string | null, save: () => Promise<R>): Promise<R> {
+  for (let attempt = 1; ; attempt++) {
+    if (pushToken) await devices.updateMany({ pushToken }, { $set: { pushToken: null } });
+    try {
+      return await save();
+    } catch (error) {
+      if (!(error instanceof DuplicateKeyError) || attempt === PUSH_TOKEN_ATTEMPTS) throw error;
+    }
+  }
 }

@@ -12,7 +12,11 @@ export interface Conversation {
   /** `dm:<lower address>:<higher address>` for direct chats; `group:<id>` and `channel:<id>` otherwise. */
   _id: string;
   type: ConversationType;
-  /** The last sequence number handed out; a message takes the next one atomically. */
+  /**
+   * A floor under the conversation's sequence numbers: raised with each message, in the same
+   * write, and never lowered, so a number stays spent after its message disappeared
+   * (MessageNumbering).
+   */
   lastSequence: number;
   /** 0 when off. */
   disappearingTimerSeconds: number;

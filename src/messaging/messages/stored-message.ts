@@ -44,6 +44,8 @@ export interface StoredMessage {
 }
 
 export const MESSAGES = 'messages';
+/** The unique index that lets one message only hold each number of a conversation. */
+export const SEQUENCE_INDEX = 'conversation_sequence';
 
 export const messageIndexes: IndexSpec[] = [
   {
@@ -53,6 +55,6 @@ export const messageIndexes: IndexSpec[] = [
     unique: true,
     partialFilterExpression: { clientMessageId: { $type: 'string' } },
   },
-  { collection: MESSAGES, name: 'conversation_sequence', key: { conversationId: 1, sequence: 1 }, unique: true },
+  { collection: MESSAGES, name: SEQUENCE_INDEX, key: { conversationId: 1, sequence: 1 }, unique: true },
   { collection: MESSAGES, name: 'disappear', key: { expiresAt: 1 }, expireAfterSeconds: 0 },
 ];
