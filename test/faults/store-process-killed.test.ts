@@ -58,6 +58,6 @@ it('sequence numbers have no hole after the crashes (defect 7)', () => {
   expectNoSequenceHoles(stored);
 });
 
-it('a session ended and a signature spent before the crashes stay so after the restarts (defects 2, 3)', async () => {
+it('a session ended, a signature spent and a block made before the crashes all hold after the restarts (defects 2, 3)', async () => {
   await expectMarksHold(service.http, service.wsPods, marks);
 });

@@ -2,10 +2,13 @@
  * What must hold after a fault, checked over the real REST and /ws surfaces: every
  * acknowledged message is in the history with gap-free sequence numbers, every realtime device
  * got each message or was told to resync, ended sessions stay ended, spent sign-in signatures
- * stay spent, and dependency outages answer 503 with Retry-After.
+ * stay spent, blocks keep applying, and dependency outages answer 503 with Retry-After.
  */
+import { randomUUID } from 'node:crypto';
 import type { ChildService } from '../../support/child-service.js';
+import { RealtimeClient } from '../../support/realtime-client.js';
 import { connectWs } from '../../support/session-ws.js';
+import type { WsOutcome } from '../../support/session-ws.js';
 import type { Api, Reply } from '../../support/session-api.js';
 import { bearer } from '../../support/wallet.js';
 import type { SignedIn } from '../../support/wallet.js';
@@ -107,39 +110,65 @@ export function expectUnavailable(reply: Reply, what: string): void {
   });
 }
 
-/** A sign-in that was ended (logout), and a sign-in signature that was accepted (spent). */
+/**
+ * Security state made before a fault: a session ended (logout), a sign-in signature accepted
+ * (spent), and a user blocked by another.
+ */
 export interface SecurityMarks {
   readonly endedSession: SignedIn;
   readonly spentSignIn: Record<string, unknown>;
+  readonly blocker: SignedIn;
+  readonly blocked: SignedIn;
 }
 
-/** Ends one session of a fresh user and spends one sign-in signature of another. */
 export async function makeSecurityMarks(http: Api, signIn: () => Promise<SignedIn>): Promise<SecurityMarks> {
   const endedSession = await signIn();
   expect((await http.post('/api/v1/logout', {}, bearer(endedSession))).status).toBe(200);
   const { user } = await signIn();
   const spentSignIn = await user.initializeBody('sign-in');
   expect((await http.post('/api/v1/initialize', spentSignIn)).status).toBe(200);
-  return { endedSession, spentSignIn };
+  const [blocker, blocked] = [await signIn(), await signIn()];
+  expect((await http.post('/api/v1/block-contact', { address: blocked.user.address }, bearer(blocker))).status).toBe(200);
+  return { endedSession, spentSignIn, blocker, blocked };
 }
 
 /**
- * The ended session is refused on REST (401) and can open /ws on no pod, and the spent signature
- * signs nobody in (401 REPLAY_DETECTED): nothing a fault did revived them.
+ * Nothing a fault did revived what the marks ended: the ended session is refused on REST (401)
+ * and opens /ws on no pod; the spent signature signs nobody in (401 REPLAY_DETECTED); the
+ * blocked user's call offer is refused on every pod (CALL_REFUSED).
  */
 export async function expectMarksHold(http: Api, wsPods: readonly ChildService[], marks: SecurityMarks): Promise<void> {
   const ended = marks.endedSession;
+  // /ws first: a REST call with the ended session's token may write its "ended" mark to shared
+  // state again, and a client that only holds a socket never makes one.
+  const sockets = await Promise.all(wsPods.map((pod) => connectWs(pod.baseUrl, { protocols: ['bearer', ended.accessToken] })));
   const rest = await http.listSessions(ended.accessToken);
   const ticket = await http.post('/api/v1/auth/ws-ticket', {}, bearer(ended));
-  const sockets = await Promise.all(wsPods.map((pod) => connectWs(pod.baseUrl, { protocols: ['bearer', ended.accessToken] })));
   const replay = await http.post('/api/v1/initialize', marks.spentSignIn);
+  const offers = await Promise.all(wsPods.map((pod) => callOffer(http.baseUrl, pod, marks.blocked, marks.blocker)));
   expect({
     endedSessionOnRest: [rest.status, ticket.status],
-    endedSessionOpensWs: sockets.map((socket) => socket.opened),
+    endedSessionOnWs: sockets.map(wsRefusal),
     spentSignature: [replay.status, replay.body?.code],
+    blockedUsersCallOffer: offers,
   }).toEqual({
     endedSessionOnRest: [401, 401],
-    endedSessionOpensWs: wsPods.map(() => false),
+    endedSessionOnWs: wsPods.map(() => 'refused'),
     spentSignature: [401, 'REPLAY_DETECTED'],
+    blockedUsersCallOffer: wsPods.map(() => 'CALL_REFUSED'),
   });
+}
+
+/** 'refused', or what an opened connection greeted with. */
+const wsRefusal = (outcome: WsOutcome) => (outcome.opened ? `opened: ${JSON.stringify(outcome.greeting)}` : 'refused');
+
+/** `from` offers `to` a call on `pod`: the error code, or `ack` when it went through. */
+async function callOffer(apiBaseUrl: string, pod: ChildService, from: SignedIn, to: SignedIn): Promise<string> {
+  const client = await RealtimeClient.connect(apiBaseUrl, pod.baseUrl, from.accessToken);
+  try {
+    const answer = await client.request({ type: 'call.offer', call_id: `fault-${randomUUID()}`, to: to.user.address, sdp: 'v=0' });
+    return answer.type === 'ack' ? 'ack' : answer.code;
+  } finally {
+    client.close();
+  }
 }

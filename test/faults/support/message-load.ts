@@ -16,6 +16,8 @@ export interface Conversation {
 }
 
 export interface Acknowledged {
+  /** Milliseconds since the load started. */
+  readonly at: number;
   readonly id: string;
   readonly clientMessageId: string;
   readonly sequence: number;
@@ -60,6 +62,12 @@ export class MessageLoad {
     return Date.now() - this.startedAt;
   }
 
+  /** The first acknowledgement at or after `at` (ms since the start), if any yet. */
+  firstAcknowledgedAfter(at: number): number | undefined {
+    const times = [...this.acknowledged.values()].flatMap((list) => list.map((message) => message.at)).filter((time) => time >= at);
+    return times.length === 0 ? undefined : Math.min(...times);
+  }
+
   get acknowledgedCount(): number {
     return [...this.acknowledged.values()].reduce((sum, list) => sum + list.length, 0);
   }
@@ -91,7 +99,7 @@ export class MessageLoad {
         const answer = await this.post(body, conversation.sender);
         if (answer.status === 200) {
           const { chat_message: message, duplicate } = answer.body as { chat_message: { id: string; sequence: number }; duplicate: boolean };
-          acknowledged.push({ id: message.id, clientMessageId, sequence: message.sequence, duplicate });
+          acknowledged.push({ at: this.now(), id: message.id, clientMessageId, sequence: message.sequence, duplicate });
           break;
         }
         this.refusals.push({ at: sentAt - this.startedAt, tookMs: Date.now() - sentAt, status: answer.status, code: answer.code, retryAfter: answer.retryAfter });
