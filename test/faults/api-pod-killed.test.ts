@@ -9,22 +9,23 @@ import { expectEveryAcknowledgedStored, expectNoSequenceHoles, expectNoSilentGap
 import type { StoredMessage } from './support/checks.js';
 import { startCluster } from './support/fault-cluster.js';
 import type { FaultCluster } from './support/fault-cluster.js';
-import { conversations, MessageLoad } from './support/message-load.js';
-import type { Conversation } from './support/message-load.js';
-import { RealtimeDevice } from './support/realtime-device.js';
+import type { Conversation, MessageLoad } from './support/message-load.js';
+import type { RealtimeDevice } from './support/realtime-device.js';
+import { startTraffic } from './support/traffic.js';
+import type { Traffic } from './support/traffic.js';
 
 const ROUNDS = 2;
 
 let cluster: FaultCluster;
+let traffic: Traffic;
 let load: MessageLoad;
-const devices = new Map<Conversation, RealtimeDevice>();
+let devices: ReadonlyMap<Conversation, RealtimeDevice>;
 let stored: Map<Conversation, StoredMessage[]>;
 
 beforeAll(async () => {
   cluster = await startCluster();
-  const pairs = await conversations(cluster.signIn, 8);
-  for (const [index, conversation] of pairs.entries()) devices.set(conversation, await RealtimeDevice.connect(cluster.api.baseUrl, cluster.wsPods, conversation.recipient, index % 2));
-  load = new MessageLoad(cluster.api, pairs, 'api-kill');
+  traffic = await startTraffic(cluster, 'api-kill', 8, (index) => index % 2);
+  ({ load, devices } = traffic);
   const downtimes: number[] = [];
   for (let round = 1; round <= ROUNDS; round += 1) {
     await load.acknowledgedMore(150);
@@ -45,8 +46,7 @@ beforeAll(async () => {
   );
 }, 120_000);
 afterAll(async () => {
-  await load?.stop();
-  await Promise.all([...devices.values()].map((device) => device.stop()));
+  await traffic?.stop();
   await cluster?.stop();
 });
 

@@ -23,10 +23,11 @@ import { expectEveryAcknowledgedStored, expectMarksHold, expectNoSequenceHoles, 
 import type { SecurityMarks } from './support/checks.js';
 import { startCluster } from './support/fault-cluster.js';
 import type { FaultCluster } from './support/fault-cluster.js';
-import { conversations, MessageLoad } from './support/message-load.js';
-import type { Conversation, Refusal } from './support/message-load.js';
+import type { Conversation, MessageLoad, Refusal } from './support/message-load.js';
 import type { PrivateRedis } from '../support/private-redis.js';
-import { RealtimeDevice } from './support/realtime-device.js';
+import type { RealtimeDevice } from './support/realtime-device.js';
+import { startTraffic } from './support/traffic.js';
+import type { Traffic } from './support/traffic.js';
 
 /** How long Redis stays frozen or stopped. */
 const OUTAGE_MS = 3000;
@@ -57,19 +58,18 @@ interface DuringOutage {
 }
 
 let cluster: FaultCluster;
+let traffic: Traffic;
 let load: MessageLoad;
-const devices = new Map<Conversation, RealtimeDevice>();
+let devices: ReadonlyMap<Conversation, RealtimeDevice>;
 const figures: string[] = [];
 
 beforeAll(async () => {
   cluster = await startCluster();
-  const pairs = await conversations(cluster.signIn, 6);
-  for (const [index, conversation] of pairs.entries()) devices.set(conversation, await RealtimeDevice.connect(cluster.api.baseUrl, cluster.wsPods, conversation.recipient, index % 2));
-  load = new MessageLoad(cluster.api, pairs, 'redis');
+  traffic = await startTraffic(cluster, 'redis', 6, (index) => index % 2);
+  ({ load, devices } = traffic);
 }, 60_000);
 afterAll(async () => {
-  await load?.stop();
-  await Promise.all([...devices.values()].map((device) => device.stop()));
+  await traffic?.stop();
   await cluster?.stop();
   console.log(`Redis outages under load:\n${figures.join('\n')}`);
 });

@@ -9,20 +9,21 @@ import { expectEveryAcknowledgedStored, expectNoSilentGap, histories } from './s
 import type { StoredMessage } from './support/checks.js';
 import { startCluster } from './support/fault-cluster.js';
 import type { FaultCluster } from './support/fault-cluster.js';
-import { conversations, MessageLoad } from './support/message-load.js';
-import type { Conversation } from './support/message-load.js';
-import { RealtimeDevice } from './support/realtime-device.js';
+import type { Conversation, MessageLoad } from './support/message-load.js';
+import type { RealtimeDevice } from './support/realtime-device.js';
+import { startTraffic } from './support/traffic.js';
+import type { Traffic } from './support/traffic.js';
 
 let cluster: FaultCluster;
+let traffic: Traffic;
 let load: MessageLoad;
-const devices = new Map<Conversation, RealtimeDevice>();
+let devices: ReadonlyMap<Conversation, RealtimeDevice>;
 let stored: Map<Conversation, StoredMessage[]>;
 
 beforeAll(async () => {
   cluster = await startCluster();
-  const pairs = await conversations(cluster.signIn, 4);
-  for (const conversation of pairs) devices.set(conversation, await RealtimeDevice.connect(cluster.api.baseUrl, cluster.wsPods, conversation.recipient, 1));
-  load = new MessageLoad(cluster.api, pairs, 'ws-kill');
+  traffic = await startTraffic(cluster, 'ws-kill', 4, () => 1);
+  ({ load, devices } = traffic);
   const reconnections: number[] = [];
   // Round 1 kills ws2 (where every device is), round 2 kills ws1 (where they all went).
   for (const pod of [cluster.wsPods[1]!, cluster.wsPods[0]!]) {
@@ -44,8 +45,7 @@ beforeAll(async () => {
   );
 }, 120_000);
 afterAll(async () => {
-  await load?.stop();
-  await Promise.all([...devices.values()].map((device) => device.stop()));
+  await traffic?.stop();
   await cluster?.stop();
 });
 

@@ -2,7 +2,7 @@
  * The deployments the fault suite breaks, as real child processes of the built service:
  *
  * - `startSingleProcess()`: one `ROLE=all` process on the embedded store and in-process shared
- *   state (`npm start` as shipped), the one whose kill -9 loses every in-memory mark.
+ *   state (`npm start` as shipped), whose kill -9 loses everything it held in memory.
  * - `startCluster()`: one `api` process (the embedded store's owner) and two `ws` pods on a
  *   Redis of the test's own, which the test may stop, empty or freeze.
  *
@@ -33,7 +33,11 @@ export interface FaultCluster {
 }
 
 const wide = { limit: 1_000_000, burst: 100_000 };
-const rateLimits = {
+const settings = {
+  // The dependencies are the suite's own, whatever the test run's environment names (npm test
+  // in CI sets REDIS_URL to the shared Redis, and may set MONGODB_URL): empty means unset.
+  REDIS_URL: '',
+  MONGODB_URL: '',
   RATE_LIMITS_ENABLED: 'true',
   RATE_LIMIT_OVERRIDES: JSON.stringify({ ip: wide, user: wide, auth: wide, default: wide, 'AuthService.Initialize': wide, 'MessagesService.SendMessage': wide }),
 };
@@ -41,13 +45,13 @@ const rateLimits = {
 const signingKey = () => generateKeyPairSync('ed25519').privateKey.export({ format: 'pem', type: 'pkcs8' }).toString();
 
 export async function startSingleProcess(): Promise<FaultCluster> {
-  const all = await startChildService({ ...rateLimits, ROLE: 'all' });
+  const all = await startChildService({ ...settings, ROLE: 'all' });
   return assemble(all, [all], undefined);
 }
 
 export async function startCluster(): Promise<FaultCluster> {
   const redis = await startPrivateRedis();
-  const shared = { ...rateLimits, REDIS_URL: redis.url, JWT_SIGNING_KEY: signingKey() };
+  const shared = { ...settings, REDIS_URL: redis.url, JWT_SIGNING_KEY: signingKey() };
   const [api, ws1, ws2] = await Promise.all([
     startChildService({ ...shared, ROLE: 'api' }),
     startChildService({ ...shared, ROLE: 'ws' }),
