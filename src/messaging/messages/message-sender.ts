@@ -19,7 +19,7 @@ import type { Conversations, Target } from '../conversations/conversations.js';
 import type { MessagingEvents } from '../messaging-events.js';
 import type { MediaCatalog } from './media-catalog.js';
 import { messageJson, messageView } from './message-view.js';
-import type { MessageKind, StoredMessage } from './stored-message.js';
+import { byIdempotencyKey, type MessageKind, type StoredMessage } from './stored-message.js';
 
 export interface SendRequest {
   readonly clientMessageId: string;
@@ -66,7 +66,7 @@ export class MessageSender {
     );
     if (request.viewOnce && target.type !== 'direct') throw invalidArgument('view_once is only for direct messages');
     const requestDigest = digestOf(target, request);
-    const earlier = await this.messages.findOne({ senderAddress: sender, clientMessageId: request.clientMessageId });
+    const earlier = await this.messages.findOne(byIdempotencyKey(sender, request.clientMessageId));
     if (earlier) return this.retried(earlier, requestDigest);
 
     const withheld = await this.checkMayPost(sender, target);
@@ -85,7 +85,7 @@ export class MessageSender {
       await this.store(target, message);
     } catch (error) {
       if (!(error instanceof DuplicateKeyError)) throw error;
-      const winner = await this.messages.findOne({ senderAddress: sender, clientMessageId: request.clientMessageId });
+      const winner = await this.messages.findOne(byIdempotencyKey(sender, request.clientMessageId));
       if (!winner) throw error;
       return this.retried(winner, requestDigest);
     }
