@@ -1,7 +1,7 @@
 /** The MongoDB implementation's own logic, checked without a server. */
 import { MongoBulkWriteError, MongoServerError } from 'mongodb';
 import { DuplicateKeyError } from '../../../../src/platform/store/document-store.js';
-import { IndexConflictError } from '../../../../src/platform/store/document-store.js';
+import { IndexConflictError, type IndexSpec } from '../../../../src/platform/store/document-store.js';
 import { planFromExplain } from '../../../../src/platform/store/mongo/explain-plan.js';
 import { mapIndexConflict, mapMongoError } from '../../../../src/platform/store/mongo/map-mongo-error.js';
 import { withUpsertId } from '../../../../src/platform/store/mongo/upsert-id.js';
@@ -49,7 +49,7 @@ describe('withUpsertId', () => {
 });
 
 describe('mapIndexConflict', () => {
-  const spec = { collection: 'messages', name: 'idempotency_key', key: { senderAddress: 1 } };
+  const spec: IndexSpec = { collection: 'messages', name: 'idempotency_key', key: { senderAddress: 1 } };
 
   test.each([
     [85, 'IndexOptionsConflict', 'Index already exists with a different name: sender_1'],
