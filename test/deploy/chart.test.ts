@@ -130,6 +130,15 @@ describe.each([
     expect(policy.spec.egress.flatMap((rule) => rule.ports ?? []).map((p) => p.port)).not.toContain(6379);
   });
 
+  test("MongoDB's CA certificate is mounted from its Secret into the api pods and the index Job only", () => {
+    const production = valuesFiles.length > 0;
+    const mounts = (spec: PodSpec & { volumes?: { name: string; secret?: { secretName: string } }[] }) =>
+      (spec.volumes ?? []).filter((volume) => volume.name === 'mongodb-tls').map((volume) => volume.secret?.secretName);
+    const job = (findManifest(manifests, 'Job', '-index-job') as unknown as { spec: { template: { spec: PodSpec } } }).spec.template.spec;
+    for (const spec of [podSpec(findManifest(manifests, 'Deployment', '-api')), job]) expect(mounts(spec)).toEqual(production ? ['prod-mongodb-ca'] : []);
+    expect(mounts(podSpec(findManifest(manifests, 'Deployment', '-ws')))).toEqual([]);
+  });
+
   test('HPAs and PDBs exist for every tier that runs', () => {
     for (const name of ['api', 'ws', 'envoy']) expect(findManifest(manifests, 'PodDisruptionBudget', `-${name}`)).toBeDefined();
     expect(manifests.filter((m) => m.kind === 'HorizontalPodAutoscaler').length).toBeGreaterThanOrEqual(2);
