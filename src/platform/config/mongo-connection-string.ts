@@ -5,7 +5,7 @@
  * without one the driver silently writes to `test`.
  */
 import { ConnectionString } from 'mongodb-connection-string-url';
-import { ConfigError, type Setting } from './setting.js';
+import { ConfigError, optionalTextSetting, type Setting } from './setting.js';
 
 export interface MongoConnectionString {
   /** `host:port` of each seed (for `mongodb+srv:`, the SRV name). */
@@ -28,18 +28,18 @@ export function parseMongoConnectionString(raw: string): MongoConnectionString {
 
 /** The MONGODB_URL setting: unset means the embedded store. */
 export function mongoConnectionStringSetting(env: string, description: string): Setting<string | undefined> {
+  const text = optionalTextSetting(env, description);
   return {
-    env,
-    description,
-    defaultText: undefined,
+    ...text,
     parse(raw) {
-      if (raw === undefined || raw === '') return undefined;
+      const value = text.parse(raw);
+      if (value === undefined) return undefined;
       try {
-        parseMongoConnectionString(raw);
+        parseMongoConnectionString(value);
       } catch (err) {
         throw new ConfigError(env, (err as Error).message);
       }
-      return raw;
+      return value;
     },
   };
 }
