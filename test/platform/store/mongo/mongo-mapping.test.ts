@@ -4,6 +4,7 @@ import { DuplicateKeyError } from '../../../../src/platform/store/document-store
 import { IndexConflictError, type IndexSpec } from '../../../../src/platform/store/document-store.js';
 import { planFromExplain } from '../../../../src/platform/store/mongo/explain-plan.js';
 import { mapIndexConflict, mapMongoError } from '../../../../src/platform/store/mongo/map-mongo-error.js';
+import { withDatabase } from '../../../support/stores-under-test.js';
 import { withUpsertId } from '../../../../src/platform/store/mongo/upsert-id.js';
 
 const duplicate = {
@@ -88,5 +89,14 @@ describe('planFromExplain', () => {
     const explained = { queryPlanner: { winningPlan: { stage: 'SUBPLAN', inputStage: { stage: 'OR', inputStages: [{ stage: 'IXSCAN', indexName: 'a_1' }, { stage: 'COLLSCAN' }] } } } };
     expect(planFromExplain(explained)).toEqual({ stage: 'COLLSCAN', indexes: [] });
     expect(planFromExplain({ queryPlanner: { winningPlan: { stage: 'COLLSCAN', filter: {} } } })).toEqual({ stage: 'COLLSCAN', indexes: [] });
+  });
+});
+
+describe('withDatabase (how the MongoDB test runs make their own database)', () => {
+  test('keeps every host and option of a replica-set URL', () => {
+    expect(withDatabase('mongodb://u:p%40w@h1:27017,h2:27017,h3:27017/app?replicaSet=rs0&tls=true', 'run_1')).toBe(
+      'mongodb://u:p%40w@h1:27017,h2:27017,h3:27017/run_1?replicaSet=rs0&tls=true',
+    );
+    expect(withDatabase('mongodb+srv://cluster0.example.net/app?retryWrites=true', 'run_2')).toBe('mongodb+srv://cluster0.example.net/run_2?retryWrites=true');
   });
 });
