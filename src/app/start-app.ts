@@ -54,7 +54,7 @@ export async function startApp(config: Config, logger: Logger): Promise<RunningA
   const outages = new OutageLog(logger);
   const sharedState = await openSharedState({ redisUrl: config.redisUrl, keyPrefix: config.redisKeyPrefix, logger });
   const store: DocumentStore | undefined = servesApi
-    ? await openStore({ mongodbUrl: config.mongodbUrl, dataDir: config.dataDir, logger })
+    ? await openStore({ mongodbUrl: config.mongodbUrl, mongodbAllowStandalone: config.mongodbAllowStandalone, dataDir: config.dataDir, logger })
     : undefined;
   const checks: Record<string, DependencyCheck> = { shared_state: () => sharedState.ping() };
   if (store) checks.store = () => store.ping();

@@ -6,7 +6,7 @@
 import type { Config } from '../platform/config/settings.js';
 import type { Logger } from '../platform/logging/logger.js';
 import type { SharedState } from '../platform/shared-state/shared-state.js';
-import type { Collection, DocumentStore } from '../platform/store/document-store.js';
+import type { Collection, DocumentStore, IndexSpec } from '../platform/store/document-store.js';
 import { accountIndexes } from './accounts/account.js';
 import { AccountRepository } from './accounts/account-repository.js';
 import { AuditLog, auditIndexes } from './audit/audit-log.js';
@@ -60,6 +60,18 @@ export interface Identity {
   readonly sms: SmsProvider;
 }
 
+/** Every index of the identity area (created at start, and by the ensure-indexes command before a rollout). */
+export const identityIndexes: IndexSpec[] = [
+  ...accountIndexes,
+  ...sessionIndexes,
+  ...refreshTokenIndexes,
+  ...deviceIndexes,
+  ...auditIndexes,
+  ...trustedDeviceIndexes,
+  ...phoneAccountIndexes,
+  ...spentSignatureIndexes,
+];
+
 export async function createIdentity(
   config: Config,
   store: DocumentStore,
@@ -67,16 +79,7 @@ export async function createIdentity(
   verification: TokenVerification,
   logger: Logger,
 ): Promise<Identity> {
-  await store.ensureIndexes([
-    ...accountIndexes,
-    ...sessionIndexes,
-    ...refreshTokenIndexes,
-    ...deviceIndexes,
-    ...auditIndexes,
-    ...trustedDeviceIndexes,
-    ...phoneAccountIndexes,
-    ...spentSignatureIndexes,
-  ]);
+  await store.ensureIndexes(identityIndexes);
   const { tokens, revocations } = verification;
   const accounts = new AccountRepository(store);
   const lockouts = new Lockouts(sharedState, config.rateLimitsEnabled);

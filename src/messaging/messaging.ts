@@ -8,7 +8,7 @@ import { ContactVerifications } from '../contacts/contact-verifications.js';
 import { AccountRepository } from '../identity/accounts/account-repository.js';
 import type { Logger } from '../platform/logging/logger.js';
 import type { SharedState } from '../platform/shared-state/shared-state.js';
-import type { Collection, DocumentStore } from '../platform/store/document-store.js';
+import type { Collection, DocumentStore, IndexSpec } from '../platform/store/document-store.js';
 import { Presence } from '../presence/presence.js';
 import type { UserEventStream } from '../realtime/events/user-event-stream.js';
 import { conversationIndexes } from './conversations/conversation.js';
@@ -33,8 +33,11 @@ export interface Messaging {
   readonly events: MessagingEvents;
 }
 
+/** Every index of the messaging area (created at start, and by the ensure-indexes command before a rollout). */
+export const messagingIndexes: IndexSpec[] = [...conversationIndexes, ...messageIndexes, ...starIndexes, ...blockIndexes];
+
 export async function createMessaging(store: DocumentStore, sharedState: SharedState, stream: UserEventStream, logger: Logger): Promise<Messaging> {
-  await store.ensureIndexes([...conversationIndexes, ...messageIndexes, ...starIndexes, ...blockIndexes]);
+  await store.ensureIndexes(messagingIndexes);
   const events = new MessagingEvents(stream, logger);
   const conversations = new Conversations(store);
   const messages = store.collection<StoredMessage>(MESSAGES);

@@ -34,7 +34,7 @@ await withRedis((redisUrl) => {
 
   beforeAll(async () => {
     [apiPod, ws1, ws2] = await Promise.all([
-      startChildService({ ...shared, ROLE: 'api' }),
+      startChildService({ ...shared, ROLE: 'api', ALLOW_EMBEDDED_STORE: 'true' }),
       startChildService({ ...shared, ROLE: 'ws' }),
       startChildService({ ...shared, ROLE: 'ws' }),
     ]);

@@ -35,7 +35,7 @@ export async function startPrivateDeployment(shape: DeploymentShape, env: Record
     shape === 'single process'
       ? [await startChildService({ ...shared, ROLE: 'all' })]
       : await Promise.all([
-          startChildService({ ...shared, ROLE: 'api' }),
+          startChildService({ ...shared, ROLE: 'api', ALLOW_EMBEDDED_STORE: 'true' }),
           startChildService({ ...shared, ROLE: 'ws' }),
           startChildService({ ...shared, ROLE: 'ws' }),
         ]);

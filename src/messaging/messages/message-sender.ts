@@ -24,7 +24,7 @@ import { SerialQueues } from '../conversations/serial-queues.js';
 import type { MessagingEvents } from '../messaging-events.js';
 import type { MediaCatalog } from './media-catalog.js';
 import { messageJson, messageView } from './message-view.js';
-import type { MessageKind, StoredMessage } from './stored-message.js';
+import { byIdempotencyKey, type MessageKind, type StoredMessage } from './stored-message.js';
 
 export interface SendRequest {
   readonly clientMessageId: string;
@@ -138,7 +138,7 @@ export class MessageSender {
 
   /** The message stored earlier under this idempotency key, if any. */
   private storedSend(sender: string, clientMessageId: string): Promise<StoredMessage | null> {
-    return this.messages.findOne({ senderAddress: sender, clientMessageId });
+    return this.messages.findOne(byIdempotencyKey(sender, clientMessageId));
   }
 
   private retried(earlier: StoredMessage, requestDigest: string): SendResult {

@@ -13,6 +13,7 @@ import {
   optionalUrlSetting,
   stringSetting,
 } from './setting.js';
+import { mongoConnectionStringSetting } from './mongo-connection-string.js';
 
 export const ROLES = ['all', 'api', 'ws'] as const;
 export type Role = (typeof ROLES)[number];
@@ -28,10 +29,19 @@ export const settings = {
   port: integerSetting('PORT', 'HTTP port: REST gateway, /ws, /health, /metrics, /swagger/.', 8080, 0, 65535),
   grpcPort: integerSetting('GRPC_PORT', 'gRPC, Connect and gRPC-Web port (HTTP/2 cleartext and HTTP/1.1).', 8081, 0, 65535),
   dataDir: stringSetting('DATA_DIR', 'Directory of the embedded store (used when MONGODB_URL is unset).', './data'),
-  mongodbUrl: optionalUrlSetting(
+  mongodbUrl: mongoConnectionStringSetting(
     'MONGODB_URL',
-    'MongoDB connection string (replica set recommended). Unset: the embedded store in DATA_DIR.',
-    ['mongodb:', 'mongodb+srv:'],
+    'MongoDB connection string of a replica set, naming the database (`mongodb://h1:27017,h2:27017/messaging?replicaSet=rs0`, or `mongodb+srv://…/messaging`). Unset: the embedded store in DATA_DIR.',
+  ),
+  mongodbAllowStandalone: booleanSetting(
+    'MONGODB_ALLOW_STANDALONE',
+    'Accept a MongoDB server that is not a replica-set member (development only: no majority write concern, no failover). false: such a server stops the start.',
+    false,
+  ),
+  allowEmbeddedStore: booleanSetting(
+    'ALLOW_EMBEDDED_STORE',
+    'Let ROLE=api run without MONGODB_URL, on the embedded store in DATA_DIR: for a single api pod only, since each pod would have its own data. ROLE=all never needs it.',
+    false,
   ),
   redisUrl: optionalUrlSetting(
     'REDIS_URL',

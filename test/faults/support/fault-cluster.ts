@@ -53,7 +53,7 @@ export async function startCluster(): Promise<FaultCluster> {
   const redis = await startPrivateRedis();
   const shared = { ...settings, REDIS_URL: redis.url, JWT_SIGNING_KEY: signingKey() };
   const [api, ws1, ws2] = await Promise.all([
-    startChildService({ ...shared, ROLE: 'api' }),
+    startChildService({ ...shared, ROLE: 'api', ALLOW_EMBEDDED_STORE: 'true' }),
     startChildService({ ...shared, ROLE: 'ws' }),
     startChildService({ ...shared, ROLE: 'ws' }),
   ]);

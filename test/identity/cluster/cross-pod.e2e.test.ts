@@ -18,7 +18,7 @@ await withRedis((redisUrl) => {
   let ws: TestService;
 
   beforeAll(async () => {
-    api = await startTestService({ ...shared, ROLE: 'api' });
+    api = await startTestService({ ...shared, ROLE: 'api', ALLOW_EMBEDDED_STORE: 'true' });
     ws = await startTestService({ ...shared, ROLE: 'ws' });
   });
   afterAll(async () => {
