@@ -12,6 +12,7 @@
  */
 import { AccountRepository } from '../../../src/identity/accounts/account-repository.js';
 import { Revocations } from '../../../src/identity/sessions/revocations.js';
+import { SessionActivity } from '../../../src/identity/sessions/session-activity.js';
 import { SessionManager } from '../../../src/identity/sessions/session-manager.js';
 import { sessionIndexes } from '../../../src/identity/sessions/session.js';
 import { accountIndexes } from '../../../src/identity/accounts/account.js';
@@ -100,7 +101,8 @@ forEachStore('hot_queries', (engine, open) => {
     test('session lookups', async () => {
       const { store, queries } = recordingStore(subject.store);
       await store.ensureIndexes(sessionIndexes);
-      const sessions = new SessionManager(store, new Revocations(new MemorySharedState({ keyPrefix: 'hot:', logger }), 900_000), { ttlMs: 3_600_000, idleTimeoutMs: 0 });
+      const sharedState = new MemorySharedState({ keyPrefix: 'hot:', logger });
+      const sessions = new SessionManager(store, new Revocations(sharedState, 900_000), new SessionActivity(sharedState), { ttlMs: 3_600_000, idleTimeoutMs: 0 });
       queries.length = 0;
       const opened = await sessions.open({ address: alice, authMethod: 'wallet', deviceName: 'test', userAgent: 'jest', ip: '127.0.0.1', dpopJkt: '' });
       await sessions.findActive(opened.session._id);
