@@ -139,13 +139,16 @@ export async function makeSecurityMarks(http: Api, signIn: () => Promise<SignedI
  */
 export async function expectMarksHold(http: Api, wsPods: readonly ChildService[], marks: SecurityMarks): Promise<void> {
   const ended = marks.endedSession;
-  // /ws first: a REST call with the ended session's token may write its "ended" mark to shared
-  // state again, and a client that only holds a socket never makes one.
+  // The call offers first: they wait out the documented 4503 while a pod's mirrors are being
+  // rebuilt, so that the checks after them meet a recovered cluster rather than pass on a
+  // refusal of everyone. Then /ws before REST: a REST call with the ended session's token may
+  // write its "ended" mark to shared state again, and a client that only holds a socket never
+  // makes one.
+  const offers = await Promise.all(wsPods.map((pod) => callOffer(http.baseUrl, pod, marks.blocked, marks.blocker)));
   const sockets = await Promise.all(wsPods.map((pod) => connectWs(pod.baseUrl, { protocols: ['bearer', ended.accessToken] })));
   const rest = await http.listSessions(ended.accessToken);
   const ticket = await http.post('/api/v1/auth/ws-ticket', {}, bearer(ended));
   const replay = await http.post('/api/v1/initialize', marks.spentSignIn);
-  const offers = await Promise.all(wsPods.map((pod) => callOffer(http.baseUrl, pod, marks.blocked, marks.blocker)));
   expect({
     endedSessionOnRest: [rest.status, ticket.status],
     endedSessionOnWs: sockets.map(wsRefusal),
@@ -164,11 +167,24 @@ const wsRefusal = (outcome: WsOutcome) => (outcome.opened ? `opened: ${JSON.stri
 
 /** `from` offers `to` a call on `pod`: the error code, or `ack` when it went through. */
 async function callOffer(apiBaseUrl: string, pod: ChildService, from: SignedIn, to: SignedIn): Promise<string> {
-  const client = await RealtimeClient.connect(apiBaseUrl, pod.baseUrl, from.accessToken);
+  const client = await connectOnceAvailable(apiBaseUrl, pod, from);
   try {
     const answer = await client.request({ type: 'call.offer', call_id: `fault-${randomUUID()}`, to: to.user.address, sdp: 'v=0' });
     return answer.type === 'ack' ? 'ack' : answer.code;
   } finally {
     client.close();
+  }
+}
+
+/** Connects as a client would: a 4503 refusal ("reconnect later") is retried for up to 10 s. */
+async function connectOnceAvailable(apiBaseUrl: string, pod: ChildService, session: SignedIn): Promise<RealtimeClient> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    try {
+      return await RealtimeClient.connect(apiBaseUrl, pod.baseUrl, session.accessToken);
+    } catch (error) {
+      if (Date.now() > deadline || !/closed \(4503 /.test(String(error))) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
   }
 }
