@@ -3,9 +3,9 @@ import { isIP } from 'node:net';
 import type { HandlerContext } from '@connectrpc/connect';
 import type { UnlockLockoutRequest } from '../gen/service/v1/admin_pb.js';
 import { requireCaller } from '../identity/auth/caller.js';
-import type { Identity } from '../identity/identity.js';
+import type { Identity } from '../identity/identity-area.js';
 import { isWalletAddress } from '../identity/wallet/wallet-address.js';
-import type { LockoutKind } from '../limits/lockouts.js';
+import type { LockoutKind } from '../identity/lockout/lockouts.js';
 import { invalidArgument } from '../platform/errors/api-error.js';
 import { callInfoOf } from '../platform/rpc/call-context.js';
 

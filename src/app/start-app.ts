@@ -23,16 +23,16 @@ import { buildApiPipeline } from './api-pipeline.js';
 import { httpDispatch } from './http-dispatch.js';
 import { registerGrpcInfrastructure, swaggerFor } from './infrastructure-services.js';
 import { authenticate } from '../identity/auth/authenticate.js';
-import { createIdentity } from '../identity/identity.js';
+import { createIdentity } from '../identity/identity-area.js';
 import { createTokenVerification } from '../identity/tokens/token-verification.js';
-import { createMessaging } from '../messaging/messaging.js';
+import { createMessaging } from '../messaging/messaging-area.js';
 import { UserEventStream } from '../realtime/events/user-event-stream.js';
-import { createRealtimeTier } from '../realtime/realtime-tier.js';
+import { createRealtimeTier } from '../realtime/realtime-area.js';
 import { RateLimiter } from '../limits/rate-limiter.js';
 import { captchaGate } from '../limits/captcha/captcha-gate.js';
 import { createCaptchaVerifier } from '../limits/captcha/captcha-verifier.js';
 import { limitByCaller, limitByIp, opsIpLimit } from '../limits/rate-limit-middleware.js';
-import { parseLimitOverrides } from '../limits/limit-overrides.js';
+import { parseLimitOverrides } from '../platform/config/limit-overrides.js';
 
 export interface RunningApp {
   readonly httpPort: number;

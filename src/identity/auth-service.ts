@@ -5,10 +5,10 @@ import { invalidArgument } from '../platform/errors/api-error.js';
 import { optionalCaller, requireCaller } from './auth/caller.js';
 import { setCsrfCookie } from './auth/cookies.js';
 import { USERNAME_MAX_INPUT, checkUsername, isReservedUsername } from './accounts/username.js';
-import type { Identity } from './identity.js';
+import type { Identity } from './identity-area.js';
 import { initialize } from './signin/initialize.js';
 import { refreshToken, revokeToken } from './signin/refresh.js';
-import { WS_TICKET_TTL_SECONDS } from './tickets/ws-tickets.js';
+import { WS_TICKET_TTL_SECONDS } from './sessions/ws-tickets.js';
 
 export function createAuthService(identity: Identity) {
   return {

@@ -7,7 +7,7 @@ import type { Account } from './accounts/account.js';
 import { requireCaller } from './auth/caller.js';
 import type { Caller } from './auth/caller.js';
 import { clearSessionCookies, setSessionCookies } from './auth/cookies.js';
-import type { Identity } from './identity.js';
+import type { Identity } from './identity-area.js';
 import { MAX_SESSIONS } from './sessions/session-manager.js';
 import type { Session } from './sessions/session.js';
 

@@ -19,8 +19,8 @@ import { rateLimited, unavailable } from '../platform/errors/api-error.js';
 import type { Metrics } from '../platform/metrics/metrics.js';
 import { callInfoOf } from '../platform/rpc/call-context.js';
 import type { RpcMiddleware } from '../platform/rpc/rpc-pipeline.js';
-import { withOverride } from './limit-overrides.js';
-import type { BucketNumbers, LimitOverrides } from './limit-overrides.js';
+import { withOverride } from '../platform/config/limit-overrides.js';
+import type { BucketNumbers, LimitOverrides } from '../platform/config/limit-overrides.js';
 import type { RateLimitBucket, RateLimiter } from './rate-limiter.js';
 
 const MINUTE = 60_000;

@@ -5,7 +5,7 @@
  */
 import type { BlockList } from '../contacts/block-list.js';
 import type { Conversations } from '../messaging/conversations/conversations.js';
-import type { MessagingEvents } from '../messaging/messaging-events.js';
+import type { MessagingEvents } from '../realtime/events/messaging-events.js';
 import type { Collection, DocumentStore } from '../platform/store/document-store.js';
 
 export const STATUSES = ['online', 'away', 'busy', 'offline'] as const;

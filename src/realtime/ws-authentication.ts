@@ -3,8 +3,8 @@
  * /api/v1/auth/ws-ticket), or, as a fallback for clients that cannot fetch tickets, an access
  * token offered as the subprotocol pair `bearer, <access token>`.
  */
-import type { WsTickets } from '../identity/tickets/ws-tickets.js';
-import type { TicketHolder } from '../identity/tickets/ws-tickets.js';
+import type { WsTickets } from '../identity/sessions/ws-tickets.js';
+import type { TicketHolder } from '../identity/sessions/ws-tickets.js';
 import type { TokenVerification } from '../identity/tokens/token-verification.js';
 
 export const BEARER_SUBPROTOCOL = 'bearer';

@@ -11,7 +11,7 @@
  * (to another pod) with its position.
  */
 import type { HttpResponse, TemplatedApp, WebSocket } from 'uWebSockets.js';
-import type { WsTickets } from '../identity/tickets/ws-tickets.js';
+import type { WsTickets } from '../identity/sessions/ws-tickets.js';
 import type { TokenVerification } from '../identity/tokens/token-verification.js';
 import type { WsFrameLimits } from '../limits/ws-limits.js';
 import type { Logger } from '../platform/logging/logger.js';

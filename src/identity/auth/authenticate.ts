@@ -19,7 +19,7 @@ import type { RpcMiddleware } from '../../platform/rpc/rpc-pipeline.js';
 import type { AccountRepository } from '../accounts/account-repository.js';
 import type { Revocations } from '../sessions/revocations.js';
 import type { SessionManager } from '../sessions/session-manager.js';
-import { matchesHash } from '../sessions/session-secrets.js';
+import { matchesHash } from '../secrets/session-secrets.js';
 import { callerKey } from './caller.js';
 import type { Caller } from './caller.js';
 import { readCookie } from './cookies.js';

@@ -7,7 +7,7 @@
  * only moves forward; a backup code is marked used only while unused and of the current set),
  * so two concurrent requests can never both spend one code.
  */
-import type { Lockouts } from '../../limits/lockouts.js';
+import type { Lockouts } from '../lockout/lockouts.js';
 import { conflict, gone, invalidArgument, notFound, unauthenticated } from '../../platform/errors/api-error.js';
 import type { Collection, DocumentStore } from '../../platform/store/document-store.js';
 import type { AccountRepository } from '../accounts/account-repository.js';

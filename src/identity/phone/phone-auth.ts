@@ -7,7 +7,7 @@
  * while no account is bound, on the phone hash itself. The client IP counts too, as for
  * wallet sign-ins.
  */
-import type { Identity } from '../identity.js';
+import type { Identity } from '../identity-area.js';
 import type { LockoutTarget } from '../lockout/lockout-report.js';
 import { LoginChallenges } from './login-challenges.js';
 import type { PhoneAccounts } from './phone-accounts.js';

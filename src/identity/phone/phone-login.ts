@@ -8,7 +8,7 @@ import type { CreatePhoneLoginChallengeRequest, PhoneLoginRequest } from '../../
 import { invalidArgument, notFound, unauthenticated } from '../../platform/errors/api-error.js';
 import { callInfoOf } from '../../platform/rpc/call-context.js';
 import { recordFailures, recordSuccesses, refuseWhileLocked } from '../lockout/lockout-report.js';
-import { authUserOf, signInMembers, signInOrRequireMfa } from '../mfa/sign-in-gate.js';
+import { authUserOf, signInMembers, signInOrRequireMfa } from '../signin/mfa-gate.js';
 import { dpopKeyOf } from '../signin/dpop-binding.js';
 import { SIGN_IN_LIMITS } from '../signin/initialize.js';
 import { requireBase64, verifiesWithIdentityKey } from './identity-key.js';

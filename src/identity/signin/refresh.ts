@@ -10,7 +10,7 @@ import type { RefreshTokenRequest, RefreshTokenResponseSchema, RevokeTokenReques
 import { invalidArgument, permissionDenied, unauthenticated } from '../../platform/errors/api-error.js';
 import { callInfoOf } from '../../platform/rpc/call-context.js';
 import { requireCaller } from '../auth/caller.js';
-import type { Identity } from '../identity.js';
+import type { Identity } from '../identity-area.js';
 import { TokenVerificationError } from '../tokens/token-service.js';
 import { dpopKeyOf } from './dpop-binding.js';
 import { asUnauthenticated } from './token-errors.js';

@@ -16,7 +16,7 @@ import { conflict, invalidArgument, permissionDenied } from '../../platform/erro
 import type { Collection } from '../../platform/store/document-store.js';
 import { DuplicateKeyError } from '../../platform/store/document-store.js';
 import type { Conversations, Target } from '../conversations/conversations.js';
-import type { MessagingEvents } from '../messaging-events.js';
+import type { MessagingEvents } from '../../realtime/events/messaging-events.js';
 import type { MediaCatalog } from './media-catalog.js';
 import { messageJson, messageView } from './message-view.js';
 import type { MessageKind, StoredMessage } from './stored-message.js';

@@ -4,8 +4,8 @@ import { encodeCursor } from '../../platform/api/page-cursor.js';
 import type { StoreFilter } from '../../platform/store/document-store.js';
 import { messageView } from '../messages/message-view.js';
 import { visibleTo } from '../messages/visibility.js';
-import type { Messaging } from '../messaging.js';
-import type { ConversationMember } from './conversation.js';
+import type { Messaging } from '../messaging-area.js';
+import type { ConversationMember } from '../conversations/conversation.js';
 
 export async function chatList(messaging: Messaging, caller: string, limit: number, after: CursorPosition | undefined) {
   const { conversations, messages, accounts } = messaging;

@@ -18,7 +18,7 @@ import { MessageSender } from './messages/message-sender.js';
 import { Stars, starIndexes } from './messages/stars.js';
 import { MESSAGES, messageIndexes } from './messages/stored-message.js';
 import type { StoredMessage } from './messages/stored-message.js';
-import { MessagingEvents } from './messaging-events.js';
+import { MessagingEvents } from '../realtime/events/messaging-events.js';
 
 export interface Messaging {
   readonly accounts: AccountRepository;

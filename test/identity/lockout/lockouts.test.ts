@@ -1,6 +1,6 @@
-import { Lockouts } from '../../src/limits/lockouts.js';
-import { MemorySharedState } from '../../src/platform/shared-state/memory-shared-state.js';
-import { createLogger } from '../../src/platform/logging/logger.js';
+import { Lockouts } from '../../../src/identity/lockout/lockouts.js';
+import { MemorySharedState } from '../../../src/platform/shared-state/memory-shared-state.js';
+import { createLogger } from '../../../src/platform/logging/logger.js';
 
 let now = 1_000_000;
 const state = () => new MemorySharedState({ keyPrefix: 'test:', logger: createLogger('silent') });

@@ -5,7 +5,7 @@
 import type { HandlerContext } from '@connectrpc/connect';
 import { callInfoOf } from '../../platform/rpc/call-context.js';
 import { setSessionCookies } from '../auth/cookies.js';
-import type { Identity } from '../identity.js';
+import type { Identity } from '../identity-area.js';
 import type { Session } from '../sessions/session.js';
 import { issueTokenPair } from './token-pair.js';
 import type { TokenPairFields } from './token-pair.js';

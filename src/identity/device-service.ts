@@ -1,13 +1,13 @@
 /** DeviceService: the caller's registered devices and their push tokens (device.proto). */
 import { randomBytes } from 'node:crypto';
 import type { HandlerContext } from '@connectrpc/connect';
-import type { DeleteDeviceRequest, ListDevicesRequest, RegisterDeviceRequest } from '../../gen/service/v1/device_pb.js';
-import { decodeCursor, encodeCursor, pageSize } from '../../platform/api/page-cursor.js';
-import { invalidArgument, notFound } from '../../platform/errors/api-error.js';
-import type { DocumentStore, StoreFilter } from '../../platform/store/document-store.js';
-import { requireCaller } from '../auth/caller.js';
-import { DEVICES, PLATFORMS } from './device.js';
-import type { Device } from './device.js';
+import type { DeleteDeviceRequest, ListDevicesRequest, RegisterDeviceRequest } from '../gen/service/v1/device_pb.js';
+import { decodeCursor, encodeCursor, pageSize } from '../platform/api/page-cursor.js';
+import { invalidArgument, notFound } from '../platform/errors/api-error.js';
+import type { DocumentStore, StoreFilter } from '../platform/store/document-store.js';
+import { requireCaller } from './auth/caller.js';
+import { DEVICES, PLATFORMS } from './devices/device.js';
+import type { Device } from './devices/device.js';
 
 const view = (device: Device) => ({
   id: device._id,

@@ -4,7 +4,7 @@
  * further lock within a day, up to MAX_LOCK. State lives in shared state, so a lock holds on
  * every pod; an operator can clear it (AdminService.UnlockLockout).
  */
-import type { SharedState } from '../platform/shared-state/shared-state.js';
+import type { SharedState } from '../../platform/shared-state/shared-state.js';
 
 export type LockoutKind = 'user' | 'ip';
 

@@ -1,6 +1,6 @@
 /** The /ws tier of a process with role `all` or `ws`: its endpoint and what it needs. */
 import { BlockMirror } from '../contacts/block-mirror.js';
-import { WsTickets } from '../identity/tickets/ws-tickets.js';
+import { WsTickets } from '../identity/sessions/ws-tickets.js';
 import type { TokenVerification } from '../identity/tokens/token-verification.js';
 import type { RateLimiter } from '../limits/rate-limiter.js';
 import { UNLIMITED_WS_FRAMES, WsLimits } from '../limits/ws-limits.js';

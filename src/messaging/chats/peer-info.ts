@@ -1,6 +1,6 @@
 /** Another user's public profile and the caller's relationship to that user (GetPeerInfo). */
-import { directConversationId as directConversation } from './conversations/conversation.js';
-import type { Messaging } from './messaging.js';
+import { directConversationId as directConversation } from '../conversations/conversation.js';
+import type { Messaging } from '../messaging-area.js';
 
 export async function peerInfo(messaging: Messaging, caller: string, peer: string) {
   const { accounts, conversations, blocks, verifications, presence } = messaging;

@@ -6,10 +6,10 @@
  */
 import type { HandlerContext } from '@connectrpc/connect';
 import type { Account } from '../accounts/account.js';
-import type { Identity } from '../identity.js';
+import type { Identity } from '../identity-area.js';
 import type { Session } from '../sessions/session.js';
-import { startSession } from '../signin/start-session.js';
-import type { StartedSession } from '../signin/start-session.js';
+import { startSession } from './session-starter.js';
+import type { StartedSession } from './session-starter.js';
 
 export type SignInOutcome = { mfaRequired: false; session: StartedSession } | { mfaRequired: true; mfaToken: string; mfaExpiresAt: string };
 

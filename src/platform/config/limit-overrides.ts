@@ -4,8 +4,8 @@
  * `<Service>.<Method>` (e.g. `AuthService.Initialize`); values `{ "limit": n, "burst": n,
  * "window_seconds": n }`, each member optional. Unknown keys are refused at start.
  */
-import { apiServices } from '../platform/api/api-services.js';
-import { ConfigError } from '../platform/config/setting.js';
+import { apiServices } from '../api/api-services.js';
+import { ConfigError } from './setting.js';
 
 export interface BucketNumbers {
   readonly limit: number;

@@ -12,24 +12,24 @@ import type {
   ListTrustedDevicesRequest,
   RegenerateBackupCodesRequest,
   VerifyMfaRequest,
-} from '../../gen/service/v1/mfa_pb.js';
-import { LOCKOUT_THRESHOLD } from '../../limits/lockouts.js';
-import { invalidArgument, notFound, unauthenticated } from '../../platform/errors/api-error.js';
-import { callInfoOf } from '../../platform/rpc/call-context.js';
-import { callerKey, requireCaller } from '../auth/caller.js';
-import type { Identity } from '../identity.js';
-import { lockoutReport, refuseWhileLocked } from '../lockout/lockout-report.js';
-import { dpopKeyOf } from '../signin/dpop-binding.js';
-import { SIGN_IN_LIMITS } from '../signin/initialize.js';
-import { startSession } from '../signin/start-session.js';
-import { unusedCount } from './backup-codes.js';
-import { CHALLENGE_TTL_SECONDS, MfaChallenges } from './mfa-challenges.js';
-import type { ChallengeHolder } from './mfa-challenges.js';
-import { mfaLockout, parseAnswer } from './mfa.js';
-import { mfaPendingCallerKey } from './pending-sign-ins.js';
-import type { MfaPendingCaller } from './pending-sign-ins.js';
-import { authUserOf } from './sign-in-gate.js';
-import type { TrustedDeviceRecord } from './trusted-devices.js';
+} from '../gen/service/v1/mfa_pb.js';
+import { LOCKOUT_THRESHOLD } from './lockout/lockouts.js';
+import { invalidArgument, notFound, unauthenticated } from '../platform/errors/api-error.js';
+import { callInfoOf } from '../platform/rpc/call-context.js';
+import { callerKey, requireCaller } from './auth/caller.js';
+import type { Identity } from './identity-area.js';
+import { lockoutReport, refuseWhileLocked } from './lockout/lockout-report.js';
+import { dpopKeyOf } from './signin/dpop-binding.js';
+import { SIGN_IN_LIMITS } from './signin/initialize.js';
+import { startSession } from './signin/session-starter.js';
+import { unusedCount } from './mfa/backup-codes.js';
+import { CHALLENGE_TTL_SECONDS, MfaChallenges } from './mfa/mfa-challenges.js';
+import type { ChallengeHolder } from './mfa/mfa-challenges.js';
+import { mfaLockout, parseAnswer } from './mfa/mfa.js';
+import { mfaPendingCallerKey } from './mfa/pending-sign-ins.js';
+import type { MfaPendingCaller } from './mfa/pending-sign-ins.js';
+import { authUserOf } from './signin/mfa-gate.js';
+import type { TrustedDeviceRecord } from './mfa/trusted-devices.js';
 
 const MAX_DEVICE_NAME = SIGN_IN_LIMITS.deviceName;
 

@@ -4,10 +4,10 @@
  * away) does not undo or fail the request: the connections learn about it at their next
  * catch-up or resync, so it is logged, not thrown.
  */
-import type { Logger } from '../platform/logging/logger.js';
-import { eventJson } from '../realtime/events/event-envelope.js';
-import type { DurableEventType, EphemeralEventType } from '../realtime/events/event-envelope.js';
-import type { UserEventStream } from '../realtime/events/user-event-stream.js';
+import type { Logger } from '../../platform/logging/logger.js';
+import { eventJson } from './event-envelope.js';
+import type { DurableEventType, EphemeralEventType } from './event-envelope.js';
+import type { UserEventStream } from './user-event-stream.js';
 
 export class MessagingEvents {
   constructor(
