@@ -2,8 +2,11 @@
  * Blocks: who has blocked whom, in the store, mirrored to shared state for the ws pods
  * (block-mirror.ts). Private to the blocker; the blocked user is never told.
  */
+import type { CursorPosition } from '../platform/api/page-cursor.js';
 import type { Collection, DocumentStore, IndexSpec } from '../platform/store/document-store.js';
 import { DuplicateKeyError } from '../platform/store/document-store.js';
+import { newestFirstPage } from '../platform/store/newest-first-page.js';
+import type { NewestFirstPage } from '../platform/store/newest-first-page.js';
 import type { BlockMirror } from './block-mirror.js';
 
 export interface Block {
@@ -24,7 +27,7 @@ const blockId = (blocker: string, blocked: string) => `${blocker}|${blocked}`;
 const MIRROR_BATCH = 500;
 
 export class BlockList {
-  readonly blocks: Collection<Block>;
+  private readonly blocks: Collection<Block>;
 
   constructor(
     store: DocumentStore,
@@ -63,6 +66,11 @@ export class BlockList {
     if (candidates.length === 0) return new Set();
     const found = await this.blocks.find({ _id: { $in: candidates.map((each) => blockId(blocker, each)) } });
     return new Set(found.map((block) => block.blocked));
+  }
+
+  /** The blocker's blocks, most recent first. */
+  listBlocked(blocker: string, limit: number, after: CursorPosition | undefined): Promise<NewestFirstPage<Block>> {
+    return newestFirstPage(this.blocks, { blocker }, 'blockedAt', limit, after);
   }
 
   /** Copies every block into the mirror (a Redis that lost its data is repaired at the next start). */

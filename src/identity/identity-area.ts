@@ -1,68 +1,71 @@
 /**
- * Everything identity needs, built once per process: accounts, sessions and their refresh
- * families, tokens, DPoP, tickets, cookies, the second factor, phone bindings, the SMS provider
- * and the audit trail. Services and the authentication middleware receive this one object.
+ * The identity area of an api process: accounts, sessions and their refresh families, sign-in
+ * (wallet and phone) with its steps, the second factor, devices, the audit trail and the
+ * lockouts. Each RPC flow receives the few parts it uses (its `…Dependencies` type); this
+ * factory is the one place inside the area that builds them and connects them. The token
+ * service, the revocations and the /ws tickets are shared with the ws tier, so the app builds
+ * them once and passes them in.
  */
+import type { RateLimiter } from '../limits/rate-limiter.js';
 import type { Config } from '../platform/config/settings.js';
 import type { Logger } from '../platform/logging/logger.js';
+import type { RpcMiddleware } from '../platform/rpc/rpc-pipeline.js';
 import type { SharedState } from '../platform/shared-state/shared-state.js';
-import type { Collection, DocumentStore } from '../platform/store/document-store.js';
+import type { DocumentStore } from '../platform/store/document-store.js';
 import { accountIndexes } from './accounts/account.js';
 import { AccountRepository } from './accounts/account-repository.js';
 import { AuditLog, auditIndexes } from './audit/audit-log.js';
-import type { AccessTokenVerifier } from './auth/authenticate.js';
+import { authenticate } from './auth/authenticate.js';
 import type { CookiePolicy } from './auth/cookies.js';
-import { REFRESH_TOKENS, refreshTokenIndexes } from './sessions/refresh-token.js';
-import type { RefreshTokenRecord } from './sessions/refresh-token.js';
-import type { Revocations } from './sessions/revocations.js';
-import { sessionIndexes } from './sessions/session.js';
-import { SessionManager } from './sessions/session-manager.js';
-import { verifyAccessTokenOrThrow } from './signin/token-errors.js';
-import { WsTickets } from './sessions/ws-tickets.js';
-import { DpopValidator } from './tokens/dpop.js';
-import type { TokenService } from './tokens/token-service.js';
-import type { TokenVerification } from './tokens/token-verification.js';
+import { createAuthService } from './auth-service.js';
 import { deviceIndexes } from './devices/device.js';
+import { createDeviceService } from './device-service.js';
 import { Lockouts } from './lockout/lockouts.js';
 import { Mfa } from './mfa/mfa.js';
+import { MfaChallenges } from './mfa/mfa-challenges.js';
 import { PendingSignIns } from './mfa/pending-sign-ins.js';
-import type { MfaPendingCaller } from './mfa/pending-sign-ins.js';
 import { SecretBox, loadMfaMasterKey } from './mfa/secret-box.js';
 import { TrustedDevices, trustedDeviceIndexes } from './mfa/trusted-devices.js';
+import { createMfaService } from './mfa-service.js';
+import { LoginChallenges } from './phone/login-challenges.js';
 import { PhoneAccounts, phoneAccountIndexes } from './phone/phone-accounts.js';
+import { SmsCodes } from './phone/sms-codes.js';
+import { VerificationTokens } from './phone/verification-tokens.js';
+import { createPhoneAuthService } from './phone-auth-service.js';
+import { refreshTokenIndexes } from './sessions/refresh-token.js';
+import { RefreshTokenRepository } from './sessions/refresh-token-repository.js';
+import { sessionIndexes } from './sessions/session.js';
+import { SessionManager } from './sessions/session-manager.js';
+import type { WsTickets } from './sessions/ws-tickets.js';
+import { createSessionService } from './session-service.js';
+import { MfaGate } from './signin/mfa-gate.js';
+import { Registration } from './signin/registration.js';
+import { ReplayGuard } from './signin/replay-guard.js';
+import { SessionStarter } from './signin/session-starter.js';
+import { verifyAccessTokenOrThrow } from './signin/token-errors.js';
+import { TokenPairIssuer } from './signin/token-pair.js';
+import { WalletProof } from './signin/wallet-proof.js';
 import { createSmsProvider } from './sms/sms-provider.js';
-import type { SmsProvider } from './sms/sms-provider.js';
+import { DpopValidator } from './tokens/dpop.js';
+import type { TokenVerification } from './tokens/token-verification.js';
 
-export interface Identity {
-  readonly config: Config;
-  readonly accounts: AccountRepository;
-  readonly sessions: SessionManager;
-  readonly revocations: Revocations;
-  readonly refreshTokens: Collection<RefreshTokenRecord>;
-  readonly tokens: TokenService;
-  readonly verifyAccessToken: AccessTokenVerifier;
-  readonly dpop: DpopValidator;
-  readonly wsTickets: WsTickets;
-  readonly audit: AuditLog;
-  readonly lockouts: Lockouts;
-  readonly cookies: CookiePolicy;
+export interface IdentityDependencies {
+  readonly settings: Pick<Config, 'service' | 'sessions' | 'registration' | 'mfa' | 'phone' | 'sms'>;
+  /** DATA_DIR: the MFA key made on first start, and the development SMS outbox. */
+  readonly dataDir: string;
+  /** Lockouts are off with the other abuse controls (RATE_LIMITS_ENABLED=false). */
+  readonly lockoutsEnabled: boolean;
+  readonly store: DocumentStore;
   readonly sharedState: SharedState;
   readonly logger: Logger;
-  readonly mfa: Mfa;
-  readonly pendingSignIns: PendingSignIns;
-  /** Verifies the `mfa_token` of an MFA-pending sign-in; throws a 401 ConnectError otherwise. */
-  readonly verifyMfaToken: (token: string) => Promise<MfaPendingCaller>;
-  readonly phoneAccounts: PhoneAccounts;
-  readonly sms: SmsProvider;
+  readonly verification: TokenVerification;
+  readonly wsTickets: WsTickets;
+  /** The per-number SMS limits; undefined when the abuse controls are off. */
+  readonly smsNumberLimiter: RateLimiter | undefined;
 }
 
-export async function createIdentity(
-  config: Config,
-  store: DocumentStore,
-  sharedState: SharedState,
-  verification: TokenVerification,
-  logger: Logger,
-): Promise<Identity> {
+export async function createIdentityArea(deps: IdentityDependencies) {
+  const { settings, store, sharedState } = deps;
   await store.ensureIndexes([
     ...accountIndexes,
     ...sessionIndexes,
@@ -72,30 +75,67 @@ export async function createIdentity(
     ...trustedDeviceIndexes,
     ...phoneAccountIndexes,
   ]);
-  const { tokens, revocations } = verification;
+  const { tokens, revocations } = deps.verification;
+  const serviceName = settings.service.name;
   const accounts = new AccountRepository(store);
-  const lockouts = new Lockouts(sharedState, config.rateLimitsEnabled);
-  const pendingSignIns = new PendingSignIns(sharedState, tokens);
-  const box = new SecretBox(await loadMfaMasterKey(config.mfaEncryptionKey, config.dataDir));
-  return {
-    config,
-    accounts,
-    sessions: new SessionManager(store, revocations, { ttlMs: config.sessionTtlMs, idleTimeoutMs: config.sessionIdleTimeoutMs }),
-    revocations,
-    refreshTokens: store.collection<RefreshTokenRecord>(REFRESH_TOKENS),
-    tokens,
-    verifyAccessToken: (token) => verifyAccessTokenOrThrow(tokens, token),
-    dpop: new DpopValidator({ sharedState }),
-    wsTickets: new WsTickets(sharedState),
-    audit: new AuditLog(store),
-    lockouts,
-    cookies: { secure: config.cookieSecure, sameSite: config.cookieSameSite, maxAgeSeconds: Math.floor(config.sessionTtlMs / 1000) },
-    sharedState,
-    logger,
-    mfa: new Mfa({ store, box, accounts, lockouts, trustedDevices: new TrustedDevices(store, config.mfaTrustedDeviceTtlMs) }),
-    pendingSignIns,
-    verifyMfaToken: (token) => pendingSignIns.verifyToken(token),
-    phoneAccounts: new PhoneAccounts(store),
-    sms: createSmsProvider(config, logger),
+  const audit = new AuditLog(store);
+  const lockouts = new Lockouts(sharedState, deps.lockoutsEnabled);
+  const sessions = new SessionManager(store, revocations, { ttlMs: settings.sessions.ttlMs, idleTimeoutMs: settings.sessions.idleTimeoutMs });
+  const refreshTokens = new RefreshTokenRepository(store);
+  const cookies: CookiePolicy = {
+    secure: settings.sessions.cookieSecure,
+    sameSite: settings.sessions.cookieSameSite,
+    maxAgeSeconds: Math.floor(settings.sessions.ttlMs / 1000),
   };
+  const dpop = new DpopValidator({ sharedState });
+  const tokenPairs = new TokenPairIssuer(tokens, refreshTokens);
+  const sessionStarter = new SessionStarter({ sessions, tokenPairs, cookies, audit });
+  const pendingSignIns = new PendingSignIns(sharedState, tokens);
+  const trustedDevices = new TrustedDevices(store, settings.mfa.trustedDeviceTtlMs);
+  const box = new SecretBox(await loadMfaMasterKey(settings.mfa.encryptionKey, deps.dataDir));
+  const mfa = new Mfa({ store, box, accounts, lockouts, trustedDevices });
+  const signIn = {
+    accounts,
+    audit,
+    lockouts,
+    dpop,
+    tokens,
+    sessions,
+    refreshTokens,
+    tokenPairs,
+    sessionStarter,
+    walletProof: new WalletProof({ serviceName, replayGuard: new ReplayGuard(sharedState), lockouts, audit }),
+    registration: new Registration(accounts, settings.registration.powDifficultyBits),
+    mfaGate: new MfaGate({ trustedDevices, pendingSignIns, sessionStarter }),
+  };
+
+  const services = {
+    auth: createAuthService({ ...signIn, wsTickets: deps.wsTickets, cookies }),
+    session: createSessionService({ sessions, revocations, accounts, cookies, audit }),
+    device: createDeviceService(store),
+    mfa: createMfaService({ serviceName, mfa, challenges: new MfaChallenges(sharedState), pendingSignIns, accounts, lockouts, dpop, sessionStarter, audit }),
+    phoneAuth: createPhoneAuthService({
+      ...signIn,
+      serviceName,
+      phoneHashSalt: settings.phone.hashSalt,
+      phoneAccounts: new PhoneAccounts(store),
+      codes: new SmsCodes(sharedState),
+      verifications: new VerificationTokens(sharedState),
+      challenges: new LoginChallenges(sharedState, serviceName),
+      sms: createSmsProvider(settings.sms, deps.dataDir, deps.logger),
+      numberLimiter: deps.smsNumberLimiter,
+      mfa,
+    }),
+  };
+  const authentication: RpcMiddleware = authenticate({
+    verifyAccessToken: (token) => verifyAccessTokenOrThrow(tokens, token),
+    sessions,
+    revocations,
+    accounts,
+    verifyMfaToken: (token) => pendingSignIns.verifyToken(token),
+  });
+  /** What the app wires into the pipeline and hands to sibling areas. */
+  return { services, authentication, accounts, audit, lockouts };
 }
+
+export type IdentityArea = Awaited<ReturnType<typeof createIdentityArea>>;

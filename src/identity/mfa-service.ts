@@ -13,23 +13,41 @@ import type {
   RegenerateBackupCodesRequest,
   VerifyMfaRequest,
 } from '../gen/service/v1/mfa_pb.js';
-import { LOCKOUT_THRESHOLD } from './lockout/lockouts.js';
 import { invalidArgument, notFound, unauthenticated } from '../platform/errors/api-error.js';
 import { callInfoOf } from '../platform/rpc/call-context.js';
+import type { AccountRepository } from './accounts/account-repository.js';
+import type { AuditLog } from './audit/audit-log.js';
 import { callerKey, requireCaller } from './auth/caller.js';
-import type { Identity } from './identity-area.js';
+import { mfaPendingCallerKey } from './auth/mfa-pending-caller.js';
+import type { MfaPendingCaller } from './auth/mfa-pending-caller.js';
 import { lockoutReport, refuseWhileLocked } from './lockout/lockout-report.js';
-import { dpopKeyOf } from './signin/dpop-binding.js';
-import { SIGN_IN_LIMITS } from './signin/initialize.js';
-import { startSession } from './signin/session-starter.js';
+import { LOCKOUT_THRESHOLD } from './lockout/lockouts.js';
+import type { Lockouts } from './lockout/lockouts.js';
 import { unusedCount } from './mfa/backup-codes.js';
-import { CHALLENGE_TTL_SECONDS, MfaChallenges } from './mfa/mfa-challenges.js';
-import type { ChallengeHolder } from './mfa/mfa-challenges.js';
+import { CHALLENGE_TTL_SECONDS } from './mfa/mfa-challenges.js';
+import type { ChallengeHolder, MfaChallenges } from './mfa/mfa-challenges.js';
 import { mfaLockout, parseAnswer } from './mfa/mfa.js';
-import { mfaPendingCallerKey } from './mfa/pending-sign-ins.js';
-import type { MfaPendingCaller } from './mfa/pending-sign-ins.js';
-import { authUserOf } from './signin/mfa-gate.js';
+import type { Mfa } from './mfa/mfa.js';
+import type { PendingSignIns } from './mfa/pending-sign-ins.js';
 import type { TrustedDeviceRecord } from './mfa/trusted-devices.js';
+import { authUserOf } from './signin/auth-user.js';
+import { dpopKeyOf } from './signin/dpop-binding.js';
+import type { SessionStarter } from './signin/session-starter.js';
+import { SIGN_IN_LIMITS } from './signin/sign-in-limits.js';
+import type { DpopValidator } from './tokens/dpop.js';
+
+export interface MfaServiceDependencies {
+  /** SERVICE_NAME: the issuer shown in authenticator apps. */
+  readonly serviceName: string;
+  readonly mfa: Mfa;
+  readonly challenges: MfaChallenges;
+  readonly pendingSignIns: PendingSignIns;
+  readonly accounts: AccountRepository;
+  readonly lockouts: Lockouts;
+  readonly dpop: DpopValidator;
+  readonly sessionStarter: SessionStarter;
+  readonly audit: AuditLog;
+}
 
 const MAX_DEVICE_NAME = SIGN_IN_LIMITS.deviceName;
 
@@ -54,17 +72,16 @@ const deviceView = (device: TrustedDeviceRecord) => ({
   expiresAt: iso(device.expiresAt),
 });
 
-export function createMfaService(identity: Identity) {
-  const { mfa } = identity;
-  const challenges = new MfaChallenges(identity.sharedState);
+export function createMfaService(deps: MfaServiceDependencies) {
+  const { mfa, challenges, accounts, lockouts, audit } = deps;
 
   /** Opens the session of a pending sign-in that just passed the MFA step, trusting the device if asked. */
   async function completeSignIn(actor: MfaActor & { pending: MfaPendingCaller }, request: VerifyMfaRequest, context: HandlerContext, dpopJkt: string | null) {
-    const signIn = await identity.pendingSignIns.complete(actor.pending);
-    const account = await identity.accounts.find(actor.address);
+    const signIn = await deps.pendingSignIns.complete(actor.pending);
+    const account = await accounts.find(actor.address);
     if (!account) throw unauthenticated('The account no longer exists');
     const deviceName = request.deviceName || signIn.deviceName;
-    const started = await startSession(identity, context, { address: account._id, authMethod: signIn.authMethod, deviceName, dpopJkt });
+    const started = await deps.sessionStarter.start(context, { address: account._id, authMethod: signIn.authMethod, deviceName, dpopJkt });
     const trusted =
       request.trustDevice && mfa.trustedDevices.ttlMs > 0
         ? await mfa.trustedDevices.trust(account._id, deviceName || (context.requestHeader.get('user-agent') ?? '').slice(0, MAX_DEVICE_NAME))
@@ -82,9 +99,9 @@ export function createMfaService(identity: Identity) {
   return {
     async setupTotp(_: unknown, context: HandlerContext) {
       const caller = requireCaller(context);
-      const account = await identity.accounts.find(caller.address);
+      const account = await accounts.find(caller.address);
       if (!account) throw unauthenticated('The account no longer exists');
-      const issuer = identity.config.serviceName;
+      const issuer = deps.serviceName;
       const setup = await mfa.setup(caller.address, issuer, account.username);
       return {
         success: true,
@@ -121,10 +138,10 @@ export function createMfaService(identity: Identity) {
 
     async createMfaChallenge(_: CreateMfaChallengeRequest, context: HandlerContext) {
       const actor = actorOf(context);
-      await refuseWhileLocked(identity.lockouts, [mfaLockout(actor.address)]);
+      await refuseWhileLocked(lockouts, [mfaLockout(actor.address)]);
       const record = await mfa.requireOn(actor.address);
       const challenge = await challenges.create({ address: actor.address, ref: actor.ref });
-      const { failures } = await identity.lockouts.status(...mfaLockout(actor.address));
+      const { failures } = await lockouts.status(...mfaLockout(actor.address));
       return {
         success: true,
         message: 'Answer the challenge with VerifyMfa',
@@ -142,12 +159,12 @@ export function createMfaService(identity: Identity) {
       const answer = parseAnswer(request, true);
       const challenge = await challenges.check(request.challengeId, actor);
       // Checked before any code is spent: a bad proof must not cost the user a code.
-      const dpopJkt = actor.pending ? await dpopKeyOf(identity.dpop, context) : null;
+      const dpopJkt = actor.pending ? await dpopKeyOf(deps.dpop, context) : null;
       const factor = await mfa.verify(actor.address, answer);
       await challenges.consume(challenge);
       const completed = actor.pending ? await completeSignIn(actor, request, context, dpopJkt) : undefined;
       const sessionId = completed?.sessionId ?? actor.sessionId ?? '';
-      if (completed) await identity.audit.record(callInfoOf(context), 'sign_in', { address: actor.address, sessionId, detail: `mfa_${factor.method}` });
+      if (completed) await audit.record(callInfoOf(context), 'sign_in', { address: actor.address, sessionId, detail: `mfa_${factor.method}` });
       return {
         success: true,
         message: completed ? 'Signed in' : 'MFA verified',
@@ -193,7 +210,7 @@ export function createMfaService(identity: Identity) {
     },
 
     getMfaLockoutStatus(_: unknown, context: HandlerContext) {
-      return lockoutReport(identity.lockouts, mfaLockout(actorOf(context).address));
+      return lockoutReport(lockouts, mfaLockout(actorOf(context).address));
     },
   };
 }

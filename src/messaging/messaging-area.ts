@@ -1,58 +1,58 @@
 /**
- * The messaging core's parts, built once per api process over the store and the users' event
- * streams: conversations, messages, stars, blocks, verifications and presence.
+ * The messaging area of an api process: sending, history, receipts, stars, view-once, typing,
+ * timers, the chat list and peer info, all over one conversation model. What it shares with
+ * other areas comes in: the conversations (presence and the coming groups and channels areas
+ * use them too), identity's accounts, contacts' blocks and verifications, the presence status
+ * and the event publisher.
  */
-import { BlockList, blockIndexes } from '../contacts/block-list.js';
-import { BlockMirror } from '../contacts/block-mirror.js';
-import { ContactVerifications } from '../contacts/contact-verifications.js';
-import { AccountRepository } from '../identity/accounts/account-repository.js';
-import type { Logger } from '../platform/logging/logger.js';
-import type { SharedState } from '../platform/shared-state/shared-state.js';
-import type { Collection, DocumentStore } from '../platform/store/document-store.js';
-import { Presence } from '../presence/presence.js';
-import type { UserEventStream } from '../realtime/events/user-event-stream.js';
+import type { BlockList } from '../contacts/block-list.js';
+import type { ContactVerifications } from '../contacts/contact-verifications.js';
+import type { AccountRepository } from '../identity/accounts/account-repository.js';
+import type { DocumentStore } from '../platform/store/document-store.js';
+import type { MessagingEvents } from '../realtime/events/messaging-events.js';
+import { ChatList } from './chats/chat-list.js';
+import { DisappearingTimer } from './chats/disappearing-timer.js';
+import { PeerInfo } from './chats/peer-info.js';
+import type { PresenceView } from './chats/peer-info.js';
+import { Typing } from './chats/typing.js';
 import { conversationIndexes } from './conversations/conversation.js';
-import { Conversations } from './conversations/conversations.js';
+import type { Conversations } from './conversations/conversations.js';
+import { History } from './messages/history.js';
 import { MediaCatalog } from './messages/media-catalog.js';
 import { MessageSender } from './messages/message-sender.js';
+import { Receipts } from './messages/receipts.js';
 import { Stars, starIndexes } from './messages/stars.js';
 import { MESSAGES, messageIndexes } from './messages/stored-message.js';
 import type { StoredMessage } from './messages/stored-message.js';
-import { MessagingEvents } from '../realtime/events/messaging-events.js';
+import { ViewOnce } from './messages/view-once.js';
+import { createMessagesService } from './messages-service.js';
 
-export interface Messaging {
-  readonly accounts: AccountRepository;
+export interface MessagingDependencies {
+  readonly store: DocumentStore;
   readonly conversations: Conversations;
-  readonly messages: Collection<StoredMessage>;
-  readonly sender: MessageSender;
-  readonly stars: Stars;
+  readonly accounts: AccountRepository;
   readonly blocks: BlockList;
   readonly verifications: ContactVerifications;
-  readonly presence: Presence;
+  readonly presence: PresenceView;
   readonly events: MessagingEvents;
 }
 
-export async function createMessaging(store: DocumentStore, sharedState: SharedState, stream: UserEventStream, logger: Logger): Promise<Messaging> {
-  await store.ensureIndexes([...conversationIndexes, ...messageIndexes, ...starIndexes, ...blockIndexes]);
-  const events = new MessagingEvents(stream, logger);
-  const conversations = new Conversations(store);
+export async function createMessagingArea(deps: MessagingDependencies) {
+  const { store, conversations, accounts, blocks, events } = deps;
+  await store.ensureIndexes([...conversationIndexes, ...messageIndexes, ...starIndexes]);
   const messages = store.collection<StoredMessage>(MESSAGES);
-  const blocks = new BlockList(store, new BlockMirror(sharedState));
-  // In the background: a Redis that lost its data gets the blocks back; until then the store
-  // (which every send and typing check reads) is right, only call refusals could miss a block.
-  blocks.restoreMirror().then(
-    (copied) => logger.info({ copied }, 'block mirror restored'),
-    (error: unknown) => logger.warn({ err: error }, 'block mirror not restored; it is rebuilt at the next start'),
-  );
-  return {
-    accounts: new AccountRepository(store),
+  const sender = new MessageSender(conversations, messages, blocks, new MediaCatalog(store), events);
+  const service = createMessagesService({
     conversations,
-    messages,
-    sender: new MessageSender(conversations, messages, blocks, new MediaCatalog(store), events),
-    stars: new Stars(store),
-    blocks,
-    verifications: new ContactVerifications(store),
-    presence: new Presence(store, conversations, blocks, events),
-    events,
-  };
+    sender,
+    history: new History(messages),
+    receipts: new Receipts(messages, conversations, blocks, events),
+    stars: new Stars(store, messages, conversations),
+    viewOnce: new ViewOnce(messages, events),
+    chatList: new ChatList(conversations, messages, accounts),
+    peerInfo: new PeerInfo({ accounts, conversations, blocks, verifications: deps.verifications, presence: deps.presence }),
+    typing: new Typing(conversations, blocks, events),
+    disappearingTimer: new DisappearingTimer(conversations, sender),
+  });
+  return { service };
 }

@@ -46,7 +46,7 @@ export async function startTestService(env: Record<string, string> = {}, options
       done();
     },
   });
-  const app = await startApp(config, createLogger(config.logLevel, sink));
+  const app = await startApp(config, createLogger(config.process.logLevel, sink));
   return {
     app,
     baseUrl: `http://127.0.0.1:${app.httpPort}`,

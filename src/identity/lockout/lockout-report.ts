@@ -1,5 +1,5 @@
 /**
- * How identity applies the shared lockouts (src/limits/lockouts.ts): refusing a locked target
+ * How identity applies the lockouts (lockouts.ts): refusing a locked target
  * before any work, and the failed-attempt report of the lockout-status RPCs.
  */
 import type { LockoutKind, Lockouts } from './lockouts.js';

@@ -1,7 +1,7 @@
 /**
  * The second factor of an account: TOTP setup and confirmation, verification of a TOTP or
  * backup code (with replay refusal and the account lockout), backup-code sets and turning MFA
- * off. The RPCs (mfa-service.ts) and the sign-in gate (sign-in-gate.ts) are built on it.
+ * off. The RPCs (../mfa-service.ts) and the sign-in gate (../signin/mfa-gate.ts) are built on it.
  *
  * Every write that must not happen twice is a conditional update on the record (a time step
  * only moves forward; a backup code is marked used only while unused and of the current set),

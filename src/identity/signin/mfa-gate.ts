@@ -1,15 +1,14 @@
 /**
- * The end of every first factor (wallet signature in Initialize, identity-key signature in
- * PhoneLogin): a session, unless the account has MFA on and the request names no trusted
- * device of it, in which case the sign-in becomes MFA-pending (see pending-sign-ins.ts) and
- * VerifyMfa opens the session later.
+ * The MFA gate at the end of every first factor (wallet signature in Initialize, identity-key
+ * signature in PhoneLogin): a session, unless the account has MFA on and the request names no
+ * trusted device of it, in which case the sign-in becomes MFA-pending (mfa/pending-sign-ins.ts)
+ * and VerifyMfa finishes it later. The second factor's parts reach the gate through the two
+ * small interfaces below, so sign-in does not depend on the MFA folder (which depends on it).
  */
 import type { HandlerContext } from '@connectrpc/connect';
 import type { Account } from '../accounts/account.js';
-import type { Identity } from '../identity-area.js';
 import type { Session } from '../sessions/session.js';
-import { startSession } from './session-starter.js';
-import type { StartedSession } from './session-starter.js';
+import type { SessionStarter, StartedSession } from './session-starter.js';
 
 export type SignInOutcome = { mfaRequired: false; session: StartedSession } | { mfaRequired: true; mfaToken: string; mfaExpiresAt: string };
 
@@ -22,12 +21,33 @@ export interface FirstFactor {
   dpopJkt: string | null;
 }
 
-export async function signInOrRequireMfa(identity: Identity, context: HandlerContext, factor: FirstFactor): Promise<SignInOutcome> {
-  const { account, authMethod, deviceName } = factor;
-  if (account.mfaEnabled && !(await identity.mfa.trustedDevices.vouchesFor(account._id, factor.trustedDeviceToken))) {
-    return { mfaRequired: true, ...(await identity.pendingSignIns.begin({ address: account._id, authMethod, deviceName })) };
+/** The devices an account trusts at the MFA step (mfa/trusted-devices.ts). */
+export interface DeviceTrust {
+  vouchesFor(address: string, trustedDeviceToken: string): Promise<boolean>;
+}
+
+/** Where an MFA-pending sign-in is kept until VerifyMfa (mfa/pending-sign-ins.ts). */
+export interface PendingSignInStart {
+  begin(signIn: { address: string; authMethod: Session['authMethod']; deviceName: string }): Promise<{ mfaToken: string; mfaExpiresAt: string }>;
+}
+
+export interface MfaGateDependencies {
+  readonly trustedDevices: DeviceTrust;
+  readonly pendingSignIns: PendingSignInStart;
+  readonly sessionStarter: SessionStarter;
+}
+
+export class MfaGate {
+  constructor(private readonly deps: MfaGateDependencies) {}
+
+  async pass(context: HandlerContext, factor: FirstFactor): Promise<SignInOutcome> {
+    const { account, authMethod, deviceName } = factor;
+    if (account.mfaEnabled && !(await this.deps.trustedDevices.vouchesFor(account._id, factor.trustedDeviceToken))) {
+      return { mfaRequired: true, ...(await this.deps.pendingSignIns.begin({ address: account._id, authMethod, deviceName })) };
+    }
+    const session = await this.deps.sessionStarter.start(context, { address: account._id, authMethod, deviceName, dpopJkt: factor.dpopJkt });
+    return { mfaRequired: false, session };
   }
-  return { mfaRequired: false, session: await startSession(identity, context, { address: account._id, authMethod, deviceName, dpopJkt: factor.dpopJkt }) };
 }
 
 /** The token members of a sign-in response (InitializeResponse, PhoneLoginResponse). */
@@ -36,11 +56,3 @@ export function signInMembers(outcome: SignInOutcome) {
     ? { message: 'MFA verification required', tokenType: 'Bearer', mfaRequired: true, mfaToken: outcome.mfaToken, mfaExpiresAt: outcome.mfaExpiresAt }
     : { message: 'Signed in', ...outcome.session };
 }
-
-/** The AuthUser of every sign-in response. */
-export const authUserOf = (account: Account) => ({
-  address: account._id,
-  username: account.username,
-  displayName: account.displayName,
-  mfaEnabled: account.mfaEnabled,
-});

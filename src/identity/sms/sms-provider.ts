@@ -2,8 +2,7 @@
  * The port through which verification SMS leave the service, and the choice of its
  * implementation (SMS_PROVIDER): the development outbox by default, Twilio in production.
  */
-import type { Config } from '../../platform/config/settings.js';
-import { ConfigError } from '../../platform/config/setting.js';
+import type { SmsSettings } from '../../platform/config/settings.js';
 import type { Logger } from '../../platform/logging/logger.js';
 import { OutboxSmsProvider } from './outbox-sms-provider.js';
 import { TwilioSmsProvider } from './twilio-sms-provider.js';
@@ -18,15 +17,14 @@ export class SmsUnavailableError extends Error {
   override readonly name = 'SmsUnavailableError';
 }
 
-export function createSmsProvider(config: Config, logger: Logger): SmsProvider {
-  if (config.smsProvider === 'outbox') return new OutboxSmsProvider(config.dataDir, logger);
-  const required = { TWILIO_ACCOUNT_SID: config.twilioAccountSid, TWILIO_AUTH_TOKEN: config.twilioAuthToken, SMS_FROM: config.smsFrom };
-  for (const [env, value] of Object.entries(required)) if (!value) throw new ConfigError(env, 'is required when SMS_PROVIDER is twilio');
+/** `dataDir` holds the development outbox. The Twilio credentials were checked when the configuration loaded. */
+export function createSmsProvider(settings: SmsSettings, dataDir: string, logger: Logger): SmsProvider {
+  if (settings.provider === 'outbox') return new OutboxSmsProvider(dataDir, logger);
   return new TwilioSmsProvider({
-    accountSid: config.twilioAccountSid as string,
-    authToken: config.twilioAuthToken as string,
-    from: config.smsFrom as string,
-    ...(config.twilioApiUrl === undefined ? {} : { apiUrl: config.twilioApiUrl }),
+    accountSid: settings.twilioAccountSid as string,
+    authToken: settings.twilioAuthToken as string,
+    from: settings.from as string,
+    ...(settings.twilioApiUrl === undefined ? {} : { apiUrl: settings.twilioApiUrl }),
     logger,
   });
 }

@@ -6,6 +6,7 @@
  */
 import { apiServices } from '../api/api-services.js';
 import { ConfigError } from './setting.js';
+import type { Setting } from './setting.js';
 
 export interface BucketNumbers {
   readonly limit: number;
@@ -18,7 +19,12 @@ export type LimitOverrides = ReadonlyMap<string, Partial<BucketNumbers>>;
 const SCOPES = new Set(['ip', 'user', 'auth', 'default']);
 const ENV = 'RATE_LIMIT_OVERRIDES';
 
-export function parseLimitOverrides(text: string | undefined): LimitOverrides {
+/** The setting: unset is no override; checked against the API's RPCs when the configuration loads. */
+export function limitOverridesSetting(description: string): Setting<LimitOverrides> {
+  return { env: ENV, description, defaultText: undefined, parse: (raw) => parseLimitOverrides(raw === '' ? undefined : raw) };
+}
+
+function parseLimitOverrides(text: string | undefined): LimitOverrides {
   if (text === undefined) return new Map();
   let parsed: unknown;
   try {
@@ -47,9 +53,4 @@ function bucketNumbers(key: string, value: unknown): Partial<BucketNumbers> {
     else throw new ConfigError(ENV, `"${key}" has an unknown member "${member}" (limit, burst, window_seconds)`);
   }
   return numbers;
-}
-
-/** The spec's numbers for a key, with the operator's override on top. */
-export function withOverride(overrides: LimitOverrides, key: string, spec: BucketNumbers): BucketNumbers {
-  return { ...spec, ...overrides.get(key) };
 }

@@ -1,12 +1,17 @@
-import { ConfigError } from './setting.js';
+import { crossChecks } from './cross-checks.js';
 import { settings } from './settings.js';
 import type { Config } from './settings.js';
 
-/** Reads and validates every setting; the first invalid one throws a ConfigError naming it. */
+/**
+ * Reads and validates every setting, section by section, then the settings that are only
+ * valid together (cross-checks.ts); the first invalid one throws a ConfigError naming it.
+ */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const entries = Object.entries(settings).map(([key, setting]) => [key, setting.parse(env[setting.env])]);
-  const config = Object.freeze(Object.fromEntries(entries)) as Config;
-  // Settings that are only valid together.
-  if (config.captchaProvider !== 'off' && !config.captchaSecret) throw new ConfigError('CAPTCHA_SECRET', `is required when CAPTCHA_PROVIDER is ${config.captchaProvider}`);
+  const sections = Object.entries(settings).map(([name, section]) => {
+    const values = Object.entries(section).map(([key, setting]) => [key, setting.parse(env[setting.env])]);
+    return [name, Object.freeze(Object.fromEntries(values))];
+  });
+  const config = Object.freeze(Object.fromEntries(sections)) as Config;
+  for (const check of crossChecks) check(config);
   return config;
 }

@@ -86,9 +86,9 @@ describe('Twilio', () => {
   it('is chosen by SMS_PROVIDER and needs its credentials', () => {
     const { logger } = capturingLogger();
     const base = { DATA_DIR: tmpdir() };
-    expect(createSmsProvider(loadConfig(base), logger)).toBeInstanceOf(OutboxSmsProvider);
-    expect(() => createSmsProvider(loadConfig({ ...base, SMS_PROVIDER: 'twilio' }), logger)).toThrow(/TWILIO_ACCOUNT_SID/);
+    expect(createSmsProvider(loadConfig(base).sms, base.DATA_DIR, logger)).toBeInstanceOf(OutboxSmsProvider);
+    expect(() => createSmsProvider(loadConfig({ ...base, SMS_PROVIDER: 'twilio' }).sms, base.DATA_DIR, logger)).toThrow(/TWILIO_ACCOUNT_SID/);
     const twilio = { ...base, SMS_PROVIDER: 'twilio', TWILIO_ACCOUNT_SID: 'AC1', TWILIO_AUTH_TOKEN: 't', SMS_FROM: '+15559990000' };
-    expect(createSmsProvider(loadConfig(twilio), logger)).toBeInstanceOf(TwilioSmsProvider);
+    expect(createSmsProvider(loadConfig(twilio).sms, base.DATA_DIR, logger)).toBeInstanceOf(TwilioSmsProvider);
   });
 });

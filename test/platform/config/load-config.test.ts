@@ -1,13 +1,18 @@
 import { readFileSync } from 'node:fs';
 import { loadConfig } from '../../../src/platform/config/load-config.js';
 import { ConfigError } from '../../../src/platform/config/setting.js';
-import { settings } from '../../../src/platform/config/settings.js';
+import { allSettings } from '../../../src/platform/config/settings.js';
 
 describe('loadConfig', () => {
   it('runs on embedded defaults with an empty environment', () => {
     const config = loadConfig({});
-    expect(config).toMatchObject({ role: 'all', port: 8080, grpcPort: 8081, dataDir: './data', mongodbUrl: undefined, redisUrl: undefined });
-    expect(config.legacySunset.toISOString()).toBe('2027-06-30T00:00:00.000Z');
+    expect(config).toMatchObject({
+      process: { role: 'all' },
+      http: { port: 8080, grpcPort: 8081 },
+      store: { dataDir: './data', mongodbUrl: undefined },
+      sharedState: { redisUrl: undefined },
+    });
+    expect(config.http.legacySunset.toISOString()).toBe('2027-06-30T00:00:00.000Z');
   });
 
   it.each([
@@ -27,13 +32,18 @@ describe('loadConfig', () => {
 
   it('accepts valid overrides', () => {
     const config = loadConfig({ ROLE: 'ws', PORT: '9000', REDIS_URL: 'redis://127.0.0.1:6379', MONGODB_URL: 'mongodb://db:27017/svc' });
-    expect(config).toMatchObject({ role: 'ws', port: 9000, redisUrl: 'redis://127.0.0.1:6379', mongodbUrl: 'mongodb://db:27017/svc' });
+    expect(config).toMatchObject({
+      process: { role: 'ws' },
+      http: { port: 9000 },
+      sharedState: { redisUrl: 'redis://127.0.0.1:6379' },
+      store: { mongodbUrl: 'mongodb://db:27017/svc' },
+    });
   });
 });
 
 it('the README documents every setting with its default', () => {
   const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
-  for (const setting of Object.values(settings)) {
+  for (const setting of allSettings) {
     const defaultCell = setting.defaultText === undefined ? 'unset' : `\`${setting.defaultText}\``;
     expect(readme).toContain(`| \`${setting.env}\` | ${defaultCell} |`);
   }

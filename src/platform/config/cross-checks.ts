@@ -1,0 +1,21 @@
+/**
+ * Settings that are only valid together. They run once, in loadConfig, after every setting
+ * has been read on its own: a component receives its section already checked and never
+ * re-validates it.
+ */
+import { ConfigError } from './setting.js';
+import type { Config } from './settings.js';
+
+type CrossCheck = (config: Config) => void;
+
+const captchaNeedsSecret: CrossCheck = ({ captcha }) => {
+  if (captcha.provider !== 'off' && !captcha.secret) throw new ConfigError('CAPTCHA_SECRET', `is required when CAPTCHA_PROVIDER is ${captcha.provider}`);
+};
+
+const twilioNeedsCredentials: CrossCheck = ({ sms }) => {
+  if (sms.provider !== 'twilio') return;
+  const required = { TWILIO_ACCOUNT_SID: sms.twilioAccountSid, TWILIO_AUTH_TOKEN: sms.twilioAuthToken, SMS_FROM: sms.from };
+  for (const [env, value] of Object.entries(required)) if (!value) throw new ConfigError(env, 'is required when SMS_PROVIDER is twilio');
+};
+
+export const crossChecks: readonly CrossCheck[] = [captchaNeedsSecret, twilioNeedsCredentials];
