@@ -2,12 +2,12 @@
 import { randomBytes } from 'node:crypto';
 import type { HandlerContext } from '@connectrpc/connect';
 import type { DeleteDeviceRequest, ListDevicesRequest, RegisterDeviceRequest } from '../gen/service/v1/device_pb.js';
-import { decodeCursor, encodeCursor, pageSize } from '../platform/api/page-cursor.js';
+import { decodeCursor, pageSize } from '../platform/api/page-cursor.js';
 import { invalidArgument, notFound } from '../platform/errors/api-error.js';
-import type { DocumentStore, StoreFilter } from '../platform/store/document-store.js';
 import { requireCaller } from './auth/caller.js';
-import { DEVICES, PLATFORMS } from './devices/device.js';
+import { PLATFORMS } from './devices/device.js';
 import type { Device } from './devices/device.js';
+import type { DeviceRepository } from './devices/device-repository.js';
 
 const view = (device: Device) => ({
   id: device._id,
@@ -18,9 +18,7 @@ const view = (device: Device) => ({
   lastSeenAt: device.lastSeenAt.toISOString(),
 });
 
-export function createDeviceService(store: DocumentStore) {
-  const devices = store.collection<Device>(DEVICES);
-
+export function createDeviceService(devices: DeviceRepository) {
   return {
     async registerDevice(request: RegisterDeviceRequest, context: HandlerContext) {
       const caller = requireCaller(context);
@@ -28,40 +26,28 @@ export function createDeviceService(store: DocumentStore) {
       if (!PLATFORMS.includes(request.platform as Device['platform'])) throw invalidArgument(`platform must be one of ${PLATFORMS.join(', ')}`);
       if ((request.pushToken?.length ?? 0) > 4096) throw invalidArgument('push_token has at most 4096 characters');
       const pushToken = request.pushToken || null;
-      if (pushToken) await devices.updateMany({ address: caller.address, pushToken }, { $set: { pushToken: null } });
+      if (pushToken) await devices.releasePushToken(caller.address, pushToken);
       const now = new Date();
       const fields = { name: request.name, platform: request.platform as Device['platform'], pushToken, lastSeenAt: now };
       if (request.deviceId !== '') {
-        const updated = await devices.findOneAndUpdate({ _id: request.deviceId, address: caller.address }, { $set: fields }, { returnDocument: 'after' });
+        const updated = await devices.update(caller.address, request.deviceId, fields);
         if (!updated) throw notFound('No such device');
         return { success: true, message: 'Device updated', device: view(updated), created: false };
       }
       const device: Device = { _id: randomBytes(12).toString('hex'), address: caller.address, createdAt: now, ...fields };
-      await devices.insertOne(device);
+      await devices.insert(device);
       return { success: true, message: 'Device registered', device: view(device), created: true };
     },
 
     async listDevices(request: ListDevicesRequest, context: HandlerContext) {
       const caller = requireCaller(context);
-      const limit = pageSize(request.pageSize);
-      const after = decodeCursor(request.cursor);
-      const filter: StoreFilter<Device> = after
-        ? {
-            address: caller.address,
-            $or: [{ lastSeenAt: { $lt: new Date(after.sortValue) } }, { lastSeenAt: new Date(after.sortValue), _id: { $gt: after.id } }],
-          }
-        : { address: caller.address };
-      const page = await devices.find(filter, { sort: { lastSeenAt: -1, _id: 1 }, limit: limit + 1 });
-      const items = page.slice(0, limit);
-      const last = items[items.length - 1];
-      const nextCursor = page.length > limit && last ? encodeCursor({ sortValue: last.lastSeenAt.getTime(), id: last._id }) : '';
-      return { success: true, message: `${items.length} devices`, devices: items.map(view), nextCursor };
+      const page = await devices.list(caller.address, pageSize(request.pageSize), decodeCursor(request.cursor));
+      return { success: true, message: `${page.items.length} devices`, devices: page.items.map(view), nextCursor: page.nextCursor };
     },
 
     async deleteDevice(request: DeleteDeviceRequest, context: HandlerContext) {
       const caller = requireCaller(context);
-      const { deletedCount } = await devices.deleteOne({ _id: request.id, address: caller.address });
-      if (deletedCount === 0) throw notFound('No such device');
+      if (!(await devices.remove(caller.address, request.id))) throw notFound('No such device');
       return { success: true, message: 'Device removed' };
     },
   };

@@ -19,6 +19,7 @@ import { authenticate } from './auth/authenticate.js';
 import type { CookiePolicy } from './auth/cookies.js';
 import { createAuthService } from './auth-service.js';
 import { deviceIndexes } from './devices/device.js';
+import { DeviceRepository } from './devices/device-repository.js';
 import { createDeviceService } from './device-service.js';
 import { Lockouts } from './lockout/lockouts.js';
 import { Mfa } from './mfa/mfa.js';
@@ -45,7 +46,7 @@ import { SessionStarter } from './signin/session-starter.js';
 import { verifyAccessTokenOrThrow } from './signin/token-errors.js';
 import { TokenPairIssuer } from './signin/token-pair.js';
 import { WalletProof } from './signin/wallet-proof.js';
-import { createSmsProvider } from './sms/sms-provider.js';
+import { createSmsProvider } from './sms/select-sms-provider.js';
 import { DpopValidator } from './tokens/dpop.js';
 import type { TokenVerification } from './tokens/token-verification.js';
 
@@ -112,7 +113,7 @@ export async function createIdentityArea(deps: IdentityDependencies) {
   const services = {
     auth: createAuthService({ ...signIn, wsTickets: deps.wsTickets, cookies }),
     session: createSessionService({ sessions, revocations, accounts, cookies, audit }),
-    device: createDeviceService(store),
+    device: createDeviceService(new DeviceRepository(store)),
     mfa: createMfaService({ serviceName, mfa, challenges: new MfaChallenges(sharedState), pendingSignIns, accounts, lockouts, dpop, sessionStarter, audit }),
     phoneAuth: createPhoneAuthService({
       ...signIn,

@@ -13,7 +13,8 @@ import { Writable } from 'node:stream';
 import { createLogger } from '../../../src/platform/logging/logger.js';
 import { loadConfig } from '../../../src/platform/config/load-config.js';
 import { OutboxSmsProvider, outboxPath } from '../../../src/identity/sms/outbox-sms-provider.js';
-import { SmsUnavailableError, createSmsProvider } from '../../../src/identity/sms/sms-provider.js';
+import { createSmsProvider } from '../../../src/identity/sms/select-sms-provider.js';
+import { SmsUnavailableError } from '../../../src/identity/sms/sms-provider.js';
 import { TwilioSmsProvider } from '../../../src/identity/sms/twilio-sms-provider.js';
 
 function capturingLogger() {
