@@ -1,6 +1,6 @@
 /** The cluster roles: `api` serves the API and no WebSockets; `ws` serves /ws and ops, no API. */
 import WebSocket from 'ws';
-import { startTestService } from '../support/start-service.js';
+import { serviceForThisFile } from '../support/service-for-tests.js';
 
 /** The HTTP status with which an upgrade to /ws is answered. */
 function upgradeStatus(baseUrl: string): Promise<number> {
@@ -15,20 +15,20 @@ function upgradeStatus(baseUrl: string): Promise<number> {
   });
 }
 
-it('role api serves the API and gRPC, and has no /ws', async () => {
-  const service = await startTestService({ ROLE: 'api' });
-  try {
+describe('role api', () => {
+  const { service } = serviceForThisFile({ ROLE: 'api' });
+
+  it('role api serves the API and gRPC, and has no /ws', async () => {
     expect(service.app.grpcPort).toBeGreaterThan(0);
     expect((await fetch(`${service.baseUrl}/api/v1/version`)).status).toBe(200);
     expect(await upgradeStatus(service.baseUrl)).toBe(404);
-  } finally {
-    await service.stop();
-  }
+  });
 });
 
-it('role ws serves /ws and ops, no API and no RPC port', async () => {
-  const service = await startTestService({ ROLE: 'ws' });
-  try {
+describe('role ws', () => {
+  const { service } = serviceForThisFile({ ROLE: 'ws' });
+
+  it('role ws serves /ws and ops, no API and no RPC port', async () => {
     expect(service.app.grpcPort).toBeUndefined();
     const api = await fetch(`${service.baseUrl}/api/v1/version`);
     expect(api.status).toBe(404);
@@ -39,17 +39,14 @@ it('role ws serves /ws and ops, no API and no RPC port', async () => {
     expect((await fetch(`${service.baseUrl}/swagger/`)).status).toBe(404);
     // The route exists: without a ticket the handshake is refused, not unknown.
     expect(await upgradeStatus(service.baseUrl)).toBe(401);
-  } finally {
-    await service.stop();
-  }
+  });
 });
 
-it('role all serves both', async () => {
-  const service = await startTestService();
-  try {
+describe('role all', () => {
+  const { service } = serviceForThisFile();
+
+  it('role all serves both', async () => {
     expect((await fetch(`${service.baseUrl}/api/v1/version`)).status).toBe(200);
     expect(await upgradeStatus(service.baseUrl)).toBe(401);
-  } finally {
-    await service.stop();
-  }
+  });
 });
