@@ -20,8 +20,8 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import WebSocket from 'ws';
-import { percentile, prepare } from './sign-in.mjs';
-import { freePort, printTable, residentBytes, startService } from './support.mjs';
+import { percentile, startWithUsers } from './sign-in.mjs';
+import { freePort, postJson, printTable, residentBytes } from './support.mjs';
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -101,22 +101,10 @@ async function fanOut({ users, socketsOfUser, send, count, concurrency, label })
   };
 }
 
-async function post(url, body, headers = {}) {
-  const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
-  const text = await response.text();
-  if (response.status !== 200) throw new Error(`${url}: HTTP ${response.status} ${text.slice(0, 200)}`);
-  return JSON.parse(text);
-}
-
 async function measureService({ clients, devices, messages, concurrency }) {
   const users = clients / devices;
-  const wallets = await prepare(users, `rt${Date.now().toString(36)}`);
-  const service = await startService({ LOG_LEVEL: 'warn', RATE_LIMITS_ENABLED: 'false' });
-  const base = `http://127.0.0.1:${service.httpPort}`;
+  const { service, base, sessions, addresses } = await startWithUsers(users, `rt${Date.now().toString(36)}`);
   try {
-    const sessions = [];
-    for (const wallet of wallets) sessions.push(await post(`${base}/api/v1/initialize`, JSON.parse(wallet.registration)));
-    const addresses = sessions.map((session, i) => JSON.parse(wallets[i].registration).wallet_address.toLowerCase());
     await sleep(1000);
     const before = residentBytes(service.pid);
     const sockets = await connectAll(clients, (i) => new WebSocket(`ws://127.0.0.1:${service.httpPort}/ws`, ['bearer', sessions[Math.floor(i / devices)].access_token]));
@@ -125,7 +113,7 @@ async function measureService({ clients, devices, messages, concurrency }) {
     const socketsOfUser = Array.from({ length: users }, (_, u) => sockets.slice(u * devices, (u + 1) * devices));
     socketsOfUser.addresses = addresses;
     const send = (from, to, id, ciphertext) =>
-      post(`${base}/api/v1/send`, { client_message_id: id, recipient_address: addresses[to], ciphertext }, { authorization: `Bearer ${sessions[from].access_token}` });
+      postJson(`${base}/api/v1/send`, { client_message_id: id, recipient_address: addresses[to], ciphertext }, { authorization: `Bearer ${sessions[from].access_token}` });
     await fanOut({ users, socketsOfUser, send, count: Math.min(200, messages), concurrency, label: 'warm' });
     const result = await fanOut({ users, socketsOfUser, send, count: messages, concurrency, label: 'svc' });
     for (const socket of sockets) socket.terminate();
@@ -149,7 +137,7 @@ async function measureBaseline({ clients, devices, messages, concurrency }) {
     await sleep(2000);
     const after = residentBytes(child.pid);
     const socketsOfUser = Array.from({ length: users }, (_, u) => sockets.slice(u * devices, (u + 1) * devices));
-    const send = (from, to, id, ciphertext) => post(`${base}/send`, { from: String(from), to: String(to), client_message_id: id, ciphertext });
+    const send = (from, to, id, ciphertext) => postJson(`${base}/send`, { from: String(from), to: String(to), client_message_id: id, ciphertext });
     await fanOut({ users, socketsOfUser, send, count: Math.min(200, messages), concurrency, label: 'warm' });
     const result = await fanOut({ users, socketsOfUser, send, count: messages, concurrency, label: 'ws' });
     for (const socket of sockets) socket.terminate();

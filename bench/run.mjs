@@ -2,11 +2,13 @@
 // BENCH_DURATION (seconds per HTTP measurement, default 10) shortens or lengthens the runs;
 // BENCH_SIGNIN_COUNT and BENCH_SIGNIN_CONCURRENCY size the sign-in benchmark (bench/sign-in.mjs);
 // BENCH_WS_CLIENTS, BENCH_WS_DEVICES, BENCH_WS_MESSAGES and BENCH_WS_CONCURRENCY the realtime one
-// (bench/realtime.mjs). BENCH_PROFILE=<dir> makes each started service write a V8 CPU profile there.
+// (bench/realtime.mjs); BENCH_SEND_MESSAGES and BENCH_SEND_CONCURRENCY the send one (bench/send.mjs).
+// BENCH_PROFILE=<dir> makes each started service write a V8 CPU profile there.
 import { cpus } from 'node:os';
 import { benchGateway } from './gateway.mjs';
 import { benchLimiter } from './limiter.mjs';
 import { benchRealtime } from './realtime.mjs';
+import { benchSend } from './send.mjs';
 import { benchSignIn } from './sign-in.mjs';
 import { benchStore } from './store.mjs';
 
@@ -16,4 +18,5 @@ await benchGateway({ duration });
 await benchStore();
 await benchSignIn();
 await benchLimiter();
+await benchSend();
 await benchRealtime();

@@ -15,7 +15,7 @@
 // The signed timestamps must stay within 5 minutes of server time, so a run that takes longer
 // than 4 minutes from signing to the last request is refused rather than reported.
 import { Wallet, hexlify, randomBytes } from 'ethers';
-import { printTable, startService } from './support.mjs';
+import { postJson, printTable, startService } from './support.mjs';
 
 const SERVICE_NAME = 'Service'; // the SERVICE_NAME default, which the templates embed
 const FRESHNESS_BUDGET_MS = 4 * 60_000;
@@ -51,6 +51,25 @@ export async function prepare(count, prefix) {
     });
   }
   return users;
+}
+
+/**
+ * Starts the service as `npm start` runs it (LOG_LEVEL=warn, rate limits off) and registers
+ * `count` fresh users: the service, its base URL, and each user's session and lowercase address.
+ */
+export async function startWithUsers(count, prefix) {
+  const wallets = await prepare(count, prefix);
+  const service = await startService({ LOG_LEVEL: 'warn', RATE_LIMITS_ENABLED: 'false' });
+  const base = `http://127.0.0.1:${service.httpPort}`;
+  try {
+    const sessions = [];
+    for (const wallet of wallets) sessions.push(await postJson(`${base}/api/v1/initialize`, JSON.parse(wallet.registration)));
+    const addresses = wallets.map((wallet) => JSON.parse(wallet.registration).wallet_address.toLowerCase());
+    return { service, base, sessions, addresses };
+  } catch (error) {
+    await service.stop();
+    throw error;
+  }
 }
 
 export function percentile(sorted, p) {

@@ -70,3 +70,11 @@ export function printTable(title, rows) {
   console.log(`\n## ${title}`);
   console.table(rows);
 }
+
+/** POSTs a JSON body; resolves with the parsed reply, or rejects unless the status is 200. */
+export async function postJson(url, body, headers = {}) {
+  const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+  const text = await response.text();
+  if (response.status !== 200) throw new Error(`${url}: HTTP ${response.status} ${text.slice(0, 200)}`);
+  return JSON.parse(text);
+}

@@ -4,6 +4,8 @@
 -- of later filters included: X-API-Version and X-API-Stability on every API response, and on
 -- the unversioned paths Deprecation, Sunset and a Link to the successor.
 -- The prefixes, version names and sunset date come from the route's metadata (the chart).
+-- The path the client asked for (without the query) is kept in the dynamic metadata as `path`,
+-- so that Envoy's own replies name it, as the in-process gateway does, not the rewritten one.
 
 local FILTER = "messaging.api_versioning"
 
@@ -40,22 +42,25 @@ function envoy_on_request(handle)
   local target = headers:get(":path")
   local path, query = target:match("^([^?]*)(.*)$")
   local next_path = successor(handle, path)
+  local metadata = handle:streamInfo():dynamicMetadata()
+  metadata:set(FILTER, "path", path)
   if next_path ~= nil then
     headers:replace(":path", next_path .. query)
-    handle:streamInfo():dynamicMetadata():set(FILTER, "successor", next_path)
+    metadata:set(FILTER, "successor", next_path)
   end
 end
 
 function envoy_on_response(handle)
   local headers = handle:headers()
-  local legacy = handle:streamInfo():dynamicMetadata():get(FILTER)
+  local request = handle:streamInfo():dynamicMetadata():get(FILTER)
+  local next_path = request and request["successor"]
   headers:replace("x-api-version", setting(handle, "current_version"))
-  if legacy == nil then
+  if next_path == nil then
     headers:replace("x-api-stability", setting(handle, "current_stability"))
     return
   end
   headers:replace("x-api-stability", setting(handle, "legacy_stability"))
   headers:replace("deprecation", "true")
   headers:replace("sunset", http_date(setting(handle, "sunset")))
-  headers:replace("link", "<" .. legacy["successor"] .. ">; rel=\"successor-version\"")
+  headers:replace("link", "<" .. next_path .. ">; rel=\"successor-version\"")
 end

@@ -26,6 +26,7 @@ import { createMessagingArea } from '../messaging/messaging-area.js';
 import type { Config } from '../platform/config/settings.js';
 import type { Logger } from '../platform/logging/logger.js';
 import type { PartialServiceImpl, RpcMiddleware } from '../platform/rpc/rpc-pipeline.js';
+import type { MirrorSource } from '../platform/shared-state/mirror-keeper.js';
 import type { SharedState } from '../platform/shared-state/shared-state.js';
 import type { DocumentStore } from '../platform/store/document-store.js';
 import { createPresenceArea } from '../presence/presence-area.js';
@@ -51,6 +52,8 @@ export interface ApiAreas {
   readonly implementations: ReadonlyMap<string, PartialServiceImpl>;
   /** Identity's authentication middleware, for the RPC pipeline. */
   readonly authentication: RpcMiddleware;
+  /** The areas' shared-state mirrors of the store (ended sessions, blocks), for the mirror keeper. */
+  readonly mirrors: readonly MirrorSource[];
 }
 
 export async function buildApiAreas(ports: ApiAreaPorts): Promise<ApiAreas> {
@@ -67,7 +70,7 @@ export async function buildApiAreas(ports: ApiAreaPorts): Promise<ApiAreas> {
     smsNumberLimiter: ports.smsNumberLimiter,
   });
   const { accounts } = identity;
-  const contacts = await createContactsArea({ store, blockMirror: ports.blockMirror, accounts, logger });
+  const contacts = await createContactsArea({ store, blockMirror: ports.blockMirror, accounts });
   // The conversation model is shared: messaging writes it, presence reads who chats with whom
   // (and the groups and channels areas will write their members' records).
   const conversations = new Conversations(store, accounts);
@@ -83,6 +86,7 @@ export async function buildApiAreas(ports: ApiAreaPorts): Promise<ApiAreas> {
   });
   return {
     authentication: identity.authentication,
+    mirrors: [identity.mirror, contacts.mirror],
     implementations: new Map<string, PartialServiceImpl>([
       [SystemService.typeName, createSystemService(ports.frontendErrors)],
       [AuthService.typeName, identity.services.auth],

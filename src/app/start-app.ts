@@ -3,9 +3,11 @@
  * parts of the service that this process's role runs, and stops them in the right order: stop
  * taking work, finish in-flight work, then close storage (which flushes it).
  *
- * What every role shares is built here once: the ports (store, shared state, metrics), the
- * token verification and /ws tickets, the block mirror, the users' event streams and the
- * limits. The API's areas are built by api-areas.ts, the /ws tier by its area factory.
+ * What every role shares is built here once: the ports (store, shared state, metrics, the
+ * outage log), the token verification and /ws tickets, the block mirror, the users' event
+ * streams and the limits. The API's areas are built by api-areas.ts, the /ws tier by its area
+ * factory. A process with a store also runs the mirror keeper over the areas' shared-state
+ * mirrors (ended sessions, blocks), complete before the first request is served.
  */
 import { BlockMirror } from '../contacts/block-mirror.js';
 import { buildRouteTable } from '../gateway/routing/route-table.js';
@@ -21,8 +23,10 @@ import type { DependencyCheck } from '../ops/readiness.js';
 import { apiServices } from '../platform/api/api-services.js';
 import type { Config } from '../platform/config/settings.js';
 import type { Logger } from '../platform/logging/logger.js';
+import { OutageLog } from '../platform/logging/outage-log.js';
 import { createMetrics } from '../platform/metrics/metrics.js';
 import { observeRpc } from '../platform/rpc/observe-rpc.js';
+import { MirrorKeeper } from '../platform/shared-state/mirror-keeper.js';
 import { openSharedState } from '../platform/shared-state/open-shared-state.js';
 import type { DocumentStore } from '../platform/store/document-store.js';
 import { openStore } from '../platform/store/open-store.js';
@@ -52,9 +56,10 @@ export async function startApp(config: Config, logger: Logger): Promise<RunningA
 
   // Ports.
   const metrics = createMetrics();
+  const outages = new OutageLog(logger);
   const sharedState = await openSharedState({ redisUrl: config.sharedState.redisUrl, keyPrefix: config.sharedState.keyPrefix, logger });
   const store: DocumentStore | undefined = servesApi
-    ? await openStore({ mongodbUrl: config.store.mongodbUrl, dataDir: config.store.dataDir, logger })
+    ? await openStore({ mongodbUrl: config.store.mongodbUrl, mongodbAllowStandalone: config.store.mongodbAllowStandalone, dataDir: config.store.dataDir, logger })
     : undefined;
   const checks: Record<string, DependencyCheck> = { shared_state: () => sharedState.ping() };
   if (store) checks.store = () => store.ping();
@@ -78,6 +83,7 @@ export async function startApp(config: Config, logger: Logger): Promise<RunningA
   const routes = servesApi ? buildRouteTable(apiServices) : [];
   let gateway: RestGateway | undefined;
   let grpc: RunningGrpcServer | undefined;
+  let mirrors: MirrorKeeper | undefined;
   if (store) {
     const areas = await buildApiAreas({
       config,
@@ -91,7 +97,10 @@ export async function startApp(config: Config, logger: Logger): Promise<RunningA
       frontendErrors,
       smsNumberLimiter: limits.smsNumberLimiter,
     });
-    const middlewares = [observeRpc(metrics), ...limits.beforeAuthentication, areas.authentication, ...limits.afterAuthentication];
+    // Before serving: the security mirrors in shared state are complete (or being repaired).
+    mirrors = new MirrorKeeper(sharedState, areas.mirrors, logger, outages);
+    await mirrors.start();
+    const middlewares = [observeRpc(metrics, outages), ...limits.beforeAuthentication, areas.authentication, ...limits.afterAuthentication];
     const pipeline = buildApiPipeline(areas.implementations, middlewares);
     gateway = new RestGateway(routes, pipeline.handlersByMethod, { legacySunset: httpSettings.legacySunset });
     grpc = await startGrpcServer({
@@ -117,6 +126,7 @@ export async function startApp(config: Config, logger: Logger): Promise<RunningA
         frameLimits: limits.wsFrameLimits,
         metrics: realtimeMetrics,
         logger,
+        outages,
       })
     : undefined;
   const http: RunningHttpServer = await startHttpServer({
@@ -138,6 +148,7 @@ export async function startApp(config: Config, logger: Logger): Promise<RunningA
       readiness.startDraining();
       // WebSocket clients are told to reconnect elsewhere before the listener goes away.
       realtime?.closeAll();
+      mirrors?.stop();
       await Promise.all([http.close(processSettings.shutdownTimeoutMs), grpc?.close(processSettings.shutdownTimeoutMs)]);
       await store?.close();
       await sharedState.close();

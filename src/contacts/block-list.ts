@@ -3,6 +3,7 @@
  * (block-mirror.ts). Private to the blocker; the blocked user is never told.
  */
 import type { CursorPosition } from '../platform/api/page-cursor.js';
+import type { MirrorSource } from '../platform/shared-state/mirror-keeper.js';
 import type { Collection, DocumentStore, IndexSpec } from '../platform/store/document-store.js';
 import { DuplicateKeyError } from '../platform/store/document-store.js';
 import { newestFirstPage } from '../platform/store/newest-first-page.js';
@@ -23,7 +24,7 @@ export const blockIndexes: IndexSpec[] = [{ collection: CONTACT_BLOCKS, name: 'b
 
 const blockId = (blocker: string, blocked: string) => `${blocker}|${blocked}`;
 
-/** Blocks copied to the mirror per batch when an api process starts. */
+/** Blocks copied to the mirror per batch when it is rebuilt. */
 const MIRROR_BATCH = 500;
 
 export class BlockList {
@@ -36,21 +37,23 @@ export class BlockList {
     this.blocks = store.collection<Block>(CONTACT_BLOCKS);
   }
 
-  /** Blocks (idempotently) and returns the block, with its original time when it existed. */
+  /**
+   * Blocks (idempotently) and returns the block, with its original time when it existed. The
+   * mirror first: if the store write then fails, calls are refused, never let through.
+   */
   async block(blocker: string, blocked: string): Promise<Block> {
     const block: Block = { _id: blockId(blocker, blocked), blocker, blocked, blockedAt: new Date() };
-    let stored = block;
+    await this.mirror.record(blocker, blocked, true);
     try {
       await this.blocks.insertOne(block);
+      return block;
     } catch (error) {
       if (!(error instanceof DuplicateKeyError)) throw error;
-      stored = (await this.blocks.findOne({ _id: block._id })) ?? block;
+      return (await this.blocks.findOne({ _id: block._id })) ?? block;
     }
-    await this.mirror.record(blocker, blocked, true);
-    return stored;
   }
 
-  /** True when a block existed. */
+  /** True when a block existed. The store first, for the same reason as in `block`. */
   async unblock(blocker: string, blocked: string): Promise<boolean> {
     const { deletedCount } = await this.blocks.deleteOne({ _id: blockId(blocker, blocked) });
     await this.mirror.record(blocker, blocked, false);
@@ -73,7 +76,7 @@ export class BlockList {
     return newestFirstPage(this.blocks, { blocker }, 'blockedAt', limit, after);
   }
 
-  /** Copies every block into the mirror (a Redis that lost its data is repaired at the next start). */
+  /** Copies every block into the mirror (mirror-keeper.ts calls it when Redis lost its data). */
   async restoreMirror(): Promise<number> {
     let after = '';
     let copied = 0;
@@ -86,3 +89,6 @@ export class BlockList {
     }
   }
 }
+
+/** The block mirror as the mirror keeper rebuilds it. */
+export const blocksMirror = (blocks: BlockList): MirrorSource => ({ name: 'blocks', restore: () => blocks.restoreMirror() });

@@ -1,10 +1,12 @@
 /**
  * Who blocks whom, mirrored into shared state for the ws pods, which have no store but must
- * refuse calls between users when either has blocked the other. The store stays the record
- * (ContactsService writes it first); the mirror is written right after it, and rebuilt from the
- * store when an api process starts, so a Redis that lost its data is repaired by the next
- * rollout or restart.
+ * refuse calls between users when either has blocked the other. The store stays the record;
+ * the mirror is rebuilt from it whenever Redis lost its data (mirror-keeper.ts), and until then
+ * a lookup cannot vouch that there is no block: `eitherBlocks` then throws
+ * DependencyUnavailableError, and the call is refused as UNAVAILABLE, never let through.
  */
+import { DependencyUnavailableError } from '../platform/errors/dependency-unavailable.js';
+import { lookUpMirror } from '../platform/shared-state/mirror-completeness.js';
 import type { SharedState } from '../platform/shared-state/shared-state.js';
 
 const keyOf = (blocker: string, blocked: string) => `block:${blocker}:${blocked}`;
@@ -17,9 +19,10 @@ export class BlockMirror {
     else await this.state.delete(keyOf(blocker, blocked));
   }
 
-  /** True when either user has blocked the other. */
+  /** True when either user has blocked the other; throws while the mirror cannot vouch. */
   async eitherBlocks(a: string, b: string): Promise<boolean> {
-    const [ab, ba] = await Promise.all([this.state.exists(keyOf(a, b)), this.state.exists(keyOf(b, a))]);
-    return ab || ba;
+    const answer = await lookUpMirror(this.state, [keyOf(a, b), keyOf(b, a)]);
+    if (answer === 'unknown') throw new DependencyUnavailableError('redis', 'the block mirror is being rebuilt');
+    return answer === 'found';
   }
 }

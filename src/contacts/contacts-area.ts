@@ -1,12 +1,12 @@
 /**
  * The contacts area of an api process: the block list (kept in the store and mirrored into
  * shared state for the ws pods) and safety-number verifications. The block mirror is the one
- * the app builds for every role; the accounts are identity's.
+ * the app builds for every role; the accounts are identity's. The mirror's copy from the store
+ * (`mirror`) is run by the app's mirror keeper whenever shared state lost it.
  */
 import type { AccountRepository } from '../identity/accounts/account-repository.js';
-import type { Logger } from '../platform/logging/logger.js';
-import type { DocumentStore } from '../platform/store/document-store.js';
-import { BlockList, blockIndexes } from './block-list.js';
+import type { DocumentStore, IndexSpec } from '../platform/store/document-store.js';
+import { BlockList, blockIndexes, blocksMirror } from './block-list.js';
 import type { BlockMirror } from './block-mirror.js';
 import { ContactVerifications } from './contact-verifications.js';
 import { createContactsService } from './contacts-service.js';
@@ -15,20 +15,16 @@ export interface ContactsDependencies {
   readonly store: DocumentStore;
   readonly blockMirror: BlockMirror;
   readonly accounts: AccountRepository;
-  readonly logger: Logger;
 }
 
-export async function createContactsArea({ store, blockMirror, accounts, logger }: ContactsDependencies) {
-  await store.ensureIndexes(blockIndexes);
+/** Every index of the contacts area (created at start, and by the ensure-indexes command before a rollout). */
+export const contactsIndexes: IndexSpec[] = [...blockIndexes];
+
+export async function createContactsArea({ store, blockMirror, accounts }: ContactsDependencies) {
+  await store.ensureIndexes(contactsIndexes);
   const blocks = new BlockList(store, blockMirror);
-  // In the background: a Redis that lost its data gets the blocks back; until then the store
-  // (which every send and typing check reads) is right, only call refusals could miss a block.
-  blocks.restoreMirror().then(
-    (copied) => logger.info({ copied }, 'block mirror restored'),
-    (error: unknown) => logger.warn({ err: error }, 'block mirror not restored; it is rebuilt at the next start'),
-  );
   const verifications = new ContactVerifications(store);
-  return { blocks, verifications, service: createContactsService({ blocks, verifications, accounts }) };
+  return { blocks, verifications, mirror: blocksMirror(blocks), service: createContactsService({ blocks, verifications, accounts }) };
 }
 
 export type ContactsArea = Awaited<ReturnType<typeof createContactsArea>>;

@@ -26,17 +26,18 @@ export function createDeviceService(devices: DeviceRepository) {
       if (!PLATFORMS.includes(request.platform as Device['platform'])) throw invalidArgument(`platform must be one of ${PLATFORMS.join(', ')}`);
       if ((request.pushToken?.length ?? 0) > 4096) throw invalidArgument('push_token has at most 4096 characters');
       const pushToken = request.pushToken || null;
-      if (pushToken) await devices.releasePushToken(caller.address, pushToken);
       const now = new Date();
       const fields = { name: request.name, platform: request.platform as Device['platform'], pushToken, lastSeenAt: now };
-      if (request.deviceId !== '') {
-        const updated = await devices.update(caller.address, request.deviceId, fields);
-        if (!updated) throw notFound('No such device');
-        return { success: true, message: 'Device updated', device: view(updated), created: false };
-      }
-      const device: Device = { _id: randomBytes(12).toString('hex'), address: caller.address, createdAt: now, ...fields };
-      await devices.insert(device);
-      return { success: true, message: 'Device registered', device: view(device), created: true };
+      return devices.withPushTokenMoved(pushToken, async () => {
+        if (request.deviceId !== '') {
+          const updated = await devices.update(caller.address, request.deviceId, fields);
+          if (!updated) throw notFound('No such device');
+          return { success: true, message: 'Device updated', device: view(updated), created: false };
+        }
+        const device: Device = { _id: randomBytes(12).toString('hex'), address: caller.address, createdAt: now, ...fields };
+        await devices.insert(device);
+        return { success: true, message: 'Device registered', device: view(device), created: true };
+      });
     },
 
     async listDevices(request: ListDevicesRequest, context: HandlerContext) {

@@ -4,14 +4,15 @@
  * lockouts. Each RPC flow receives the few parts it uses (its `…Dependencies` type); this
  * factory is the one place inside the area that builds them and connects them. The token
  * service, the revocations and the /ws tickets are shared with the ws tier, so the app builds
- * them once and passes them in.
+ * them once and passes them in. The ended-session marks in shared state are a mirror of the
+ * store: the area hands the app their copy from the store (`mirror`) for the mirror keeper.
  */
 import type { RateLimiter } from '../limits/rate-limiter.js';
 import type { Config } from '../platform/config/settings.js';
 import type { Logger } from '../platform/logging/logger.js';
 import type { RpcMiddleware } from '../platform/rpc/rpc-pipeline.js';
 import type { SharedState } from '../platform/shared-state/shared-state.js';
-import type { DocumentStore } from '../platform/store/document-store.js';
+import type { DocumentStore, IndexSpec } from '../platform/store/document-store.js';
 import { accountIndexes } from './accounts/account.js';
 import { AccountRepository } from './accounts/account-repository.js';
 import { AuditLog, auditIndexes } from './audit/audit-log.js';
@@ -36,13 +37,15 @@ import { createPhoneAuthService } from './phone-auth-service.js';
 import { refreshTokenIndexes } from './sessions/refresh-token.js';
 import { RefreshTokenRepository } from './sessions/refresh-token-repository.js';
 import { sessionIndexes } from './sessions/session.js';
+import { endedSessionsMirror } from './sessions/ended-sessions-mirror.js';
+import { SessionActivity } from './sessions/session-activity.js';
 import { SessionManager } from './sessions/session-manager.js';
 import type { WsTickets } from './sessions/ws-tickets.js';
 import { createSessionService } from './session-service.js';
 import { MfaGate } from './signin/mfa-gate.js';
 import { Registration } from './signin/registration.js';
-import { ReplayGuard } from './signin/replay-guard.js';
 import { SessionStarter } from './signin/session-starter.js';
+import { SpentSignatures, spentSignatureIndexes } from './signin/spent-signatures.js';
 import { verifyAccessTokenOrThrow } from './signin/token-errors.js';
 import { TokenPairIssuer } from './signin/token-pair.js';
 import { WalletProof } from './signin/wallet-proof.js';
@@ -65,23 +68,27 @@ export interface IdentityDependencies {
   readonly smsNumberLimiter: RateLimiter | undefined;
 }
 
+/** Every index of the identity area (created at start, and by the ensure-indexes command before a rollout). */
+export const identityIndexes: IndexSpec[] = [
+  ...accountIndexes,
+  ...sessionIndexes,
+  ...refreshTokenIndexes,
+  ...deviceIndexes,
+  ...auditIndexes,
+  ...trustedDeviceIndexes,
+  ...phoneAccountIndexes,
+  ...spentSignatureIndexes,
+];
+
 export async function createIdentityArea(deps: IdentityDependencies) {
   const { settings, store, sharedState } = deps;
-  await store.ensureIndexes([
-    ...accountIndexes,
-    ...sessionIndexes,
-    ...refreshTokenIndexes,
-    ...deviceIndexes,
-    ...auditIndexes,
-    ...trustedDeviceIndexes,
-    ...phoneAccountIndexes,
-  ]);
+  await store.ensureIndexes(identityIndexes);
   const { tokens, revocations } = deps.verification;
   const serviceName = settings.service.name;
   const accounts = new AccountRepository(store);
   const audit = new AuditLog(store);
   const lockouts = new Lockouts(sharedState, deps.lockoutsEnabled);
-  const sessions = new SessionManager(store, revocations, { ttlMs: settings.sessions.ttlMs, idleTimeoutMs: settings.sessions.idleTimeoutMs });
+  const sessions = new SessionManager(store, revocations, new SessionActivity(sharedState), { ttlMs: settings.sessions.ttlMs, idleTimeoutMs: settings.sessions.idleTimeoutMs });
   const refreshTokens = new RefreshTokenRepository(store);
   const cookies: CookiePolicy = {
     secure: settings.sessions.cookieSecure,
@@ -105,7 +112,7 @@ export async function createIdentityArea(deps: IdentityDependencies) {
     refreshTokens,
     tokenPairs,
     sessionStarter,
-    walletProof: new WalletProof({ serviceName, replayGuard: new ReplayGuard(sharedState), lockouts, audit }),
+    walletProof: new WalletProof({ serviceName, spentSignatures: new SpentSignatures(store), lockouts, audit }),
     registration: new Registration(accounts, settings.registration.powDifficultyBits),
     mfaGate: new MfaGate({ trustedDevices, pendingSignIns, sessionStarter }),
   };
@@ -135,8 +142,8 @@ export async function createIdentityArea(deps: IdentityDependencies) {
     accounts,
     verifyMfaToken: (token) => pendingSignIns.verifyToken(token),
   });
-  /** What the app wires into the pipeline and hands to sibling areas. */
-  return { services, authentication, accounts, audit, lockouts };
+  /** What the app wires into the pipeline and hands to sibling areas; `mirror` goes to the mirror keeper. */
+  return { services, authentication, accounts, audit, lockouts, mirror: endedSessionsMirror(store, revocations) };
 }
 
 export type IdentityArea = Awaited<ReturnType<typeof createIdentityArea>>;

@@ -8,7 +8,7 @@
 import type { BlockList } from '../contacts/block-list.js';
 import type { ContactVerifications } from '../contacts/contact-verifications.js';
 import type { AccountRepository } from '../identity/accounts/account-repository.js';
-import type { DocumentStore } from '../platform/store/document-store.js';
+import type { DocumentStore, IndexSpec } from '../platform/store/document-store.js';
 import type { MessagingEvents } from '../realtime/events/messaging-events.js';
 import { ChatList } from './chats/chat-list.js';
 import { DisappearingTimer } from './chats/disappearing-timer.js';
@@ -19,6 +19,7 @@ import { conversationIndexes } from './conversations/conversation.js';
 import type { Conversations } from './conversations/conversations.js';
 import { History } from './messages/history.js';
 import { MediaCatalog } from './messages/media-catalog.js';
+import { MessageNumbering } from './messages/message-numbering.js';
 import { MessageSender } from './messages/message-sender.js';
 import { Receipts } from './messages/receipts.js';
 import { Stars, starIndexes } from './messages/stars.js';
@@ -37,11 +38,14 @@ export interface MessagingDependencies {
   readonly events: MessagingEvents;
 }
 
+/** Every index of the messaging area (created at start, and by the ensure-indexes command before a rollout). */
+export const messagingIndexes: IndexSpec[] = [...conversationIndexes, ...messageIndexes, ...starIndexes];
+
 export async function createMessagingArea(deps: MessagingDependencies) {
   const { store, conversations, accounts, blocks, events } = deps;
-  await store.ensureIndexes([...conversationIndexes, ...messageIndexes, ...starIndexes]);
+  await store.ensureIndexes(messagingIndexes);
   const messages = store.collection<StoredMessage>(MESSAGES);
-  const sender = new MessageSender(conversations, messages, blocks, new MediaCatalog(store), events);
+  const sender = new MessageSender(conversations, messages, blocks, new MediaCatalog(store), events, new MessageNumbering(conversations, messages));
   const service = createMessagesService({
     conversations,
     sender,

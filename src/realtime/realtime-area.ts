@@ -9,6 +9,7 @@ import type { TokenVerification } from '../identity/tokens/token-verification.js
 import type { WsFrameLimits } from '../limits/ws-limits.js';
 import type { RealtimeSettings } from '../platform/config/settings.js';
 import type { Logger } from '../platform/logging/logger.js';
+import type { OutageLog } from '../platform/logging/outage-log.js';
 import type { SharedState } from '../platform/shared-state/shared-state.js';
 import type { UserEventStream } from './events/user-event-stream.js';
 import type { RealtimeMetrics } from './realtime-metrics.js';
@@ -26,6 +27,7 @@ export interface RealtimeDependencies {
   readonly frameLimits: WsFrameLimits;
   readonly metrics: RealtimeMetrics;
   readonly logger: Logger;
+  readonly outages: OutageLog;
 }
 
 export function createRealtimeArea(deps: RealtimeDependencies): WsEndpoint {
@@ -37,6 +39,7 @@ export function createRealtimeArea(deps: RealtimeDependencies): WsEndpoint {
     limits: deps.frameLimits,
     metrics: deps.metrics,
     logger: deps.logger,
+    outages: deps.outages,
     heartbeatSeconds: deps.settings.heartbeatSeconds,
     maxBufferedBytes: deps.settings.maxBufferedBytes,
   });

@@ -1,11 +1,13 @@
 /**
  * Who may open /ws: the holder of a single-use ticket (`?ticket=`, from POST
  * /api/v1/auth/ws-ticket), or, as a fallback for clients that cannot fetch tickets, an access
- * token offered as the subprotocol pair `bearer, <access token>`.
+ * token offered as the subprotocol pair `bearer, <access token>`. This only says whom the
+ * credentials name; whether their session is still live is asked afterwards (ws-endpoint.ts),
+ * once the socket is registered under the session, so no ending can slip in between.
  */
 import type { WsTickets } from '../identity/sessions/ws-tickets.js';
-import type { TicketHolder } from '../identity/sessions/ws-tickets.js';
-import type { TokenVerification } from '../identity/tokens/token-verification.js';
+import { TokenVerificationError } from '../identity/tokens/token-service.js';
+import type { TokenService } from '../identity/tokens/token-service.js';
 
 export const BEARER_SUBPROTOCOL = 'bearer';
 
@@ -15,29 +17,28 @@ export interface WsCredentials {
   readonly protocols: readonly string[];
 }
 
+/** Whom valid credentials name; `tokenId` for an access token, which can be denied on its own. */
+export interface WsIdentity {
+  readonly address: string;
+  readonly sessionId: string;
+  readonly tokenId?: string;
+}
+
 /** Whether the handshake offers credentials at all (checked before the upgrade). */
 export function offersCredentials(request: WsCredentials): boolean {
   return Boolean(request.ticket) || (request.protocols[0] === BEARER_SUBPROTOCOL && Boolean(request.protocols[1]));
 }
 
-export async function authenticateWebSocket(
-  request: WsCredentials,
-  tickets: WsTickets,
-  verification: TokenVerification,
-): Promise<TicketHolder | undefined> {
-  if (request.ticket) {
-    const holder = await tickets.redeem(request.ticket);
-    // A ticket is only as good as its session: once the session has ended, it opens nothing.
-    if (!holder || (await verification.revocations.hasSessionEnded(holder.sessionId))) return undefined;
-    return holder;
-  }
+/** Undefined for credentials that are not valid; rejects when they cannot be checked (shared state away). */
+export async function identifyWebSocket(request: WsCredentials, tickets: WsTickets, tokens: TokenService): Promise<WsIdentity | undefined> {
+  if (request.ticket) return tickets.redeem(request.ticket);
   const [scheme, token] = request.protocols;
   if (scheme !== BEARER_SUBPROTOCOL || !token) return undefined;
   try {
-    const claims = await verification.tokens.verifyAccessToken(token);
-    if (await verification.revocations.isRevoked(claims.sid, claims.jti)) return undefined;
-    return { address: claims.sub, sessionId: claims.sid };
-  } catch {
-    return undefined;
+    const claims = await tokens.verifyAccessToken(token);
+    return { address: claims.sub, sessionId: claims.sid, tokenId: claims.jti };
+  } catch (error) {
+    if (error instanceof TokenVerificationError) return undefined;
+    throw error;
   }
 }

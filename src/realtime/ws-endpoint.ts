@@ -8,11 +8,15 @@
  * consumer and is closed (1013), so it never holds memory or slows the fan-out to others; one
  * that answers neither traffic nor pings for WS_HEARTBEAT_SECONDS is dead and is closed by uWS.
  * On shutdown every connection is closed with 1012 and a reason telling the client to reconnect
- * (to another pod) with its position.
+ * (to another pod) with its position. When its session ends, on whichever pod, a connection is
+ * closed with 4401 (session-sockets.ts). A dependency outage closes a new connection with 4503
+ * and refuses frames with UNAVAILABLE, reported by the OutageLog once per interval.
  */
 import type { HttpResponse, TemplatedApp, WebSocket } from 'uWebSockets.js';
 import type { WsTickets } from '../identity/sessions/ws-tickets.js';
 import type { TokenVerification } from '../identity/tokens/token-verification.js';
+import { DependencyUnavailableError, OUTAGE_RETRY_AFTER_SECONDS } from '../platform/errors/dependency-unavailable.js';
+import type { OutageLog } from '../platform/logging/outage-log.js';
 import type { WsFrameLimits } from '../limits/ws-limits.js';
 import type { Logger } from '../platform/logging/logger.js';
 import { statusLine } from '../server/http-message.js';
@@ -25,8 +29,9 @@ import type { RealtimeMetrics } from './realtime-metrics.js';
 import { CALL_FRAME_TYPES } from './signaling/call-signaling.js';
 import type { CallFrameType, CallSignaling } from './signaling/call-signaling.js';
 import { UserChannels } from './user-channels.js';
-import { BEARER_SUBPROTOCOL, authenticateWebSocket, offersCredentials } from './ws-authentication.js';
-import type { WsCredentials } from './ws-authentication.js';
+import { SessionSockets } from './session-sockets.js';
+import { BEARER_SUBPROTOCOL, identifyWebSocket, offersCredentials } from './ws-authentication.js';
+import type { WsCredentials, WsIdentity } from './ws-authentication.js';
 
 export interface WsEndpointDependencies {
   readonly tickets: WsTickets;
@@ -36,6 +41,7 @@ export interface WsEndpointDependencies {
   readonly limits: WsFrameLimits;
   readonly metrics: RealtimeMetrics;
   readonly logger: Logger;
+  readonly outages: OutageLog;
   readonly heartbeatSeconds: number;
   readonly maxBufferedBytes: number;
 }
@@ -50,6 +56,8 @@ interface SocketState {
   readonly credentials: WsCredentials;
   /** The authenticated user; empty until authentication completes. */
   address: string;
+  /** The session the credentials belong to, once they are known. */
+  sessionId?: string;
   readonly resume: ResumePoint | undefined;
   connection?: ClientConnection;
   closed: boolean;
@@ -66,6 +74,7 @@ export const CLOSE_RESTARTING = 1012;
 /** Application close codes 4000 + the HTTP status a handshake refusal would have had. */
 export const CLOSE_UNAUTHORIZED = 4401;
 export const CLOSE_AUTHENTICATION_UNAVAILABLE = 4503;
+const SESSION_ENDED_REASON = 'session ended: sign in again';
 
 export function createWsEndpoint(deps: WsEndpointDependencies): WsEndpoint {
   const sockets = new Set<WebSocket<SocketState>>();
@@ -99,6 +108,26 @@ export function createWsEndpoint(deps: WsEndpointDependencies): WsEndpoint {
   });
 
   const reply = (ws: WebSocket<SocketState>, frame: string) => sinkOf(ws).send(frame);
+  const sessions = new SessionSockets<WebSocket<SocketState>>(deps.verification.revocations, (ws) => closeWith(ws, CLOSE_UNAUTHORIZED, SESSION_ENDED_REASON));
+  sessions.listen();
+
+  /** Whom the connection's credentials name, if valid and their session is live; rejects when that cannot be checked. */
+  async function authenticate(ws: WebSocket<SocketState>): Promise<WsIdentity | undefined> {
+    const state = ws.getUserData();
+    const identity = await identifyWebSocket(state.credentials, deps.tickets, deps.verification.tokens);
+    if (!identity || state.closed) return undefined;
+    sessions.add(identity.sessionId, ws);
+    state.sessionId = identity.sessionId;
+    const status = await deps.verification.revocations.status(identity.sessionId, identity.tokenId);
+    if (status === 'unknown') throw new DependencyUnavailableError('redis', 'the session revocations are being rebuilt');
+    return status === 'live' ? identity : undefined;
+  }
+
+  /** Logs a failure: an outage once per interval, anything else with its stack. */
+  const logFailure = (error: unknown, message: string, address: string) => {
+    if (error instanceof DependencyUnavailableError) deps.outages.report(error);
+    else deps.logger.error({ err: error, address }, message);
+  };
 
   async function handleFrame(ws: WebSocket<SocketState>, text: string): Promise<void> {
     const state = ws.getUserData();
@@ -116,7 +145,10 @@ export function createWsEndpoint(deps: WsEndpointDependencies): WsEndpoint {
       if (!verdict.allowed) throw new FrameError('RATE_LIMIT_EXCEEDED', 'WebSocket message limit exceeded', Math.max(1, Math.ceil((verdict.retryAfterMs ?? 0) / 1000)));
       reply(ws, controlFrame('pong', { ref }));
     } catch (error) {
-      if (!(error instanceof FrameError)) {
+      if (error instanceof DependencyUnavailableError) {
+        deps.outages.report(error);
+        error = new FrameError('UNAVAILABLE', 'Temporarily unavailable: retry later', OUTAGE_RETRY_AFTER_SECONDS);
+      } else if (!(error instanceof FrameError)) {
         deps.logger.error({ err: error, address: state.address }, 'WebSocket frame failed');
         error = new FrameError('INTERNAL', 'The frame could not be handled');
       }
@@ -155,7 +187,7 @@ export function createWsEndpoint(deps: WsEndpointDependencies): WsEndpoint {
           sockets.add(ws);
           deps.metrics.connections.inc();
           const state = ws.getUserData();
-          state.inbound = authenticateWebSocket(state.credentials, deps.tickets, deps.verification).then(
+          state.inbound = authenticate(ws).then(
             (identity) => {
               if (state.closed) return;
               if (!identity) {
@@ -169,12 +201,12 @@ export function createWsEndpoint(deps: WsEndpointDependencies): WsEndpoint {
                 .attach(connection)
                 .then(() => connection.start(state.resume))
                 .catch((error: unknown) => {
-                  deps.logger.warn({ err: error, address: identity.address }, 'WebSocket could not be attached to its event stream');
+                  logFailure(error, 'WebSocket could not be attached to its event stream', identity.address);
                   closeWith(ws, 1011, 'events unavailable: reconnect later');
                 });
             },
             (error: unknown) => {
-              deps.logger.error({ err: error }, 'WebSocket authentication failed');
+              logFailure(error, 'WebSocket authentication failed', '');
               closeWith(ws, CLOSE_AUTHENTICATION_UNAVAILABLE, 'authentication unavailable: reconnect later');
             },
           );
@@ -196,11 +228,13 @@ export function createWsEndpoint(deps: WsEndpointDependencies): WsEndpoint {
           state.closed = true;
           wakeDrainWaiters(state);
           if (state.connection) channels.detach(state.connection);
+          if (state.sessionId) sessions.remove(state.sessionId, ws);
         },
       });
     },
 
     closeAll() {
+      sessions.stop();
       for (const ws of sockets) closeWith(ws, CLOSE_RESTARTING, 'server restarting: reconnect with stream and last_seq');
     },
   };

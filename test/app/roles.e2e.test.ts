@@ -1,5 +1,8 @@
 /** The cluster roles: `api` serves the API and no WebSockets; `ws` serves /ws and ops, no API. */
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import WebSocket from 'ws';
+import { builtMain } from '../support/built-service.js';
 import { serviceForThisFile } from '../support/service-for-tests.js';
 
 /** The HTTP status with which an upgrade to /ws is answered. */
@@ -16,7 +19,7 @@ function upgradeStatus(baseUrl: string): Promise<number> {
 }
 
 describe('role api', () => {
-  const { service } = serviceForThisFile({ ROLE: 'api' });
+  const { service } = serviceForThisFile({ ROLE: 'api', ALLOW_EMBEDDED_STORE: 'true' });
 
   it('role api serves the API and gRPC, and has no /ws', async () => {
     expect(service.app.grpcPort).toBeGreaterThan(0);
@@ -49,4 +52,13 @@ describe('role all', () => {
     expect((await fetch(`${service.baseUrl}/api/v1/version`)).status).toBe(200);
     expect(await upgradeStatus(service.baseUrl)).toBe(401);
   });
+});
+
+it('role api refuses to start without MONGODB_URL: api pods on embedded stores would each have their own data', async () => {
+  const started = await promisify(execFile)(process.execPath, [builtMain], { env: { PATH: process.env.PATH, ROLE: 'api', PORT: '0', GRPC_PORT: '0' }, timeout: 20_000 }).then(
+    () => ({ code: 0, stderr: '' }),
+    (error: { code: number; stderr: string }) => error,
+  );
+  expect(started.code).toBe(2);
+  expect(started.stderr).toContain('MONGODB_URL is required with ROLE=api');
 });

@@ -1,7 +1,7 @@
 /**
  * Dependencies point one way (docs/architecture.md): no two folders import each other, the
- * platform floor imports no area, only src/main.ts imports the composition root, only the app
- * builds areas, and service files do not query the store. The same check by hand:
+ * platform floor imports no area, only the entry points (src/main.ts, src/cli/) import the
+ * composition root, only the app builds areas, and service files do not query the store. The same check by hand:
  *   npx depcruise src --config .dependency-cruiser.cjs
  */
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';

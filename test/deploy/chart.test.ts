@@ -45,11 +45,13 @@ describe.each([
     const configMapName = container.envFrom?.[0]?.configMapRef?.name ?? '';
     const configMap = findManifest(manifests, 'ConfigMap', configMapName) as unknown as { data: Record<string, string> };
     const wired = new Set([...Object.keys(configMap.data), ...(container.env ?? []).map((variable) => variable.name)]);
-    expect(SETTINGS.filter((name) => !wired.has(name))).toEqual([]);
-    expect([...wired].filter((name) => !SETTINGS.includes(name))).toEqual([]);
+    // ws pods have no store: they are not given its URL (and its credentials).
+    const expected = role === 'ws' ? SETTINGS.filter((name) => name !== 'MONGODB_URL') : SETTINGS;
+    expect(expected.filter((name) => !wired.has(name))).toEqual([]);
+    expect([...wired].filter((name) => !expected.includes(name))).toEqual([]);
     expect(container.env?.find((variable) => variable.name === 'ROLE')?.value).toBe(role);
     // Secrets come from existing Secrets, never from the chart's own objects.
-    for (const name of ['MONGODB_URL', 'REDIS_URL', 'JWT_SIGNING_KEY']) {
+    for (const name of ['REDIS_URL', 'JWT_SIGNING_KEY', ...(role === 'api' ? ['MONGODB_URL'] : [])]) {
       expect(container.env?.find((variable) => variable.name === name)?.valueFrom?.secretKeyRef).toBeDefined();
     }
     expect(manifests.some((m) => m.kind === 'Secret')).toBe(false);
@@ -98,13 +100,43 @@ describe.each([
       metadata: { name: string };
       spec: { policyTypes: string[]; ingress: { from?: { podSelector?: { matchLabels: Record<string, string> } }[] }[]; egress: { to?: unknown[]; ports?: { port: number | string }[] }[] };
     }[];
-    expect(policies.map((p) => p.metadata.name.replace(/^.*-/, '')).sort()).toEqual(['api', 'envoy', 'ws']);
+    expect(policies.map((p) => p.metadata.name.replace(/^release-messaging-/, '')).sort()).toEqual(['api', 'envoy', 'index-job', 'ws']);
     for (const policy of policies) expect(policy.spec.policyTypes).toEqual(['Ingress', 'Egress']);
     const ws = policies.find((p) => p.metadata.name.endsWith('-ws'));
     expect(ws?.spec.ingress[0]?.from?.[0]?.podSelector?.matchLabels['app.kubernetes.io/component']).toBe('envoy');
     const envoyEgressPorts = policies.find((p) => p.metadata.name.endsWith('-envoy'))?.spec.egress.flatMap((rule) => rule.ports ?? []).map((p) => p.port);
     expect(envoyEgressPorts).not.toContain(27017);
     expect(envoyEgressPorts).not.toContain(6379);
+  });
+
+  test('a pre-install/pre-upgrade Job builds the indexes before pods roll, reaching only MongoDB', () => {
+    const job = findManifest(manifests, 'Job', '-index-job') as unknown as {
+      metadata: { annotations: Record<string, string> };
+      spec: { backoffLimit: number; template: { spec: PodSpec & { restartPolicy: string } } };
+    };
+    expect(job.metadata.annotations['helm.sh/hook']).toBe('pre-install,pre-upgrade');
+    expect(job.spec.backoffLimit).toBe(0);
+    const container = job.spec.template.spec.containers[0] as Container & { command: string[] };
+    expect(container.command).toEqual(['node', 'dist/cli/ensure-indexes.js']);
+    expect(container.env?.find((variable) => variable.name === 'MONGODB_URL')?.valueFrom?.secretKeyRef).toBeDefined();
+    expect(job.spec.template.spec.securityContext).toMatchObject({ runAsNonRoot: true });
+    expect(container.securityContext).toMatchObject({ readOnlyRootFilesystem: true, allowPrivilegeEscalation: false });
+    const policy = findManifest(manifests, 'NetworkPolicy', '-index-job') as unknown as {
+      metadata: { annotations: Record<string, string> };
+      spec: { ingress: unknown[]; egress: { ports?: { port: number }[] }[] };
+    };
+    expect(policy.metadata.annotations['helm.sh/hook-weight']).toBe('-1');
+    expect(policy.spec.ingress).toEqual([]);
+    expect(policy.spec.egress.flatMap((rule) => rule.ports ?? []).map((p) => p.port)).not.toContain(6379);
+  });
+
+  test("MongoDB's CA certificate is mounted from its Secret into the api pods and the index Job only", () => {
+    const production = valuesFiles.length > 0;
+    const mounts = (spec: PodSpec & { volumes?: { name: string; secret?: { secretName: string } }[] }) =>
+      (spec.volumes ?? []).filter((volume) => volume.name === 'mongodb-tls').map((volume) => volume.secret?.secretName);
+    const job = (findManifest(manifests, 'Job', '-index-job') as unknown as { spec: { template: { spec: PodSpec } } }).spec.template.spec;
+    for (const spec of [podSpec(findManifest(manifests, 'Deployment', '-api')), job]) expect(mounts(spec)).toEqual(production ? ['prod-mongodb-ca'] : []);
+    expect(mounts(podSpec(findManifest(manifests, 'Deployment', '-ws')))).toEqual([]);
   });
 
   test('HPAs and PDBs exist for every tier that runs', () => {
@@ -118,6 +150,26 @@ test('the ServiceMonitor is optional', () => {
   expect(renderManifests([PRODUCTION_VALUES]).filter((m) => m.kind === 'ServiceMonitor')).toHaveLength(2);
 });
 
+describe('the embedded store (ALLOW_EMBEDDED_STORE)', () => {
+  const single = ['config.ALLOW_EMBEDDED_STORE=true', 'api.replicas=1', 'api.autoscaling.enabled=false'];
+
+  test('runs one api pod without MONGODB_URL and without the index Job', () => {
+    const manifests = renderManifests([], single);
+    const api = podSpec(findManifest(manifests, 'Deployment', '-api')).containers[0] as Container;
+    expect(api.env?.some((variable) => variable.name === 'MONGODB_URL')).toBe(false);
+    expect(manifests.some((m) => m.kind === 'Job')).toBe(false);
+  });
+
+  test.each([
+    ['autoscaling', ['config.ALLOW_EMBEDDED_STORE=true', 'api.replicas=1']],
+    ['several replicas', ['config.ALLOW_EMBEDDED_STORE=true', 'api.replicas=2', 'api.autoscaling.enabled=false']],
+  ])('is refused with %s, where pods would each keep their own data', (_, assignments) => {
+    const result = renderChart([], assignments);
+    expect(result.status).not.toBe(0);
+    expect(result.stderr).toContain('config.ALLOW_EMBEDDED_STORE runs the api tier on each pod');
+  });
+});
+
 describe('values.schema.json refuses bad values', () => {
   test.each([
     ['an unknown setting', 'config={"NOT_A_SETTING":"x"}', '/config'],
@@ -125,6 +177,7 @@ describe('values.schema.json refuses bad values', () => {
     ['a log level the service refuses', 'config.LOG_LEVEL="loud"', '/config/LOG_LEVEL'],
     ['a malformed duration', 'config.SERVICE_SESSION_TTL="30 days"', '/config/SERVICE_SESSION_TTL'],
     ['an empty Secret name', 'secretEnv.MONGODB_URL.name=""', '/secretEnv/MONGODB_URL/name'],
+    ['an optional MongoDB Secret', 'secretEnv.MONGODB_URL.optional=true', '/secretEnv/MONGODB_URL'],
     ['a misspelt tier field', 'api.replica=3', '/api'],
     ['a writable root filesystem', 'containerSecurityContext.readOnlyRootFilesystem=false', '/containerSecurityContext'],
     ['root pods', 'podSecurityContext.runAsNonRoot=false', '/podSecurityContext'],

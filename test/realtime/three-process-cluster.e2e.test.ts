@@ -25,7 +25,7 @@ await withRedis((redisUrl) => {
   const wide = { limit: 100_000, burst: 10_000 };
   const overrides = JSON.stringify({ ip: wide, user: wide, auth: wide, default: wide, 'AuthService.Initialize': wide, 'MessagesService.SendMessage': wide });
   const shared = { REDIS_URL: redisUrl, REDIS_KEY_PREFIX: prefix, JWT_SIGNING_KEY: signingKey, RATE_LIMITS_ENABLED: 'true', RATE_LIMIT_OVERRIDES: overrides };
-  const { service: apiPod, api } = serviceForThisFile({ ...shared, ROLE: 'api' }, { start: startChildService });
+  const { service: apiPod, api } = serviceForThisFile({ ...shared, ROLE: 'api', ALLOW_EMBEDDED_STORE: 'true' }, { start: startChildService });
   const { service: ws1 } = serviceForThisFile({ ...shared, ROLE: 'ws' }, { start: startChildService });
   const { service: ws2 } = serviceForThisFile({ ...shared, ROLE: 'ws' }, { start: startChildService });
   let alice: SignedIn;

@@ -63,3 +63,24 @@ export async function startTestService(env: Record<string, string> = {}, options
     },
   };
 }
+
+/**
+ * Runs `before` against a fresh service, restarts it on the same DATA_DIR (everything held only
+ * in memory, in-process shared state included, is gone), then runs `after` with what `before`
+ * returned.
+ */
+export async function acrossRestart<T>(before: (service: TestService) => Promise<T>, after: (service: TestService, carried: T) => Promise<void>): Promise<void> {
+  const first = await startTestService({}, { keepData: true });
+  let carried: T;
+  try {
+    carried = await before(first);
+  } finally {
+    await first.stop();
+  }
+  const second = await startTestService({}, { dataDir: first.dataDir });
+  try {
+    await after(second, carried);
+  } finally {
+    await second.stop();
+  }
+}

@@ -79,3 +79,22 @@ helm.sh/chart: {{ printf "%s-%s" .root.Chart.Name .root.Chart.Version | replace 
     - { port: {{ . }}, protocol: TCP }
     {{- end }}
 {{- end -}}
+
+{{/* The MongoDB CA certificate, when mongodbTls.caSecret names a Secret: volumeMounts and volumes entries. */}}
+{{- define "messaging.mongodbTlsMount" -}}
+{{- if .Values.mongodbTls.caSecret.name -}}
+- name: mongodb-tls
+  mountPath: /etc/messaging/mongodb-tls
+  readOnly: true
+{{- end -}}
+{{- end -}}
+
+{{- define "messaging.mongodbTlsVolume" -}}
+{{- if .Values.mongodbTls.caSecret.name -}}
+- name: mongodb-tls
+  secret:
+    secretName: {{ .Values.mongodbTls.caSecret.name }}
+    items:
+      - { key: {{ .Values.mongodbTls.caSecret.key }}, path: {{ .Values.mongodbTls.caSecret.key }} }
+{{- end -}}
+{{- end -}}

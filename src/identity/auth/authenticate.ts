@@ -3,7 +3,7 @@
  * access rule in the proto (`(access)`): public RPCs run without credentials (but a credential
  * that is presented must be valid), cookie-only RPCs accept only the session cookie, and all
  * others need a Bearer access token or the session cookie. Cookie-authenticated unsafe calls
- * must carry the CSRF token. `X-Wallet-Address` reaches services only when it names the caller.
+ * must carry the CSRF token (csrf.ts). `X-Wallet-Address` reaches services only when it names the caller.
  *
  * The `mfa_token` of an MFA-pending sign-in is a Bearer token too, but it authenticates only
  * MFA_PENDING_METHODS (completing the MFA step), and its holder is put in the context under
@@ -12,17 +12,17 @@
 import type { DescMethod } from '@bufbuild/protobuf';
 import type { HandlerContext } from '@connectrpc/connect';
 import { accessOf } from '../../platform/api/api-services.js';
-import { CSRF_COOKIE, SESSION_COOKIE } from '../../platform/api/cookie-names.js';
+import { SESSION_COOKIE } from '../../platform/api/cookie-names.js';
 import { permissionDenied, unauthenticated } from '../../platform/errors/api-error.js';
 import { requestHeaderOf } from '../../platform/rpc/request-header.js';
 import type { RpcMiddleware } from '../../platform/rpc/rpc-pipeline.js';
 import type { AccountRepository } from '../accounts/account-repository.js';
 import type { Revocations } from '../sessions/revocations.js';
 import type { SessionManager } from '../sessions/session-manager.js';
-import { matchesHash } from '../secrets/session-secrets.js';
 import { callerKey } from './caller.js';
 import type { Caller } from './caller.js';
 import { readCookie } from './cookies.js';
+import { checkCsrfToken, csrfTokenRequired } from './csrf.js';
 import { MFA_PENDING_METHODS, looksLikeMfaToken, mfaPendingCallerKey } from './mfa-pending-caller.js';
 import type { MfaPendingCaller } from './mfa-pending-caller.js';
 
@@ -37,7 +37,6 @@ export interface AuthenticationDependencies {
   readonly verifyMfaToken: (token: string) => Promise<MfaPendingCaller>;
 }
 
-const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 const WALLET_HEADER = 'x-wallet-address';
 
 export function authenticate(deps: AuthenticationDependencies): RpcMiddleware {
@@ -84,8 +83,10 @@ async function fromBearer(deps: AuthenticationDependencies, authorization: strin
   const bearer = bearerToken(authorization);
   if (bearer === undefined) throw unauthenticated('The Authorization header must be "Bearer <access token>"');
   const token = await deps.verifyAccessToken(bearer);
-  if (await deps.revocations.isRevoked(token.sessionId, token.tokenId)) throw unauthenticated('The session has ended');
-  if (!(await deps.sessions.touch(token.sessionId))) throw unauthenticated('The session has ended');
+  const status = await deps.revocations.status(token.sessionId, token.tokenId);
+  // Shared state that cannot vouch (rebuilding after a Redis loss) is no proof of life: the store is.
+  const ended = status === 'ended' || (status === 'unknown' && !(await deps.sessions.findActive(token.sessionId)));
+  if (ended || !(await deps.sessions.touch(token.sessionId))) throw unauthenticated('The session has ended');
   return { address: token.address, sessionId: token.sessionId, via: 'bearer', accessToken: { id: token.tokenId, expiresAt: token.expiresAt } };
 }
 
@@ -98,18 +99,9 @@ async function fromCookie(deps: AuthenticationDependencies, context: HandlerCont
   }
   const session = await deps.sessions.findByCookie(value);
   if (!session) throw unauthenticated('The session has ended');
-  if (!SAFE_METHODS.has(context.requestMethod)) checkCsrf(context, session.csrfTokenHash);
+  if (csrfTokenRequired(context.requestMethod)) checkCsrfToken(context, session.csrfTokenHash);
   await deps.sessions.touch(session._id);
   return { address: session.address, sessionId: session._id, via: 'cookie' };
-}
-
-/** Double submit, bound to the session: the header must equal the cookie and the session's token. */
-function checkCsrf(context: HandlerContext, csrfTokenHash: string): void {
-  const header = requestHeaderOf(context, 'x-csrf-token');
-  const cookie = readCookie(context, CSRF_COOKIE);
-  if (!header || header !== cookie || !matchesHash(header, csrfTokenHash)) {
-    throw permissionDenied('A valid X-CSRF-Token header is required for this request', 'CSRF_TOKEN_INVALID');
-  }
 }
 
 async function requirePermission(deps: AuthenticationDependencies, caller: Caller, permission: string, method: DescMethod): Promise<void> {

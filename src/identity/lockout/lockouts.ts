@@ -4,6 +4,7 @@
  * further lock within a day, up to MAX_LOCK. State lives in shared state, so a lock holds on
  * every pod; an operator can clear it (AdminService.UnlockLockout).
  */
+import { DependencyUnavailableError } from '../../platform/errors/dependency-unavailable.js';
 import type { SharedState } from '../../platform/shared-state/shared-state.js';
 
 export type LockoutKind = 'user' | 'ip';
@@ -56,9 +57,18 @@ export class Lockouts {
     return lockMs;
   }
 
-  /** A success forgets the failures counted so far (not an active lock). */
+  /**
+   * A success forgets the failures counted so far (not an active lock). It runs after the success
+   * took effect (a session opened, a signature spent), so an outage must not turn it into a
+   * failure: the count then simply expires with its window.
+   */
   async recordSuccess(kind: LockoutKind, id: string): Promise<void> {
-    await this.sharedState.delete(keys(kind, id).failures);
+    if (!this.enabled) return;
+    try {
+      await this.sharedState.delete(keys(kind, id).failures);
+    } catch (error) {
+      if (!(error instanceof DependencyUnavailableError)) throw error;
+    }
   }
 
   /** Clears the lock and its history; true when a lock was active. */

@@ -14,6 +14,7 @@ import type { AccountRepository } from '../accounts/account-repository.js';
 import { recordFailures, recordSuccesses, refuseWhileLocked } from '../lockout/lockout-report.js';
 import type { LockoutTarget } from '../lockout/lockout-report.js';
 import { findUnusedCode, hashBackupCode, newBackupCodes, normalizeBackupCode, unusedCount } from './backup-codes.js';
+import type { StoredBackupCode } from './backup-codes.js';
 import { MFA_RECORDS } from './mfa-record.js';
 import type { MfaRecord } from './mfa-record.js';
 import type { SecretBox } from './secret-box.js';
@@ -174,13 +175,20 @@ export class Mfa {
     return moved.matchedCount === 1 ? 'accepted' : 'replayed';
   }
 
+  /**
+   * Marks the code used only while it is unused: `$elemMatch` finds the element by its hash
+   * with `usedAt` null, and the positional `$` sets that element. (A guard on
+   * `backupCodes.<i>.usedAt: null` would match on MongoDB even after the code is spent: a
+   * numeric step also looks for a field "<i>" in every element, and missing matches null.)
+   */
   private async spendBackupCode(record: MfaRecord, normalized: string): Promise<'accepted' | 'invalid'> {
-    const index = findUnusedCode(record.backupCodes, hashBackupCode(this.box, record._id, normalized));
+    const hash = hashBackupCode(this.box, record._id, normalized);
+    const index = findUnusedCode(record.backupCodes, hash);
     if (index < 0) return 'invalid';
-    const path = `backupCodes.${index}.usedAt`;
+    const stored = record.backupCodes[index] as StoredBackupCode;
     const spent = await this.records.updateOne(
-      { _id: record._id, backupCodesGeneratedAt: record.backupCodesGeneratedAt, [path]: null },
-      { $set: { [path]: new Date() } },
+      { _id: record._id, backupCodesGeneratedAt: record.backupCodesGeneratedAt, backupCodes: { $elemMatch: { hash: stored.hash, usedAt: null } } },
+      { $set: { 'backupCodes.$.usedAt': new Date() } },
     );
     return spent.matchedCount === 1 ? 'accepted' : 'invalid';
   }

@@ -2,41 +2,69 @@
  * What every pod must know at once: which sessions have ended and which access tokens are
  * denied. Both live in shared state (Redis in a cluster) only as long as an access token can
  * live, because after that no token of them can still be presented. One round trip checks both.
+ *
+ * Shared state is a mirror of the store here, not the record (see mirror-completeness.ts): the
+ * store's sessions are copied back by the api side after Redis lost its data
+ * (ended-sessions-mirror.ts), and until that is done a check answers `unknown` instead of `live`.
+ * Ending a session also announces it on one channel, so every ws pod closes its sockets at once.
  */
-import type { SharedState } from '../../platform/shared-state/shared-state.js';
+import type { SharedState, Unsubscribe } from '../../platform/shared-state/shared-state.js';
 import { defineScript } from '../../platform/shared-state/shared-state.js';
+import { lookUpMirror } from '../../platform/shared-state/mirror-completeness.js';
 
-/** Returns how many of KEYS exist (0: nothing revoked). */
-const anyExists = defineScript<[], number>({
-  name: 'any-exists',
+/** `unknown`: shared state cannot vouch (its mirror is being rebuilt); ask the store or refuse. */
+export type SessionStatus = 'live' | 'ended' | 'unknown';
+
+const ENDINGS_CHANNEL = 'sessions-ended';
+const sessionKey = (sessionId: string) => `session-ended:${sessionId}`;
+const tokenKey = (tokenId: string) => `token-denied:${tokenId}`;
+
+/** KEYS: the session's mark, the endings channel. ARGV: session id, ttl ms. Marks and announces atomically. */
+const markEnded = defineScript<[sessionId: string, ttlMs: number], number>({
+  name: 'session-end',
   keys: 2,
-  lua: `return redis.call('EXISTS', KEYS[1], KEYS[2])`,
-  local: (state, keys) => keys.filter((key) => state.get(key) !== null).length,
+  lua: `redis.call('SET', KEYS[1], '1', 'PX', ARGV[2])
+redis.call('PUBLISH', KEYS[2], ARGV[1])
+return 1`,
+  local: (state, [mark, channel], [sessionId, ttlMs]) => {
+    state.set(mark!, '1', { ttlMs: Number(ttlMs) });
+    state.publish(channel!, sessionId!);
+    return 1;
+  },
 });
 
 export class Revocations {
   constructor(
     private readonly sharedState: SharedState,
     /** The longest an access token lives, plus clock tolerance. */
-    private readonly accessTokenLifetimeMs: number,
+    readonly accessTokenLifetimeMs: number,
   ) {}
 
+  /** Marks the session ended for as long as its access tokens live, and tells every pod. */
   async endSession(sessionId: string): Promise<void> {
-    await this.sharedState.set(`session-ended:${sessionId}`, '1', { ttlMs: this.accessTokenLifetimeMs });
+    await this.sharedState.run(markEnded, [sessionKey(sessionId), ENDINGS_CHANNEL], [sessionId, this.accessTokenLifetimeMs]);
+  }
+
+  /** Copies back the mark of a session the store says ended at `endedAt` (no announcement). */
+  async restoreEnded(sessionId: string, endedAt: Date): Promise<void> {
+    const ttlMs = endedAt.getTime() + this.accessTokenLifetimeMs - Date.now();
+    if (ttlMs > 0) await this.sharedState.set(sessionKey(sessionId), '1', { ttlMs: Math.ceil(ttlMs) });
   }
 
   /** Denies one access token until it expires on its own. */
   async denyToken(tokenId: string, expiresAt: Date): Promise<void> {
     const ttlMs = expiresAt.getTime() - Date.now();
-    if (ttlMs > 0) await this.sharedState.set(`token-denied:${tokenId}`, '1', { ttlMs });
+    if (ttlMs > 0) await this.sharedState.set(tokenKey(tokenId), '1', { ttlMs });
   }
 
-  /** Whether the session has ended: for credentials other than access tokens (WebSocket tickets). */
-  async hasSessionEnded(sessionId: string): Promise<boolean> {
-    return this.sharedState.exists(`session-ended:${sessionId}`);
+  /** The session's status; with `tokenId`, a denied access token counts as ended too. */
+  async status(sessionId: string, tokenId?: string): Promise<SessionStatus> {
+    const answer = await lookUpMirror(this.sharedState, [sessionKey(sessionId), tokenId === undefined ? sessionKey(sessionId) : tokenKey(tokenId)]);
+    return answer === 'found' ? 'ended' : answer === 'absent' ? 'live' : 'unknown';
   }
 
-  async isRevoked(sessionId: string, tokenId: string): Promise<boolean> {
-    return (await this.sharedState.run(anyExists, [`session-ended:${sessionId}`, `token-denied:${tokenId}`], [])) > 0;
+  /** Calls `handler` with the id of every session ended from now on, on any pod. */
+  onSessionEnded(handler: (sessionId: string) => void): Promise<Unsubscribe> {
+    return this.sharedState.subscribe(ENDINGS_CHANNEL, handler);
   }
 }

@@ -1,8 +1,10 @@
 /**
  * Session life cycle: opening one (at most MAX_SESSIONS per account, the least recently active
- * ends first), sliding its lifetime on activity, ending one or all, and reading them. Ending a
- * session is recorded in storage and announced through `Revocations`, so its access tokens are
- * refused at once on every pod.
+ * ends first, by its true last request: session-activity.ts), sliding its lifetime on activity,
+ * ending one or all, and reading them. Ending a session is marked through `Revocations` first
+ * (every pod refuses its tokens and closes its sockets at once), then recorded in storage, the
+ * record that the mark is rebuilt from: if the store write fails the mark stays, and the session
+ * is refused rather than revived.
  */
 import { randomBytes } from 'node:crypto';
 import type { Collection, DocumentStore } from '../../platform/store/document-store.js';
@@ -10,6 +12,7 @@ import { SESSIONS, maskIp } from './session.js';
 import type { Session } from './session.js';
 import { hashSecret, matchesHash, newSecret } from '../secrets/session-secrets.js';
 import type { Revocations } from './revocations.js';
+import type { SessionActivity } from './session-activity.js';
 
 export const MAX_SESSIONS = 5;
 /** How long an ended session stays readable for support and audit before its record goes. */
@@ -47,6 +50,7 @@ export class SessionManager {
   constructor(
     store: DocumentStore,
     private readonly revocations: Revocations,
+    private readonly activity: SessionActivity,
     private readonly policy: SessionPolicy,
   ) {
     this.sessions = store.collection<Session>(SESSIONS);
@@ -104,6 +108,7 @@ export class SessionManager {
     const touched = this.lastTouched.get(sessionId);
     if (!force && touched && now - touched.writtenAt < this.touchIntervalMs) {
       touched.seenAt = now;
+      this.activity.record(sessionId, now);
       return true;
     }
     const filter: Record<string, unknown> = { _id: sessionId, endedAt: null, expiresAt: { $gt: new Date(now) } };
@@ -124,19 +129,23 @@ export class SessionManager {
     return true;
   }
 
-  /** Ends an active session; false when there was none with this id. */
+  /**
+   * Ends a session: its tokens are refused and its open sockets closed on every pod. This is the
+   * one way every session ends (logout, deletion, refresh-token reuse, revocation, the cap; later
+   * account deletion and recovery). False when there was no active session with this id.
+   */
   async end(sessionId: string, reason: string): Promise<boolean> {
+    await this.revocations.endSession(sessionId);
     const now = new Date();
     const ended = await this.sessions.findOneAndUpdate(
       { _id: sessionId, endedAt: null },
       { $set: { endedAt: now, endReason: reason, expiresAt: new Date(now.getTime() + ENDED_RETENTION_MS) } },
     );
     this.lastTouched.delete(sessionId);
-    await this.revocations.endSession(sessionId);
     return ended !== null;
   }
 
-  /** Ends every active session of an account, or every one but `keep`. Returns how many ended. */
+  /** Ends (as `end` does) every active session of an account, or every one but `keep`. Returns how many ended. */
   async endAll(address: string, reason: string, keep?: string): Promise<number> {
     const active = await this.listActive(address);
     const ending = active.filter((session) => session._id !== keep);
@@ -169,9 +178,14 @@ export class SessionManager {
     return csrfToken;
   }
 
+  /** Ends the least recently active sessions beyond MAX_SESSIONS - 1, by their true last request. */
   private async makeRoom(address: string): Promise<string[]> {
     const active = await this.listActive(address);
-    const surplus = active.slice(MAX_SESSIONS - 1);
+    if (active.length < MAX_SESSIONS) return [];
+    const seen = await this.activity.lastSeen(active.map((session) => session._id));
+    const lastRequest = (session: Session) =>
+      Math.max(session.lastActiveAt.getTime(), this.lastTouched.get(session._id)?.seenAt ?? 0, seen.get(session._id) ?? 0);
+    const surplus = active.sort((a, b) => lastRequest(b) - lastRequest(a)).slice(MAX_SESSIONS - 1);
     await Promise.all(surplus.map((session) => this.end(session._id, 'session_limit')));
     return surplus.map((session) => session._id);
   }

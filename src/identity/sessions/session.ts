@@ -31,6 +31,8 @@ export const SESSIONS = 'sessions';
 
 export const sessionIndexes: IndexSpec[] = [
   { collection: SESSIONS, name: 'by_address', key: { address: 1, lastActiveAt: -1 } },
+  // The sessions ended lately, whose marks are copied back to shared state after a Redis loss.
+  { collection: SESSIONS, name: 'by_end', key: { endedAt: 1 } },
   // Active sessions expire with their sliding window; ended ones are kept a day for support.
   { collection: SESSIONS, name: 'expiry', key: { expiresAt: 1 }, expireAfterSeconds: 0 },
 ];

@@ -12,7 +12,11 @@ export interface Conversation {
   /** `dm:<lower address>:<higher address>` for direct chats; `group:<id>` and `channel:<id>` otherwise. */
   _id: string;
   type: ConversationType;
-  /** The last sequence number handed out; a message takes the next one atomically. */
+  /**
+   * A floor under the conversation's sequence numbers: raised with each message, in the same
+   * write, and never lowered, so a number stays spent after its message disappeared
+   * (MessageNumbering).
+   */
   lastSequence: number;
   /** 0 when off. */
   disappearingTimerSeconds: number;
@@ -43,6 +47,8 @@ export const CONVERSATION_MEMBERS = 'conversation_members';
 
 export const conversationIndexes: IndexSpec[] = [
   { collection: CONVERSATION_MEMBERS, name: 'chat_list', key: { address: 1, activityAt: -1, _id: 1 } },
+  // A group's or channel's audience (every send to it, presence).
+  { collection: CONVERSATION_MEMBERS, name: 'by_conversation', key: { conversationId: 1 } },
 ];
 
 /** The same id from both sides, so two first messages crossing each other meet in one conversation. */

@@ -1,6 +1,6 @@
 /**
  * Finding the conversation a request names, and the conversation records' bookkeeping:
- * sequence numbers, timers and each member's place in the chat list.
+ * the floor of sequence numbers, timers and each member's place in the chat list.
  */
 import type { AccountRepository } from '../../identity/accounts/account-repository.js';
 import { requireExistingUser } from '../../identity/accounts/existing-user.js';
@@ -61,14 +61,16 @@ export class Conversations {
     return { conversationId, type, peer: '', groupId: type === 'group' ? id : '', channelId: type === 'channel' ? id : '' };
   }
 
-  /** Hands out the conversation's next sequence number, creating a direct chat on first use. */
-  async nextSequence(target: Target): Promise<{ sequence: number; disappearingTimerSeconds: number }> {
-    const conversation = await this.conversations.findOneAndUpdate(
+  /**
+   * Raises the conversation's floor of sequence numbers to `sequence` (never lowers it),
+   * creating a direct chat with its first message. Written together with that message.
+   */
+  async raiseSequenceFloor(target: Target, sequence: number): Promise<void> {
+    await this.conversations.updateOne(
       { _id: target.conversationId },
-      { $inc: { lastSequence: 1 }, $setOnInsert: { type: target.type, disappearingTimerSeconds: 0, createdAt: new Date() } },
-      { upsert: true, returnDocument: 'after' },
+      { $max: { lastSequence: sequence }, $setOnInsert: { type: target.type, disappearingTimerSeconds: 0, createdAt: new Date() } },
+      { upsert: true },
     );
-    return { sequence: conversation!.lastSequence, disappearingTimerSeconds: conversation!.disappearingTimerSeconds };
   }
 
   find(conversationId: string): Promise<Conversation | null> {

@@ -1,13 +1,16 @@
 /**
  * Accepting a message: the one path every send RPC (text, image, voice, video, file) and every
  * server-generated system message takes. The message is durable before anyone hears of it: it
- * is inserted (the store acknowledges only once the write is durable) while the conversation
- * moves up the chat lists, and only then do the `message.new` events go out.
+ * is inserted with its sequence number (MessageNumbering), in one group commit with the
+ * conversation's floor of numbers and its move up the chat lists, so a send costs one durable
+ * write; only then do the `message.new` events go out.
  *
  * Idempotency: `(sender, client_message_id)` is unique in the store. A retry finds the stored
- * message and gets it back (`duplicate`); two identical requests racing each other both reach
- * the insert, and the loser reads the winner's message (its sequence number is left unused, a
- * gap clients already tolerate).
+ * message and gets it back (`duplicate`). Requests with one key take turns in a process, and
+ * across processes the later one meets the earlier at the conversation's next number: either
+ * way it finds the earlier's message before it takes a number. Only two that reach the insert
+ * at the same instant on two processes meet at the idempotency index; the loser reads the
+ * winner's message, and the number it tried stays free for that process's next message.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { Binary } from 'bson';
@@ -15,11 +18,13 @@ import type { BlockList } from '../../contacts/block-list.js';
 import { conflict, invalidArgument, permissionDenied } from '../../platform/errors/api-error.js';
 import type { Collection } from '../../platform/store/document-store.js';
 import { DuplicateKeyError } from '../../platform/store/document-store.js';
-import type { Conversations, Target } from '../conversations/conversations.js';
 import type { MessagingEvents } from '../../realtime/events/messaging-events.js';
+import type { Conversations, Target } from '../conversations/conversations.js';
 import type { MediaCatalog } from './media-catalog.js';
+import type { MessageNumbering } from './message-numbering.js';
 import { messageJson, messageView } from './message-view.js';
-import type { MessageKind, StoredMessage } from './stored-message.js';
+import { SerialQueues } from './serial-queues.js';
+import { byIdempotencyKey, type MessageKind, type StoredMessage } from './stored-message.js';
 
 export interface SendRequest {
   readonly clientMessageId: string;
@@ -50,7 +55,10 @@ export class MessageSender {
     private readonly blocks: BlockList,
     private readonly media: MediaCatalog,
     private readonly events: MessagingEvents,
+    private readonly numbering: MessageNumbering,
   ) {}
+
+  private readonly sameKeyTurns = new SerialQueues();
 
   async send(sender: string, request: SendRequest): Promise<SendResult> {
     if (!CLIENT_MESSAGE_ID.test(request.clientMessageId)) {
@@ -66,64 +74,71 @@ export class MessageSender {
     );
     if (request.viewOnce && target.type !== 'direct') throw invalidArgument('view_once is only for direct messages');
     const requestDigest = digestOf(target, request);
-    const earlier = await this.messages.findOne({ senderAddress: sender, clientMessageId: request.clientMessageId });
-    if (earlier) return this.retried(earlier, requestDigest);
+    // Requests with one idempotency key take turns in this process, so that a retry racing its
+    // original finds it stored instead of taking a number of its own.
+    return this.sameKeyTurns.run(`${sender} ${request.clientMessageId}`, async () => {
+      const earlier = await this.storedSend(sender, request.clientMessageId);
+      if (earlier) return this.retried(earlier, requestDigest);
 
-    const withheld = await this.checkMayPost(sender, target);
-    if (request.mediaId !== '') await this.media.requireOwnUpload(sender, request.mediaId, request.kind);
-    const message = await this.numbered(target, request.viewOnce, {
-      clientMessageId: request.clientMessageId,
-      requestDigest,
-      senderAddress: sender,
-      kind: request.kind,
-      ciphertext: new Binary(request.ciphertext),
-      mediaId: request.mediaId,
-      durationMs: request.durationMs,
-      withheld,
+      const withheld = await this.checkMayPost(sender, target);
+      if (request.mediaId !== '') await this.media.requireOwnUpload(sender, request.mediaId, request.kind);
+      const fields: MessageFields = {
+        clientMessageId: request.clientMessageId,
+        requestDigest,
+        senderAddress: sender,
+        kind: request.kind,
+        ciphertext: new Binary(request.ciphertext),
+        mediaId: request.mediaId,
+        durationMs: request.durationMs,
+        withheld,
+      };
+      try {
+        return await this.numbering.append(target.conversationId, {
+          // The number was taken by another process, perhaps by this very message sent there.
+          storedMeanwhile: async () => {
+            const stored = await this.storedSend(sender, request.clientMessageId);
+            return stored && this.retried(stored, requestDigest);
+          },
+          write: async (sequence) => ({ message: await this.store(target, sequence, request.viewOnce, fields), duplicate: false }),
+        });
+      } catch (error) {
+        if (!(error instanceof DuplicateKeyError)) throw error;
+        const winner = await this.storedSend(sender, request.clientMessageId);
+        if (!winner) throw error;
+        return this.retried(winner, requestDigest);
+      }
     });
-    try {
-      await this.store(target, message);
-    } catch (error) {
-      if (!(error instanceof DuplicateKeyError)) throw error;
-      const winner = await this.messages.findOne({ senderAddress: sender, clientMessageId: request.clientMessageId });
-      if (!winner) throw error;
-      return this.retried(winner, requestDigest);
-    }
-    return { message, duplicate: false };
   }
 
   /** A message the server writes into a conversation (timer changes, group events). */
   async appendSystem(target: Target, systemEvent: string, systemData: Record<string, unknown>): Promise<StoredMessage> {
-    const message = await this.numbered(target, false, { senderAddress: '', kind: 'system', systemEvent, systemData });
-    await this.store(target, message);
+    const fields: MessageFields = { senderAddress: '', kind: 'system', systemEvent, systemData };
+    return this.numbering.append(target.conversationId, { write: (sequence) => this.store(target, sequence, false, fields) });
+  }
+
+  /**
+   * In the conversation's turn, with its next number: writes the message, the conversation's
+   * floor of numbers and its move up the audience's chat lists in one group commit (the
+   * message first, so the floor never gets ahead of it). Once all three are durable it tells
+   * the audience, still in the turn, so that a process announces a conversation's messages in
+   * their order.
+   */
+  private async store(target: Target, sequence: number, viewOnce: boolean, fields: MessageFields): Promise<StoredMessage> {
+    const timerSeconds = (await this.conversations.find(target.conversationId))?.disappearingTimerSeconds ?? 0;
+    const message = newMessage(target, sequence, timerSeconds, viewOnce, fields);
+    const audience = await this.audienceOf(target, message);
+    await Promise.all([
+      this.messages.insertOne(message),
+      this.conversations.raiseSequenceFloor(target, sequence),
+      this.conversations.touch(target, audience, message.sentAt),
+    ]);
+    await this.events.durable('message.new', audience, { message: messageJson(messageView(message)) });
     return message;
   }
 
-  /** A new message of the conversation: its next sequence number, its expiry, and the given fields over the defaults. */
-  private async numbered(target: Target, viewOnce: boolean, fields: Partial<StoredMessage> & Pick<StoredMessage, 'senderAddress' | 'kind'>): Promise<StoredMessage> {
-    const { sequence, disappearingTimerSeconds } = await this.conversations.nextSequence(target);
-    const sentAt = new Date();
-    return {
-      _id: newMessageId(),
-      conversationId: target.conversationId,
-      sequence,
-      recipientAddress: target.peer,
-      groupId: target.groupId,
-      channelId: target.channelId,
-      mediaId: '',
-      durationMs: 0,
-      stickerId: '',
-      pollId: '',
-      sentAt,
-      ...expiryOf(sentAt, disappearingTimerSeconds, viewOnce),
-      viewOnce,
-      viewedAt: null,
-      status: 'sent',
-      withheld: false,
-      systemEvent: '',
-      systemData: null,
-      ...fields,
-    };
+  /** The message stored earlier under this idempotency key, if any. */
+  private storedSend(sender: string, clientMessageId: string): Promise<StoredMessage | null> {
+    return this.messages.findOne(byIdempotencyKey(sender, clientMessageId));
   }
 
   private retried(earlier: StoredMessage, requestDigest: string): SendResult {
@@ -143,17 +158,6 @@ export class MessageSender {
     return this.blocks.isBlocked(target.peer, sender);
   }
 
-  /**
-   * Inserts the message and moves the conversation up its audience's chat lists together (one
-   * group commit rather than two), then, once both are durable, tells the audience. A lost
-   * idempotency race leaves only a harmless chat-list bump behind.
-   */
-  private async store(target: Target, message: StoredMessage): Promise<void> {
-    const audience = await this.audienceOf(target, message);
-    await Promise.all([this.messages.insertOne(message), this.conversations.touch(target, audience, message.sentAt)]);
-    await this.events.durable('message.new', audience, { message: messageJson(messageView(message)) });
-  }
-
   private async audienceOf(target: Target, message: StoredMessage): Promise<string[]> {
     if (target.type === 'direct') {
       const participants = target.conversationId.split(':').slice(1);
@@ -162,6 +166,35 @@ export class MessageSender {
     const members = await this.conversations.members.find({ conversationId: target.conversationId }, { projection: { address: 1 } });
     return members.map((member) => member.address);
   }
+}
+
+/** Fields of a new message that differ from the defaults. */
+type MessageFields = Partial<StoredMessage> & Pick<StoredMessage, 'senderAddress' | 'kind'>;
+
+/** A new message of the conversation with its number and expiry: the given fields over the defaults. */
+function newMessage(target: Target, sequence: number, timerSeconds: number, viewOnce: boolean, fields: MessageFields): StoredMessage {
+  const sentAt = new Date();
+  return {
+    _id: newMessageId(),
+    conversationId: target.conversationId,
+    sequence,
+    recipientAddress: target.peer,
+    groupId: target.groupId,
+    channelId: target.channelId,
+    mediaId: '',
+    durationMs: 0,
+    stickerId: '',
+    pollId: '',
+    sentAt,
+    ...expiryOf(sentAt, timerSeconds, viewOnce),
+    viewOnce,
+    viewedAt: null,
+    status: 'sent',
+    withheld: false,
+    systemEvent: '',
+    systemData: null,
+    ...fields,
+  };
 }
 
 function expiryOf(sentAt: Date, timerSeconds: number, viewOnce: boolean): { expiresAt?: Date } {

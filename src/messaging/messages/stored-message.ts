@@ -3,7 +3,7 @@
  * and delivery metadata it needs (see messages.proto).
  */
 import type { Binary } from 'bson';
-import type { IndexSpec } from '../../platform/store/document-store.js';
+import type { IndexSpec, StoreFilter } from '../../platform/store/document-store.js';
 
 export const MESSAGE_KINDS = ['text', 'image', 'voice', 'video', 'file', 'sticker', 'poll', 'system'] as const;
 export type MessageKind = (typeof MESSAGE_KINDS)[number];
@@ -44,6 +44,11 @@ export interface StoredMessage {
 }
 
 export const MESSAGES = 'messages';
+/** The unique index that lets one message only hold each number of a conversation. */
+export const SEQUENCE_INDEX = 'conversation_sequence';
+
+/** `(sender, client_message_id)` is unique among the messages that have a client id. */
+const IDEMPOTENCY_PARTIAL_FILTER = { clientMessageId: { $type: 'string' } } as const;
 
 export const messageIndexes: IndexSpec[] = [
   {
@@ -51,8 +56,18 @@ export const messageIndexes: IndexSpec[] = [
     name: 'idempotency_key',
     key: { senderAddress: 1, clientMessageId: 1 },
     unique: true,
-    partialFilterExpression: { clientMessageId: { $type: 'string' } },
+    partialFilterExpression: IDEMPOTENCY_PARTIAL_FILTER,
   },
-  { collection: MESSAGES, name: 'conversation_sequence', key: { conversationId: 1, sequence: 1 }, unique: true },
+  { collection: MESSAGES, name: SEQUENCE_INDEX, key: { conversationId: 1, sequence: 1 }, unique: true },
   { collection: MESSAGES, name: 'disappear', key: { expiresAt: 1 }, expireAfterSeconds: 0 },
 ];
+
+/**
+ * The lookup of a sender's message by its idempotency key. It restates the partial filter of
+ * `idempotency_key`: MongoDB's planner uses a partial index only for a query that implies its
+ * filter, and an equality on a string does not imply `$type: 'string'` (every send would
+ * otherwise scan the whole collection).
+ */
+export function byIdempotencyKey(senderAddress: string, clientMessageId: string): StoreFilter<StoredMessage> {
+  return { senderAddress, clientMessageId: { $eq: clientMessageId, ...IDEMPOTENCY_PARTIAL_FILTER.clientMessageId } };
+}

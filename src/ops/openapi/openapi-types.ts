@@ -40,6 +40,7 @@ export interface Header {
 
 export interface MediaType {
   readonly schema: SchemaOrRef;
+  readonly examples?: Record<string, { readonly summary?: string; readonly value: unknown }>;
 }
 
 export type Content = Record<string, MediaType>;

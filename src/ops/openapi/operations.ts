@@ -10,6 +10,7 @@ import type { CommentIndex } from './comments.js';
 import type { MessageSchemas } from './message-schemas.js';
 import type { Content, Operation, RequestBody } from './openapi-types.js';
 import { pathParameters, queryParameters } from './parameters.js';
+import { csrfTokenRequired } from '../../identity/auth/csrf.js';
 import { operationResponses } from './responses.js';
 import { operationSecurity } from './security.js';
 
@@ -39,7 +40,7 @@ export function buildOperation(
     ...(requestBody ? { requestBody } : {}),
     responses: operationResponses(
       { description: 'Success.', content: responseContent(route, schemas) },
-      { deprecated: route.generation.deprecated, rpcComment: comment },
+      { deprecated: route.generation.deprecated, rpcComment: comment, csrfTokenRequired: csrfTokenRequired(route.httpMethod) },
     ),
   };
 }

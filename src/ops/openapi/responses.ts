@@ -4,6 +4,7 @@
  * deprecation and rate-limit headers. Kept as shared components and referenced.
  */
 import type { Content, Header, Reference, Response, Schema, SchemaOrRef } from './openapi-types.js';
+import { CSRF_TOKEN_INVALID } from '../../identity/auth/csrf.js';
 import { schemaRef } from './message-schemas.js';
 
 export const sharedSchemas: Record<string, Schema> = {
@@ -18,7 +19,7 @@ export const sharedSchemas: Record<string, Schema> = {
         type: 'string',
         description:
           'The machine reason, for some errors: for example `UNAUTHORIZED`, `EXPIRED_SIGNATURE`, ' +
-          '`REPLAY_DETECTED`, `RATE_LIMIT_EXCEEDED`.',
+          `\`REPLAY_DETECTED\`, \`RATE_LIMIT_EXCEEDED\`, \`${CSRF_TOKEN_INVALID}\`.`,
       },
     },
   },
@@ -78,6 +79,22 @@ const GENERAL_STATUSES = ['400', '401', '403', '404', '429', '500'];
 /** Listed only for the RPCs whose comment documents them, so the document stays truthful. */
 const DOCUMENTED_STATUSES = ['409', '410', '503'];
 
+/**
+ * The 403 of unsafe methods (POST, PUT, PATCH, DELETE): a cookie-authenticated call without a
+ * valid X-CSRF-Token is refused with its own code (src/identity/auth/csrf.ts).
+ */
+const CSRF_403 = '403Csrf';
+const CSRF_403_DESCRIPTION =
+  'The caller may not do this (`FORBIDDEN`), or the call is authenticated by the session cookie ' +
+  `without a valid \`X-CSRF-Token\` header (\`${CSRF_TOKEN_INVALID}\`: send the token of the CSRF cookie).`;
+const CSRF_403_EXAMPLES = {
+  forbidden: { summary: 'Not allowed', value: { success: false, error: 'Not allowed', code: 'FORBIDDEN' } },
+  csrfTokenInvalid: {
+    summary: 'Cookie session without a valid X-CSRF-Token',
+    value: { success: false, error: 'A valid X-CSRF-Token header is required for this request', code: CSRF_TOKEN_INVALID },
+  },
+};
+
 const headerRef = (name: string): Reference => ({ $ref: `#/components/headers/${name}` });
 const json = (schema: SchemaOrRef): Content => ({ 'application/json': { schema } });
 const responseName = (status: string, deprecated: boolean) => `Error${status}${deprecated ? 'Deprecated' : ''}`;
@@ -90,17 +107,18 @@ function versionHeaders(deprecated: boolean): Record<string, Reference> {
 
 /** The error responses, once for current and once for deprecated paths (their headers differ). */
 export const sharedResponses: Record<string, Response> = Object.fromEntries(
-  [false, true].flatMap((deprecated) =>
-    Object.keys(ERROR_DESCRIPTIONS).map((status) => [
-      responseName(status, deprecated),
-      errorResponse(status, versionHeaders(deprecated)),
-    ]),
-  ),
+  [false, true].flatMap((deprecated) => [
+    ...Object.keys(ERROR_DESCRIPTIONS).map((status) => [responseName(status, deprecated), errorResponse(status, versionHeaders(deprecated))]),
+    [
+      responseName(CSRF_403, deprecated),
+      { description: CSRF_403_DESCRIPTION, headers: versionHeaders(deprecated), content: { 'application/json': { schema: schemaRef('ErrorEnvelope'), examples: CSRF_403_EXAMPLES } } },
+    ],
+  ]),
 );
 
 export function operationResponses(
   success: Omit<Response, 'headers'>,
-  options: { readonly deprecated: boolean; readonly rpcComment: string },
+  options: { readonly deprecated: boolean; readonly rpcComment: string; readonly csrfTokenRequired: boolean },
 ): Record<string, Response | Reference> {
   const statuses = [
     ...GENERAL_STATUSES,
@@ -110,7 +128,8 @@ export function operationResponses(
     '200': { ...success, headers: versionHeaders(options.deprecated) },
   };
   for (const status of statuses) {
-    responses[status] = { $ref: `#/components/responses/${responseName(status, options.deprecated)}` };
+    const shared = status === '403' && options.csrfTokenRequired ? CSRF_403 : status;
+    responses[status] = { $ref: `#/components/responses/${responseName(shared, options.deprecated)}` };
   }
   return responses;
 }

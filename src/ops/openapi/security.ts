@@ -3,6 +3,7 @@
  * each operation as its RPC declares it with `option (service.v1.access)`.
  */
 import type { DescMethod } from '@bufbuild/protobuf';
+import { CSRF_TOKEN_INVALID } from '../../identity/auth/csrf.js';
 import { accessOf } from '../../platform/api/api-services.js';
 import type { SecurityRequirements, SecurityScheme } from './openapi-types.js';
 
@@ -19,8 +20,9 @@ export function securitySchemes(sessionCookieName: string): Record<string, Secur
       in: 'cookie',
       name: sessionCookieName,
       description:
-        'The browser session cookie set by POST /api/v1/initialize. Unsafe methods also need the ' +
-        'CSRF token (rotated by POST /api/v1/auth/csrf).',
+        'The browser session cookie set by POST /api/v1/initialize. Unsafe methods (POST, PUT, PATCH, ' +
+        'DELETE) also need the CSRF token of the CSRF cookie in the X-CSRF-Token header (rotated by ' +
+        `POST /api/v1/auth/csrf); without a valid one the answer is 403 ${CSRF_TOKEN_INVALID}.`,
     },
     SignatureAuth: {
       type: 'apiKey',

@@ -18,4 +18,11 @@ const twilioNeedsCredentials: CrossCheck = ({ sms }) => {
   for (const [env, value] of Object.entries(required)) if (!value) throw new ConfigError(env, 'is required when SMS_PROVIDER is twilio');
 };
 
-export const crossChecks: readonly CrossCheck[] = [captchaNeedsSecret, twilioNeedsCredentials];
+// Several api pods on embedded stores would each keep their own data (and lose it with the pod).
+const apiPodsShareOneDatabase: CrossCheck = ({ process: processSettings, store }) => {
+  if (processSettings.role === 'api' && !store.mongodbUrl && !store.allowEmbeddedStore) {
+    throw new ConfigError('MONGODB_URL', 'is required with ROLE=api (api pods must share one database); ALLOW_EMBEDDED_STORE=true runs a single api pod on the embedded store');
+  }
+};
+
+export const crossChecks: readonly CrossCheck[] = [captchaNeedsSecret, twilioNeedsCredentials, apiPodsShareOneDatabase];

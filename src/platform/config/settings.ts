@@ -6,6 +6,7 @@
  * shared state). The README table of variables is checked against these declarations.
  */
 import { limitOverridesSetting } from './limit-overrides.js';
+import { mongoConnectionStringSetting } from './mongo-connection-string.js';
 import {
   booleanSetting,
   choiceSetting,
@@ -52,10 +53,19 @@ export const settings = {
   },
   store: {
     dataDir: stringSetting('DATA_DIR', 'Directory of the embedded store (used when MONGODB_URL is unset).', './data'),
-    mongodbUrl: optionalUrlSetting(
+    mongodbUrl: mongoConnectionStringSetting(
       'MONGODB_URL',
-      'MongoDB connection string (replica set recommended). Unset: the embedded store in DATA_DIR.',
-      ['mongodb:', 'mongodb+srv:'],
+      'MongoDB connection string of a replica set, naming the database (`mongodb://h1:27017,h2:27017/messaging?replicaSet=rs0`, or `mongodb+srv://…/messaging`). Unset: the embedded store in DATA_DIR.',
+    ),
+    mongodbAllowStandalone: booleanSetting(
+      'MONGODB_ALLOW_STANDALONE',
+      'Accept a MongoDB server that is not a replica-set member (development only: no majority write concern, no failover). false: such a server stops the start.',
+      false,
+    ),
+    allowEmbeddedStore: booleanSetting(
+      'ALLOW_EMBEDDED_STORE',
+      'Let ROLE=api run without MONGODB_URL, on the embedded store in DATA_DIR: for a single api pod only, since each pod would have its own data. ROLE=all never needs it.',
+      false,
     ),
   },
   sharedState: {

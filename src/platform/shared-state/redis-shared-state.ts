@@ -13,10 +13,16 @@
  * - `commandTimeout`: bounds a command on a connection that stopped answering;
  * - `retryStrategy`: reconnect forever, backing off to at most 2 s between attempts;
  * - `autoResubscribe` (ioredis default): the subscriber resubscribes after a reconnect.
+ *
+ * A command that fails because Redis cannot answer (not connected, timed out, connection lost,
+ * or a reply meaning "not now" such as LOADING) rejects with DependencyUnavailableError, so
+ * callers answer 503 instead of treating an outage as a bug; Redis's answers to a wrong command
+ * (ReplyError) and argument errors keep their own type.
  */
 import { createHash } from 'node:crypto';
-import { Redis } from 'ioredis';
+import { Redis, ReplyError } from 'ioredis';
 import type { RedisOptions } from 'ioredis';
+import { DependencyUnavailableError } from '../errors/dependency-unavailable.js';
 import { assertIncrement, assertTtlMs, scriptArguments } from './arguments.js';
 import { deliverMessage } from './deliver-message.js';
 import { incrementScript } from './increment-script.js';
@@ -85,32 +91,32 @@ export class RedisSharedState implements SharedState {
   }
 
   async get(key: string): Promise<string | null> {
-    return this.commands.get(this.keyPrefix + key);
+    return answered(this.commands.get(this.keyPrefix + key));
   }
 
   async getMany(keys: readonly string[]): Promise<(string | null)[]> {
     if (keys.length === 0) return [];
-    return this.commands.mget(keys.map((key) => this.keyPrefix + key));
+    return answered(this.commands.mget(keys.map((key) => this.keyPrefix + key)));
   }
 
   async set(key: string, value: string, options: SetOptions = {}): Promise<boolean> {
     assertTtlMs(options.ttlMs);
     const expiry = options.ttlMs === undefined ? [] : ['PX', options.ttlMs];
     const condition = options.onlyIfAbsent === true ? ['NX'] : [];
-    const reply = await this.commands.call('SET', this.keyPrefix + key, value, ...expiry, ...condition);
+    const reply = await answered(this.commands.call('SET', this.keyPrefix + key, value, ...expiry, ...condition));
     return reply === 'OK';
   }
 
   async take(key: string): Promise<string | null> {
-    return this.commands.getdel(this.keyPrefix + key);
+    return answered(this.commands.getdel(this.keyPrefix + key));
   }
 
   async delete(key: string): Promise<boolean> {
-    return (await this.commands.del(this.keyPrefix + key)) > 0;
+    return (await answered(this.commands.del(this.keyPrefix + key))) > 0;
   }
 
   async exists(key: string): Promise<boolean> {
-    return (await this.commands.exists(this.keyPrefix + key)) > 0;
+    return (await answered(this.commands.exists(this.keyPrefix + key))) > 0;
   }
 
   async incrementBy(key: string, n: number, ttlMs?: number): Promise<number> {
@@ -130,13 +136,13 @@ export class RedisSharedState implements SharedState {
       return (await this.commands.evalsha(scriptSha(script), script.keys, ...fullKeys, ...argv)) as TResult;
     } catch (error) {
       // Not in this server's script cache yet (first use, restart, failover): EVAL loads it.
-      if (!(error instanceof Error && error.message.startsWith('NOSCRIPT'))) throw error;
-      return (await this.commands.eval(script.lua, script.keys, ...fullKeys, ...argv)) as TResult;
+      if (!(error instanceof Error && error.message.startsWith('NOSCRIPT'))) throw asOutage(error);
+      return (await answered(this.commands.eval(script.lua, script.keys, ...fullKeys, ...argv))) as TResult;
     }
   }
 
   async publish(channel: string, message: string): Promise<void> {
-    await this.commands.publish(this.keyPrefix + channel, message);
+    await answered(this.commands.publish(this.keyPrefix + channel, message));
   }
 
   /**
@@ -158,16 +164,16 @@ export class RedisSharedState implements SharedState {
       await this.subscriber.subscribe(fullChannel);
     } catch (error) {
       this.detach(fullChannel, listener);
-      throw error;
+      throw asOutage(error);
     }
     // Rejects when Redis cannot be told (outage); the handler is detached either way.
     return async () => {
-      if (this.detach(fullChannel, listener)) await this.subscriber.unsubscribe(fullChannel);
+      if (this.detach(fullChannel, listener)) await answered(this.subscriber.unsubscribe(fullChannel));
     };
   }
 
   async ping(): Promise<void> {
-    await Promise.all([this.commands.ping(), this.subscriber.ping()]);
+    await answered(Promise.all([this.commands.ping(), this.subscriber.ping()]));
   }
 
   /** Idempotent: disconnecting an ended ioredis connection again would leave a 2 s timer. */
@@ -183,6 +189,25 @@ export class RedisSharedState implements SharedState {
     if (listeners === undefined || !listeners.delete(listener) || listeners.size > 0) return false;
     this.listeners.delete(fullChannel);
     return true;
+  }
+}
+
+/** Redis replies that mean "not now" (loading, failing over) rather than "wrong command". */
+const TRANSIENT_REPLY = /^(LOADING|BUSY|MASTERDOWN|READONLY|TRYAGAIN|CLUSTERDOWN)\b/;
+
+/** An error of a command: an outage unless Redis answered that the command itself is wrong. */
+function asOutage(error: unknown): unknown {
+  const isAnswer = error instanceof ReplyError && !TRANSIENT_REPLY.test((error as Error).message);
+  if (isAnswer || error instanceof RangeError || error instanceof TypeError) return error;
+  return new DependencyUnavailableError('redis', 'Redis did not answer', { cause: error });
+}
+
+/** The command's reply, or its failure with outages told apart (asOutage). */
+async function answered<T>(command: Promise<T>): Promise<T> {
+  try {
+    return await command;
+  } catch (error) {
+    throw asOutage(error);
   }
 }
 

@@ -6,6 +6,8 @@
 import type { Filter, UpdateFilter } from 'mongodb';
 
 export { DuplicateKeyError } from './duplicate-key-error.js';
+export { IndexConflictError } from './index-conflict-error.js';
+export { StoreCommandError } from './store-command-error.js';
 
 /** Every stored document has a string `_id`, chosen by the caller or generated (24 hex). */
 export interface Document {
@@ -94,10 +96,24 @@ export interface IndexSpec {
   partialFilterExpression?: Record<string, unknown>;
 }
 
+/** How a store would answer a query: through an index, or by reading the whole collection. */
+export interface QueryPlan {
+  stage: 'IXSCAN' | 'COLLSCAN';
+  /** The indexes used (several for a `$or` answered clause by clause). */
+  indexes: string[];
+}
+
 export interface DocumentStore {
   collection<T extends Document>(name: string): Collection<T>;
-  /** Idempotent: an index that already exists with the same spec is left alone. */
+  /**
+   * Idempotent: an index that already exists with the same spec is left alone. A declaration
+   * MongoDB refuses throws StoreCommandError (e.g. 67 for TTL on a compound key); one that
+   * conflicts with an existing index (same name, other spec; same keys, other name) throws
+   * IndexConflictError.
+   */
   ensureIndexes(indexes: IndexSpec[]): Promise<void>;
+  /** Which index answers `filter` (MongoDB: explain's winning plan). For tests and diagnostics. */
+  explain(collection: string, filter: Record<string, unknown>, options?: { sort?: SortSpec }): Promise<QueryPlan>;
   /** Throws when the store cannot serve requests. */
   ping(): Promise<void>;
   /** Flushes everything pending; the store is unusable afterwards. */

@@ -6,6 +6,8 @@ import type { StoreLogger } from './store-logger.js';
 export interface OpenStoreOptions {
   /** MONGODB_URL: when set, MongoDB is the store and dataDir is not used. */
   mongodbUrl?: string | undefined;
+  /** MONGODB_ALLOW_STANDALONE. */
+  mongodbAllowStandalone?: boolean;
   /** DATA_DIR of the embedded engine. */
   dataDir: string;
   logger: StoreLogger;
@@ -17,9 +19,9 @@ export interface OpenStoreOptions {
 
 /** MongoDB when a URL is configured, otherwise the embedded engine over DATA_DIR. */
 export async function openStore(options: OpenStoreOptions): Promise<DocumentStore> {
-  const { mongodbUrl, logger, ...embedded } = options;
+  const { mongodbUrl, mongodbAllowStandalone, logger, ...embedded } = options;
   if (mongodbUrl) {
-    const store = await MongoDocumentStore.connect(mongodbUrl);
+    const store = await MongoDocumentStore.connect(mongodbUrl, { allowStandalone: mongodbAllowStandalone ?? false });
     logger.info({ store: 'mongodb' }, 'store opened');
     return store;
   }

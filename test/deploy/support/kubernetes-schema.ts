@@ -6,6 +6,7 @@
  */
 import { Deployment } from 'kubernetes-models/apps/v1';
 import { HorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2';
+import { Job } from 'kubernetes-models/batch/v1';
 import { ConfigMap, Service, ServiceAccount } from 'kubernetes-models/v1';
 import { NetworkPolicy } from 'kubernetes-models/networking.k8s.io/v1';
 import { PodDisruptionBudget } from 'kubernetes-models/policy/v1';
@@ -19,6 +20,7 @@ const MODELS: Readonly<Record<string, Validator>> = {
   'v1/Service': Service,
   'v1/ServiceAccount': ServiceAccount,
   'apps/v1/Deployment': Deployment,
+  'batch/v1/Job': Job,
   'autoscaling/v2/HorizontalPodAutoscaler': HorizontalPodAutoscaler,
   'policy/v1/PodDisruptionBudget': PodDisruptionBudget,
   'networking.k8s.io/v1/NetworkPolicy': NetworkPolicy,

@@ -22,7 +22,7 @@ const deps = (permissions: string[] = []): AuthenticationDependencies =>
       if (token !== 'good-token') throw unauthenticated('The access token is invalid');
       return { address: ALICE, sessionId: 's1', tokenId: 't1', expiresAt: new Date(Date.now() + 60_000) };
     },
-    revocations: { isRevoked: async () => false },
+    revocations: { status: async () => 'live' },
     sessions: { touch: async () => true, findByCookie: async () => null },
     accounts: { find: async () => ({ permissions }) },
   }) as unknown as AuthenticationDependencies;

@@ -13,7 +13,7 @@ await withRedis((redisUrl) => {
   const prefix = uniqueTestPrefix('cross-pod');
   const signingKey = generateKeyPairSync('ed25519').privateKey.export({ format: 'pem', type: 'pkcs8' }).toString();
   const shared = { REDIS_URL: redisUrl, REDIS_KEY_PREFIX: prefix, JWT_SIGNING_KEY: signingKey };
-  const { service: api } = serviceForThisFile({ ...shared, ROLE: 'api' });
+  const { service: api } = serviceForThisFile({ ...shared, ROLE: 'api', ALLOW_EMBEDDED_STORE: 'true' });
   const { service: ws } = serviceForThisFile({ ...shared, ROLE: 'ws' });
   afterAll(() => deleteKeys(redisUrl, prefix));
 

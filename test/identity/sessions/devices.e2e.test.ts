@@ -127,6 +127,49 @@ it('moves a push token to the device that registers it last', async () => {
   expect(listed.find((d) => d.id === old.id)).not.toHaveProperty('push_token');
 });
 
+describe('a push token registered by another account', () => {
+  // A push token names an app install; when it shows up under another account the install has
+  // changed hands, so the token moves and the former account's device stops receiving pushes.
+  it('moves to the caller\'s new device; the former holder keeps its device without the token', async () => {
+    const former = await newAccount();
+    const caller = await newAccount();
+    const held = expectOk(await register(former, { name: 'sold phone', platform: 'ios', push_token: 'apns-changed-hands' })).device;
+    const body = expectOk(await register(caller, { name: 'bought phone', platform: 'ios', push_token: 'apns-changed-hands' }));
+    expect(body).toMatchObject({ created: true, message: 'Device registered', device: { name: 'bought phone', push_token: 'apns-changed-hands' } });
+    expect(expectOk(await list(caller)).devices).toEqual([body.device]);
+    const { push_token: _moved, ...heldWithoutToken } = held;
+    expect(expectOk(await list(former)).devices).toEqual([heldWithoutToken]);
+  });
+
+  it('moves to an existing device of the caller updated by device_id', async () => {
+    const former = await newAccount();
+    const caller = await newAccount();
+    expectOk(await register(former, { name: 'holder', platform: 'android', push_token: 'fcm-changed-hands' }));
+    const mine = expectOk(await register(caller, { name: 'mine', platform: 'android' })).device;
+    const body = expectOk(await register(caller, { device_id: mine.id, name: 'mine', platform: 'android', push_token: 'fcm-changed-hands' }));
+    expect(body).toMatchObject({ created: false, device: { id: mine.id, push_token: 'fcm-changed-hands' } });
+    expect(expectOk(await list(former)).devices[0]).not.toHaveProperty('push_token');
+  });
+
+  it('answers the same whether or not the token was held, so the reply reveals nothing', async () => {
+    const former = await newAccount();
+    const caller = await newAccount();
+    expectOk(await register(former, { name: 'holder', platform: 'web', push_token: 'held-token' }));
+    const held = expectOk(await register(caller, { name: 'a', platform: 'web', push_token: 'held-token' }));
+    const fresh = expectOk(await register(caller, { name: 'a', platform: 'web', push_token: 'never-seen-token' }));
+    expect(Object.keys(held).sort()).toEqual(Object.keys(fresh).sort());
+    expect({ ...held, device: undefined }).toEqual({ ...fresh, device: undefined });
+  });
+
+  it('ends with exactly one holder when several accounts register it at once', async () => {
+    const accounts = await Promise.all(Array.from({ length: 6 }, () => newAccount()));
+    const replies = await Promise.all(accounts.map((auth, i) => register(auth, { name: `racer-${i}`, platform: 'android', push_token: 'fcm-raced' })));
+    for (const reply of replies) expectOk(reply);
+    const holders = (await Promise.all(accounts.map(async (auth) => expectOk(await list(auth)).devices))).flat().filter((d: { push_token?: string }) => d.push_token === 'fcm-raced');
+    expect(holders).toHaveLength(1);
+  });
+});
+
 it('requires authentication', async () => {
   expectFailure(await register({}, { name: 'x', platform: 'ios' }), 401, 'UNAUTHORIZED');
   expectFailure(await list({}), 401, 'UNAUTHORIZED');

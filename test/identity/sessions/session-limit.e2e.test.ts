@@ -24,6 +24,16 @@ it('keeps five sessions: the sixth sign-in ends the first', async () => {
   for (const session of kept) await expectAccessAccepted(running.api, session.accessToken);
 });
 
+it('evicts by true recency: the session in use right now stays, the least recently used one goes', async () => {
+  const [busiest, idlest, ...others] = (await signInTimes(new TestUser(), 5)) as [SignedIn, SignedIn, ...SignedIn[]];
+  // Activity is written to the store at most once a minute: this request is not written yet.
+  await expectAccessAccepted(running.api, busiest.accessToken);
+  await signInAgain(running.service.baseUrl, busiest.user);
+
+  await expectSessionEnded(running.api, idlest);
+  for (const session of [busiest, ...others]) await expectAccessAccepted(running.api, session.accessToken);
+});
+
 it('lists the five active sessions, the current one first and flagged current', async () => {
   const sessions = await signInTimes(new TestUser(), 6);
   const caller = sessions[2]!;

@@ -22,6 +22,14 @@ describe('cross-setting checks', () => {
     expect(loadConfig({ CAPTCHA_PROVIDER: provider, CAPTCHA_SECRET: 's' }).captcha).toMatchObject({ provider, secret: 's' });
   });
 
+  it('ROLE=api needs MONGODB_URL unless ALLOW_EMBEDDED_STORE=true; ROLE=all never does', () => {
+    expect(() => loadConfig({ ROLE: 'api' })).toThrow(ConfigError);
+    expect(() => loadConfig({ ROLE: 'api' })).toThrow('MONGODB_URL is required with ROLE=api');
+    expect(loadConfig({ ROLE: 'api', ALLOW_EMBEDDED_STORE: 'true' }).store).toMatchObject({ mongodbUrl: undefined, allowEmbeddedStore: true });
+    expect(loadConfig({ ROLE: 'api', MONGODB_URL: 'mongodb://db:27017/svc' }).store.mongodbUrl).toBe('mongodb://db:27017/svc');
+    expect(loadConfig({}).store).toMatchObject({ mongodbUrl: undefined, allowEmbeddedStore: false, mongodbAllowStandalone: false });
+  });
+
   it('RATE_LIMIT_OVERRIDES is checked against the API when the configuration loads', () => {
     expect(() => loadConfig({ RATE_LIMIT_OVERRIDES: '{"NoSuch.Rpc": {"limit": 1}}' })).toThrow('RATE_LIMIT_OVERRIDES has an unknown key "NoSuch.Rpc"');
     const overrides = loadConfig({ RATE_LIMIT_OVERRIDES: '{"AuthService.Initialize": {"burst": 3, "window_seconds": 30}}' }).limits.overrides;

@@ -19,7 +19,10 @@ describe('loadConfig', () => {
     [{ PORT: 'eighty' }, 'PORT must be a whole number'],
     [{ PORT: '70000' }, 'PORT must be between 0 and 65535'],
     [{ ROLE: 'worker' }, 'ROLE must be one of all, api, ws'],
-    [{ MONGODB_URL: 'http://db' }, 'MONGODB_URL must use one of mongodb:, mongodb+srv:'],
+    [{ MONGODB_URL: 'http://db' }, 'MONGODB_URL is not a MongoDB connection string'],
+    [{ MONGODB_URL: 'mongodb://h1:27017,h2:27017/?replicaSet=rs0' }, 'MONGODB_URL names no database'],
+    [{ MONGODB_URL: 'mongodb://h1:27017' }, 'MONGODB_URL names no database'],
+    [{ ROLE: 'api' }, 'MONGODB_URL is required with ROLE=api'],
     [{ REDIS_URL: 'not a url' }, 'REDIS_URL is not a valid URL'],
     [{ API_LEGACY_SUNSET: '30/06/2027' }, 'API_LEGACY_SUNSET must be a date'],
     [{ REDIS_KEY_PREFIX: 'has spaces' }, 'REDIS_KEY_PREFIX has an invalid value'],
@@ -28,6 +31,24 @@ describe('loadConfig', () => {
   ])('refuses %j naming the variable', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);
+  });
+
+  // Every self-hosted replica set is reached by a multi-host URL, which `new URL()` refuses.
+  it.each([
+    'mongodb://h1:27017,h2:27017,h3:27017/messaging?replicaSet=rs0',
+    'mongodb://user:p%40ss@db-0.db:27017,db-1.db:27017/messaging?replicaSet=rs0&tls=true&authSource=admin',
+    'mongodb+srv://user:pass@cluster0.example.net/messaging?retryWrites=true&w=majority',
+  ])('accepts the MongoDB connection string %s', (url) => {
+    expect(loadConfig({ MONGODB_URL: url }).store.mongodbUrl).toBe(url);
+  });
+
+  it('never repeats the URL (and its password) in the refusal', () => {
+    expect(() => loadConfig({ MONGODB_URL: 'mongodb://user:secret-pw@h1:27017' })).not.toThrow(/secret-pw/);
+  });
+
+  it('runs ROLE=api on the embedded store only when told to', () => {
+    expect(loadConfig({ ROLE: 'api', ALLOW_EMBEDDED_STORE: 'true' })).toMatchObject({ process: { role: 'api' }, store: { mongodbUrl: undefined } });
+    expect(loadConfig({ ROLE: 'api', MONGODB_URL: 'mongodb://db:27017/svc' }).store.mongodbUrl).toBe('mongodb://db:27017/svc');
   });
 
   it('accepts valid overrides', () => {

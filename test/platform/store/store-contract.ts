@@ -4,15 +4,8 @@
  * on the behaviour it gets in production.
  */
 import { Binary } from 'bson';
-import { DuplicateKeyError, type Collection, type Document, type DocumentStore } from '../../../src/platform/store/document-store.js';
-
-export interface StoreUnderTest {
-  store: DocumentStore;
-  /** Longest time an expired document may stay visible (MongoDB's TTL monitor runs every 60 s). */
-  ttlGraceMs: number;
-  /** Releases the store and anything the factory created for it. */
-  dispose(): Promise<void>;
-}
+import { DuplicateKeyError, IndexConflictError, type Collection, type Document, type DocumentStore } from '../../../src/platform/store/document-store.js';
+import type { OpenStore, StoreUnderTest } from '../../support/stores-under-test.js';
 
 interface Item extends Document {
   n?: number;
@@ -29,9 +22,12 @@ interface Item extends Document {
   bytes?: Binary | Buffer;
   counter?: number;
   created?: boolean;
+  label?: string;
+  cid?: string | null;
+  codes?: { hash: string; usedAt: Date | null }[];
 }
 
-export function describeStoreContract(name: string, open: () => Promise<StoreUnderTest>): void {
+export function describeStoreContract(name: string, open: OpenStore): void {
   describe(`DocumentStore contract: ${name}`, () => {
     let subject: StoreUnderTest;
     let store: DocumentStore;
@@ -440,6 +436,256 @@ export function describeStoreContract(name: string, open: () => Promise<StoreUnd
         while ((await items.findOne({ _id: 'old' })) && Date.now() < deadline) await sleep(200);
         expect(ids(await items.find({}))).toEqual(['new', 'none']);
       }, 150_000);
+    });
+
+    describe('array paths (MongoDB reaches a missing value from every element without the field)', () => {
+      const codes = () => [
+        { hash: 'h0', usedAt: new Date(1) },
+        { hash: 'h1', usedAt: null },
+      ];
+
+      test('a numeric step also names a field of every element: `codes.0.usedAt: null` matches a spent codes[0]', async () => {
+        const items = fresh();
+        await items.insertOne({ _id: 'p', codes: codes() });
+        // codes[0].usedAt is set, but no element has a field "0": missing matches null.
+        expect(await items.countDocuments({ 'codes.0.usedAt': null })).toBe(1);
+        expect(await items.countDocuments({ 'codes.0.usedAt': new Date(1) })).toBe(1);
+        // $type: 'null' needs a null value, which only codes[1] has.
+        expect(await items.countDocuments({ 'codes.0.usedAt': { $type: 'null' } })).toBe(0);
+        expect(await items.countDocuments({ 'codes.1.usedAt': { $type: 'null' } })).toBe(1);
+        expect(await items.countDocuments({ 'codes.0.usedAt': { $ne: null } })).toBe(0);
+      });
+
+      test('a guard on `codes.<i>.usedAt: null` guards nothing: a spent code matches again', async () => {
+        const items = fresh();
+        await items.insertOne({ _id: 'p', codes: codes() });
+        const spend = () => items.updateOne({ _id: 'p', 'codes.1.usedAt': null }, { $set: { 'codes.1.usedAt': new Date(2) } });
+        expect((await spend()).matchedCount).toBe(1);
+        expect((await spend()).matchedCount).toBe(1);
+      });
+
+      test('$elemMatch with the positional $ spends an element exactly once', async () => {
+        const items = fresh();
+        await items.insertOne({ _id: 'p', codes: codes() });
+        const spend = () => items.updateOne({ _id: 'p', codes: { $elemMatch: { hash: 'h1', usedAt: null } } }, { $set: { 'codes.$.usedAt': new Date(2) } });
+        expect(await spend()).toEqual({ matchedCount: 1, modifiedCount: 1 });
+        expect(await spend()).toEqual({ matchedCount: 0, modifiedCount: 0 });
+        expect((await items.findOne({ _id: 'p' }))?.codes).toEqual([
+          { hash: 'h0', usedAt: new Date(1) },
+          { hash: 'h1', usedAt: new Date(2) },
+        ]);
+      });
+
+      test('a dotted path compared with null matches when any element lacks the field', async () => {
+        const items = fresh();
+        await items.insertMany([
+          { _id: 'some', items: [{ id: 1, v: 1 }, { id: 2 } as never] },
+          { _id: 'all', items: [{ id: 1, v: 1 }, { id: 2, v: 2 }] },
+        ]);
+        expect(ids(await items.find({ 'items.v': null }))).toEqual(['some']);
+        expect(ids(await items.find({ 'items.v': { $ne: null } }))).toEqual(['all']);
+        expect(ids(await items.find({ 'items.v': { $in: [null, 2] } }))).toEqual(['all', 'some']);
+      });
+    });
+
+    describe('more filters', () => {
+      test('$nor matches documents that match none of its clauses (also those without the fields)', async () => {
+        const items = await seeded();
+        expect(ids(await items.find({ $nor: [{ n: 1 }, { name: 'bob' }] }))).toEqual(['c', 'd']);
+        expect(ids(await items.find({ $nor: [{ 'profile.city': 'Oslo' }, { n: { $gte: 4 } }] }))).toEqual(['b']);
+      });
+
+      test('keyset pagination: $or on (sort key, _id), sort and limit walk every document once', async () => {
+        const items = fresh();
+        const at = (minute: number) => new Date(Date.UTC(2026, 0, 1, 0, minute));
+        await items.insertMany([
+          { _id: 'k1', at: at(3) },
+          { _id: 'k2', at: at(1) },
+          { _id: 'k3', at: at(3) },
+          { _id: 'k4', at: at(2) },
+          { _id: 'k5', at: at(3) },
+          { _id: 'k6', at: at(1) },
+        ]);
+        const seen: string[] = [];
+        let after: Item | undefined;
+        for (;;) {
+          const filter = after ? { $or: [{ at: { $lt: after.at } }, { at: after.at, _id: { $gt: after._id } }] } : {};
+          const page = await items.find(filter, { sort: { at: -1, _id: 1 }, limit: 2 });
+          if (page.length === 0) break;
+          seen.push(...page.map((doc) => doc._id));
+          after = page[page.length - 1];
+        }
+        expect(seen).toEqual(['k1', 'k3', 'k5', 'k4', 'k2', 'k6']);
+      });
+    });
+
+    describe('MongoDB sort order', () => {
+      test('strings by UTF-8 bytes: U+FF5E sorts before U+1F600 (JavaScript orders them the other way)', async () => {
+        const items = fresh();
+        await items.insertMany([
+          { _id: 'emoji', label: '\u{1F600}' },
+          { _id: 'fullwidth', label: '\uFF5E' },
+          { _id: 'upper', label: 'Z' },
+          { _id: 'lower', label: 'a' },
+          { _id: 'accent', label: '\u00E9' },
+        ]);
+        expect((await items.find({}, { sort: { label: 1 } })).map((doc) => doc._id)).toEqual(['upper', 'lower', 'accent', 'fullwidth', 'emoji']);
+        expect((await items.find({}, { sort: { label: -1 } })).map((doc) => doc._id)).toEqual(['emoji', 'fullwidth', 'accent', 'lower', 'upper']);
+      });
+
+      test('an array sorts by its largest element descending and its smallest ascending', async () => {
+        const items = fresh();
+        await items.insertMany([
+          { _id: 'wide', list: [1, 5] },
+          { _id: 'single', list: [3] },
+          { _id: 'low', list: [0, 4] },
+        ]);
+        expect((await items.find({}, { sort: { list: -1 } })).map((doc) => doc._id)).toEqual(['wide', 'low', 'single']);
+        expect((await items.find({}, { sort: { list: 1 } })).map((doc) => doc._id)).toEqual(['low', 'wide', 'single']);
+      });
+
+      test('values of different types sort by BSON type: missing and null, numbers, strings, dates', async () => {
+        const items = fresh();
+        await items.insertMany([
+          { _id: 'date', label: new Date(0) as never },
+          { _id: 'string', label: '1' },
+          { _id: 'number', label: 2 as never },
+          { _id: 'missing' },
+        ]);
+        expect((await items.find({}, { sort: { label: 1 } })).map((doc) => doc._id)).toEqual(['missing', 'number', 'string', 'date']);
+      });
+    });
+
+    describe('upserts and modifiedCount', () => {
+      test('an upsert with only $setOnInsert inserts once and then leaves the document alone', async () => {
+        const items = fresh();
+        const first = await items.updateOne({ login: 'l' }, { $setOnInsert: { n: 1, created: true } }, { upsert: true });
+        expect(first).toEqual({ matchedCount: 0, modifiedCount: 0, upsertedId: expect.any(String) });
+        const second = await items.updateOne({ login: 'l' }, { $setOnInsert: { n: 2 } }, { upsert: true });
+        expect(second).toEqual({ matchedCount: 1, modifiedCount: 0 });
+        expect(await items.find({})).toEqual([{ _id: first.upsertedId, login: 'l', n: 1, created: true }]);
+      });
+
+      test('$inc with $setOnInsert: the insert gets both, a match only the increment', async () => {
+        const items = fresh();
+        const bump = () =>
+          items.findOneAndUpdate({ _id: 'conv' }, { $inc: { counter: 1 }, $setOnInsert: { created: true, n: 0 } }, { upsert: true, returnDocument: 'after' });
+        expect(await bump()).toEqual({ _id: 'conv', counter: 1, created: true, n: 0 });
+        expect(await bump()).toEqual({ _id: 'conv', counter: 2, created: true, n: 0 });
+      });
+
+      test('a no-op $addToSet or $pull matches without modifying', async () => {
+        const items = fresh();
+        await items.insertOne({ _id: 'p', tags: ['a'] });
+        expect(await items.updateOne({ _id: 'p' }, { $addToSet: { tags: 'a' } })).toEqual({ matchedCount: 1, modifiedCount: 0 });
+        expect(await items.updateOne({ _id: 'p' }, { $pull: { tags: 'zz' } })).toEqual({ matchedCount: 1, modifiedCount: 0 });
+        expect(await items.updateOne({ _id: 'p' }, { $pull: { tags: 'a' } })).toEqual({ matchedCount: 1, modifiedCount: 1 });
+      });
+    });
+
+    describe('updates MongoDB refuses (with its error codes)', () => {
+      const refusal = (promise: Promise<unknown>) => promise.then(() => 'accepted', (err: unknown) => ({ code: (err as { code?: unknown }).code }));
+
+      test('$set and $setOnInsert on one path: 40 ConflictingUpdateOperators, matched or not', async () => {
+        const items = await seeded();
+        const update = { $set: { name: 'x' }, $setOnInsert: { name: 'y' } };
+        expect(await refusal(items.updateOne({ _id: 'a' }, update, { upsert: true }))).toEqual({ code: 40 });
+        expect(await refusal(items.updateOne({ _id: 'new' }, update, { upsert: true }))).toEqual({ code: 40 });
+        expect(await refusal(items.updateOne({ _id: 'a' }, { $set: { profile: {} }, $inc: { 'profile.age': 1 } }))).toEqual({ code: 40 });
+        expect(await items.findOne({ _id: 'a' }, { projection: { name: 1 } })).toEqual({ _id: 'a', name: 'ann' });
+        expect(await items.countDocuments({ _id: 'new' })).toBe(0);
+      });
+
+      test('$inc on null or a string: 14 TypeMismatch', async () => {
+        const items = await seeded();
+        expect(await refusal(items.updateOne({ _id: 'c' }, { $inc: { name: 1 } as never }))).toEqual({ code: 14 });
+        expect(await refusal(items.updateOne({ _id: 'a' }, { $inc: { name: 1 } as never }))).toEqual({ code: 14 });
+        expect((await items.findOne({ _id: 'a' }))?.name).toBe('ann');
+      });
+
+      test('$addToSet on a non-array: 2 BadValue', async () => {
+        const items = await seeded();
+        expect(await refusal(items.updateOne({ _id: 'a' }, { $addToSet: { name: 'x' } as never }))).toEqual({ code: 2 });
+        expect((await items.findOne({ _id: 'a' }))?.name).toBe('ann');
+      });
+
+      test("an upsert whose $setOnInsert._id differs from the filter's _id: 66 ImmutableField", async () => {
+        const items = fresh();
+        expect(await refusal(items.updateOne({ _id: 'one' }, { $setOnInsert: { _id: 'two', n: 1 } }, { upsert: true }))).toEqual({ code: 66 });
+        expect(await items.countDocuments({})).toBe(0);
+      });
+    });
+
+    describe('indexes MongoDB refuses', () => {
+      const refusal = (promise: Promise<unknown>) => promise.then(() => 'accepted', (err: unknown) => ({ code: (err as { code?: unknown }).code }));
+
+      test('the same key pattern under a second name: 85 IndexOptionsConflict, as IndexConflictError', async () => {
+        const { name: collection } = freshNamed();
+        await store.ensureIndexes([{ collection, name: 'by_login', key: { login: 1 } }]);
+        const error = await store.ensureIndexes([{ collection, name: 'login_again', key: { login: 1 } }]).catch((err: unknown) => err);
+        expect(error).toBeInstanceOf(IndexConflictError);
+        expect(error).toMatchObject({ code: 85, collection, index: 'login_again' });
+      });
+
+      test('a name taken by other keys: 86 IndexKeySpecsConflict; by another TTL: 85', async () => {
+        const { name: collection } = freshNamed();
+        await store.ensureIndexes([{ collection, name: 'expiry', key: { expiresAt: 1 }, expireAfterSeconds: 60 }]);
+        expect(await refusal(store.ensureIndexes([{ collection, name: 'expiry', key: { at: 1 }, expireAfterSeconds: 60 }]))).toEqual({ code: 86 });
+        expect(await refusal(store.ensureIndexes([{ collection, name: 'expiry', key: { expiresAt: 1 }, expireAfterSeconds: 0 }]))).toEqual({ code: 85 });
+        await store.ensureIndexes([{ collection, name: 'expiry', key: { expiresAt: 1 }, expireAfterSeconds: 60 }]);
+      });
+
+      test('TTL on a compound index (67) or on _id (197)', async () => {
+        const { name: collection } = freshNamed();
+        expect(await refusal(store.ensureIndexes([{ collection, name: 'compound_ttl', key: { tenant: 1, expiresAt: 1 }, expireAfterSeconds: 0 }]))).toEqual({ code: 67 });
+        expect(await refusal(store.ensureIndexes([{ collection, name: 'id_ttl', key: { _id: 1 }, expireAfterSeconds: 0 }]))).toEqual({ code: 197 });
+      });
+
+      test('a partial filter with $ne or $exists: false: 67 CannotCreateIndex', async () => {
+        const { name: collection } = freshNamed();
+        const partial = (partialFilterExpression: Record<string, unknown>) =>
+          refusal(store.ensureIndexes([{ collection, name: `p_${Object.keys(partialFilterExpression.login as object)[0]}`, key: { login: 1 }, unique: true, partialFilterExpression }]));
+        expect(await partial({ login: { $ne: null } })).toEqual({ code: 67 });
+        expect(await partial({ login: { $exists: false } })).toEqual({ code: 67 });
+      });
+
+      test('a unique index partial on $type: string lets documents without a string coexist', async () => {
+        const { name: collection, items } = freshNamed();
+        await store.ensureIndexes([
+          { collection, name: 'tenant_cid', key: { tenant: 1, cid: 1 }, unique: true, partialFilterExpression: { cid: { $type: 'string' } } },
+        ]);
+        await items.insertMany([{ tenant: 't' }, { tenant: 't' }, { tenant: 't', cid: null }, { tenant: 't', cid: null }, { tenant: 't', cid: 'x' }]);
+        await expect(items.insertOne({ tenant: 't', cid: 'x' })).rejects.toMatchObject({ index: 'tenant_cid' });
+        expect(await items.countDocuments({ tenant: 't' })).toBe(5);
+      });
+    });
+
+    describe('query plans', () => {
+      test('a partial index serves a query only when the query implies its filter', async () => {
+        const { name: collection, items } = freshNamed();
+        await store.ensureIndexes([
+          { collection, name: 'tenant_cid', key: { tenant: 1, cid: 1 }, unique: true, partialFilterExpression: { cid: { $type: 'string' } } },
+        ]);
+        await items.insertMany([{ tenant: 't', cid: 'x' }, { tenant: 't' }]);
+        // Equality with a string does not imply $type: 'string' for MongoDB's planner.
+        expect(await store.explain(collection, { tenant: 't', cid: 'x' })).toEqual({ stage: 'COLLSCAN', indexes: [] });
+        expect(await store.explain(collection, { tenant: 't', cid: { $eq: 'x', $type: 'string' } })).toEqual({ stage: 'IXSCAN', indexes: ['tenant_cid'] });
+        expect(await items.findOne({ tenant: 't', cid: { $eq: 'x', $type: 'string' } })).toMatchObject({ cid: 'x' });
+      });
+
+      test('an index serves a filter on its leading field, a sort by it, and a $or clause by clause', async () => {
+        const { name: collection, items } = freshNamed();
+        await store.ensureIndexes([
+          { collection, name: 'tenant_at', key: { tenant: 1, at: -1 } },
+          { collection, name: 'by_login', key: { login: 1 } },
+        ]);
+        await items.insertMany([{ tenant: 't', login: 'l', at: new Date(1) }, { tenant: 'u', login: 'm' }]);
+        expect(await store.explain(collection, { tenant: 't', at: { $lt: new Date(5) } })).toMatchObject({ stage: 'IXSCAN', indexes: ['tenant_at'] });
+        expect(await store.explain(collection, { _id: 'x' })).toMatchObject({ stage: 'IXSCAN', indexes: ['_id_'] });
+        expect(await store.explain(collection, { $or: [{ tenant: 't' }, { login: 'm' }] })).toMatchObject({ stage: 'IXSCAN' });
+        expect(await store.explain(collection, { at: { $lt: new Date(5) } })).toEqual({ stage: 'COLLSCAN', indexes: [] });
+        expect(await store.explain(collection, { $or: [{ tenant: 't' }, { n: 1 }] })).toEqual({ stage: 'COLLSCAN', indexes: [] });
+      });
     });
 
     describe('copies', () => {

@@ -859,8 +859,8 @@ export const AuthService: GenService<{
    * request (POST, PUT, PATCH, DELETE); a cookie-authenticated call must therefore itself carry
    * the token being replaced.
    *
-   * Errors: `401 UNAUTHORIZED`, `403 FORBIDDEN` (cookie session whose `X-CSRF-Token` header is
-   * missing or does not match).
+   * Errors: `401 UNAUTHORIZED`, `403 CSRF_TOKEN_INVALID` (cookie session whose `X-CSRF-Token`
+   * header is missing or does not match).
    *
    * @generated from rpc service.v1.AuthService.RotateCsrfToken
    */

@@ -291,7 +291,11 @@ export const DeviceService: GenService<{
    * Registers the calling device, or updates it when `device_id` names a device the caller
    * registered before (idempotent: re-registering with the same `device_id` updates the name,
    * platform and push token). A push token is held by at most one device: registering a token
-   * already held by another of the caller's devices moves it here.
+   * that another device holds, the caller's or another account's, moves it here and leaves
+   * that device registered without a token. A push token names an app install, so a token
+   * registered again means the install changed hands (or accounts), and the former device must
+   * stop receiving the new holder's notifications. The reply does not say whether the token
+   * was held, so it reveals nothing about other accounts.
    *
    * Errors: `400 INVALID_ARGUMENT` (`name` empty or longer than 64 characters, `platform` not
    * one of the allowed values, `push_token` longer than 4096 characters), `404 NOT_FOUND`

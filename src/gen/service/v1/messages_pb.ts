@@ -127,8 +127,12 @@ export type Message = Message$1<"service.v1.Message"> & {
 
   /**
    * Position of the message in its conversation, assigned by the server: starts at 1 and
-   * strictly increases by one per accepted message, so clients order by it and detect missing
-   * messages (gaps also appear where messages expired or were deleted). A `uint32` (a JSON
+   * increases by one per accepted message, so clients order by it and detect missing
+   * messages. A number is assigned in the same durable write as its message, so none is
+   * skipped, also across a server crash, and none is given twice, also after its message
+   * disappeared. A reader sees a gap where a message expired, was deleted, or is not shown to
+   * them (withheld); and, rarely, when two sends with the same `client_message_id` reached
+   * the server's store at the same instant, one number may stay unused. A `uint32` (a JSON
    * number) rather than a string or an `int64`: it compares numerically without parsing, and
    * 4,294,967,295 messages per conversation is far beyond any real conversation (136 years
    * at one message per second).

@@ -102,7 +102,9 @@ export const RateLimitSchema: GenMessage<RateLimit> = /*@__PURE__*/
 
 /**
  * Who may call the RPC. Absent: a verified access token (Bearer, or a cookie session with
- * its CSRF token on unsafe methods).
+ * its CSRF token on unsafe methods). Whatever the rule, a call authenticated by the session
+ * cookie with an unsafe method (POST, PUT, PATCH, DELETE; every gRPC call) and without a valid
+ * `X-CSRF-Token` header is refused with `403 CSRF_TOKEN_INVALID`, on every RPC.
  *
  * @generated from extension: service.v1.Access access = 51001;
  */

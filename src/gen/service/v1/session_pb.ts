@@ -591,7 +591,7 @@ export const SessionService: GenService<{
    * The cookie logout for browser clients: ends the current session like Logout, clears the
    * session and CSRF cookies, and blacklists the presented access token until it expires.
    *
-   * Errors: `401 UNAUTHORIZED`, `403 FORBIDDEN` (cookie session without a matching
+   * Errors: `401 UNAUTHORIZED`, `403 CSRF_TOKEN_INVALID` (cookie session without a matching
    * `X-CSRF-Token` header).
    *
    * @generated from rpc service.v1.SessionService.LogoutCookieSession

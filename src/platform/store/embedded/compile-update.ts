@@ -4,6 +4,7 @@ import { resolve, setValue, unique } from 'mingo/util';
 import { newId } from '../new-id.js';
 import { cloneDocument, cloneValue } from './clone-value.js';
 import type { StoredDocument } from './stored-document.js';
+import { checkConflicts, checkIdUnchanged, checkTypes } from './update-checks.js';
 import { upsertSeed } from './upsert-seed.js';
 
 type Operators = Record<string, Record<string, unknown>>;
@@ -20,8 +21,9 @@ export interface CompiledUpdate {
 /**
  * Validates an update document once (MongoDB rejects a bad update even when nothing
  * matches) and applies it with mingo's updater, which knows every operator except
- * `$setOnInsert`; that one is handled here, as are two places where mingo differs from
- * MongoDB (see patchForMingo).
+ * `$setOnInsert`; that one is handled here, as are the refusals mingo does not make
+ * (update-checks.ts) and two places where mingo's results differ from MongoDB's (see
+ * patchForMingo).
  */
 export function compileUpdate(update: Record<string, unknown>): CompiledUpdate {
   const keys = Object.keys(update);
@@ -30,11 +32,15 @@ export function compileUpdate(update: Record<string, unknown>): CompiledUpdate {
   }
   const unsupported = keys.find((key) => !KNOWN_OPERATORS.has(key));
   if (unsupported) throw new Error(`Unknown update operator: ${unsupported}`);
-  const { $setOnInsert, ...operators } = cloneValue(update) as Operators;
+  const all = cloneValue(update) as Operators;
+  checkConflicts(all);
+  const { $setOnInsert, ...operators } = all;
   const onInsert: Operators = $setOnInsert ? { ...operators, $set: { ...operators.$set, ...$setOnInsert } } : operators;
 
   return {
     applyTo(doc, filter) {
+      checkIdUnchanged(doc._id, operators.$set?._id);
+      checkTypes(doc, operators);
       const next = cloneDocument(doc);
       const modified = run(next, operators, filter).length > 0;
       return { doc: next, modified };
@@ -43,6 +49,8 @@ export function compileUpdate(update: Record<string, unknown>): CompiledUpdate {
       // `_id` may come from the filter or from `$setOnInsert`; mingo refuses to $set it.
       const { _id: seedId, ...seed } = upsertSeed(filter);
       const { _id: setId, ...set } = onInsert.$set ?? {};
+      checkIdUnchanged(seedId, setId);
+      checkTypes(seed, onInsert);
       const _id = [seedId, setId].find((id): id is string => typeof id === 'string') ?? newId();
       const doc = { _id, ...seed };
       run(doc, { ...onInsert, $set: set }, undefined);

@@ -1,5 +1,6 @@
 import { type FileHandle, mkdir, open } from 'node:fs/promises';
-import type { Collection, Document, DocumentStore, IndexSpec } from '../document-store.js';
+import type { Collection, Document, DocumentStore, IndexSpec, QueryPlan, SortSpec } from '../document-store.js';
+import { checkIndexSpec } from '../index-spec-rules.js';
 import type { StoreLogger } from '../store-logger.js';
 import { ChangeSet } from './change-set.js';
 import { acquireDataDirLock } from './data-dir-lock.js';
@@ -65,7 +66,14 @@ export class EmbeddedDocumentStore implements DocumentStore, CollectionHost {
   }
 
   async ensureIndexes(indexes: IndexSpec[]): Promise<void> {
-    for (const spec of indexes) await this.write(spec.collection, (changes) => changes.addIndex(spec));
+    for (const spec of indexes) {
+      checkIndexSpec(spec);
+      await this.write(spec.collection, (changes) => changes.addIndex(spec));
+    }
+  }
+
+  async explain(collection: string, filter: Record<string, unknown>, options: { sort?: SortSpec } = {}): Promise<QueryPlan> {
+    return this.read(collection).explain(filter, options.sort);
   }
 
   async ping(): Promise<void> {

@@ -41,9 +41,9 @@ export function equalityValues(filter: Record<string, unknown>, path: string): u
 }
 
 /**
- * The values a multikey index holds for `path` (MongoDB semantics): a path through an array
- * reaches into each element, an array at the end contributes its elements, and a missing
- * field counts as `undefined`. `withArrays` also keeps whole arrays, so that a lookup of an
+ * The values a multikey index holds for `path`, which are also the values a query compares
+ * (MongoDB semantics): a path through an array reaches into each element, an array at the end
+ * contributes its elements, and a missing field (or a dead end) counts as `undefined`. `withArrays` also keeps whole arrays, so that a lookup of an
  * exact array value finds its document too.
  */
 export function indexedValues(doc: unknown, path: string, withArrays: boolean): unknown[] {
@@ -65,8 +65,11 @@ function collect(value: unknown, parts: string[], depth: number, withArrays: boo
     return;
   }
   if (Array.isArray(value)) {
-    // A numeric part may address an element; every element is also searched for the field.
+    // A numeric part addresses an element AND names a field searched for in every element
+    // (src/mongo/db/matcher/path.cpp): `a.0.b` over `[{b: 1}, {c: 2}]` reaches 1 and, from
+    // elements without a field "0", missing. An empty array on the way is missing too.
     if (/^\d+$/.test(part)) collect(value[Number(part)], parts, depth + 1, withArrays, out);
+    if (value.length === 0) out.push(undefined);
     for (const element of value) collect(element, parts, depth, withArrays, out);
     return;
   }

@@ -1,6 +1,8 @@
 import { Query } from 'mingo';
 import type { FindOptions, Projection } from '../document-store.js';
 import type { StoredDocument } from './stored-document.js';
+import { compileFilter } from './filter-query.js';
+import { sortDocuments } from './sort-order.js';
 import type { Table } from './table.js';
 
 /**
@@ -14,17 +16,23 @@ export function selectDocuments(
 ): StoredDocument[] {
   const byId = byIdOnly(table, filter);
   if (byId && !options.skip) return byId;
-  const cursor = new Query(filter, {}).find<StoredDocument>(table.candidates(filter));
-  if (options.sort) cursor.sort(options.sort);
-  if (options.skip) cursor.skip(options.skip);
-  if (options.limit) cursor.limit(options.limit); // 0 means "no limit", as in MongoDB
-  return cursor.all();
+  const query = compileFilter(filter);
+  const unlimited = options.sort || options.skip || !options.limit; // 0 means "no limit", as in MongoDB
+  const matches: StoredDocument[] = [];
+  for (const doc of table.candidates(filter)) {
+    if (!query.test(doc)) continue;
+    matches.push(doc);
+    if (!unlimited && matches.length === options.limit) break;
+  }
+  const ordered = options.sort ? sortDocuments(matches, options.sort) : matches;
+  const start = options.skip ?? 0;
+  return ordered.slice(start, options.limit ? start + options.limit : undefined);
 }
 
 export function countDocuments(table: Table, filter: Record<string, unknown>): number {
   const byId = byIdOnly(table, filter);
   if (byId) return byId.length;
-  const query = new Query(filter, {});
+  const query = compileFilter(filter);
   let count = 0;
   for (const doc of table.candidates(filter)) if (query.test(doc)) count += 1;
   return count;

@@ -1,10 +1,13 @@
-import type { IndexSpec } from '../document-store.js';
+import type { IndexSpec, QueryPlan, SortSpec } from '../document-store.js';
 import { DuplicateKeyError } from '../duplicate-key-error.js';
+import { IndexConflictError } from '../index-conflict-error.js';
 import { FieldIndex } from './field-index.js';
+import { planQuery } from './query-planner.js';
 import type { StoredDocument } from './stored-document.js';
 import { UniqueConstraint } from './unique-constraint.js';
 
 const PRIMARY_KEY = '_id_';
+const PRIMARY_INDEX: IndexSpec = { collection: '', name: PRIMARY_KEY, key: { _id: 1 }, unique: true };
 
 /**
  * One collection in memory: documents by `_id` plus its indexes. Every write checks all
@@ -54,14 +57,14 @@ export class Table {
 
   /**
    * Adds an index over the existing documents. Returns false when an identical one exists;
-   * throws when a different one holds the name or the data violates a new unique index.
+   * throws, as MongoDB's index catalog does, when the name is taken by a different index (86
+   * IndexKeySpecsConflict; 85 IndexOptionsConflict when only the TTL differs), when the same
+   * keys already exist under another name (85), or when the data violates a new unique index.
    */
   addIndex(spec: IndexSpec): boolean {
-    const existing = this.specs.get(spec.name);
-    if (existing) {
-      if (sameSpec(existing, spec)) return false;
-      throw new Error(`index ${spec.name} on ${spec.collection} already exists with different options`);
-    }
+    const conflict = this.conflictWith(spec);
+    if (conflict === 'identical') return false;
+    if (conflict) throw conflict;
     if (spec.unique) this.uniques.push(buildUnique(spec, this.docs.values()));
     const leading = Object.keys(spec.key)[0];
     if (leading !== undefined && needsFieldIndex(spec, leading) && !this.fieldIndexes.has(leading)) {
@@ -71,6 +74,29 @@ export class Table {
     }
     this.specs.set(spec.name, spec);
     return true;
+  }
+
+  private conflictWith(spec: IndexSpec): IndexConflictError | 'identical' | undefined {
+    const named = this.specs.get(spec.name);
+    if (named) {
+      if (identity(named) !== identity(spec)) {
+        return new IndexConflictError('IndexKeySpecsConflict', spec.collection, spec.name, `it exists as ${describe(named)}, declared as ${describe(spec)}`);
+      }
+      if (named.expireAfterSeconds !== spec.expireAfterSeconds) {
+        return new IndexConflictError('IndexOptionsConflict', spec.collection, spec.name, `it exists as ${describe(named)}, declared as ${describe(spec)}`);
+      }
+      return 'identical';
+    }
+    const sameKeys = [...this.specs.values()].find((other) => identity(other) === identity(spec));
+    if (sameKeys) {
+      return new IndexConflictError('IndexOptionsConflict', spec.collection, spec.name, `Index already exists with a different name: ${sameKeys.name}`);
+    }
+    return undefined;
+  }
+
+  /** The index MongoDB could answer `filter` with, given this table's indexes and `_id_`. */
+  explain(filter: Record<string, unknown>, sort: SortSpec | undefined): QueryPlan {
+    return planQuery([PRIMARY_INDEX, ...this.specs.values()], filter, sort);
   }
 
   /**
@@ -139,8 +165,16 @@ function needsFieldIndex(spec: IndexSpec, leading: string): boolean {
   return !(spec.unique && !spec.partialFilterExpression && Object.keys(spec.key).length === 1);
 }
 
-function sameSpec(a: IndexSpec, b: IndexSpec): boolean {
-  const canonical = (spec: IndexSpec) =>
-    JSON.stringify([spec.collection, spec.key, !!spec.unique, spec.expireAfterSeconds, spec.partialFilterExpression]);
-  return canonical(a) === canonical(b);
+/**
+ * What makes two indexes the same index for MongoDB (IndexDescriptor::compareIndexOptions): the
+ * key pattern (order included) and the options that change which entries it holds. The TTL is
+ * not part of it: collMod changes a TTL in place.
+ */
+function identity(spec: IndexSpec): string {
+  return JSON.stringify([Object.entries(spec.key), !!spec.unique, spec.partialFilterExpression ?? null]);
+}
+
+function describe(spec: IndexSpec): string {
+  const { collection: _collection, name: _name, ...shape } = spec;
+  return JSON.stringify(shape);
 }

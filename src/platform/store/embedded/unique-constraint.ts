@@ -1,5 +1,7 @@
-import { Query } from 'mingo';
+import type { Query } from 'mingo';
 import type { IndexSpec } from '../document-store.js';
+import { compileFilter } from './filter-query.js';
+import { impliesPartialFilter } from './partial-filter-implication.js';
 import { equalityValues, indexedValues, keyOf } from './index-keys.js';
 import type { StoredDocument } from './stored-document.js';
 
@@ -15,7 +17,7 @@ export class UniqueConstraint {
 
   constructor(readonly spec: IndexSpec) {
     this.fields = Object.keys(spec.key);
-    this.partial = spec.partialFilterExpression ? new Query(spec.partialFilterExpression, {}) : undefined;
+    this.partial = spec.partialFilterExpression ? compileFilter(spec.partialFilterExpression) : undefined;
   }
 
   keysOf(doc: StoredDocument): string[] {
@@ -42,10 +44,12 @@ export class UniqueConstraint {
 
   /**
    * Ids of the documents a filter can match when it pins every field of this index by
-   * equality; undefined when it does not (or when a partial index may not hold them all).
+   * equality; undefined when it does not, or when a partial index may not hold them all (the
+   * filter does not imply the index's filter, the rule MongoDB's planner follows).
    */
   lookup(filter: Record<string, unknown>): string[] | undefined {
-    if (this.partial) return undefined;
+    const { partialFilterExpression } = this.spec;
+    if (partialFilterExpression && !impliesPartialFilter(filter, partialFilterExpression)) return undefined;
     const perField: string[][] = [];
     for (const field of this.fields) {
       const values = equalityValues(filter, field);

@@ -1,4 +1,5 @@
 import { setValue } from 'mingo/util';
+import { isOperatorObject } from '../operator-object.js';
 import { cloneValue } from './clone-value.js';
 
 /**
@@ -22,10 +23,4 @@ function addEqualities(filter: Record<string, unknown>, seed: Record<string, unk
     if (!isOperatorObject(condition)) setValue(seed, path, cloneValue(condition));
     else if ('$eq' in condition) setValue(seed, path, cloneValue(condition.$eq));
   }
-}
-
-function isOperatorObject(value: unknown): value is Record<string, unknown> {
-  if (typeof value !== 'object' || value === null || Array.isArray(value) || value instanceof Date) return false;
-  const keys = Object.keys(value);
-  return keys.length > 0 && keys.every((key) => key.startsWith('$'));
 }

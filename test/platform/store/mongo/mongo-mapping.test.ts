@@ -1,7 +1,10 @@
 /** The MongoDB implementation's own logic, checked without a server. */
 import { MongoBulkWriteError, MongoServerError } from 'mongodb';
 import { DuplicateKeyError } from '../../../../src/platform/store/document-store.js';
-import { mapMongoError } from '../../../../src/platform/store/mongo/map-mongo-error.js';
+import { IndexConflictError, type IndexSpec } from '../../../../src/platform/store/document-store.js';
+import { planFromExplain } from '../../../../src/platform/store/mongo/explain-plan.js';
+import { mapIndexConflict, mapMongoError } from '../../../../src/platform/store/mongo/map-mongo-error.js';
+import { withDatabase } from '../../../support/stores-under-test.js';
 import { withUpsertId } from '../../../../src/platform/store/mongo/upsert-id.js';
 
 const duplicate = {
@@ -43,5 +46,57 @@ describe('withUpsertId', () => {
     expect(withUpsertId({ _id: { $eq: 'x' } }, update)).toBe(update);
     const chosen = { $setOnInsert: { _id: 'mine' } };
     expect(withUpsertId({ login: 'x' }, chosen)).toBe(chosen);
+  });
+});
+
+describe('mapIndexConflict', () => {
+  const spec: IndexSpec = { collection: 'messages', name: 'idempotency_key', key: { senderAddress: 1 } };
+
+  test.each([
+    [85, 'IndexOptionsConflict', 'Index already exists with a different name: sender_1'],
+    [86, 'IndexKeySpecsConflict', 'An existing index has the same name as the requested index.'],
+  ])('turns code %i into an IndexConflictError that says what to do', async (code, codeName, errmsg) => {
+    const error = await mapIndexConflict(spec, () => Promise.reject(new MongoServerError({ code, codeName, errmsg }))).catch((err: unknown) => err);
+    expect(error).toBeInstanceOf(IndexConflictError);
+    expect(error).toMatchObject({ code, codeName, collection: 'messages', index: 'idempotency_key' });
+    expect((error as Error).message).toContain(errmsg);
+    expect((error as Error).message).toContain('declare the changed index under a new name');
+  });
+});
+
+/** Shapes of `explain('queryPlanner')` as the server prints them (classic and slot-based engines). */
+describe('planFromExplain', () => {
+  test('an index scan under FETCH and LIMIT', () => {
+    const explained = {
+      queryPlanner: { winningPlan: { stage: 'LIMIT', inputStage: { stage: 'FETCH', inputStage: { stage: 'IXSCAN', indexName: 'conversation_sequence' } } } },
+    };
+    expect(planFromExplain(explained)).toEqual({ stage: 'IXSCAN', indexes: ['conversation_sequence'] });
+  });
+
+  test('the slot-based engine nests the plan under queryPlan', () => {
+    const explained = { queryPlanner: { winningPlan: { queryPlan: { stage: 'FETCH', inputStage: { stage: 'IXSCAN', indexName: 'chat_list' } }, slotBasedPlan: {} } } };
+    expect(planFromExplain(explained)).toEqual({ stage: 'IXSCAN', indexes: ['chat_list'] });
+  });
+
+  test('a $or answered clause by clause, and the _id fast paths', () => {
+    const or = { queryPlanner: { winningPlan: { stage: 'FETCH', inputStage: { stage: 'OR', inputStages: [{ stage: 'IXSCAN', indexName: 'a_1' }, { stage: 'IXSCAN', indexName: 'b_1' }] } } } };
+    expect(planFromExplain(or)).toEqual({ stage: 'IXSCAN', indexes: ['a_1', 'b_1'] });
+    expect(planFromExplain({ queryPlanner: { winningPlan: { stage: 'IDHACK' } } })).toEqual({ stage: 'IXSCAN', indexes: ['_id_'] });
+    expect(planFromExplain({ queryPlanner: { winningPlan: { stage: 'EXPRESS_IXSCAN', keyPattern: '{ _id: 1 }' } } })).toEqual({ stage: 'IXSCAN', indexes: ['_id_'] });
+  });
+
+  test('a collection scan anywhere is a COLLSCAN', () => {
+    const explained = { queryPlanner: { winningPlan: { stage: 'SUBPLAN', inputStage: { stage: 'OR', inputStages: [{ stage: 'IXSCAN', indexName: 'a_1' }, { stage: 'COLLSCAN' }] } } } };
+    expect(planFromExplain(explained)).toEqual({ stage: 'COLLSCAN', indexes: [] });
+    expect(planFromExplain({ queryPlanner: { winningPlan: { stage: 'COLLSCAN', filter: {} } } })).toEqual({ stage: 'COLLSCAN', indexes: [] });
+  });
+});
+
+describe('withDatabase (how the MongoDB test runs make their own database)', () => {
+  test('keeps every host and option of a replica-set URL', () => {
+    expect(withDatabase('mongodb://u:p%40w@h1:27017,h2:27017,h3:27017/app?replicaSet=rs0&tls=true', 'run_1')).toBe(
+      'mongodb://u:p%40w@h1:27017,h2:27017,h3:27017/run_1?replicaSet=rs0&tls=true',
+    );
+    expect(withDatabase('mongodb+srv://cluster0.example.net/app?retryWrites=true', 'run_2')).toBe('mongodb+srv://cluster0.example.net/run_2?retryWrites=true');
   });
 });

@@ -1,0 +1,71 @@
+/**
+ * Keeps the mirrors in shared state complete (see mirror-completeness.ts). Runs in every
+ * process with a store: at start, and every couple of seconds after, it checks the completeness
+ * marker; when it is missing (first start, Redis restarted empty or flushed) it copies every
+ * mirror from the store and then sets the marker. No process restart is needed after a Redis
+ * loss. Several api pods may rebuild at once: the copies are idempotent, and only a rebuild that
+ * no flush interrupted sets the marker.
+ */
+import { randomUUID } from 'node:crypto';
+import { DependencyUnavailableError } from '../errors/dependency-unavailable.js';
+import type { Logger } from '../logging/logger.js';
+import type { OutageLog } from '../logging/outage-log.js';
+import { MIRRORS_COMPLETE_KEY, MIRRORS_REBUILDING_KEY, completeRebuild } from './mirror-completeness.js';
+import type { SharedState } from './shared-state.js';
+
+/** One mirror: copies every record it mirrors from the store; answers how many. */
+export interface MirrorSource {
+  readonly name: string;
+  restore(): Promise<number>;
+}
+
+/** How often the marker is checked: the longest a Redis loss goes unrepaired, plus the rebuild. */
+const CHECK_INTERVAL_MS = 2000;
+/** A rebuild that has not finished by then (a crashed pod) no longer holds the marker back. */
+const REBUILD_TTL_MS = 10 * 60_000;
+
+export class MirrorKeeper {
+  private timer: NodeJS.Timeout | undefined;
+  private checking: Promise<void> | undefined;
+
+  constructor(
+    private readonly state: SharedState,
+    private readonly sources: readonly MirrorSource[],
+    private readonly logger: Logger,
+    private readonly outages: OutageLog,
+  ) {}
+
+  /** Makes the mirrors complete once (if shared state answers), then keeps checking. */
+  async start(): Promise<void> {
+    await this.check();
+    this.timer = setInterval(() => void this.check(), CHECK_INTERVAL_MS);
+    this.timer.unref();
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+  }
+
+  /** One check, never two at once; failures are logged, the next check tries again. */
+  private check(): Promise<void> {
+    this.checking ??= this.rebuildIfIncomplete()
+      .catch((error: unknown) => {
+        if (error instanceof DependencyUnavailableError) this.outages.report(error);
+        else this.logger.warn({ err: error }, 'shared-state mirrors not rebuilt; retrying');
+      })
+      .finally(() => {
+        this.checking = undefined;
+      });
+    return this.checking;
+  }
+
+  private async rebuildIfIncomplete(): Promise<void> {
+    if (await this.state.exists(MIRRORS_COMPLETE_KEY)) return;
+    const rebuildId = randomUUID();
+    await this.state.set(MIRRORS_REBUILDING_KEY, rebuildId, { ttlMs: REBUILD_TTL_MS });
+    const copied: Record<string, number> = {};
+    for (const source of this.sources) copied[source.name] = await source.restore();
+    const completed = (await this.state.run(completeRebuild, [MIRRORS_REBUILDING_KEY, MIRRORS_COMPLETE_KEY], [rebuildId])) === 1;
+    this.logger.info({ copied, completed }, completed ? 'shared-state mirrors rebuilt from the store' : 'shared-state mirrors copied; another rebuild or a flush came in between');
+  }
+}
