@@ -18,7 +18,7 @@ async function main(): Promise<void> {
     }
     throw error;
   }
-  const logger = createLogger(config.logLevel);
+  const logger = createLogger(config.process.logLevel);
   process.on('unhandledRejection', (reason) => logger.error({ err: reason }, 'unhandled promise rejection'));
   const app = await startApp(config, logger);
   let stopping = false;
@@ -39,11 +39,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  // Some settings can only be checked against the API (RATE_LIMIT_OVERRIDES names RPCs).
-  if (error instanceof ConfigError) {
-    process.stderr.write(`${error.message}\n`);
-    process.exit(2);
-  }
   process.stderr.write(`failed to start: ${(error as Error).stack ?? String(error)}\n`);
   process.exit(1);
 });

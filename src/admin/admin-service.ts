@@ -2,14 +2,19 @@
 import { isIP } from 'node:net';
 import type { HandlerContext } from '@connectrpc/connect';
 import type { UnlockLockoutRequest } from '../gen/service/v1/admin_pb.js';
+import type { AuditLog } from '../identity/audit/audit-log.js';
 import { requireCaller } from '../identity/auth/caller.js';
-import type { Identity } from '../identity/identity.js';
+import type { LockoutKind, Lockouts } from '../identity/lockout/lockouts.js';
 import { isWalletAddress } from '../identity/wallet/wallet-address.js';
-import type { LockoutKind } from '../limits/lockouts.js';
 import { invalidArgument } from '../platform/errors/api-error.js';
 import { callInfoOf } from '../platform/rpc/call-context.js';
 
-export function createAdminService(identity: Identity) {
+export interface AdminServiceDependencies {
+  readonly lockouts: Lockouts;
+  readonly audit: AuditLog;
+}
+
+export function createAdminService(deps: AdminServiceDependencies) {
   return {
     async unlockLockout(request: UnlockLockoutRequest, context: HandlerContext) {
       const caller = requireCaller(context);
@@ -18,8 +23,8 @@ export function createAdminService(identity: Identity) {
       if (type === 'user' && !isWalletAddress(request.identifier)) throw invalidArgument('identifier must be a wallet address');
       if (type === 'ip' && isIP(request.identifier) === 0) throw invalidArgument('identifier must be an IP address');
       const identifier = request.identifier.toLowerCase();
-      const unlocked = await identity.lockouts.clear(type, identifier);
-      await identity.audit.record(callInfoOf(context), 'lockout_cleared', { address: caller.address, detail: `${type}:${identifier}:${unlocked ? 'unlocked' : 'not_locked'}` });
+      const unlocked = await deps.lockouts.clear(type, identifier);
+      await deps.audit.record(callInfoOf(context), 'lockout_cleared', { address: caller.address, detail: `${type}:${identifier}:${unlocked ? 'unlocked' : 'not_locked'}` });
       return { success: true, message: unlocked ? 'Lockout cleared' : 'Not locked', unlocked, identifier, type };
     },
   };

@@ -1,42 +1,46 @@
 /**
- * Starts the parts of the service that this process's role runs, and stops them in the right
- * order: stop taking work, finish in-flight work, then close storage (which flushes it).
+ * The composition root: the only place that builds the areas and connects them. It starts the
+ * parts of the service that this process's role runs, and stops them in the right order: stop
+ * taking work, finish in-flight work, then close storage (which flushes it).
+ *
+ * What every role shares is built here once: the ports (store, shared state, metrics, the
+ * outage log), the token verification and /ws tickets, the block mirror, the users' event
+ * streams and the limits. The API's areas are built by api-areas.ts, the /ws tier by its area
+ * factory. A process with a store also runs the mirror keeper over the areas' shared-state
+ * mirrors (ended sessions, blocks), complete before the first request is served.
  */
-import type { Config } from '../platform/config/settings.js';
-import type { Logger } from '../platform/logging/logger.js';
-import { createMetrics } from '../platform/metrics/metrics.js';
-import { openStore } from '../platform/store/open-store.js';
-import type { DocumentStore } from '../platform/store/document-store.js';
-import { openSharedState } from '../platform/shared-state/open-shared-state.js';
-import { observeRpc } from '../platform/rpc/observe-rpc.js';
-import { OutageLog } from '../platform/logging/outage-log.js';
-import { MirrorKeeper } from '../platform/shared-state/mirror-keeper.js';
-import { blocksMirror } from '../contacts/block-mirror.js';
-import { endedSessionsMirror } from '../identity/sessions/ended-sessions-mirror.js';
-import { apiServices } from '../platform/api/api-services.js';
+import { BlockMirror } from '../contacts/block-mirror.js';
 import { buildRouteTable } from '../gateway/routing/route-table.js';
 import { RestGateway } from '../gateway/rest-gateway.js';
-import { Readiness } from '../ops/readiness.js';
-import type { DependencyCheck } from '../ops/readiness.js';
-import { startHttpServer } from '../server/http-server.js';
-import type { RunningHttpServer } from '../server/http-server.js';
 import { startGrpcServer } from '../grpc/grpc-server.js';
 import type { RunningGrpcServer } from '../grpc/grpc-server.js';
-import { apiImplementations } from './api-implementations.js';
+import { optionalCaller } from '../identity/auth/caller.js';
+import { WsTickets } from '../identity/sessions/ws-tickets.js';
+import { createTokenVerification } from '../identity/tokens/token-verification.js';
+import { createLimitsArea } from '../limits/limits-area.js';
+import { Readiness } from '../ops/readiness.js';
+import type { DependencyCheck } from '../ops/readiness.js';
+import { apiServices } from '../platform/api/api-services.js';
+import type { Config } from '../platform/config/settings.js';
+import type { Logger } from '../platform/logging/logger.js';
+import { OutageLog } from '../platform/logging/outage-log.js';
+import { createMetrics } from '../platform/metrics/metrics.js';
+import { observeRpc } from '../platform/rpc/observe-rpc.js';
+import { MirrorKeeper } from '../platform/shared-state/mirror-keeper.js';
+import { openSharedState } from '../platform/shared-state/open-shared-state.js';
+import type { DocumentStore } from '../platform/store/document-store.js';
+import { openStore } from '../platform/store/open-store.js';
+import { MessagingEvents } from '../realtime/events/messaging-events.js';
+import { UserEventStream } from '../realtime/events/user-event-stream.js';
+import { createRealtimeArea } from '../realtime/realtime-area.js';
+import { createRealtimeMetrics } from '../realtime/realtime-metrics.js';
+import { startHttpServer } from '../server/http-server.js';
+import type { RunningHttpServer } from '../server/http-server.js';
+import { createFrontendErrorCounter } from '../system/frontend-errors.js';
+import { buildApiAreas } from './api-areas.js';
 import { buildApiPipeline } from './api-pipeline.js';
 import { httpDispatch } from './http-dispatch.js';
 import { registerGrpcInfrastructure, swaggerFor } from './infrastructure-services.js';
-import { authenticate } from '../identity/auth/authenticate.js';
-import { createIdentity } from '../identity/identity.js';
-import { createTokenVerification } from '../identity/tokens/token-verification.js';
-import { createMessaging } from '../messaging/messaging.js';
-import { UserEventStream } from '../realtime/events/user-event-stream.js';
-import { createRealtimeTier } from '../realtime/realtime-tier.js';
-import { RateLimiter } from '../limits/rate-limiter.js';
-import { captchaGate } from '../limits/captcha/captcha-gate.js';
-import { createCaptchaVerifier } from '../limits/captcha/captcha-verifier.js';
-import { limitByCaller, limitByIp, opsIpLimit } from '../limits/rate-limit-middleware.js';
-import { parseLimitOverrides } from '../limits/limit-overrides.js';
 
 export interface RunningApp {
   readonly httpPort: number;
@@ -46,70 +50,96 @@ export interface RunningApp {
 }
 
 export async function startApp(config: Config, logger: Logger): Promise<RunningApp> {
-  // Checked before anything is opened: the overrides name RPCs, so loadConfig cannot check them.
-  const overrides = parseLimitOverrides(config.rateLimitOverrides);
-  const servesApi = config.role !== 'ws';
-  const servesWebSockets = config.role !== 'api';
+  const { http: httpSettings, process: processSettings } = config;
+  const servesApi = processSettings.role !== 'ws';
+  const servesWebSockets = processSettings.role !== 'api';
+
+  // Ports.
   const metrics = createMetrics();
   const outages = new OutageLog(logger);
-  const sharedState = await openSharedState({ redisUrl: config.redisUrl, keyPrefix: config.redisKeyPrefix, logger });
+  const sharedState = await openSharedState({ redisUrl: config.sharedState.redisUrl, keyPrefix: config.sharedState.keyPrefix, logger });
   const store: DocumentStore | undefined = servesApi
-    ? await openStore({ mongodbUrl: config.mongodbUrl, mongodbAllowStandalone: config.mongodbAllowStandalone, dataDir: config.dataDir, logger })
+    ? await openStore({ mongodbUrl: config.store.mongodbUrl, mongodbAllowStandalone: config.store.mongodbAllowStandalone, dataDir: config.store.dataDir, logger })
     : undefined;
   const checks: Record<string, DependencyCheck> = { shared_state: () => sharedState.ping() };
   if (store) checks.store = () => store.ping();
   const readiness = new Readiness(checks);
 
-  const verification = await createTokenVerification(config, sharedState);
+  // Shared by every role. Every metric is registered whatever the role, so /metrics lists the same series everywhere.
+  const frontendErrors = createFrontendErrorCounter(metrics.registry);
+  const limits = createLimitsArea({
+    settings: config.limits,
+    captcha: config.captcha,
+    sharedState,
+    registry: metrics.registry,
+    callerAddressOf: (context) => optionalCaller(context)?.address,
+  });
+  const realtimeMetrics = createRealtimeMetrics(metrics.registry);
+  const verification = await createTokenVerification(config.tokens, config.store.dataDir, sharedState);
+  const wsTickets = new WsTickets(sharedState);
+  const blockMirror = new BlockMirror(sharedState);
+  const userEvents = new UserEventStream(sharedState, { retainCount: config.realtime.replayEvents, retentionMs: config.realtime.replayRetentionMs });
+
   const routes = servesApi ? buildRouteTable(apiServices) : [];
-  const limiter = new RateLimiter(sharedState, { onDecision: (scope, outcome) => metrics.rateLimitDecisions.inc({ scope, outcome }) });
-  const userEvents = new UserEventStream(sharedState, { retainCount: config.wsReplayEvents, retentionMs: config.wsReplayRetentionMs });
   let gateway: RestGateway | undefined;
   let grpc: RunningGrpcServer | undefined;
   let mirrors: MirrorKeeper | undefined;
   if (store) {
-    const identity = await createIdentity(config, store, sharedState, verification, logger);
-    const captcha =
-      config.captchaProvider === 'off'
-        ? []
-        : [captchaGate(createCaptchaVerifier({ provider: config.captchaProvider, secret: config.captchaSecret ?? '', verifyUrl: config.captchaVerifyUrl }))];
-    const middlewares = config.rateLimitsEnabled
-      ? [observeRpc(metrics, outages), limitByIp(limiter, metrics, overrides), ...captcha, authenticate(identity), limitByCaller(limiter, metrics, overrides)]
-      : [observeRpc(metrics, outages), ...captcha, authenticate(identity)];
-    const messaging = await createMessaging(store, sharedState, userEvents, logger);
-    // Before serving: the security mirrors in shared state are complete (or being repaired).
-    mirrors = new MirrorKeeper(sharedState, [endedSessionsMirror(store, verification.revocations), blocksMirror(messaging.blocks)], logger, outages);
-    await mirrors.start();
-    const pipeline = buildApiPipeline(apiImplementations({ metrics, store, identity, messaging }), middlewares);
-    gateway = new RestGateway(routes, pipeline.handlersByMethod, { legacySunset: config.legacySunset });
-    grpc = await startGrpcServer({
-      host: config.host,
-      port: config.grpcPort,
+    const areas = await buildApiAreas({
+      config,
+      store,
+      sharedState,
       logger,
-      maxBodyBytes: config.maxBodyBytes,
-      trustedProxies: config.trustedProxies,
+      verification,
+      wsTickets,
+      blockMirror,
+      events: new MessagingEvents(userEvents, logger),
+      frontendErrors,
+      smsNumberLimiter: limits.smsNumberLimiter,
+    });
+    // Before serving: the security mirrors in shared state are complete (or being repaired).
+    mirrors = new MirrorKeeper(sharedState, areas.mirrors, logger, outages);
+    await mirrors.start();
+    const middlewares = [observeRpc(metrics, outages), ...limits.beforeAuthentication, areas.authentication, ...limits.afterAuthentication];
+    const pipeline = buildApiPipeline(areas.implementations, middlewares);
+    gateway = new RestGateway(routes, pipeline.handlersByMethod, { legacySunset: httpSettings.legacySunset });
+    grpc = await startGrpcServer({
+      host: httpSettings.host,
+      port: httpSettings.grpcPort,
+      logger,
+      maxBodyBytes: httpSettings.maxBodyBytes,
+      trustedProxies: httpSettings.trustedProxies,
       routes: (router) => {
         pipeline.register(router);
         registerGrpcInfrastructure(router, readiness);
       },
     });
   }
-  const realtime = servesWebSockets ? createRealtimeTier({ config, sharedState, verification, limiter, events: userEvents, metrics, logger, outages }) : undefined;
+  const realtime = servesWebSockets
+    ? createRealtimeArea({
+        settings: config.realtime,
+        sharedState,
+        events: userEvents,
+        tickets: wsTickets,
+        verification,
+        blockMirror,
+        frameLimits: limits.wsFrameLimits,
+        metrics: realtimeMetrics,
+        logger,
+        outages,
+      })
+    : undefined;
   const http: RunningHttpServer = await startHttpServer({
-    host: config.host,
-    port: config.port,
-    maxBodyBytes: config.maxBodyBytes,
-    trustedProxies: config.trustedProxies,
+    host: httpSettings.host,
+    port: httpSettings.port,
+    maxBodyBytes: httpSettings.maxBodyBytes,
+    trustedProxies: httpSettings.trustedProxies,
     logger,
     metrics,
-    dispatch: httpDispatch(
-      { readiness, metrics, swagger: servesApi ? swaggerFor(routes) : undefined },
-      gateway,
-      config.rateLimitsEnabled ? opsIpLimit(limiter, metrics, overrides) : undefined,
-    ),
+    dispatch: httpDispatch({ readiness, metrics, swagger: servesApi ? swaggerFor(routes) : undefined }, gateway, limits.opsIpLimit),
     attach: realtime ? (app) => realtime.attach(app) : undefined,
   });
-  logger.info({ role: config.role, httpPort: http.port, grpcPort: grpc?.port }, 'service started');
+  logger.info({ role: processSettings.role, httpPort: http.port, grpcPort: grpc?.port }, 'service started');
 
   return {
     httpPort: http.port,
@@ -119,7 +149,7 @@ export async function startApp(config: Config, logger: Logger): Promise<RunningA
       // WebSocket clients are told to reconnect elsewhere before the listener goes away.
       realtime?.closeAll();
       mirrors?.stop();
-      await Promise.all([http.close(config.shutdownTimeoutMs), grpc?.close(config.shutdownTimeoutMs)]);
+      await Promise.all([http.close(processSettings.shutdownTimeoutMs), grpc?.close(processSettings.shutdownTimeoutMs)]);
       await store?.close();
       await sharedState.close();
       logger.info('service stopped');

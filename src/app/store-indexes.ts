@@ -1,6 +1,7 @@
-import { identityIndexes } from '../identity/identity.js';
-import { messagingIndexes } from '../messaging/messaging.js';
+import { contactsIndexes } from '../contacts/contacts-area.js';
+import { identityIndexes } from '../identity/identity-area.js';
+import { messagingIndexes } from '../messaging/messaging-area.js';
 import type { IndexSpec } from '../platform/store/document-store.js';
 
 /** Every index the service declares: what `ensure-indexes` builds before a rollout. */
-export const storeIndexes: IndexSpec[] = [...identityIndexes, ...messagingIndexes];
+export const storeIndexes: IndexSpec[] = [...identityIndexes, ...contactsIndexes, ...messagingIndexes];

@@ -21,7 +21,7 @@ async function main(args: string[]): Promise<number> {
   if (!isWalletAddress(address)) return fail(`not a wallet address: ${address}`);
   if (!PERMISSION.test(permission)) return fail(`not a permission (area:action): ${permission}`);
   const config = loadConfig();
-  const store = await openStore({ mongodbUrl: config.mongodbUrl, mongodbAllowStandalone: config.mongodbAllowStandalone, dataDir: config.dataDir, logger: createLogger('warn') });
+  const store = await openStore({ mongodbUrl: config.store.mongodbUrl, mongodbAllowStandalone: config.store.mongodbAllowStandalone, dataDir: config.store.dataDir, logger: createLogger('warn') });
   try {
     const changed = await new AccountRepository(store).setPermission(address.toLowerCase(), permission, command === 'grant');
     if (changed === undefined) return fail(`no account with the address ${address}`);

@@ -13,8 +13,8 @@ import { openStore } from '../platform/store/open-store.js';
 
 async function main(): Promise<void> {
   const config = loadConfig();
-  const logger = createLogger(config.logLevel);
-  const store = await openStore({ mongodbUrl: config.mongodbUrl, mongodbAllowStandalone: config.mongodbAllowStandalone, dataDir: config.dataDir, logger });
+  const logger = createLogger(config.process.logLevel);
+  const store = await openStore({ mongodbUrl: config.store.mongodbUrl, mongodbAllowStandalone: config.store.mongodbAllowStandalone, dataDir: config.store.dataDir, logger });
   try {
     const started = Date.now();
     await store.ensureIndexes(storeIndexes);

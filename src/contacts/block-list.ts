@@ -2,8 +2,12 @@
  * Blocks: who has blocked whom, in the store, mirrored to shared state for the ws pods
  * (block-mirror.ts). Private to the blocker; the blocked user is never told.
  */
+import type { CursorPosition } from '../platform/api/page-cursor.js';
+import type { MirrorSource } from '../platform/shared-state/mirror-keeper.js';
 import type { Collection, DocumentStore, IndexSpec } from '../platform/store/document-store.js';
 import { DuplicateKeyError } from '../platform/store/document-store.js';
+import { newestFirstPage } from '../platform/store/newest-first-page.js';
+import type { NewestFirstPage } from '../platform/store/newest-first-page.js';
 import type { BlockMirror } from './block-mirror.js';
 
 export interface Block {
@@ -24,7 +28,7 @@ const blockId = (blocker: string, blocked: string) => `${blocker}|${blocked}`;
 const MIRROR_BATCH = 500;
 
 export class BlockList {
-  readonly blocks: Collection<Block>;
+  private readonly blocks: Collection<Block>;
 
   constructor(
     store: DocumentStore,
@@ -67,6 +71,11 @@ export class BlockList {
     return new Set(found.map((block) => block.blocked));
   }
 
+  /** The blocker's blocks, most recent first. */
+  listBlocked(blocker: string, limit: number, after: CursorPosition | undefined): Promise<NewestFirstPage<Block>> {
+    return newestFirstPage(this.blocks, { blocker }, 'blockedAt', limit, after);
+  }
+
   /** Copies every block into the mirror (mirror-keeper.ts calls it when Redis lost its data). */
   async restoreMirror(): Promise<number> {
     let after = '';
@@ -80,3 +89,6 @@ export class BlockList {
     }
   }
 }
+
+/** The block mirror as the mirror keeper rebuilds it. */
+export const blocksMirror = (blocks: BlockList): MirrorSource => ({ name: 'blocks', restore: () => blocks.restoreMirror() });

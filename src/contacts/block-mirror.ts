@@ -7,9 +7,7 @@
  */
 import { DependencyUnavailableError } from '../platform/errors/dependency-unavailable.js';
 import { lookUpMirror } from '../platform/shared-state/mirror-completeness.js';
-import type { MirrorSource } from '../platform/shared-state/mirror-keeper.js';
 import type { SharedState } from '../platform/shared-state/shared-state.js';
-import type { BlockList } from './block-list.js';
 
 const keyOf = (blocker: string, blocked: string) => `block:${blocker}:${blocked}`;
 
@@ -28,6 +26,3 @@ export class BlockMirror {
     return answer === 'found';
   }
 }
-
-/** The block mirror as the mirror keeper rebuilds it. */
-export const blocksMirror = (blocks: BlockList): MirrorSource => ({ name: 'blocks', restore: () => blocks.restoreMirror() });

@@ -6,22 +6,28 @@ import type {
   UnblockContactRequest,
   VerifyContactRequest,
 } from '../gen/service/v1/contacts_pb.js';
+import type { AccountRepository } from '../identity/accounts/account-repository.js';
+import { requireExistingUser } from '../identity/accounts/existing-user.js';
 import { requireCaller } from '../identity/auth/caller.js';
 import { isWalletAddress } from '../identity/wallet/wallet-address.js';
-import type { Conversations } from '../messaging/conversations/conversations.js';
-import { decodeCursor, encodeCursor, pageSize } from '../platform/api/page-cursor.js';
+import { decodeCursor, pageSize } from '../platform/api/page-cursor.js';
 import { invalidArgument, notFound } from '../platform/errors/api-error.js';
-import type { StoreFilter } from '../platform/store/document-store.js';
 import type { Block, BlockList } from './block-list.js';
 import type { ContactVerifications } from './contact-verifications.js';
 
 const blockedView = (block: Block) => ({ address: block.blocked, blockedAt: block.blockedAt.toISOString() });
 
-export function createContactsService(blocks: BlockList, verifications: ContactVerifications, conversations: Conversations) {
+export interface ContactsServiceDependencies {
+  readonly blocks: BlockList;
+  readonly verifications: ContactVerifications;
+  readonly accounts: AccountRepository;
+}
+
+export function createContactsService({ blocks, verifications, accounts }: ContactsServiceDependencies) {
   /** Another existing user: 400 for a malformed address or the caller's own, 404 for an unknown one. */
   const otherUser = async (caller: string, address: string) => {
     if (isWalletAddress(address) && address.toLowerCase() === caller) throw invalidArgument('address must be another user');
-    return conversations.existingUser(address, 'address');
+    return requireExistingUser(accounts, address, 'address');
   };
 
   return {
@@ -42,16 +48,8 @@ export function createContactsService(blocks: BlockList, verifications: ContactV
 
     async listBlockedContacts(request: ListBlockedContactsRequest, context: HandlerContext) {
       const caller = requireCaller(context).address;
-      const limit = pageSize(request.pageSize);
-      const after = decodeCursor(request.cursor);
-      const filter: StoreFilter<Block> = after
-        ? { blocker: caller, $or: [{ blockedAt: { $lt: new Date(after.sortValue) } }, { blockedAt: new Date(after.sortValue), _id: { $gt: after.id } }] }
-        : { blocker: caller };
-      const found = await blocks.blocks.find(filter, { sort: { blockedAt: -1, _id: 1 }, limit: limit + 1 });
-      const page = found.slice(0, limit);
-      const last = page[page.length - 1];
-      const nextCursor = found.length > limit && last ? encodeCursor({ sortValue: last.blockedAt.getTime(), id: last._id }) : '';
-      return { success: true, message: `${page.length} blocked users`, blockedContacts: page.map(blockedView), nextCursor };
+      const page = await blocks.listBlocked(caller, pageSize(request.pageSize), decodeCursor(request.cursor));
+      return { success: true, message: `${page.items.length} blocked users`, blockedContacts: page.items.map(blockedView), nextCursor: page.nextCursor };
     },
 
     async verifyContact(request: VerifyContactRequest, context: HandlerContext) {

@@ -4,17 +4,27 @@ import type { CheckUsernameRequest } from '../gen/service/v1/auth_pb.js';
 import { invalidArgument } from '../platform/errors/api-error.js';
 import { optionalCaller, requireCaller } from './auth/caller.js';
 import { setCsrfCookie } from './auth/cookies.js';
+import type { CookiePolicy } from './auth/cookies.js';
 import { USERNAME_MAX_INPUT, checkUsername, isReservedUsername } from './accounts/username.js';
-import type { Identity } from './identity.js';
 import { initialize } from './signin/initialize.js';
+import type { InitializeDependencies } from './signin/initialize.js';
 import { refreshToken, revokeToken } from './signin/refresh.js';
-import { WS_TICKET_TTL_SECONDS } from './tickets/ws-tickets.js';
+import type { RefreshDependencies, RevokeDependencies } from './signin/refresh.js';
+import { WS_TICKET_TTL_SECONDS } from './sessions/ws-tickets.js';
+import type { WsTickets } from './sessions/ws-tickets.js';
 
-export function createAuthService(identity: Identity) {
+export type AuthServiceDependencies = InitializeDependencies &
+  RefreshDependencies &
+  RevokeDependencies & {
+    readonly wsTickets: WsTickets;
+    readonly cookies: CookiePolicy;
+  };
+
+export function createAuthService(deps: AuthServiceDependencies) {
   return {
-    initialize: initialize(identity),
-    refreshToken: refreshToken(identity),
-    revokeToken: revokeToken(identity),
+    initialize: initialize(deps),
+    refreshToken: refreshToken(deps),
+    revokeToken: revokeToken(deps),
 
     async checkUsername(request: CheckUsernameRequest, context: HandlerContext) {
       if (request.username === '') throw invalidArgument('username is required');
@@ -24,7 +34,7 @@ export function createAuthService(identity: Identity) {
       if (isReservedUsername(check.username)) {
         return { success: true, message: 'The username is reserved', username: check.username, valid: true, available: false, reason: 'reserved' };
       }
-      const holder = await identity.accounts.findByUsername(check.username);
+      const holder = await deps.accounts.findByUsername(check.username);
       const available = holder === null || holder._id === optionalCaller(context)?.address;
       return {
         success: true,
@@ -38,7 +48,7 @@ export function createAuthService(identity: Identity) {
 
     async createWsTicket(_: unknown, context: HandlerContext) {
       const caller = requireCaller(context);
-      const ticket = await identity.wsTickets.issue({ address: caller.address, sessionId: caller.sessionId });
+      const ticket = await deps.wsTickets.issue({ address: caller.address, sessionId: caller.sessionId });
       return {
         success: true,
         message: 'WebSocket ticket issued',
@@ -50,8 +60,8 @@ export function createAuthService(identity: Identity) {
 
     async rotateCsrfToken(_: unknown, context: HandlerContext) {
       const caller = requireCaller(context);
-      const csrfToken = await identity.sessions.rotateCsrf(caller.sessionId);
-      setCsrfCookie(context, identity.cookies, csrfToken);
+      const csrfToken = await deps.sessions.rotateCsrf(caller.sessionId);
+      setCsrfCookie(context, deps.cookies, csrfToken);
       return { success: true, message: 'CSRF token rotated', csrfToken };
     },
   };

@@ -7,12 +7,24 @@ import type { Account } from './accounts/account.js';
 import { requireCaller } from './auth/caller.js';
 import type { Caller } from './auth/caller.js';
 import { clearSessionCookies, setSessionCookies } from './auth/cookies.js';
-import type { Identity } from './identity.js';
+import type { CookiePolicy } from './auth/cookies.js';
+import type { AccountRepository } from './accounts/account-repository.js';
+import type { AuditLog } from './audit/audit-log.js';
+import type { Revocations } from './sessions/revocations.js';
 import { MAX_SESSIONS } from './sessions/session-manager.js';
+import type { SessionManager } from './sessions/session-manager.js';
 import type { Session } from './sessions/session.js';
 
-export function createSessionService(identity: Identity) {
-  const { sessions, audit } = identity;
+export interface SessionServiceDependencies {
+  readonly sessions: SessionManager;
+  readonly revocations: Revocations;
+  readonly accounts: AccountRepository;
+  readonly cookies: CookiePolicy;
+  readonly audit: AuditLog;
+}
+
+export function createSessionService(deps: SessionServiceDependencies) {
+  const { sessions, audit, accounts, cookies } = deps;
 
   const sessionView = (session: Session, caller: Caller) => ({
     id: session._id,
@@ -49,13 +61,13 @@ export function createSessionService(identity: Identity) {
       const session = await activeSession(caller);
       await sessions.touch(session._id, true);
       const { cookieValue, csrfToken } = await sessions.reissueCookie(session._id);
-      setSessionCookies(context, identity.cookies, cookieValue, csrfToken);
+      setSessionCookies(context, cookies, cookieValue, csrfToken);
       const current = await activeSession(caller);
       return {
         success: true,
         message: 'Session resumed',
         session: sessionView(current, caller),
-        user: userView(await identity.accounts.find(caller.address), caller.address),
+        user: userView(await accounts.find(caller.address), caller.address),
         csrfToken,
       };
     },
@@ -66,7 +78,7 @@ export function createSessionService(identity: Identity) {
         success: true,
         message: 'Current session',
         session: sessionView(await activeSession(caller), caller),
-        user: userView(await identity.accounts.find(caller.address), caller.address),
+        user: userView(await accounts.find(caller.address), caller.address),
       };
     },
 
@@ -102,8 +114,8 @@ export function createSessionService(identity: Identity) {
 
     async logoutCookieSession(_: unknown, context: HandlerContext) {
       const caller = await endCurrent(context, 'cookie_logout');
-      if (caller.accessToken) await identity.revocations.denyToken(caller.accessToken.id, caller.accessToken.expiresAt);
-      clearSessionCookies(context, identity.cookies);
+      if (caller.accessToken) await deps.revocations.denyToken(caller.accessToken.id, caller.accessToken.expiresAt);
+      clearSessionCookies(context, cookies);
       return { success: true, message: 'Signed out' };
     },
   };

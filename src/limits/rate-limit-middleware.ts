@@ -8,27 +8,38 @@
  *   authenticated, per IP otherwise (authentication and recovery run before authentication);
  * - authentication attempts overall: 5 per minute per IP, over every RPC marked
  *   `authentication_attempt`.
- * Every number can be overridden by the operator (RATE_LIMIT_OVERRIDES, limit-overrides.ts).
+ * Every number can be overridden by the operator (RATE_LIMIT_OVERRIDES,
+ * src/platform/config/limit-overrides.ts).
  * Buckets of authentication RPCs fail closed when shared state is down (503); the others fail
  * open (see rate-limiter.ts).
  */
 import type { DescMethod } from '@bufbuild/protobuf';
-import { optionalCaller } from '../identity/auth/caller.js';
+import type { HandlerContext } from '@connectrpc/connect';
 import { rateLimitOf } from '../platform/api/api-services.js';
+import type { BucketNumbers, LimitOverrides } from '../platform/config/limit-overrides.js';
 import { rateLimited, unavailable } from '../platform/errors/api-error.js';
-import type { Metrics } from '../platform/metrics/metrics.js';
 import { callInfoOf } from '../platform/rpc/call-context.js';
 import type { RpcMiddleware } from '../platform/rpc/rpc-pipeline.js';
-import { withOverride } from './limit-overrides.js';
-import type { BucketNumbers, LimitOverrides } from './limit-overrides.js';
+import type { LimitMetrics } from './limit-metrics.js';
 import type { RateLimitBucket, RateLimiter } from './rate-limiter.js';
+
+/**
+ * The authenticated caller's account address, or undefined for an unauthenticated call. Given
+ * by the app (identity's caller in the context values), so limits does not depend on identity.
+ */
+export type CallerAddressOf = (context: HandlerContext) => string | undefined;
 
 const MINUTE = 60_000;
 const HOUR = 3_600_000;
 const DEFAULT_ENDPOINT = { limit: 100, burst: 20 };
 
+/** The spec's numbers for a key, with the operator's override on top. */
+function withOverride(overrides: LimitOverrides, key: string, spec: BucketNumbers): BucketNumbers {
+  return { ...spec, ...overrides.get(key) };
+}
+
 /** Before authentication: the per-IP bucket. */
-export function limitByIp(limiter: RateLimiter, metrics: Metrics, overrides: LimitOverrides): RpcMiddleware {
+export function limitByIp(limiter: RateLimiter, metrics: LimitMetrics, overrides: LimitOverrides): RpcMiddleware {
   const numbers = withOverride(overrides, 'ip', { limit: 100, burst: 20, windowMs: MINUTE });
   return async ({ method, context }, next) => {
     const { clientIp } = callInfoOf(context);
@@ -38,7 +49,7 @@ export function limitByIp(limiter: RateLimiter, metrics: Metrics, overrides: Lim
 }
 
 /** The same per-IP bucket for the operational paths (health, metrics, swagger): the error, or undefined. */
-export function opsIpLimit(limiter: RateLimiter, metrics: Metrics, overrides: LimitOverrides) {
+export function opsIpLimit(limiter: RateLimiter, metrics: LimitMetrics, overrides: LimitOverrides) {
   const numbers = withOverride(overrides, 'ip', { limit: 100, burst: 20, windowMs: MINUTE });
   return (clientIp: string): Promise<unknown> =>
     consume(limiter, metrics, 'ops', { scope: 'ip', key: clientIp, ...numbers, failOpen: true }).then(
@@ -48,7 +59,7 @@ export function opsIpLimit(limiter: RateLimiter, metrics: Metrics, overrides: Li
 }
 
 /** After authentication: the per-user, per-endpoint and authentication-attempt buckets. */
-export function limitByCaller(limiter: RateLimiter, metrics: Metrics, overrides: LimitOverrides): RpcMiddleware {
+export function limitByCaller(limiter: RateLimiter, metrics: LimitMetrics, overrides: LimitOverrides, callerAddressOf: CallerAddressOf): RpcMiddleware {
   const user = withOverride(overrides, 'user', { limit: 1000, burst: 50, windowMs: HOUR });
   const auth = withOverride(overrides, 'auth', { limit: 5, burst: 5, windowMs: MINUTE });
   const endpointDefault = withOverride(overrides, 'default', { ...DEFAULT_ENDPOINT, windowMs: MINUTE });
@@ -69,14 +80,14 @@ export function limitByCaller(limiter: RateLimiter, metrics: Metrics, overrides:
   };
   return async ({ method, context }, next) => {
     const rule = rateLimitOf(method);
-    const caller = optionalCaller(context);
+    const caller = callerAddressOf(context);
     const { clientIp } = callInfoOf(context);
     const authentication = rule?.authenticationAttempt === true;
     const buckets: RateLimitBucket[] = [];
-    if (caller && !rule?.exemptFromUserQuota) buckets.push({ scope: 'user', key: caller.address, ...user, failOpen: true });
+    if (caller && !rule?.exemptFromUserQuota) buckets.push({ scope: 'user', key: caller, ...user, failOpen: true });
     // The overall allowance of authentication attempts is checked before the endpoint's own.
     if (authentication) buckets.push({ scope: 'auth', key: clientIp, ...auth, failOpen: false });
-    const who = caller && !authentication ? `user:${caller.address}` : `ip:${clientIp}`;
+    const who = caller && !authentication ? `user:${caller}` : `ip:${clientIp}`;
     buckets.push({ scope: 'endpoint', key: `${method.parent.typeName}.${method.name}:${who}`, ...endpointOf(method), failOpen: !authentication });
     for (const bucket of buckets) await consume(limiter, metrics, `${method.parent.name}.${method.name}`, bucket);
     return next();
@@ -84,7 +95,7 @@ export function limitByCaller(limiter: RateLimiter, metrics: Metrics, overrides:
 }
 
 /** `label` names the RPC (or `ops`) in the refusal metric. */
-async function consume(limiter: RateLimiter, metrics: Metrics, label: string, bucket: RateLimitBucket): Promise<void> {
+async function consume(limiter: RateLimiter, metrics: LimitMetrics, label: string, bucket: RateLimitBucket): Promise<void> {
   const decision = await limiter.consume(bucket);
   if (decision.allowed) return;
   if (decision.outcome === 'failed_closed') throw unavailable('Rate limiting is unavailable; retry shortly');

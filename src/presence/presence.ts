@@ -5,7 +5,7 @@
  */
 import type { BlockList } from '../contacts/block-list.js';
 import type { Conversations } from '../messaging/conversations/conversations.js';
-import type { MessagingEvents } from '../messaging/messaging-events.js';
+import type { MessagingEvents } from '../realtime/events/messaging-events.js';
 import type { Collection, DocumentStore } from '../platform/store/document-store.js';
 
 export const STATUSES = ['online', 'away', 'busy', 'offline'] as const;
@@ -52,14 +52,7 @@ export class Presence {
   }
 
   private async audienceOf(address: string): Promise<string[]> {
-    const chats = await this.conversations.members.find({ address }, { sort: { activityAt: -1 }, limit: MAX_AUDIENCE_CONVERSATIONS });
-    const peers = new Set(chats.filter((chat) => chat.type === 'direct').map((chat) => chat.peerAddress));
-    const groups = chats.filter((chat) => chat.type === 'group').map((chat) => chat.conversationId);
-    if (groups.length > 0) {
-      const members = await this.conversations.members.find({ conversationId: { $in: groups } }, { projection: { address: 1 } });
-      for (const member of members) peers.add(member.address);
-    }
-    peers.delete(address);
+    const peers = await this.conversations.peersOf(address, MAX_AUDIENCE_CONVERSATIONS);
     const blocked = await this.blocks.blockedAmong(address, [...peers]);
     return [...peers].filter((peer) => !blocked.has(peer));
   }

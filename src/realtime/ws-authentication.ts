@@ -5,7 +5,7 @@
  * credentials name; whether their session is still live is asked afterwards (ws-endpoint.ts),
  * once the socket is registered under the session, so no ending can slip in between.
  */
-import type { WsTickets } from '../identity/tickets/ws-tickets.js';
+import type { WsTickets } from '../identity/sessions/ws-tickets.js';
 import { TokenVerificationError } from '../identity/tokens/token-service.js';
 import type { TokenService } from '../identity/tokens/token-service.js';
 

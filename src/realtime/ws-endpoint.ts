@@ -13,7 +13,7 @@
  * and refuses frames with UNAVAILABLE, reported by the OutageLog once per interval.
  */
 import type { HttpResponse, TemplatedApp, WebSocket } from 'uWebSockets.js';
-import type { WsTickets } from '../identity/tickets/ws-tickets.js';
+import type { WsTickets } from '../identity/sessions/ws-tickets.js';
 import type { TokenVerification } from '../identity/tokens/token-verification.js';
 import { DependencyUnavailableError, OUTAGE_RETRY_AFTER_SECONDS } from '../platform/errors/dependency-unavailable.js';
 import type { OutageLog } from '../platform/logging/outage-log.js';

@@ -4,10 +4,13 @@
  * are drawn from fixed sets so that clients cannot inflate the metric's cardinality.
  */
 import type { HandlerContext } from '@connectrpc/connect';
+import { Counter } from 'prom-client';
+import type { Registry } from 'prom-client';
 import type { FrontendError, ReportErrorsRequest } from '../gen/service/v1/system_pb.js';
 import { invalidArgument } from '../platform/errors/api-error.js';
-import type { Metrics } from '../platform/metrics/metrics.js';
 import { callInfoOf } from '../platform/rpc/call-context.js';
+
+export type FrontendErrorCounter = Counter<'environment' | 'error_type'>;
 
 export const MAX_ERRORS_PER_BATCH = 50;
 const MAX_LOGGED_STRING = 8 * 1024;
@@ -18,13 +21,23 @@ const ERROR_TYPES = new Set([
   'AggregateError', 'AbortError', 'NetworkError', 'ChunkLoadError', 'SecurityError', 'UnhandledRejection',
 ]);
 
-export function reportErrors(metrics: Metrics) {
+/** `frontend_errors_total`, registered by this area on the process's registry. */
+export function createFrontendErrorCounter(registry: Registry): FrontendErrorCounter {
+  return new Counter({
+    name: 'frontend_errors_total',
+    help: 'Errors reported by frontends through POST /errors.',
+    labelNames: ['environment', 'error_type'],
+    registers: [registry],
+  });
+}
+
+export function reportErrors(frontendErrors: FrontendErrorCounter) {
   return (request: ReportErrorsRequest, context: HandlerContext) => {
     validateBatch(request);
     const { logger } = callInfoOf(context);
     for (const error of request.errors) {
       logger.warn({ frontendError: loggable(error), batchTimestamp: request.batchTimestamp }, 'frontend error');
-      metrics.frontendErrors.inc({
+      frontendErrors.inc({
         environment: ENVIRONMENTS.has(error.environment) ? error.environment : 'other',
         error_type: ERROR_TYPES.has(error.errorType) ? error.errorType : 'other',
       });

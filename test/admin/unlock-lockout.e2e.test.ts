@@ -5,37 +5,33 @@
  * `npm run admin -- grant`; after the unlock the client signs in again.
  */
 import { execFile } from 'node:child_process';
-import { rmSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { builtModule } from '../support/built-service.js';
 import { requestFrom } from '../support/http-from.js';
+import { serviceForThisFile } from '../support/service-for-tests.js';
 import { startTestService } from '../support/start-service.js';
-import type { TestService } from '../support/start-service.js';
 import { TestUser, signIn } from '../support/wallet.js';
 import type { SignedIn } from '../support/wallet.js';
 
 const ENV = { RATE_LIMITS_ENABLED: 'true' };
-let service: TestService;
 let admin: SignedIn;
-let dataDir: string;
 
-beforeAll(async () => {
-  // The admin account is made, the service stopped, the permission granted by the operator
-  // command on its data, and the service started again on the same data.
+/**
+ * The admin account is made, the service stopped, the permission granted by the operator
+ * command on its data; the service then starts again on the same data.
+ */
+async function adminGranted(): Promise<string> {
   const first = await startTestService(ENV, { keepData: true });
-  dataDir = first.dataDir;
   admin = await signIn(first.baseUrl, new TestUser());
   await first.stop();
   const grant = await promisify(execFile)(process.execPath, [builtModule('cli/admin.js'), 'grant', admin.user.address, 'admin:view_audit_logs'], {
-    env: { ...process.env, DATA_DIR: dataDir },
+    env: { ...process.env, DATA_DIR: first.dataDir },
   });
   expect(grant.stdout).toBe(`granted admin:view_audit_logs to ${admin.user.address.toLowerCase()}\n`);
-  service = await startTestService(ENV, { dataDir });
-});
-afterAll(async () => {
-  await service.stop();
-  rmSync(dataDir, { recursive: true, force: true });
-});
+  return first.dataDir;
+}
+
+const { service } = serviceForThisFile(ENV, { prepareDataDir: adminGranted });
 
 /** A correctly signed message with a trailing newline: a failed sign-in (401) for `user`. */
 const badSignIn = async (user: TestUser, client: string) => {

@@ -3,7 +3,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import WebSocket from 'ws';
 import { builtMain } from '../support/built-service.js';
-import { startTestService } from '../support/start-service.js';
+import { serviceForThisFile } from '../support/service-for-tests.js';
 
 /** The HTTP status with which an upgrade to /ws is answered. */
 function upgradeStatus(baseUrl: string): Promise<number> {
@@ -18,20 +18,20 @@ function upgradeStatus(baseUrl: string): Promise<number> {
   });
 }
 
-it('role api serves the API and gRPC, and has no /ws', async () => {
-  const service = await startTestService({ ROLE: 'api', ALLOW_EMBEDDED_STORE: 'true' });
-  try {
+describe('role api', () => {
+  const { service } = serviceForThisFile({ ROLE: 'api', ALLOW_EMBEDDED_STORE: 'true' });
+
+  it('role api serves the API and gRPC, and has no /ws', async () => {
     expect(service.app.grpcPort).toBeGreaterThan(0);
     expect((await fetch(`${service.baseUrl}/api/v1/version`)).status).toBe(200);
     expect(await upgradeStatus(service.baseUrl)).toBe(404);
-  } finally {
-    await service.stop();
-  }
+  });
 });
 
-it('role ws serves /ws and ops, no API and no RPC port', async () => {
-  const service = await startTestService({ ROLE: 'ws' });
-  try {
+describe('role ws', () => {
+  const { service } = serviceForThisFile({ ROLE: 'ws' });
+
+  it('role ws serves /ws and ops, no API and no RPC port', async () => {
     expect(service.app.grpcPort).toBeUndefined();
     const api = await fetch(`${service.baseUrl}/api/v1/version`);
     expect(api.status).toBe(404);
@@ -42,19 +42,16 @@ it('role ws serves /ws and ops, no API and no RPC port', async () => {
     expect((await fetch(`${service.baseUrl}/swagger/`)).status).toBe(404);
     // The route exists: without a ticket the handshake is refused, not unknown.
     expect(await upgradeStatus(service.baseUrl)).toBe(401);
-  } finally {
-    await service.stop();
-  }
+  });
 });
 
-it('role all serves both', async () => {
-  const service = await startTestService();
-  try {
+describe('role all', () => {
+  const { service } = serviceForThisFile();
+
+  it('role all serves both', async () => {
     expect((await fetch(`${service.baseUrl}/api/v1/version`)).status).toBe(200);
     expect(await upgradeStatus(service.baseUrl)).toBe(401);
-  } finally {
-    await service.stop();
-  }
+  });
 });
 
 it('role api refuses to start without MONGODB_URL: api pods on embedded stores would each have their own data', async () => {

@@ -3,7 +3,7 @@
  * production-like ones: every manifest against the Kubernetes schema, every setting of the
  * service wired, the pod hardening and probes in place, and values.schema.json refusing bad values.
  */
-import { settings } from '../../src/platform/config/settings.js';
+import { allSettings } from '../../src/platform/config/settings.js';
 import { findManifest, PRODUCTION_VALUES, renderChart, renderManifests } from './support/helm.js';
 import type { Manifest } from './support/helm.js';
 import { validateManifest } from './support/kubernetes-schema.js';
@@ -24,7 +24,7 @@ interface PodSpec {
 }
 const podSpec = (deployment: Manifest) => (deployment as unknown as { spec: { template: { spec: PodSpec } } }).spec.template.spec;
 
-const SETTINGS = Object.values(settings).map((setting) => setting.env);
+const SETTINGS = allSettings.map((setting) => setting.env);
 
 describe.each([
   ['default values', [] as string[]],

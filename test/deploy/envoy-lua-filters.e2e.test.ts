@@ -15,7 +15,7 @@ import type { EdgeRequest } from './support/envoy-lua/transcoder-model.js';
 import { withLuaJit } from './support/envoy-lua/run-lua-filter.js';
 import { findManifest, renderManifests } from './support/helm.js';
 import { cookieAuth, sessionCookies } from '../support/session-api.js';
-import { startTestService } from '../support/start-service.js';
+import { serviceForThisFile } from '../support/service-for-tests.js';
 import type { TestService } from '../support/start-service.js';
 import { bearer, signIn } from '../support/wallet.js';
 import type { SignedIn } from '../support/wallet.js';
@@ -94,13 +94,11 @@ const get = (path: string, headers: Record<string, string> = {}): EdgeRequest =>
 
 withLuaJit(() => {
   describe('the edge and the in-process gateway', () => {
-    let service: TestService;
+    const { service } = serviceForThisFile(chartSettings);
     let session: SignedIn;
     beforeAll(async () => {
-      service = await startTestService(chartSettings);
       session = await signIn(service.baseUrl);
     });
-    afterAll(() => service.stop());
 
     it('success: the same body and version headers, public and authenticated', async () => {
       await expectSameAnswer(service, get('/api/v1/version'), 200);
@@ -176,12 +174,8 @@ withLuaJit(() => {
   });
 
   describe('the edge and the in-process gateway, with a CAPTCHA provider that does not answer', () => {
-    let service: TestService;
-    beforeAll(async () => {
-      // A closed port: the provider is unreachable, and CAPTCHA-gated RPCs fail closed.
-      service = await startTestService({ ...chartSettings, CAPTCHA_PROVIDER: 'turnstile', CAPTCHA_SECRET: 'test-secret', CAPTCHA_VERIFY_URL: 'http://127.0.0.1:1/siteverify' });
-    });
-    afterAll(() => service.stop());
+    // A closed port: the provider is unreachable, and CAPTCHA-gated RPCs fail closed.
+    const { service } = serviceForThisFile({ ...chartSettings, CAPTCHA_PROVIDER: 'turnstile', CAPTCHA_SECRET: 'test-secret', CAPTCHA_VERIFY_URL: 'http://127.0.0.1:1/siteverify' });
 
     it('503 when a dependency is down', async () => {
       const initialize = json('POST', '/api/v1/initialize', { wallet_address: '0x0000000000000000000000000000000000000001', captcha_token: 'token' });
@@ -190,11 +184,7 @@ withLuaJit(() => {
   });
 
   describe('the edge and the in-process gateway, with rate limits on', () => {
-    let service: TestService;
-    beforeAll(async () => {
-      service = await startTestService({ ...chartSettings, RATE_LIMITS_ENABLED: 'true' });
-    });
-    afterAll(() => service.stop());
+    const { service } = serviceForThisFile({ ...chartSettings, RATE_LIMITS_ENABLED: 'true' });
 
     it('429 with the per-endpoint body, Retry-After and X-RateLimit-*', async () => {
       const enable = json('POST', '/api/v1/mfa/totp/enable', { code: '123456' }, bearer(await signIn(service.baseUrl)));

@@ -2,15 +2,10 @@
  * The REST surface over real HTTP: version headers, the failure envelope for every kind of bad
  * request, request ids, and the implemented system routes.
  */
-import { startTestService } from '../support/start-service.js';
 import { bearer, signIn } from '../support/wallet.js';
-import type { TestService } from '../support/start-service.js';
+import { serviceForThisFile } from '../support/service-for-tests.js';
 
-let service: TestService;
-beforeAll(async () => {
-  service = await startTestService({ MAX_BODY_BYTES: '2048' });
-});
-afterAll(() => service.stop());
+const { service } = serviceForThisFile({ MAX_BODY_BYTES: '2048' });
 
 const url = (path: string) => `${service.baseUrl}${path}`;
 const postJson = (path: string, body: unknown, headers: Record<string, string> = {}) =>

@@ -2,15 +2,10 @@
  * Over real HTTP, every route the spec lists answers under both prefixes: implemented, or 501
  * NOT_IMPLEMENTED, but never the router's 404 or 405.
  */
-import { startTestService } from '../support/start-service.js';
-import type { TestService } from '../support/start-service.js';
 import { bothPrefixes, specRoutes } from '../support/spec-routes.js';
+import { serviceForThisFile } from '../support/service-for-tests.js';
 
-let service: TestService;
-beforeAll(async () => {
-  service = await startTestService();
-});
-afterAll(() => service.stop());
+const { service } = serviceForThisFile();
 
 const requests = specRoutes().flatMap((route) =>
   (route.method ? [route.method] : ['GET', 'POST']).flatMap((method) => bothPrefixes(route.path).map((path) => [method, path] as const)),

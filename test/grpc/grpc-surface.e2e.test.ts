@@ -1,22 +1,19 @@
 /** The RPC port, called by a native gRPC client: version, health, and errors as gRPC statuses. */
 import { grpc, grpcClient, unary } from '../support/grpc-client.js';
 import type { GrpcServiceClient } from '../support/grpc-client.js';
-import { startTestService } from '../support/start-service.js';
 import { signIn } from '../support/wallet.js';
-import type { TestService } from '../support/start-service.js';
+import { serviceForThisFile } from '../support/service-for-tests.js';
 
-let service: TestService;
 let system: GrpcServiceClient;
 let health: GrpcServiceClient;
+const { service } = serviceForThisFile();
 beforeAll(async () => {
-  service = await startTestService();
   system = grpcClient(service.grpcAddress, 'service/v1/system.proto', 'service.v1.SystemService');
   health = grpcClient(service.grpcAddress, 'grpc/health/v1/health.proto', 'grpc.health.v1.Health');
 });
 afterAll(async () => {
   system.close();
   health.close();
-  await service.stop();
 });
 
 it('GetVersion answers over gRPC as the current version', async () => {

@@ -1,13 +1,15 @@
 /** The spec's numbers overridden by the operator (RATE_LIMIT_OVERRIDES), and bad overrides refused. */
 import { ConfigError } from '../../src/platform/config/setting.js';
 import { requestFrom } from '../support/http-from.js';
+import { serviceForThisFile } from '../support/service-for-tests.js';
 import { startTestService } from '../support/start-service.js';
 import { TestUser } from '../support/wallet.js';
 
-it('raises one RPC and the per-IP bucket as configured', async () => {
+describe('with overrides', () => {
   const overrides = { 'AuthService.Initialize': { burst: 3 }, ip: { limit: 10, burst: 4 } };
-  const service = await startTestService({ RATE_LIMITS_ENABLED: 'true', RATE_LIMIT_OVERRIDES: JSON.stringify(overrides) });
-  try {
+  const { service } = serviceForThisFile({ RATE_LIMITS_ENABLED: 'true', RATE_LIMIT_OVERRIDES: JSON.stringify(overrides) });
+
+  it('raises one RPC and the per-IP bucket as configured', async () => {
     const initialize = async () =>
       (await requestFrom(`${service.baseUrl}/api/v1/initialize`, '127.0.77.7', { method: 'POST', json: await new TestUser().initializeBody('register') })).status;
     expect([await initialize(), await initialize(), await initialize()]).toEqual([200, 200, 200]);
@@ -19,9 +21,7 @@ it('raises one RPC and the per-IP bucket as configured', async () => {
     const statuses: number[] = [];
     for (let i = 0; i < 5; i++) statuses.push((await requestFrom(`${service.baseUrl}/api/v1/version`, '127.0.77.8')).status);
     expect(statuses).toEqual([200, 200, 200, 200, 429]);
-  } finally {
-    await service.stop();
-  }
+  });
 });
 
 it.each([

@@ -5,15 +5,10 @@
  */
 import { grpc, grpcClient, unary } from '../support/grpc-client.js';
 import { requestFrom } from '../support/http-from.js';
-import { startTestService } from '../support/start-service.js';
-import type { TestService } from '../support/start-service.js';
 import { TestUser } from '../support/wallet.js';
+import { serviceForThisFile } from '../support/service-for-tests.js';
 
-let service: TestService;
-beforeAll(async () => {
-  service = await startTestService({ RATE_LIMITS_ENABLED: 'true' });
-});
-afterAll(() => service.stop());
+const { service } = serviceForThisFile({ RATE_LIMITS_ENABLED: 'true' });
 
 let nextAddress = 10;
 /** A loopback address no other test of this file uses: a fresh client with fresh buckets. */

@@ -3,24 +3,17 @@
  * sign-in burst on one pod is refused by the other.
  */
 import { requestFrom } from '../support/http-from.js';
-import { startTestService } from '../support/start-service.js';
+import { serviceForThisFile } from '../support/service-for-tests.js';
 import type { TestService } from '../support/start-service.js';
 import { TestUser } from '../support/wallet.js';
 import { deleteKeys, uniqueTestPrefix, withRedis } from '../platform/shared-state/redis-for-tests.js';
 
 await withRedis((redisUrl) => {
   const prefix = uniqueTestPrefix('shared-buckets');
-  let first: TestService;
-  let second: TestService;
-  beforeAll(async () => {
-    const shared = { REDIS_URL: redisUrl, REDIS_KEY_PREFIX: prefix, RATE_LIMITS_ENABLED: 'true' };
-    first = await startTestService(shared);
-    second = await startTestService(shared);
-  });
-  afterAll(async () => {
-    await Promise.all([first?.stop(), second?.stop()]);
-    await deleteKeys(redisUrl, prefix);
-  });
+  const shared = { REDIS_URL: redisUrl, REDIS_KEY_PREFIX: prefix, RATE_LIMITS_ENABLED: 'true' };
+  const { service: first } = serviceForThisFile(shared);
+  const { service: second } = serviceForThisFile(shared);
+  afterAll(() => deleteKeys(redisUrl, prefix));
 
   const initializeOn = async (service: TestService, client: string) =>
     (await requestFrom(`${service.baseUrl}/api/v1/initialize`, client, { method: 'POST', json: await new TestUser().initializeBody('register') })).status;

@@ -9,31 +9,31 @@ import path from 'node:path';
 import { KEY_BUNDLES } from '../../src/contacts/contact-verifications.js';
 import type { PublishedIdentityKey } from '../../src/contacts/contact-verifications.js';
 import { EmbeddedDocumentStore } from '../../src/platform/store/embedded/embedded-store.js';
-import { Api, expectFailure, expectOk } from '../support/session-api.js';
+import { expectFailure, expectOk } from '../support/session-api.js';
+import { serviceForThisFile } from '../support/service-for-tests.js';
 import { silentLogger } from '../support/silent-logger.js';
-import { startTestService } from '../support/start-service.js';
-import type { TestService } from '../support/start-service.js';
 import { TestUser, bearer, signIn } from '../support/wallet.js';
 import type { SignedIn } from '../support/wallet.js';
 
 const IDENTITY_KEY = Buffer.alloc(32, 7).toString('base64');
-let service: TestService;
-let api: Api;
+const bobUser = new TestUser();
 let alice: SignedIn;
 let bob: SignedIn;
 let carol: SignedIn;
 
-beforeAll(async () => {
-  const bobUser = new TestUser();
+/** Bob's key bundle, written where the keys service keeps them, before the service starts. */
+async function publishedKeyBundle(): Promise<string> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'svc-verify-'));
   const store = await EmbeddedDocumentStore.open({ dataDir, logger: silentLogger });
   await store.collection<PublishedIdentityKey>(KEY_BUNDLES).insertOne({ _id: bobUser.address.toLowerCase(), identityKey: IDENTITY_KEY });
   await store.close();
-  service = await startTestService({}, { dataDir });
-  api = new Api(service.baseUrl);
+  return dataDir;
+}
+
+const { service, api } = serviceForThisFile({}, { prepareDataDir: publishedKeyBundle });
+beforeAll(async () => {
   [alice, bob, carol] = [await signIn(service.baseUrl), await signIn(service.baseUrl, bobUser), await signIn(service.baseUrl)];
 });
-afterAll(() => service.stop());
 
 const peerInfo = async (viewer: SignedIn, peer: SignedIn) => expectOk(await api.get(`/api/v1/peer-info?address=${peer.user.address}`, bearer(viewer))).peer;
 

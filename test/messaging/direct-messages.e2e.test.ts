@@ -3,28 +3,23 @@
  * state): sending with idempotency, history, chat list, receipts, stars, typing, view-once,
  * disappearing timers and blocking, seen through real HTTP and a real WebSocket client.
  */
-import { startTestService } from '../support/start-service.js';
-import type { TestService } from '../support/start-service.js';
-import { Api, expectFailure, expectOk, sleep } from '../support/session-api.js';
+import { expectFailure, expectOk, sleep } from '../support/session-api.js';
 import { bearer, signIn } from '../support/wallet.js';
 import type { SignedIn } from '../support/wallet.js';
 import { RealtimeClient } from '../support/realtime-client.js';
+import { serviceForThisFile } from '../support/service-for-tests.js';
 
-let service: TestService;
-let api: Api;
 let alice: SignedIn;
 let bob: SignedIn;
 let carol: SignedIn;
 const clients: RealtimeClient[] = [];
 
+const { service, api } = serviceForThisFile();
 beforeAll(async () => {
-  service = await startTestService();
-  api = new Api(service.baseUrl);
   [alice, bob, carol] = await Promise.all([signIn(service.baseUrl), signIn(service.baseUrl), signIn(service.baseUrl)]);
 });
 afterAll(async () => {
   for (const client of clients) client.close();
-  await service.stop();
 });
 
 const addressOf = (session: SignedIn) => session.user.address.toLowerCase();

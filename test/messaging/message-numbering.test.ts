@@ -10,14 +10,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ACCOUNTS } from '../../src/identity/accounts/account.js';
 import type { Account } from '../../src/identity/accounts/account.js';
-import type { Messaging } from '../../src/messaging/messaging.js';
-import { createMessaging } from '../../src/messaging/messaging.js';
 import type { SendRequest } from '../../src/messaging/messages/message-sender.js';
 import { createLogger } from '../../src/platform/logging/logger.js';
 import { MemorySharedState } from '../../src/platform/shared-state/memory-shared-state.js';
 import { MemoryStore } from '../../src/platform/shared-state/memory-store.js';
 import { EmbeddedDocumentStore } from '../../src/platform/store/embedded/embedded-store.js';
-import { UserEventStream } from '../../src/realtime/events/user-event-stream.js';
+import { messageSending } from '../support/message-sending.js';
+import type { MessageSending } from '../support/message-sending.js';
 import { silentLogger } from '../support/silent-logger.js';
 
 const logger = createLogger('silent');
@@ -34,10 +33,9 @@ afterEach(async () => {
   await rm(dataDir, { recursive: true, force: true });
 });
 
-/** A messaging core as one api process builds it, over the shared store and shared state. */
-async function pod(): Promise<Messaging> {
-  const state = new MemorySharedState({ keyPrefix: 'numbering:', logger, store: sharedMemory });
-  return createMessaging(store, state, new UserEventStream(state, { retainCount: 100, retentionMs: 60_000 }), logger);
+/** The sending parts of one api process (messaging-area.ts), over the shared store and shared state. */
+function pod(): Promise<MessageSending> {
+  return messageSending(store, new MemorySharedState({ keyPrefix: 'numbering:', logger, store: sharedMemory }));
 }
 
 async function newUser(): Promise<string> {

@@ -7,7 +7,8 @@ import { jest } from '@jest/globals';
 import { open } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expectOk, serviceForThisFile } from '../support/session-api.js';
+import { serviceForThisFile } from '../support/service-for-tests.js';
+import { expectOk } from '../support/session-api.js';
 import { bearer, signIn } from '../support/wallet.js';
 
 const running = serviceForThisFile();

@@ -6,7 +6,8 @@
  */
 import { fileURLToPath } from 'node:url';
 import type { Operation, OperationMethod, Response } from '../../src/ops/openapi/openapi-types.js';
-import { cookieAuth, serviceForThisFile, sessionCookies } from '../support/session-api.js';
+import { serviceForThisFile } from '../support/service-for-tests.js';
+import { cookieAuth, sessionCookies } from '../support/session-api.js';
 import { grpc, grpcClient, unary } from '../support/grpc-client.js';
 import { signIn } from '../support/wallet.js';
 import type { SignedIn } from '../support/wallet.js';

@@ -8,7 +8,8 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { startChildService } from '../support/child-service.js';
 import type { ChildService } from '../support/child-service.js';
-import { Api, expectOk } from '../support/session-api.js';
+import { expectOk } from '../support/session-api.js';
+import { serviceForThisFile } from '../support/service-for-tests.js';
 import { RealtimeClient } from '../support/realtime-client.js';
 import type { Frame } from '../support/realtime-client.js';
 import { bearer, signIn } from '../support/wallet.js';
@@ -24,26 +25,18 @@ await withRedis((redisUrl) => {
   const wide = { limit: 100_000, burst: 10_000 };
   const overrides = JSON.stringify({ ip: wide, user: wide, auth: wide, default: wide, 'AuthService.Initialize': wide, 'MessagesService.SendMessage': wide });
   const shared = { REDIS_URL: redisUrl, REDIS_KEY_PREFIX: prefix, JWT_SIGNING_KEY: signingKey, RATE_LIMITS_ENABLED: 'true', RATE_LIMIT_OVERRIDES: overrides };
-  let apiPod: ChildService;
-  let ws1: ChildService;
-  let ws2: ChildService;
-  let api: Api;
+  const { service: apiPod, api } = serviceForThisFile({ ...shared, ROLE: 'api', ALLOW_EMBEDDED_STORE: 'true' }, { start: startChildService });
+  const { service: ws1 } = serviceForThisFile({ ...shared, ROLE: 'ws' }, { start: startChildService });
+  const { service: ws2 } = serviceForThisFile({ ...shared, ROLE: 'ws' }, { start: startChildService });
   let alice: SignedIn;
   let bob: SignedIn;
   const clients: RealtimeClient[] = [];
 
   beforeAll(async () => {
-    [apiPod, ws1, ws2] = await Promise.all([
-      startChildService({ ...shared, ROLE: 'api', ALLOW_EMBEDDED_STORE: 'true' }),
-      startChildService({ ...shared, ROLE: 'ws' }),
-      startChildService({ ...shared, ROLE: 'ws' }),
-    ]);
-    api = new Api(apiPod.baseUrl);
     [alice, bob] = await Promise.all([signIn(apiPod.baseUrl), signIn(apiPod.baseUrl)]);
   });
   afterAll(async () => {
     for (const client of clients) client.close();
-    await Promise.all([apiPod?.stop(), ws1?.stop(), ws2?.stop()]);
     await deleteKeys(redisUrl, prefix);
   });
 

@@ -19,7 +19,7 @@ async function echoServer(trustedProxies: string | undefined): Promise<RunningHt
     maxBodyBytes: 1024,
     logger: createLogger('silent'),
     metrics: createMetrics(),
-    trustedProxies: loadConfig(trustedProxies === undefined ? {} : { TRUSTED_PROXIES: trustedProxies }).trustedProxies,
+    trustedProxies: loadConfig(trustedProxies === undefined ? {} : { TRUSTED_PROXIES: trustedProxies }).http.trustedProxies,
     dispatch: async (request) => ({ status: 200, headers: [], body: request.clientIp, routeLabel: 'echo' }),
   });
 }

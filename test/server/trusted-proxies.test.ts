@@ -3,15 +3,15 @@ import { ConfigError } from '../../src/platform/config/setting.js';
 import { normaliseIp, resolveClientIp } from '../../src/server/trusted-proxies.js';
 
 const trusted = (text: string) => {
-  const list = loadConfig({ TRUSTED_PROXIES: text }).trustedProxies;
+  const list = loadConfig({ TRUSTED_PROXIES: text }).http.trustedProxies;
   if (list === undefined) throw new Error('expected a list');
   return list;
 };
 
 describe('TRUSTED_PROXIES', () => {
   it('is unset by default: no proxy trusted', () => {
-    expect(loadConfig({}).trustedProxies).toBeUndefined();
-    expect(loadConfig({ TRUSTED_PROXIES: '' }).trustedProxies).toBeUndefined();
+    expect(loadConfig({}).http.trustedProxies).toBeUndefined();
+    expect(loadConfig({ TRUSTED_PROXIES: '' }).http.trustedProxies).toBeUndefined();
   });
 
   it('accepts IPv4 and IPv6 CIDRs, with spaces around the commas', () => {

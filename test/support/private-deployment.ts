@@ -1,56 +1,102 @@
 /**
- * The two shapes the service runs in, each on a Redis of its own (private-redis.ts) so that a
- * test may stop, empty or freeze it: one process (`ROLE=all`), or the cluster of one `api` and
- * two `ws` processes. Both are real child processes of the built service. Tests of a defect
- * that involves shared state run the same steps on both (`describe.each(DEPLOYMENTS)`).
+ * The two shapes the service runs in, as real child processes of the built service: one
+ * process (`ROLE=all`), or the cluster of one `api` (the embedded store's owner) and two `ws`
+ * processes. `startPrivateDeployment` puts either on a Redis of its own (private-redis.ts) so
+ * that a test may stop, empty or freeze it; tests of a defect that involves shared state run
+ * the same steps on both (`describe.each(DEPLOYMENTS)`). `startSingleProcess` is `npm start` as
+ * shipped: in-process shared state, lost with the process. The fault suite
+ * (test/faults/support/fault-cluster.ts) starts its deployments here too.
  */
 import { generateKeyPairSync } from 'node:crypto';
 import { startChildService } from './child-service.js';
-import { RealtimeClient } from './realtime-client.js';
-import { Api } from './session-api.js';
 import type { ChildService } from './child-service.js';
 import { startPrivateRedis } from './private-redis.js';
 import type { PrivateRedis } from './private-redis.js';
+import { RealtimeClient } from './realtime-client.js';
+import { Api } from './session-api.js';
+import { signIn } from './wallet.js';
+import type { SignedIn } from './wallet.js';
 
 export type DeploymentShape = 'single process' | 'cluster';
 export const DEPLOYMENTS: readonly DeploymentShape[] = ['single process', 'cluster'];
 
-export interface PrivateDeployment {
-  readonly redis: PrivateRedis;
-  /** Where REST requests go (the api process, or the single process). */
-  readonly apiUrl: string;
-  /** Where `/ws` is served: two ws pods, or the single process once. */
-  readonly wsUrls: readonly string[];
+export interface Deployment {
+  /** The process that owns the store and serves REST (`all` or `api`). */
+  readonly api: ChildService;
+  /** The processes serving /ws: the single process itself, or the two ws pods. */
+  readonly wsPods: readonly ChildService[];
+  /** Every process once. */
   readonly processes: readonly ChildService[];
+  /** Where REST requests go now (a restarted process answers on new ports). */
+  readonly apiUrl: string;
+  /** Where `/ws` is served now. */
+  readonly wsUrls: readonly string[];
+  /** A REST client of the api process where it answers now. */
+  readonly http: Api;
+  /** Registers a new user over REST (a real wallet signature). */
+  signIn(): Promise<SignedIn>;
   /** Everything the processes logged, as parsed JSON lines (other lines are skipped). */
   logLines(): Record<string, any>[];
   stop(): Promise<void>;
 }
 
+export interface PrivateDeployment extends Deployment {
+  readonly redis: PrivateRedis;
+}
+
+const newSigningKey = () => generateKeyPairSync('ed25519').privateKey.export({ format: 'pem', type: 'pkcs8' }).toString();
+
+/** Either shape on a Redis of its own. Rate limits are off unless `env` turns them on. */
 export async function startPrivateDeployment(shape: DeploymentShape, env: Record<string, string> = {}): Promise<PrivateDeployment> {
   const redis = await startPrivateRedis();
-  const signingKey = generateKeyPairSync('ed25519').privateKey.export({ format: 'pem', type: 'pkcs8' }).toString();
-  const shared = { REDIS_URL: redis.url, REDIS_KEY_PREFIX: 'svc:', JWT_SIGNING_KEY: signingKey, RATE_LIMITS_ENABLED: 'false', ...env };
-  const processes =
-    shape === 'single process'
-      ? [await startChildService({ ...shared, ROLE: 'all' })]
-      : await Promise.all([
-          startChildService({ ...shared, ROLE: 'api', ALLOW_EMBEDDED_STORE: 'true' }),
-          startChildService({ ...shared, ROLE: 'ws' }),
-          startChildService({ ...shared, ROLE: 'ws' }),
-        ]);
+  const settings = { REDIS_URL: redis.url, REDIS_KEY_PREFIX: 'svc:', JWT_SIGNING_KEY: newSigningKey(), RATE_LIMITS_ENABLED: 'false', ...env };
+  const processes = await launch(shape, settings);
+  const deployment = assemble(shape, processes, async () => {
+    redis.thaw();
+    await stopAll(processes);
+    await redis.stop();
+  });
+  return Object.assign(deployment, { redis });
+}
+
+/** One process on in-process shared state (`REDIS_URL` unset, whatever the test run's environment says). */
+export async function startSingleProcess(env: Record<string, string> = {}): Promise<Deployment> {
+  const processes = await launch('single process', { RATE_LIMITS_ENABLED: 'false', ...env, REDIS_URL: '' });
+  return assemble('single process', processes, () => stopAll(processes));
+}
+
+function launch(shape: DeploymentShape, settings: Record<string, string>): Promise<ChildService[]> {
+  if (shape === 'single process') return Promise.all([startChildService({ ...settings, ROLE: 'all' })]);
+  return Promise.all([
+    startChildService({ ...settings, ROLE: 'api', ALLOW_EMBEDDED_STORE: 'true' }),
+    startChildService({ ...settings, ROLE: 'ws' }),
+    startChildService({ ...settings, ROLE: 'ws' }),
+  ]);
+}
+
+async function stopAll(processes: readonly ChildService[]): Promise<void> {
+  await Promise.all(processes.map((each) => each.stop()));
+}
+
+function assemble(shape: DeploymentShape, processes: readonly ChildService[], stop: () => Promise<void>): Deployment {
   const [api, ...wsPods] = processes as [ChildService, ...ChildService[]];
+  const servesWs = shape === 'single process' ? [api] : wsPods;
   return {
-    redis,
-    apiUrl: api.baseUrl,
-    wsUrls: shape === 'single process' ? [api.baseUrl] : wsPods.map((pod) => pod.baseUrl),
+    api,
+    wsPods: servesWs,
     processes,
-    logLines: () => processes.flatMap((each) => each.output().split('\n').flatMap(parseLine)),
-    async stop() {
-      redis.thaw();
-      await Promise.all(processes.map((each) => each.stop()));
-      await redis.stop();
+    get apiUrl() {
+      return api.baseUrl;
     },
+    get wsUrls() {
+      return servesWs.map((pod) => pod.baseUrl);
+    },
+    get http() {
+      return new Api(api.baseUrl);
+    },
+    signIn: () => signIn(api.baseUrl),
+    logLines: () => processes.flatMap((each) => each.output().split('\n').flatMap(parseLine)),
+    stop,
   };
 }
 

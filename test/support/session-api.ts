@@ -3,8 +3,6 @@
  * client over real HTTP, the failure-envelope assertion, the two ways a caller authenticates
  * (Bearer access token, session cookie plus CSRF token) and the cookies a response sets.
  */
-import { startTestService } from './start-service.js';
-import type { TestService } from './start-service.js';
 import type { SignedIn, TestUser } from './wallet.js';
 import { signIn } from './wallet.js';
 
@@ -18,7 +16,12 @@ export interface Reply {
 export type HeaderMap = Record<string, string>;
 
 export class Api {
-  constructor(readonly baseUrl: string) {}
+  /** `baseUrl` may be read at each call, for a service that is not started yet (service-for-tests.ts). */
+  constructor(private readonly base: string | (() => string)) {}
+
+  get baseUrl(): string {
+    return typeof this.base === 'string' ? this.base : this.base();
+  }
 
   url(path: string): string {
     return `${this.baseUrl}${path}`;
@@ -138,14 +141,3 @@ export async function signInAgain(baseUrl: string, user: TestUser, headers: Head
 }
 
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
-/** One service for the whole test file, and a client of it: started before its tests, stopped after. */
-export function serviceForThisFile(): { readonly service: TestService; readonly api: Api } {
-  const running = {} as { service: TestService; api: Api };
-  beforeAll(async () => {
-    running.service = await startTestService();
-    running.api = new Api(running.service.baseUrl);
-  });
-  afterAll(() => running.service.stop());
-  return running;
-}

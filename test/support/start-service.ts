@@ -18,7 +18,8 @@ export interface TestService {
   readonly dataDir: string;
   /** Parsed JSON log lines written so far. */
   readonly logs: Record<string, unknown>[];
-  stop(): Promise<void>;
+  /** Shuts the service down (once: later calls wait for the first) and removes its DATA_DIR unless `keepData`. */
+  stop(options?: { keepData?: boolean }): Promise<void>;
 }
 
 /**
@@ -46,16 +47,19 @@ export async function startTestService(env: Record<string, string> = {}, options
       done();
     },
   });
-  const app = await startApp(config, createLogger(config.logLevel, sink));
+  const app = await startApp(config, createLogger(config.process.logLevel, sink));
+  let stopping: Promise<void> | undefined;
   return {
     app,
     baseUrl: `http://127.0.0.1:${app.httpPort}`,
     grpcAddress: `127.0.0.1:${app.grpcPort}`,
     dataDir,
     logs,
-    async stop() {
-      await app.shutdown();
-      if (!options.keepData) rmSync(dataDir, { recursive: true, force: true });
+    stop(stopOptions = {}) {
+      stopping ??= app.shutdown().then(() => {
+        if (!options.keepData && !stopOptions.keepData) rmSync(dataDir, { recursive: true, force: true });
+      });
+      return stopping;
     },
   };
 }

@@ -23,8 +23,8 @@ import { callerKey } from './caller.js';
 import type { Caller } from './caller.js';
 import { readCookie } from './cookies.js';
 import { checkCsrfToken, csrfTokenRequired } from './csrf.js';
-import { MFA_PENDING_METHODS, looksLikeMfaToken, mfaPendingCallerKey } from '../mfa/pending-sign-ins.js';
-import type { MfaPendingCaller } from '../mfa/pending-sign-ins.js';
+import { MFA_PENDING_METHODS, looksLikeMfaToken, mfaPendingCallerKey } from './mfa-pending-caller.js';
+import type { MfaPendingCaller } from './mfa-pending-caller.js';
 
 /** Verifies an access token (signature, type, audience, expiry); throws a 401 ConnectError otherwise. */
 export type AccessTokenVerifier = (token: string) => Promise<{ address: string; sessionId: string; tokenId: string; expiresAt: Date }>;

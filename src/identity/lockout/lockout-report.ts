@@ -1,9 +1,9 @@
 /**
- * How identity applies the shared lockouts (src/limits/lockouts.ts): refusing a locked target
+ * How identity applies the lockouts (lockouts.ts): refusing a locked target
  * before any work, and the failed-attempt report of the lockout-status RPCs.
  */
-import type { LockoutKind, Lockouts } from '../../limits/lockouts.js';
-import { LOCKOUT_THRESHOLD } from '../../limits/lockouts.js';
+import type { LockoutKind, Lockouts } from './lockouts.js';
+import { LOCKOUT_THRESHOLD } from './lockouts.js';
 import { lockedOut } from '../../platform/errors/api-error.js';
 
 export type LockoutTarget = readonly [kind: LockoutKind, id: string];

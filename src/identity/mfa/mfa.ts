@@ -1,13 +1,13 @@
 /**
  * The second factor of an account: TOTP setup and confirmation, verification of a TOTP or
  * backup code (with replay refusal and the account lockout), backup-code sets and turning MFA
- * off. The RPCs (mfa-service.ts) and the sign-in gate (sign-in-gate.ts) are built on it.
+ * off. The RPCs (../mfa-service.ts) and the sign-in gate (../signin/mfa-gate.ts) are built on it.
  *
  * Every write that must not happen twice is a conditional update on the record (a time step
  * only moves forward; a backup code is marked used only while unused and of the current set),
  * so two concurrent requests can never both spend one code.
  */
-import type { Lockouts } from '../../limits/lockouts.js';
+import type { Lockouts } from '../lockout/lockouts.js';
 import { conflict, gone, invalidArgument, notFound, unauthenticated } from '../../platform/errors/api-error.js';
 import type { Collection, DocumentStore } from '../../platform/store/document-store.js';
 import type { AccountRepository } from '../accounts/account-repository.js';

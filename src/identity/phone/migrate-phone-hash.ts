@@ -6,20 +6,26 @@ import type { HandlerContext } from '@connectrpc/connect';
 import type { MigratePhoneHashRequest } from '../../gen/service/v1/phone_pb.js';
 import { invalidArgument } from '../../platform/errors/api-error.js';
 import { requireCaller } from '../auth/caller.js';
-import type { PhoneAuth } from './phone-auth.js';
 import { sameDigest } from '../secrets/same-digest.js';
+import type { PhoneAccounts } from './phone-accounts.js';
 import { phoneHash, requirePhoneHash, requirePhoneNumber } from './phone-hash.js';
 
-export function migratePhoneHash(phone: PhoneAuth) {
-  const { identity } = phone;
+export interface MigratePhoneHashDependencies {
+  /** PHONE_HASH_SALT. */
+  readonly phoneHashSalt: string;
+  readonly phoneAccounts: PhoneAccounts;
+}
+
+export function migratePhoneHash(deps: MigratePhoneHashDependencies) {
+  const { phoneAccounts } = deps;
   return async (request: MigratePhoneHashRequest, context: HandlerContext) => {
     const caller = requireCaller(context);
     const number = requirePhoneNumber(request.phoneNumber, 'phone_number');
     const legacy = requirePhoneHash(request.legacyPhoneHash, 'legacy_phone_hash');
     const current = requirePhoneHash(request.phoneHash, 'phone_hash');
-    const bound = await phone.phoneAccounts.findByAddress(caller.address);
+    const bound = await phoneAccounts.findByAddress(caller.address);
     if (!bound) throw invalidArgument('No phone number is bound to this account');
-    const salt = identity.config.phoneHashSalt;
+    const salt = deps.phoneHashSalt;
     const [v1, v2] = await Promise.all([phoneHash(number, salt, 1), phoneHash(number, salt, 2)]);
     if (!sameDigest(v1, legacy) || !sameDigest(v2, current)) throw invalidArgument('The hashes do not match phone_number');
     const migrated = { success: true, message: 'Phone hash migrated to V2', migrated: true, hashVersion: 2 };
@@ -29,7 +35,7 @@ export function migratePhoneHash(phone: PhoneAuth) {
     }
     if (!sameDigest(bound.phoneHash, v1)) throw invalidArgument('phone_number is not the number bound to this account');
     // A concurrent migration of the same account may win; the outcome is the same.
-    if (!(await phone.phoneAccounts.migrate(caller.address, v1, v2))) return { ...migrated, message: 'Already on V2', migrated: false };
+    if (!(await phoneAccounts.migrate(caller.address, v1, v2))) return { ...migrated, message: 'Already on V2', migrated: false };
     return migrated;
   };
 }

@@ -1,6 +1,6 @@
 /**
  * PhoneAuthService.RegisterPhone: an account bound to a verified number. The wallet is proven
- * exactly as in a wallet registration (proveWallet, registration templates only); the identity
+ * exactly as in a wallet registration (WalletProof, registration templates only); the identity
  * key becomes the key that phone logins are verified against; `phone_hash_signature` binds the
  * number to that key (missing: accepted with a warning, during the spec's transition period).
  */
@@ -9,15 +9,30 @@ import type { RegisterPhoneRequest } from '../../gen/service/v1/phone_pb.js';
 import { conflict, invalidArgument, unauthenticated } from '../../platform/errors/api-error.js';
 import { callInfoOf } from '../../platform/rpc/call-context.js';
 import type { Account } from '../accounts/account.js';
-import { authUserOf } from '../mfa/sign-in-gate.js';
+import type { AccountRepository } from '../accounts/account-repository.js';
+import type { AuditLog } from '../audit/audit-log.js';
+import { authUserOf } from '../signin/auth-user.js';
 import { dpopKeyOf } from '../signin/dpop-binding.js';
-import { SIGN_IN_LIMITS, proveWallet, register } from '../signin/initialize.js';
-import { startSession } from '../signin/start-session.js';
+import type { Registration } from '../signin/registration.js';
+import type { SessionStarter } from '../signin/session-starter.js';
+import { SIGN_IN_LIMITS as LIMITS } from '../signin/sign-in-limits.js';
+import type { WalletProof } from '../signin/wallet-proof.js';
+import type { DpopValidator } from '../tokens/dpop.js';
 import { isWalletAddress } from '../wallet/wallet-address.js';
 import { requireBase64, verifiesWithIdentityKey } from './identity-key.js';
-import type { PhoneAuth } from './phone-auth.js';
+import type { PhoneAccounts } from './phone-accounts.js';
+import type { VerificationTokens } from './verification-tokens.js';
 
-const LIMITS = SIGN_IN_LIMITS;
+export interface RegisterPhoneDependencies {
+  readonly verifications: VerificationTokens;
+  readonly phoneAccounts: PhoneAccounts;
+  readonly accounts: AccountRepository;
+  readonly walletProof: WalletProof;
+  readonly registration: Registration;
+  readonly dpop: DpopValidator;
+  readonly sessionStarter: SessionStarter;
+  readonly audit: AuditLog;
+}
 
 function checkRequest(request: RegisterPhoneRequest): void {
   if (!isWalletAddress(request.walletAddress)) throw invalidArgument('wallet_address must be 0x followed by 40 hex characters');
@@ -29,31 +44,32 @@ function checkRequest(request: RegisterPhoneRequest): void {
   if (request.identityPublicKey === '') throw invalidArgument('identity_public_key is required');
 }
 
-export function registerPhone(phone: PhoneAuth) {
-  const { identity } = phone;
+export function registerPhone(deps: RegisterPhoneDependencies) {
+  const { verifications, phoneAccounts, walletProof } = deps;
   return async (request: RegisterPhoneRequest, context: HandlerContext) => {
     const call = callInfoOf(context);
     checkRequest(request);
     const identityKey = requireBase64(request.identityPublicKey, 32, 'identity_public_key');
     const hashSignature = request.phoneHashSignature === '' ? undefined : requireBase64(request.phoneHashSignature, 64, 'phone_hash_signature');
-    const verification = await phone.verifications.check(request.verificationToken);
+    const verification = await verifications.check(request.verificationToken);
     const { phoneHash } = verification.payload;
-    if (await phone.phoneAccounts.findByHash(phoneHash)) throw conflict('This phone number is already registered');
+    if (await phoneAccounts.findByHash(phoneHash)) throw conflict('This phone number is already registered');
     if (hashSignature === undefined) {
       call.logger.warn({ wallet: request.walletAddress.toLowerCase() }, 'phone registration without phone_hash_signature accepted (transition period)');
     } else if (!verifiesWithIdentityKey(identityKey, phoneHash, hashSignature)) {
       throw unauthenticated('phone_hash_signature does not verify with identity_public_key');
     }
 
-    const dpopJkt = await dpopKeyOf(identity.dpop, context);
-    const { verified, replayKey } = await proveWallet(identity, call, request);
+    const dpopJkt = await dpopKeyOf(deps.dpop, context);
+    const proof = await walletProof.prove(call, request);
+    const { verified } = proof;
     let account: Account;
     try {
       if (verified.parsed.kind === 'sign-in') throw unauthenticated('message must be a registration template');
-      if (await identity.accounts.find(verified.address)) throw conflict('This wallet already has an account');
-      await phone.verifications.consume(verification);
+      if (await deps.accounts.find(verified.address)) throw conflict('This wallet already has an account');
+      await verifications.consume(verification);
       // The binding first: its unique hash settles a race between two registrations of one number.
-      await phone.phoneAccounts.bind({
+      await phoneAccounts.bind({
         _id: verified.address,
         phoneHash,
         hashVersion: 2,
@@ -62,17 +78,17 @@ export function registerPhone(phone: PhoneAuth) {
         completedAt: null,
       });
       try {
-        account = await register(identity, request, verified.parsed, verified.address, 'phone');
+        account = await deps.registration.register(request, verified.parsed, verified.address, 'phone');
       } catch (error) {
-        await phone.phoneAccounts.remove(verified.address);
+        await phoneAccounts.remove(verified.address);
         throw error;
       }
     } catch (error) {
-      await identity.spentSignatures.release(replayKey);
+      await walletProof.release(proof);
       throw error;
     }
-    const started = await startSession(identity, context, { address: account._id, authMethod: 'phone', deviceName: request.deviceName, dpopJkt });
-    await identity.audit.record(call, 'registration', { address: account._id, sessionId: started.sessionId, detail: 'phone' });
+    const started = await deps.sessionStarter.start(context, { address: account._id, authMethod: 'phone', deviceName: request.deviceName, dpopJkt });
+    await deps.audit.record(call, 'registration', { address: account._id, sessionId: started.sessionId, detail: 'phone' });
     return { success: true, message: 'Account created', ...started, user: authUserOf(account) };
   };
 }

@@ -5,8 +5,8 @@
  */
 import { invalidArgument, unauthenticated } from '../../platform/errors/api-error.js';
 import type { SharedState } from '../../platform/shared-state/shared-state.js';
-import { OneTimeRecords } from '../one-time/one-time-records.js';
-import type { OneTimeRecord } from '../one-time/one-time-records.js';
+import { OneTimeRecords } from '../secrets/one-time-records.js';
+import type { OneTimeRecord } from '../secrets/one-time-records.js';
 
 export const VERIFICATION_TOKEN_TTL_SECONDS = 600;
 

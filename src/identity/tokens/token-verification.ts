@@ -3,7 +3,7 @@
  * service, and the shared revocation markers. The api role builds the rest of identity on top;
  * the ws role uses only this (for the JWT subprotocol fallback of /ws).
  */
-import type { Config } from '../../platform/config/settings.js';
+import type { TokenSettings } from '../../platform/config/settings.js';
 import type { SharedState } from '../../platform/shared-state/shared-state.js';
 import { Revocations } from '../sessions/revocations.js';
 import { loadKeyRing } from './key-ring.js';
@@ -18,15 +18,16 @@ export interface TokenVerification {
   readonly revocations: Revocations;
 }
 
-export async function createTokenVerification(config: Config, sharedState: SharedState): Promise<TokenVerification> {
+/** `dataDir` holds the signing key made on first start when JWT_SIGNING_KEY is unset. */
+export async function createTokenVerification(settings: TokenSettings, dataDir: string, sharedState: SharedState): Promise<TokenVerification> {
   const keyRing = await loadKeyRing({
-    signingKey: config.jwtSigningKey,
-    signingKeyId: config.jwtSigningKeyId,
-    verificationKeysJwks: config.jwtVerificationKeys,
-    dataDir: config.dataDir,
+    signingKey: settings.signingKey,
+    signingKeyId: settings.signingKeyId,
+    verificationKeysJwks: settings.verificationKeys,
+    dataDir,
   });
   return {
-    tokens: new TokenService({ keyRing, issuer: config.jwtIssuer, accessTokenTtlSeconds: ACCESS_TOKEN_TTL_SECONDS }),
+    tokens: new TokenService({ keyRing, issuer: settings.issuer, accessTokenTtlSeconds: ACCESS_TOKEN_TTL_SECONDS }),
     revocations: new Revocations(sharedState, ACCESS_TOKEN_TTL_SECONDS * 1000 + REVOCATION_MARGIN_MS),
   };
 }

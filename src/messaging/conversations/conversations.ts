@@ -2,8 +2,8 @@
  * Finding the conversation a request names, and the conversation records' bookkeeping:
  * the floor of sequence numbers, timers and each member's place in the chat list.
  */
-import { AccountRepository } from '../../identity/accounts/account-repository.js';
-import { isWalletAddress } from '../../identity/wallet/wallet-address.js';
+import type { AccountRepository } from '../../identity/accounts/account-repository.js';
+import { requireExistingUser } from '../../identity/accounts/existing-user.js';
 import { invalidArgument, notFound } from '../../platform/errors/api-error.js';
 import type { Collection, DocumentStore } from '../../platform/store/document-store.js';
 import { CONVERSATIONS, CONVERSATION_MEMBERS, directConversationId, memberId } from './conversation.js';
@@ -28,20 +28,18 @@ export interface Target {
 export class Conversations {
   readonly conversations: Collection<Conversation>;
   readonly members: Collection<ConversationMember>;
-  private readonly accounts: AccountRepository;
 
-  constructor(store: DocumentStore) {
+  constructor(
+    store: DocumentStore,
+    private readonly accounts: AccountRepository,
+  ) {
     this.conversations = store.collection<Conversation>(CONVERSATIONS);
     this.members = store.collection<ConversationMember>(CONVERSATION_MEMBERS);
-    this.accounts = new AccountRepository(store);
   }
 
   /** A registered user named by a wallet address in any case: 400 if malformed, 404 if unknown. */
-  async existingUser(address: string, field: string): Promise<string> {
-    if (!isWalletAddress(address)) throw invalidArgument(`${field} must be a wallet address (0x + 40 hex digits)`);
-    const lower = address.toLowerCase();
-    if (!(await this.accounts.find(lower))) throw notFound('No account with this address');
-    return lower;
+  existingUser(address: string, field: string): Promise<string> {
+    return requireExistingUser(this.accounts, address, field);
   }
 
   /**
@@ -89,6 +87,28 @@ export class Conversations {
 
   member(conversationId: string, address: string): Promise<ConversationMember | null> {
     return this.members.findOne({ _id: memberId(conversationId, address) });
+  }
+
+  /** Everyone with a member record of the conversation. */
+  async memberAddresses(conversationId: string): Promise<string[]> {
+    const members = await this.members.find({ conversationId }, { projection: { address: 1 } });
+    return members.map((member) => member.address);
+  }
+
+  /**
+   * The people who share a direct chat or a group with `address`, among its `maxConversations`
+   * most recently active conversations (channels excluded), without `address` itself.
+   */
+  async peersOf(address: string, maxConversations: number): Promise<Set<string>> {
+    const chats = await this.members.find({ address }, { sort: { activityAt: -1 }, limit: maxConversations });
+    const peers = new Set(chats.filter((chat) => chat.type === 'direct').map((chat) => chat.peerAddress));
+    const groups = chats.filter((chat) => chat.type === 'group').map((chat) => chat.conversationId);
+    if (groups.length > 0) {
+      const members = await this.members.find({ conversationId: { $in: groups } }, { projection: { address: 1 } });
+      for (const member of members) peers.add(member.address);
+    }
+    peers.delete(address);
+    return peers;
   }
 
   /** Moves the conversation to the top of these members' chat lists (creating their entries). */

@@ -22,12 +22,15 @@ export interface HistoryPage {
   readonly hasMoreAfter: boolean;
 }
 
-export async function readHistory(
-  messages: Collection<StoredMessage>,
-  conversationId: string,
-  viewer: string,
-  request: HistoryRequest,
-): Promise<HistoryPage> {
+export class History {
+  constructor(private readonly messages: Collection<StoredMessage>) {}
+
+  read(conversationId: string, viewer: string, request: HistoryRequest): Promise<HistoryPage> {
+    return readHistory(this.messages, conversationId, viewer, request);
+  }
+}
+
+async function readHistory(messages: Collection<StoredMessage>, conversationId: string, viewer: string, request: HistoryRequest): Promise<HistoryPage> {
   if (request.beforeCursor !== '' && request.afterCursor !== '') throw invalidArgument('Give at most one of before_cursor and after_cursor');
   const limit = pageSize(request.pageSize);
   const before = sequenceOf(request.beforeCursor, conversationId);

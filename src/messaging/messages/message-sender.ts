@@ -18,12 +18,12 @@ import type { BlockList } from '../../contacts/block-list.js';
 import { conflict, invalidArgument, permissionDenied } from '../../platform/errors/api-error.js';
 import type { Collection } from '../../platform/store/document-store.js';
 import { DuplicateKeyError } from '../../platform/store/document-store.js';
+import type { MessagingEvents } from '../../realtime/events/messaging-events.js';
 import type { Conversations, Target } from '../conversations/conversations.js';
-import type { MessageNumbering } from '../conversations/message-numbering.js';
-import { SerialQueues } from '../conversations/serial-queues.js';
-import type { MessagingEvents } from '../messaging-events.js';
 import type { MediaCatalog } from './media-catalog.js';
+import type { MessageNumbering } from './message-numbering.js';
 import { messageJson, messageView } from './message-view.js';
+import { SerialQueues } from './serial-queues.js';
 import { byIdempotencyKey, type MessageKind, type StoredMessage } from './stored-message.js';
 
 export interface SendRequest {

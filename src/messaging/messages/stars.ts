@@ -1,6 +1,14 @@
-/** Stars: private to the user who sets them, gone with the message they mark. */
-import type { Collection, DocumentStore, IndexSpec } from '../../platform/store/document-store.js';
+/**
+ * Stars: private to the user who sets them, gone with the message they mark. Only a message the
+ * user can read can be starred or unstarred; listing shows the starred messages still visible.
+ */
+import type { CursorPosition } from '../../platform/api/page-cursor.js';
+import { invalidArgument, notFound } from '../../platform/errors/api-error.js';
+import type { Collection, DocumentStore, IndexSpec, StoreFilter } from '../../platform/store/document-store.js';
+import { newestFirstPage } from '../../platform/store/newest-first-page.js';
+import type { Conversations } from '../conversations/conversations.js';
 import type { StoredMessage } from './stored-message.js';
+import { isVisibleTo, visibleTo } from './visibility.js';
 
 export interface MessageStar {
   /** `<address>|<message id>` */
@@ -23,18 +31,24 @@ export const starIndexes: IndexSpec[] = [
 const starId = (address: string, messageId: string) => `${address}|${messageId}`;
 
 export class Stars {
-  readonly stars: Collection<MessageStar>;
+  private readonly stars: Collection<MessageStar>;
 
-  constructor(store: DocumentStore) {
+  constructor(
+    store: DocumentStore,
+    private readonly messages: Collection<StoredMessage>,
+    private readonly conversations: Conversations,
+  ) {
     this.stars = store.collection<MessageStar>(MESSAGE_STARS);
   }
 
-  async star(address: string, message: StoredMessage): Promise<void> {
+  async star(address: string, messageId: string): Promise<void> {
+    const message = await this.readable(address, messageId);
     const fields = { address, messageId: message._id, conversationId: message.conversationId, ...(message.expiresAt ? { expiresAt: message.expiresAt } : {}) };
     await this.stars.updateOne({ _id: starId(address, message._id) }, { $setOnInsert: { ...fields, starredAt: new Date() } }, { upsert: true });
   }
 
   async unstar(address: string, messageId: string): Promise<void> {
+    await this.readable(address, messageId);
     await this.stars.deleteOne({ _id: starId(address, messageId) });
   }
 
@@ -43,5 +57,32 @@ export class Stars {
     if (messageIds.length === 0) return new Set();
     const found = await this.stars.find({ _id: { $in: messageIds.map((id) => starId(address, id)) } }, { projection: { messageId: 1 } });
     return new Set(found.map((star) => star.messageId));
+  }
+
+  /** The user's starred messages, most recently starred first, in one conversation or all. */
+  async listStarred(
+    address: string,
+    conversationId: string | undefined,
+    limit: number,
+    after: CursorPosition | undefined,
+  ): Promise<{ messages: StoredMessage[]; nextCursor: string }> {
+    const scope: StoreFilter<MessageStar> = conversationId === undefined ? { address } : { address, conversationId };
+    const page = await newestFirstPage(this.stars, scope, 'starredAt', limit, after);
+    const stored = await this.messages.find({ _id: { $in: page.items.map((star) => star.messageId) }, ...visibleTo(address, new Date()) });
+    const byId = new Map(stored.map((message) => [message._id, message]));
+    return { messages: page.items.flatMap((star) => byId.get(star.messageId) ?? []), nextCursor: page.nextCursor };
+  }
+
+  /** A message the user may read: in one of its conversations and visible to it. */
+  private async readable(address: string, messageId: string): Promise<StoredMessage> {
+    if (messageId === '') throw invalidArgument('message_id is required');
+    const message = messageId.length <= 64 ? await this.messages.findOne({ _id: messageId }) : null;
+    const participates = message
+      ? message.conversationId.startsWith('dm:')
+        ? message.conversationId.split(':').includes(address)
+        : (await this.conversations.member(message.conversationId, address)) !== null
+      : false;
+    if (!message || !participates || !isVisibleTo(message, address, new Date())) throw notFound('No such message');
+    return message;
   }
 }

@@ -1,7 +1,12 @@
 /**
- * Every environment variable the service reads. Defaults make `npm start` work on one machine
- * with no external services (embedded store, in-process shared state).
+ * Every environment variable the service reads, grouped in the sections that components
+ * receive: each part of the service gets its own section (the HTTP servers `http`, the token
+ * service `tokens`, the SMS provider `sms`…), never the whole configuration. Defaults make
+ * `npm start` work on one machine with no external services (embedded store, in-process
+ * shared state). The README table of variables is checked against these declarations.
  */
+import { limitOverridesSetting } from './limit-overrides.js';
+import { mongoConnectionStringSetting } from './mongo-connection-string.js';
 import {
   booleanSetting,
   choiceSetting,
@@ -13,148 +18,197 @@ import {
   optionalUrlSetting,
   stringSetting,
 } from './setting.js';
-import { mongoConnectionStringSetting } from './mongo-connection-string.js';
+import type { Setting } from './setting.js';
 
 export const ROLES = ['all', 'api', 'ws'] as const;
 export type Role = (typeof ROLES)[number];
 
 export const settings = {
-  role: choiceSetting(
-    'ROLE',
-    'Which parts this process runs: `all` (everything, one process), `api` (REST gateway, gRPC, ops), `ws` (WebSocket tier and ops).',
-    ROLES,
-    'all',
-  ),
-  host: stringSetting('HOST', 'Interface to listen on.', '0.0.0.0'),
-  port: integerSetting('PORT', 'HTTP port: REST gateway, /ws, /health, /metrics, /swagger/.', 8080, 0, 65535),
-  grpcPort: integerSetting('GRPC_PORT', 'gRPC, Connect and gRPC-Web port (HTTP/2 cleartext and HTTP/1.1).', 8081, 0, 65535),
-  dataDir: stringSetting('DATA_DIR', 'Directory of the embedded store (used when MONGODB_URL is unset).', './data'),
-  mongodbUrl: mongoConnectionStringSetting(
-    'MONGODB_URL',
-    'MongoDB connection string of a replica set, naming the database (`mongodb://h1:27017,h2:27017/messaging?replicaSet=rs0`, or `mongodb+srv://…/messaging`). Unset: the embedded store in DATA_DIR.',
-  ),
-  mongodbAllowStandalone: booleanSetting(
-    'MONGODB_ALLOW_STANDALONE',
-    'Accept a MongoDB server that is not a replica-set member (development only: no majority write concern, no failover). false: such a server stops the start.',
-    false,
-  ),
-  allowEmbeddedStore: booleanSetting(
-    'ALLOW_EMBEDDED_STORE',
-    'Let ROLE=api run without MONGODB_URL, on the embedded store in DATA_DIR: for a single api pod only, since each pod would have its own data. ROLE=all never needs it.',
-    false,
-  ),
-  redisUrl: optionalUrlSetting(
-    'REDIS_URL',
-    'Redis connection string for state shared between pods. Unset: in-process state (one process only).',
-    ['redis:', 'rediss:'],
-  ),
-  redisKeyPrefix: stringSetting('REDIS_KEY_PREFIX', 'Prefix of every Redis key and channel.', 'svc:', /^[\w:.-]{1,64}$/),
-  logLevel: choiceSetting('LOG_LEVEL', 'Minimum log level.', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'info'),
-  trustedProxies: cidrListSetting(
-    'TRUSTED_PROXIES',
-    'Comma-separated CIDRs of reverse proxies whose X-Forwarded-For is believed (e.g. `10.0.0.0/8,fd00::/8`). Unset: none; the client is the socket address.',
-  ),
-  maxBodyBytes: integerSetting('MAX_BODY_BYTES', 'Largest accepted JSON request body in bytes (413 above).', 1_048_576, 1024, 64 * 1_048_576),
-  shutdownTimeoutMs: integerSetting(
-    'SHUTDOWN_TIMEOUT_MS',
-    'How long SIGTERM waits for in-flight requests before closing anyway.',
-    25_000,
-    0,
-    600_000,
-  ),
-  legacySunset: dateSetting('API_LEGACY_SUNSET', 'Sunset date announced for the unversioned /api/ paths.', '2027-06-30'),
-  serviceName: stringSetting(
-    'SERVICE_NAME',
-    'The brand name in the sign-in message templates (`<SERVICE_NAME> Sign In`).',
-    'Service',
-    /^[^\r\n]{1,64}$/,
-  ),
-  sessionTtlMs: durationSetting('SERVICE_SESSION_TTL', 'Sliding session lifetime: every validated request resets it.', '720h'),
-  sessionIdleTimeoutMs: durationSetting(
-    'SERVICE_SESSION_IDLE_TIMEOUT',
-    'Ends a session that saw no request for this long (e.g. `2h`). Unset or `0`: off.',
-    '0',
-  ),
-  powDifficultyBits: integerSetting(
-    'SERVICE_POW_DIFFICULTY_BITS',
-    'Proof of work for new accounts: leading zero bits of sha256(message || pow_nonce). 0: off.',
-    0,
-    0,
-    32,
-  ),
-  cookieSecure: booleanSetting(
-    'SESSION_COOKIE_SECURE',
-    'Mark the session and CSRF cookies Secure. Set false only for plain-HTTP development on a host other than localhost.',
-    true,
-  ),
-  jwtSigningKey: optionalTextSetting(
-    'JWT_SIGNING_KEY',
-    'Private key that signs tokens: PEM (PKCS#8) or JWK JSON, Ed25519 or P-256. Unset: a key created once in DATA_DIR/keys/ (one node only).',
-  ),
-  jwtSigningKeyId: optionalTextSetting('JWT_SIGNING_KEY_ID', 'Key id (kid) of JWT_SIGNING_KEY. Unset: its JWK kid, else its RFC 7638 thumbprint.'),
-  jwtVerificationKeys: optionalTextSetting(
-    'JWT_VERIFICATION_KEYS',
-    'JWKS (JSON) of former signing keys, public parts with their kid: tokens they signed stay valid until they expire (key rotation).',
-  ),
-  jwtIssuer: stringSetting('JWT_ISSUER', 'The `iss` of issued tokens, and the only one accepted.', 'messaging-service'),
-  rateLimitsEnabled: booleanSetting(
-    'RATE_LIMITS_ENABLED',
-    'Apply the abuse controls: the token buckets of the spec (per IP, per user, per endpoint, authentication attempts) and lockouts after repeated failed sign-ins. false only for tests and benchmarks.',
-    true,
-  ),
-  rateLimitOverrides: optionalTextSetting(
-    'RATE_LIMIT_OVERRIDES',
-    'JSON overriding the spec\'s buckets: keys `ip`, `user`, `auth`, `default` or `<Service>.<Method>`; values `{"limit": n, "burst": n, "window_seconds": n}`.',
-  ),
-  captchaProvider: choiceSetting(
-    'CAPTCHA_PROVIDER',
-    'CAPTCHA gate on RPCs with a `captcha_token` (sign-in): `off`, `turnstile` (Cloudflare) or `hcaptcha`.',
-    ['off', 'turnstile', 'hcaptcha'],
-    'off',
-  ),
-  captchaSecret: optionalTextSetting('CAPTCHA_SECRET', 'Secret key of the CAPTCHA provider; required when CAPTCHA_PROVIDER is not `off`.'),
-  captchaVerifyUrl: optionalUrlSetting('CAPTCHA_VERIFY_URL', "Overrides the provider's siteverify URL (tests, egress proxies). Unset: the provider's.", ['https:', 'http:']),
-  cookieSameSite: choiceSetting('SESSION_COOKIE_SAMESITE', 'SameSite attribute of the session and CSRF cookies.', ['strict', 'lax'], 'strict'),
-  wsRateLimitPerMin: integerSetting('WS_RATE_LIMIT_PER_MIN', 'WebSocket frames a user may send per minute, across all of the user\'s connections.', 30, 1, 100_000),
-  wsRateLimitBurst: integerSetting('WS_RATE_LIMIT_BURST', 'Quick-succession allowance of WebSocket frames per user.', 10, 1, 100_000),
-  wsHeartbeatSeconds: integerSetting(
-    'WS_HEARTBEAT_SECONDS',
-    'A WebSocket that exchanges nothing for this long is pinged, and closed if the ping is not answered as long again (dead-connection detection); rounded up to a multiple of 4.',
-    60,
-    8,
-    960,
-  ),
-  wsMaxBufferedBytes: integerSetting(
-    'WS_MAX_BUFFERED_BYTES',
-    'Backpressure bound: a connection with more unsent bytes queued is a slow consumer and is closed (code 1013) so it never slows others.',
-    1_048_576,
-    16_384,
-    64 * 1_048_576,
-  ),
-  wsReplayEvents: integerSetting('WS_REPLAY_EVENTS', 'Durable events kept per user for reconnect catch-up; an older gap gets `resync_required`.', 1000, 10, 100_000),
-  wsReplayRetentionMs: durationSetting('WS_REPLAY_RETENTION', 'How long durable events stay replayable after they happen.', '24h'),
-  mfaEncryptionKey: optionalTextSetting(
-    'MFA_ENCRYPTION_KEY',
-    'AES-256-GCM key (32 bytes as 64 hex digits or base64) that encrypts TOTP secrets at rest and keys the backup-code hashes. Unset: a key created once in DATA_DIR/keys/ (one node only).',
-  ),
-  mfaTrustedDeviceTtlMs: durationSetting('MFA_TRUSTED_DEVICE_TTL', 'How long a device trusted at the MFA step skips it at sign-in.', '720h'),
-  phoneHashSalt: stringSetting(
-    'PHONE_HASH_SALT',
-    'The public salt of phone hashes (PBKDF2-HMAC-SHA256 of the E.164 number), published with the clients; changing it orphans every stored hash.',
-    'messaging-service-phone-v1',
-    /^[^\r\n]{8,128}$/,
-  ),
-  smsProvider: choiceSetting(
-    'SMS_PROVIDER',
-    'Who sends verification SMS: `outbox` (development: appended to DATA_DIR/sms-outbox.jsonl and logged, nothing sent) or `twilio`.',
-    ['outbox', 'twilio'],
-    'outbox',
-  ),
-  smsFrom: optionalTextSetting('SMS_FROM', 'Sender of the SMS: an E.164 number, or a Twilio Messaging Service SID (`MG…`). Required with `twilio`.'),
-  twilioAccountSid: optionalTextSetting('TWILIO_ACCOUNT_SID', 'Twilio account SID (`AC…`). Required with SMS_PROVIDER=twilio.'),
-  twilioAuthToken: optionalTextSetting('TWILIO_AUTH_TOKEN', 'Twilio auth token. Required with SMS_PROVIDER=twilio.'),
-  twilioApiUrl: optionalUrlSetting('TWILIO_API_URL', "Overrides Twilio's API base URL (tests, egress proxies). Unset: `https://api.twilio.com`.", ['https:', 'http:']),
+  process: {
+    role: choiceSetting(
+      'ROLE',
+      'Which parts this process runs: `all` (everything, one process), `api` (REST gateway, gRPC, ops), `ws` (WebSocket tier and ops).',
+      ROLES,
+      'all',
+    ),
+    logLevel: choiceSetting('LOG_LEVEL', 'Minimum log level.', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'info'),
+    shutdownTimeoutMs: integerSetting(
+      'SHUTDOWN_TIMEOUT_MS',
+      'How long SIGTERM waits for in-flight requests before closing anyway.',
+      25_000,
+      0,
+      600_000,
+    ),
+  },
+  http: {
+    host: stringSetting('HOST', 'Interface to listen on.', '0.0.0.0'),
+    port: integerSetting('PORT', 'HTTP port: REST gateway, /ws, /health, /metrics, /swagger/.', 8080, 0, 65535),
+    grpcPort: integerSetting('GRPC_PORT', 'gRPC, Connect and gRPC-Web port (HTTP/2 cleartext and HTTP/1.1).', 8081, 0, 65535),
+    trustedProxies: cidrListSetting(
+      'TRUSTED_PROXIES',
+      'Comma-separated CIDRs of reverse proxies whose X-Forwarded-For is believed (e.g. `10.0.0.0/8,fd00::/8`). Unset: none; the client is the socket address.',
+    ),
+    maxBodyBytes: integerSetting('MAX_BODY_BYTES', 'Largest accepted JSON request body in bytes (413 above).', 1_048_576, 1024, 64 * 1_048_576),
+    legacySunset: dateSetting('API_LEGACY_SUNSET', 'Sunset date announced for the unversioned /api/ paths.', '2027-06-30'),
+  },
+  store: {
+    dataDir: stringSetting('DATA_DIR', 'Directory of the embedded store (used when MONGODB_URL is unset).', './data'),
+    mongodbUrl: mongoConnectionStringSetting(
+      'MONGODB_URL',
+      'MongoDB connection string of a replica set, naming the database (`mongodb://h1:27017,h2:27017/messaging?replicaSet=rs0`, or `mongodb+srv://…/messaging`). Unset: the embedded store in DATA_DIR.',
+    ),
+    mongodbAllowStandalone: booleanSetting(
+      'MONGODB_ALLOW_STANDALONE',
+      'Accept a MongoDB server that is not a replica-set member (development only: no majority write concern, no failover). false: such a server stops the start.',
+      false,
+    ),
+    allowEmbeddedStore: booleanSetting(
+      'ALLOW_EMBEDDED_STORE',
+      'Let ROLE=api run without MONGODB_URL, on the embedded store in DATA_DIR: for a single api pod only, since each pod would have its own data. ROLE=all never needs it.',
+      false,
+    ),
+  },
+  sharedState: {
+    redisUrl: optionalUrlSetting(
+      'REDIS_URL',
+      'Redis connection string for state shared between pods. Unset: in-process state (one process only).',
+      ['redis:', 'rediss:'],
+    ),
+    keyPrefix: stringSetting('REDIS_KEY_PREFIX', 'Prefix of every Redis key and channel.', 'svc:', /^[\w:.-]{1,64}$/),
+  },
+  service: {
+    name: stringSetting(
+      'SERVICE_NAME',
+      'The brand name in the sign-in message templates (`<SERVICE_NAME> Sign In`).',
+      'Service',
+      /^[^\r\n]{1,64}$/,
+    ),
+  },
+  sessions: {
+    ttlMs: durationSetting('SERVICE_SESSION_TTL', 'Sliding session lifetime: every validated request resets it.', '720h'),
+    idleTimeoutMs: durationSetting(
+      'SERVICE_SESSION_IDLE_TIMEOUT',
+      'Ends a session that saw no request for this long (e.g. `2h`). Unset or `0`: off.',
+      '0',
+    ),
+    cookieSecure: booleanSetting(
+      'SESSION_COOKIE_SECURE',
+      'Mark the session and CSRF cookies Secure. Set false only for plain-HTTP development on a host other than localhost.',
+      true,
+    ),
+    cookieSameSite: choiceSetting('SESSION_COOKIE_SAMESITE', 'SameSite attribute of the session and CSRF cookies.', ['strict', 'lax'], 'strict'),
+  },
+  registration: {
+    powDifficultyBits: integerSetting(
+      'SERVICE_POW_DIFFICULTY_BITS',
+      'Proof of work for new accounts: leading zero bits of sha256(message || pow_nonce). 0: off.',
+      0,
+      0,
+      32,
+    ),
+  },
+  tokens: {
+    signingKey: optionalTextSetting(
+      'JWT_SIGNING_KEY',
+      'Private key that signs tokens: PEM (PKCS#8) or JWK JSON, Ed25519 or P-256. Unset: a key created once in DATA_DIR/keys/ (one node only).',
+    ),
+    signingKeyId: optionalTextSetting('JWT_SIGNING_KEY_ID', 'Key id (kid) of JWT_SIGNING_KEY. Unset: its JWK kid, else its RFC 7638 thumbprint.'),
+    verificationKeys: optionalTextSetting(
+      'JWT_VERIFICATION_KEYS',
+      'JWKS (JSON) of former signing keys, public parts with their kid: tokens they signed stay valid until they expire (key rotation).',
+    ),
+    issuer: stringSetting('JWT_ISSUER', 'The `iss` of issued tokens, and the only one accepted.', 'messaging-service'),
+  },
+  mfa: {
+    encryptionKey: optionalTextSetting(
+      'MFA_ENCRYPTION_KEY',
+      'AES-256-GCM key (32 bytes as 64 hex digits or base64) that encrypts TOTP secrets at rest and keys the backup-code hashes. Unset: a key created once in DATA_DIR/keys/ (one node only).',
+    ),
+    trustedDeviceTtlMs: durationSetting('MFA_TRUSTED_DEVICE_TTL', 'How long a device trusted at the MFA step skips it at sign-in.', '720h'),
+  },
+  phone: {
+    hashSalt: stringSetting(
+      'PHONE_HASH_SALT',
+      'The public salt of phone hashes (PBKDF2-HMAC-SHA256 of the E.164 number), published with the clients; changing it orphans every stored hash.',
+      'messaging-service-phone-v1',
+      /^[^\r\n]{8,128}$/,
+    ),
+  },
+  sms: {
+    provider: choiceSetting(
+      'SMS_PROVIDER',
+      'Who sends verification SMS: `outbox` (development: appended to DATA_DIR/sms-outbox.jsonl and logged, nothing sent) or `twilio`.',
+      ['outbox', 'twilio'],
+      'outbox',
+    ),
+    from: optionalTextSetting('SMS_FROM', 'Sender of the SMS: an E.164 number, or a Twilio Messaging Service SID (`MG…`). Required with `twilio`.'),
+    twilioAccountSid: optionalTextSetting('TWILIO_ACCOUNT_SID', 'Twilio account SID (`AC…`). Required with SMS_PROVIDER=twilio.'),
+    twilioAuthToken: optionalTextSetting('TWILIO_AUTH_TOKEN', 'Twilio auth token. Required with SMS_PROVIDER=twilio.'),
+    twilioApiUrl: optionalUrlSetting('TWILIO_API_URL', "Overrides Twilio's API base URL (tests, egress proxies). Unset: `https://api.twilio.com`.", ['https:', 'http:']),
+  },
+  limits: {
+    enabled: booleanSetting(
+      'RATE_LIMITS_ENABLED',
+      'Apply the abuse controls: the token buckets of the spec (per IP, per user, per endpoint, authentication attempts) and lockouts after repeated failed sign-ins. false only for tests and benchmarks.',
+      true,
+    ),
+    overrides: limitOverridesSetting(
+      'JSON overriding the spec\'s buckets: keys `ip`, `user`, `auth`, `default` or `<Service>.<Method>`; values `{"limit": n, "burst": n, "window_seconds": n}`.',
+    ),
+    wsFramesPerMinute: integerSetting(
+      'WS_RATE_LIMIT_PER_MIN',
+      'WebSocket frames a user may send per minute, across all of the user\'s connections.',
+      30,
+      1,
+      100_000,
+    ),
+    wsFrameBurst: integerSetting('WS_RATE_LIMIT_BURST', 'Quick-succession allowance of WebSocket frames per user.', 10, 1, 100_000),
+  },
+  captcha: {
+    provider: choiceSetting(
+      'CAPTCHA_PROVIDER',
+      'CAPTCHA gate on RPCs with a `captcha_token` (sign-in): `off`, `turnstile` (Cloudflare) or `hcaptcha`.',
+      ['off', 'turnstile', 'hcaptcha'],
+      'off',
+    ),
+    secret: optionalTextSetting('CAPTCHA_SECRET', 'Secret key of the CAPTCHA provider; required when CAPTCHA_PROVIDER is not `off`.'),
+    verifyUrl: optionalUrlSetting('CAPTCHA_VERIFY_URL', "Overrides the provider's siteverify URL (tests, egress proxies). Unset: the provider's.", ['https:', 'http:']),
+  },
+  realtime: {
+    heartbeatSeconds: integerSetting(
+      'WS_HEARTBEAT_SECONDS',
+      'A WebSocket that exchanges nothing for this long is pinged, and closed if the ping is not answered as long again (dead-connection detection); rounded up to a multiple of 4.',
+      60,
+      8,
+      960,
+    ),
+    maxBufferedBytes: integerSetting(
+      'WS_MAX_BUFFERED_BYTES',
+      'Backpressure bound: a connection with more unsent bytes queued is a slow consumer and is closed (code 1013) so it never slows others.',
+      1_048_576,
+      16_384,
+      64 * 1_048_576,
+    ),
+    replayEvents: integerSetting('WS_REPLAY_EVENTS', 'Durable events kept per user for reconnect catch-up; an older gap gets `resync_required`.', 1000, 10, 100_000),
+    replayRetentionMs: durationSetting('WS_REPLAY_RETENTION', 'How long durable events stay replayable after they happen.', '24h'),
+  },
 };
 
 type Settings = typeof settings;
-export type Config = { readonly [K in keyof Settings]: ReturnType<Settings[K]['parse']> };
+type SectionOf<S extends Record<string, Setting<unknown>>> = { readonly [K in keyof S]: ReturnType<S[K]['parse']> };
+export type Config = { readonly [S in keyof Settings]: SectionOf<Settings[S]> };
+
+export type ProcessSettings = Config['process'];
+export type HttpSettings = Config['http'];
+export type StoreSettings = Config['store'];
+export type SharedStateSettings = Config['sharedState'];
+export type SessionSettings = Config['sessions'];
+export type TokenSettings = Config['tokens'];
+export type MfaSettings = Config['mfa'];
+export type SmsSettings = Config['sms'];
+export type LimitSettings = Config['limits'];
+export type CaptchaSettings = Config['captcha'];
+export type RealtimeSettings = Config['realtime'];
+
+/** Every setting in one list: the README table and the Helm chart are checked against it. */
+export const allSettings: readonly Setting<unknown>[] = Object.values(settings).flatMap((section): Setting<unknown>[] => Object.values(section));

@@ -4,8 +4,7 @@
  * session ended on the api pod is refused by the ws pod at once, with no shared database.
  */
 import { generateKeyPairSync } from 'node:crypto';
-import { startTestService } from '../../support/start-service.js';
-import type { TestService } from '../../support/start-service.js';
+import { serviceForThisFile } from '../../support/service-for-tests.js';
 import { bearer, signIn } from '../../support/wallet.js';
 import { connectWs, expectWsRefused } from '../../support/session-ws.js';
 import { deleteKeys, uniqueTestPrefix, withRedis } from '../../platform/shared-state/redis-for-tests.js';
@@ -14,17 +13,9 @@ await withRedis((redisUrl) => {
   const prefix = uniqueTestPrefix('cross-pod');
   const signingKey = generateKeyPairSync('ed25519').privateKey.export({ format: 'pem', type: 'pkcs8' }).toString();
   const shared = { REDIS_URL: redisUrl, REDIS_KEY_PREFIX: prefix, JWT_SIGNING_KEY: signingKey };
-  let api: TestService;
-  let ws: TestService;
-
-  beforeAll(async () => {
-    api = await startTestService({ ...shared, ROLE: 'api', ALLOW_EMBEDDED_STORE: 'true' });
-    ws = await startTestService({ ...shared, ROLE: 'ws' });
-  });
-  afterAll(async () => {
-    await Promise.all([api?.stop(), ws?.stop()]);
-    await deleteKeys(redisUrl, prefix);
-  });
+  const { service: api } = serviceForThisFile({ ...shared, ROLE: 'api', ALLOW_EMBEDDED_STORE: 'true' });
+  const { service: ws } = serviceForThisFile({ ...shared, ROLE: 'ws' });
+  afterAll(() => deleteKeys(redisUrl, prefix));
 
   const ticketFor = async (accessToken: string) => {
     const response = await fetch(`${api.baseUrl}/api/v1/auth/ws-ticket`, { method: 'POST', headers: { authorization: `Bearer ${accessToken}`, 'content-type': 'application/json' }, body: '{}' });

@@ -5,20 +5,17 @@
  */
 import { grpcClient } from '../../support/grpc-client.js';
 import type { GrpcServiceClient } from '../../support/grpc-client.js';
-import { startTestService } from '../../support/start-service.js';
-import type { TestService } from '../../support/start-service.js';
 import { TestUser, registrationMessage, shortRegistrationMessage, signInMessage } from '../../support/wallet.js';
 import { call, failure, ok, setCookies } from './grpc-call.js';
+import { serviceForThisFile } from '../../support/service-for-tests.js';
 
-let service: TestService;
 let auth: GrpcServiceClient;
+const { service } = serviceForThisFile();
 beforeAll(async () => {
-  service = await startTestService();
   auth = grpcClient(service.grpcAddress, 'service/v1/auth.proto', 'service.v1.AuthService');
 });
 afterAll(async () => {
   auth.close();
-  await service.stop();
 });
 
 const JWT = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;

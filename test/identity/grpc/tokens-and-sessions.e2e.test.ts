@@ -5,23 +5,20 @@
  */
 import { grpcClient } from '../../support/grpc-client.js';
 import type { GrpcServiceClient } from '../../support/grpc-client.js';
-import { startTestService } from '../../support/start-service.js';
-import type { TestService } from '../../support/start-service.js';
 import { TestUser, signIn } from '../../support/wallet.js';
 import { bearer, call, failure, ok } from './grpc-call.js';
+import { serviceForThisFile } from '../../support/service-for-tests.js';
 
-let service: TestService;
 let auth: GrpcServiceClient;
 let sessions: GrpcServiceClient;
+const { service } = serviceForThisFile();
 beforeAll(async () => {
-  service = await startTestService();
   auth = grpcClient(service.grpcAddress, 'service/v1/auth.proto', 'service.v1.AuthService');
   sessions = grpcClient(service.grpcAddress, 'service/v1/session.proto', 'service.v1.SessionService');
 });
 afterAll(async () => {
   auth.close();
   sessions.close();
-  await service.stop();
 });
 
 async function grpcSignIn(user = new TestUser()) {

@@ -13,7 +13,7 @@ import { Mfa } from '../../../src/identity/mfa/mfa.js';
 import { MFA_RECORDS, type MfaRecord } from '../../../src/identity/mfa/mfa-record.js';
 import { SecretBox } from '../../../src/identity/mfa/secret-box.js';
 import { TrustedDevices } from '../../../src/identity/mfa/trusted-devices.js';
-import { Lockouts } from '../../../src/limits/lockouts.js';
+import { Lockouts } from '../../../src/identity/lockout/lockouts.js';
 import { createLogger } from '../../../src/platform/logging/logger.js';
 import { MemorySharedState } from '../../../src/platform/shared-state/memory-shared-state.js';
 import { forEachStore } from '../../support/stores-under-test.js';

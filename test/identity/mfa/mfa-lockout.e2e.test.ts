@@ -4,21 +4,14 @@
  * sign-in alike, the lockout status reports it to the pending sign-in, and a success before the
  * fifth failure resets the count.
  */
-import { Api, expectFailure, expectOk } from '../../support/session-api.js';
-import { startTestService } from '../../support/start-service.js';
-import type { TestService } from '../../support/start-service.js';
+import { expectFailure, expectOk } from '../../support/session-api.js';
+import { serviceForThisFile } from '../../support/service-for-tests.js';
 import { bearer, signIn } from '../../support/wallet.js';
 import { challengeAndVerify, enableMfa, mfaBearer } from './mfa-support.js';
 
 const roomy = { limit: 10_000, burst: 10_000 };
-let service: TestService;
-let api: Api;
-beforeAll(async () => {
-  const overrides = { ip: roomy, user: roomy, auth: roomy, default: roomy, 'AuthService.Initialize': roomy, 'MfaService.VerifyMfa': roomy, 'MfaService.CreateMfaChallenge': roomy, 'MfaService.SetupTotp': roomy, 'MfaService.EnableTotp': roomy };
-  service = await startTestService({ RATE_LIMITS_ENABLED: 'true', RATE_LIMIT_OVERRIDES: JSON.stringify(overrides) });
-  api = new Api(service.baseUrl);
-});
-afterAll(() => service.stop());
+const overrides = { ip: roomy, user: roomy, auth: roomy, default: roomy, 'AuthService.Initialize': roomy, 'MfaService.VerifyMfa': roomy, 'MfaService.CreateMfaChallenge': roomy, 'MfaService.SetupTotp': roomy, 'MfaService.EnableTotp': roomy };
+const { service, api } = serviceForThisFile({ RATE_LIMITS_ENABLED: 'true', RATE_LIMIT_OVERRIDES: JSON.stringify(overrides) });
 
 const WRONG = { backup_code: 'wron-gcod' };
 

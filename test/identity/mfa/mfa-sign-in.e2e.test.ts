@@ -6,7 +6,8 @@
  */
 import { apiServices } from '../../../src/platform/api/api-services.js';
 import { buildRouteTable } from '../../../src/gateway/routing/route-table.js';
-import { expectAccessAccepted, expectFailure, expectOk, serviceForThisFile, setCookiesOf } from '../../support/session-api.js';
+import { expectAccessAccepted, expectFailure, expectOk, setCookiesOf } from '../../support/session-api.js';
+import { serviceForThisFile } from '../../support/service-for-tests.js';
 import { bearer, signIn } from '../../support/wallet.js';
 import type { TestUser } from '../../support/wallet.js';
 import { challengeAndVerify, enableMfa, mfaBearer } from './mfa-support.js';

@@ -6,25 +6,22 @@
  */
 import { grpcClient } from '../../support/grpc-client.js';
 import type { GrpcServiceClient } from '../../support/grpc-client.js';
-import { startTestService } from '../../support/start-service.js';
-import type { TestService } from '../../support/start-service.js';
 import { TestUser } from '../../support/wallet.js';
 import { bearer, call, failure, ok, setCookies } from '../grpc/grpc-call.js';
 import { Authenticator } from './mfa-support.js';
+import { serviceForThisFile } from '../../support/service-for-tests.js';
 
-let service: TestService;
 let auth: GrpcServiceClient;
 let mfa: GrpcServiceClient;
 let sessions: GrpcServiceClient;
+const { service } = serviceForThisFile();
 beforeAll(async () => {
-  service = await startTestService();
   auth = grpcClient(service.grpcAddress, 'service/v1/auth.proto', 'service.v1.AuthService');
   mfa = grpcClient(service.grpcAddress, 'service/v1/mfa.proto', 'service.v1.MfaService');
   sessions = grpcClient(service.grpcAddress, 'service/v1/session.proto', 'service.v1.SessionService');
 });
 afterAll(async () => {
   for (const client of [auth, mfa, sessions]) client.close();
-  await service.stop();
 });
 
 /** A registered user with MFA on, set up over gRPC. */

@@ -4,7 +4,8 @@
  * status, and the state errors (404 without setup, 409 when already on).
  */
 import * as OTPAuth from 'otpauth';
-import { expectFailure, expectOk, serviceForThisFile } from '../../support/session-api.js';
+import { expectFailure, expectOk } from '../../support/session-api.js';
+import { serviceForThisFile } from '../../support/service-for-tests.js';
 import { bearer, signIn } from '../../support/wallet.js';
 import { Authenticator, enableMfa } from './mfa-support.js';
 

@@ -4,31 +4,28 @@
  * V2 would be) are upgraded to V2, over REST and over the native gRPC client; the phone sign-in
  * then works with the V2 hash, and every mismatch is refused.
  */
-import { rmSync } from 'node:fs';
 import { openStore } from '../../../src/platform/store/open-store.js';
 import { createLogger } from '../../../src/platform/logging/logger.js';
 import { grpcClient } from '../../support/grpc-client.js';
 import type { GrpcServiceClient } from '../../support/grpc-client.js';
 import { Api, expectFailure, expectOk } from '../../support/session-api.js';
+import { serviceForThisFile } from '../../support/service-for-tests.js';
 import { startTestService } from '../../support/start-service.js';
-import type { TestService } from '../../support/start-service.js';
 import { signIn } from '../../support/wallet.js';
 import { bearer as grpcBearer, call, failure, ok } from '../grpc/grpc-call.js';
 import { PhoneFlow } from './phone-flow.js';
 import { TestPhone } from './phone-support.js';
 
-let service: TestService;
-let api: Api;
 let flow: PhoneFlow;
 let phoneService: GrpcServiceClient;
-let dataDir: string;
 const restPhone = new TestPhone();
 const grpcPhone = new TestPhone();
 const tokens: Record<string, string> = {};
 
-beforeAll(async () => {
+/** Two numbers registered, then their stored bindings rewritten to V1 while the service is stopped. */
+async function legacyData(): Promise<string> {
   const first = await startTestService({}, { keepData: true });
-  dataDir = first.dataDir;
+  const { dataDir } = first;
   const firstFlow = new PhoneFlow(new Api(first.baseUrl), dataDir);
   for (const phone of [restPhone, grpcPhone]) tokens[phone.number] = (await firstFlow.register(phone)).body.access_token;
   await first.stop();
@@ -40,17 +37,15 @@ beforeAll(async () => {
     expect(result.modifiedCount).toBe(1);
   }
   await store.close();
+  return dataDir;
+}
 
-  service = await startTestService({}, { dataDir });
-  api = new Api(service.baseUrl);
-  flow = new PhoneFlow(api, dataDir);
+const { service, api } = serviceForThisFile({}, { prepareDataDir: legacyData });
+beforeAll(() => {
+  flow = new PhoneFlow(api, service.dataDir);
   phoneService = grpcClient(service.grpcAddress, 'service/v1/phone.proto', 'service.v1.PhoneAuthService');
 });
-afterAll(async () => {
-  phoneService.close();
-  await service.stop();
-  rmSync(dataDir, { recursive: true, force: true });
-});
+afterAll(() => phoneService.close());
 
 const migration = (phone: TestPhone) => ({ phone_number: phone.number, legacy_phone_hash: phone.legacyHash, phone_hash: phone.hash });
 

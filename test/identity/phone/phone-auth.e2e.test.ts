@@ -7,23 +7,18 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Api, expectAccessAccepted, expectAccessRefused, expectFailure, expectOk, setCookiesOf } from '../../support/session-api.js';
-import { startTestService } from '../../support/start-service.js';
-import type { TestService } from '../../support/start-service.js';
+import { expectAccessAccepted, expectAccessRefused, expectFailure, expectOk, setCookiesOf } from '../../support/session-api.js';
 import { TestUser } from '../../support/wallet.js';
 import { challengeAndVerify, enableMfa, mfaBearer } from '../mfa/mfa-support.js';
 import { PhoneFlow } from './phone-flow.js';
 import { TestPhone, lastSmsCode } from './phone-support.js';
+import { serviceForThisFile } from '../../support/service-for-tests.js';
 
-let service: TestService;
-let api: Api;
 let flow: PhoneFlow;
+const { service, api } = serviceForThisFile();
 beforeAll(async () => {
-  service = await startTestService();
-  api = new Api(service.baseUrl);
   flow = new PhoneFlow(api, service.dataDir);
 });
-afterAll(() => service.stop());
 
 it('registers a number, refuses it a second time with 409, and signs in with the identity key', async () => {
   const phone = new TestPhone();

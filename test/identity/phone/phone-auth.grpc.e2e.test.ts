@@ -8,18 +8,16 @@ import { generateKeyPairSync } from 'node:crypto';
 import { grpcClient } from '../../support/grpc-client.js';
 import type { GrpcServiceClient } from '../../support/grpc-client.js';
 import { Api } from '../../support/session-api.js';
-import { startTestService } from '../../support/start-service.js';
-import type { TestService } from '../../support/start-service.js';
 import { bearer, call, failure, ok, setCookies } from '../grpc/grpc-call.js';
 import { PhoneFlow } from './phone-flow.js';
 import { TestPhone, lastSmsCode } from './phone-support.js';
+import { serviceForThisFile } from '../../support/service-for-tests.js';
 
-let service: TestService;
 let phoneService: GrpcServiceClient;
 let sessions: GrpcServiceClient;
 let flow: PhoneFlow;
+const { service } = serviceForThisFile();
 beforeAll(async () => {
-  service = await startTestService();
   phoneService = grpcClient(service.grpcAddress, 'service/v1/phone.proto', 'service.v1.PhoneAuthService');
   sessions = grpcClient(service.grpcAddress, 'service/v1/session.proto', 'service.v1.SessionService');
   // Only to build request bodies (the signed registration message): every call below is gRPC.
@@ -28,7 +26,6 @@ beforeAll(async () => {
 afterAll(async () => {
   phoneService.close();
   sessions.close();
-  await service.stop();
 });
 
 async function verificationToken(phone: TestPhone): Promise<string> {

@@ -3,25 +3,20 @@
  * what is tested can refuse): the per-number SMS spacing, the lockout of a number after 5 wrong
  * codes as lockout-status reports it, and the lock of a registered number being its account's.
  */
-import { Api, expectFailure, expectOk } from '../../support/session-api.js';
-import { startTestService } from '../../support/start-service.js';
-import type { TestService } from '../../support/start-service.js';
+import { expectFailure, expectOk } from '../../support/session-api.js';
+import { serviceForEachTest } from '../../support/service-for-tests.js';
 import { PhoneFlow } from './phone-flow.js';
 import { TestPhone, lastSmsCode } from './phone-support.js';
 
 const roomy = { limit: 10_000, burst: 10_000 };
-let service: TestService;
-let api: Api;
+const rpcs = ['SendSmsCode', 'VerifySmsCode', 'RegisterPhone', 'CreatePhoneLoginChallenge', 'PhoneLogin'].map((rpc) => [`PhoneAuthService.${rpc}`, roomy]);
+const overrides = { ip: roomy, user: roomy, auth: roomy, default: roomy, 'AuthService.Initialize': roomy, ...Object.fromEntries(rpcs) };
 let flow: PhoneFlow;
 // A service per test: every lockout also locks the client IP (127.0.0.1), as sign-in failures do.
-beforeEach(async () => {
-  const rpcs = ['SendSmsCode', 'VerifySmsCode', 'RegisterPhone', 'CreatePhoneLoginChallenge', 'PhoneLogin'].map((rpc) => [`PhoneAuthService.${rpc}`, roomy]);
-  const overrides = { ip: roomy, user: roomy, auth: roomy, default: roomy, 'AuthService.Initialize': roomy, ...Object.fromEntries(rpcs) };
-  service = await startTestService({ RATE_LIMITS_ENABLED: 'true', RATE_LIMIT_OVERRIDES: JSON.stringify(overrides) });
-  api = new Api(service.baseUrl);
+const { service, api } = serviceForEachTest({ RATE_LIMITS_ENABLED: 'true', RATE_LIMIT_OVERRIDES: JSON.stringify(overrides) });
+beforeEach(() => {
   flow = new PhoneFlow(api, service.dataDir);
 });
-afterEach(() => service.stop());
 
 const status = async (phone: TestPhone) => expectOk(await api.get(`/api/v1/auth/phone/lockout-status?phone=${phone.hash}`));
 

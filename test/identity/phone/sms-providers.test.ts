@@ -13,7 +13,8 @@ import { Writable } from 'node:stream';
 import { createLogger } from '../../../src/platform/logging/logger.js';
 import { loadConfig } from '../../../src/platform/config/load-config.js';
 import { OutboxSmsProvider, outboxPath } from '../../../src/identity/sms/outbox-sms-provider.js';
-import { SmsUnavailableError, createSmsProvider } from '../../../src/identity/sms/sms-provider.js';
+import { createSmsProvider } from '../../../src/identity/sms/select-sms-provider.js';
+import { SmsUnavailableError } from '../../../src/identity/sms/sms-provider.js';
 import { TwilioSmsProvider } from '../../../src/identity/sms/twilio-sms-provider.js';
 
 function capturingLogger() {
@@ -86,9 +87,9 @@ describe('Twilio', () => {
   it('is chosen by SMS_PROVIDER and needs its credentials', () => {
     const { logger } = capturingLogger();
     const base = { DATA_DIR: tmpdir() };
-    expect(createSmsProvider(loadConfig(base), logger)).toBeInstanceOf(OutboxSmsProvider);
-    expect(() => createSmsProvider(loadConfig({ ...base, SMS_PROVIDER: 'twilio' }), logger)).toThrow(/TWILIO_ACCOUNT_SID/);
+    expect(createSmsProvider(loadConfig(base).sms, base.DATA_DIR, logger)).toBeInstanceOf(OutboxSmsProvider);
+    expect(() => createSmsProvider(loadConfig({ ...base, SMS_PROVIDER: 'twilio' }).sms, base.DATA_DIR, logger)).toThrow(/TWILIO_ACCOUNT_SID/);
     const twilio = { ...base, SMS_PROVIDER: 'twilio', TWILIO_ACCOUNT_SID: 'AC1', TWILIO_AUTH_TOKEN: 't', SMS_FROM: '+15559990000' };
-    expect(createSmsProvider(loadConfig(twilio), logger)).toBeInstanceOf(TwilioSmsProvider);
+    expect(createSmsProvider(loadConfig(twilio).sms, base.DATA_DIR, logger)).toBeInstanceOf(TwilioSmsProvider);
   });
 });

@@ -3,7 +3,8 @@
  * else), cookie-authenticated unsafe requests need the double-submitted CSRF token, the CSRF
  * token rotates, and POST /api/v1/session/resume turns an access token back into fresh cookies.
  */
-import { cookieAuth, expectFailure, expectOk, serviceForThisFile, sessionCookies, setCookiesOf } from '../../support/session-api.js';
+import { cookieAuth, expectFailure, expectOk, sessionCookies, setCookiesOf } from '../../support/session-api.js';
+import { serviceForThisFile } from '../../support/service-for-tests.js';
 import { bearer, signIn } from '../../support/wallet.js';
 import type { SignedIn } from '../../support/wallet.js';
 

@@ -2,7 +2,8 @@
  * The caller's registered devices (DeviceService) over real HTTP: register, re-register by
  * device_id, list page by page, delete, and the refusals.
  */
-import { expectFailure, expectOk, serviceForThisFile, sleep } from '../../support/session-api.js';
+import { expectFailure, expectOk, sleep } from '../../support/session-api.js';
+import { serviceForThisFile } from '../../support/service-for-tests.js';
 import type { HeaderMap } from '../../support/session-api.js';
 import { bearer, signIn } from '../../support/wallet.js';
 

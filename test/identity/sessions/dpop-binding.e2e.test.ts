@@ -5,22 +5,17 @@
  */
 import { generateKeyPair, generateProof } from 'dpop';
 import type { KeyPair } from 'dpop';
-import { Api, expectFailure, expectOk } from '../../support/session-api.js';
-import { startTestService } from '../../support/start-service.js';
-import type { TestService } from '../../support/start-service.js';
+import { expectFailure, expectOk } from '../../support/session-api.js';
 import { signIn } from '../../support/wallet.js';
 import type { SignedIn } from '../../support/wallet.js';
+import { serviceForThisFile } from '../../support/service-for-tests.js';
 
-let service: TestService;
-let api: Api;
 let clientKey: KeyPair;
 let otherKey: KeyPair;
+const { service, api } = serviceForThisFile();
 beforeAll(async () => {
-  service = await startTestService();
-  api = new Api(service.baseUrl);
   [clientKey, otherKey] = await Promise.all([generateKeyPair('ES256'), generateKeyPair('ES256')]);
 });
-afterAll(() => service.stop());
 
 const proof = (key: KeyPair, path: string) => generateProof(key, api.url(path), 'POST');
 const refreshProof = (key: KeyPair) => proof(key, '/api/v1/auth/refresh');

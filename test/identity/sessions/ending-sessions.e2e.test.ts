@@ -3,7 +3,8 @@
  * LogoutCookieSession and AuthService.RevokeToken), and that it ends no other: an ended
  * session's access and refresh tokens are refused, the others' keep working.
  */
-import { expectAccessAccepted, expectAccessRefused, expectFailure, expectOk, expectSessionEnded, serviceForThisFile, setCookiesOf, signInAgain } from '../../support/session-api.js';
+import { expectAccessAccepted, expectAccessRefused, expectFailure, expectOk, expectSessionEnded, setCookiesOf, signInAgain } from '../../support/session-api.js';
+import { serviceForThisFile } from '../../support/service-for-tests.js';
 import { TestUser, bearer, signIn } from '../../support/wallet.js';
 import type { SignedIn } from '../../support/wallet.js';
 

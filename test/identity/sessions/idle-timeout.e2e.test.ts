@@ -3,19 +3,12 @@
  * request for that long has ended, one that keeps being used stays valid, however the
  * requests fall relative to each other.
  */
-import { Api, cookieAuth, expectAccessAccepted, expectFailure, expectOk, sessionCookies, sleep } from '../../support/session-api.js';
-import { startTestService } from '../../support/start-service.js';
-import type { TestService } from '../../support/start-service.js';
+import { cookieAuth, expectAccessAccepted, expectFailure, expectOk, sessionCookies, sleep } from '../../support/session-api.js';
 import { signIn } from '../../support/wallet.js';
 import type { SignedIn } from '../../support/wallet.js';
+import { serviceForThisFile } from '../../support/service-for-tests.js';
 
-let service: TestService;
-let api: Api;
-beforeAll(async () => {
-  service = await startTestService({ SERVICE_SESSION_IDLE_TIMEOUT: '2s' });
-  api = new Api(service.baseUrl);
-});
-afterAll(() => service.stop());
+const { service, api } = serviceForThisFile({ SERVICE_SESSION_IDLE_TIMEOUT: '2s' });
 
 const me = (session: SignedIn) => api.get('/api/v1/session/me', cookieAuth(sessionCookies(session)));
 

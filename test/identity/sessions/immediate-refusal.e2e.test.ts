@@ -4,7 +4,8 @@
  * way the session ended, over REST and over the WebSocket subprotocol fallback alike. The token
  * is used right before it ends, so that nothing about it is cold.
  */
-import { expectAccessAccepted, expectAccessRefused, expectFailure, expectOk, serviceForThisFile, signInAgain } from '../../support/session-api.js';
+import { expectAccessAccepted, expectAccessRefused, expectFailure, expectOk, signInAgain } from '../../support/session-api.js';
+import { serviceForThisFile } from '../../support/service-for-tests.js';
 import { connectWs, expectWsRefused } from '../../support/session-ws.js';
 import { TestUser, bearer, signIn } from '../../support/wallet.js';
 import type { SignedIn } from '../../support/wallet.js';

@@ -3,7 +3,8 @@
  * pair, the presented token becomes used, presenting it again revokes the family and ends the
  * session, and of two concurrent exchanges of one token exactly one wins.
  */
-import { expectAccessAccepted, expectAccessRefused, expectFailure, expectOk, expectSessionEnded, serviceForThisFile } from '../../support/session-api.js';
+import { expectAccessAccepted, expectAccessRefused, expectFailure, expectOk, expectSessionEnded } from '../../support/session-api.js';
+import { serviceForThisFile } from '../../support/service-for-tests.js';
 import { signIn } from '../../support/wallet.js';
 
 const running = serviceForThisFile();

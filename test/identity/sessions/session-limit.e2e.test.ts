@@ -3,7 +3,8 @@
  * session (its access and refresh tokens are refused at once), and the session list shows the
  * five that remain, the caller's own first.
  */
-import { expectAccessAccepted, expectOk, expectSessionEnded, serviceForThisFile, signInAgain } from '../../support/session-api.js';
+import { expectAccessAccepted, expectOk, expectSessionEnded, signInAgain } from '../../support/session-api.js';
+import { serviceForThisFile } from '../../support/service-for-tests.js';
 import { TestUser, signIn } from '../../support/wallet.js';
 import type { SignedIn } from '../../support/wallet.js';
 

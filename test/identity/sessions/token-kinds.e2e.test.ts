@@ -3,21 +3,16 @@
  * an access token is not exchanged at the refresh endpoint, and the refresh endpoint requires
  * its token.
  */
-import { Api, expectAccessAccepted, expectFailure, expectOk } from '../../support/session-api.js';
-import { startTestService } from '../../support/start-service.js';
-import type { TestService } from '../../support/start-service.js';
+import { expectAccessAccepted, expectFailure, expectOk } from '../../support/session-api.js';
 import { signIn } from '../../support/wallet.js';
 import type { SignedIn } from '../../support/wallet.js';
+import { serviceForThisFile } from '../../support/service-for-tests.js';
 
-let service: TestService;
-let api: Api;
 let session: SignedIn;
+const { service, api } = serviceForThisFile();
 beforeAll(async () => {
-  service = await startTestService();
-  api = new Api(service.baseUrl);
   session = await signIn(service.baseUrl);
 });
-afterAll(() => service.stop());
 
 it('refuses a refresh token used as a Bearer token with 401', async () => {
   expectFailure(await api.listSessions(session.refreshToken), 401, 'UNAUTHORIZED');

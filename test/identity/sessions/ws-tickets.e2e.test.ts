@@ -3,22 +3,17 @@
  * the JWT subprotocol fallback (`bearer, <access token>`). Every refused handshake is a 401 in
  * the failure envelope, before the upgrade.
  */
-import { Api, expectFailure, expectOk } from '../../support/session-api.js';
+import { expectFailure, expectOk } from '../../support/session-api.js';
 import { connectWs, expectWsRefused } from '../../support/session-ws.js';
-import { startTestService } from '../../support/start-service.js';
-import type { TestService } from '../../support/start-service.js';
 import { bearer, signIn } from '../../support/wallet.js';
 import type { SignedIn } from '../../support/wallet.js';
+import { serviceForThisFile } from '../../support/service-for-tests.js';
 
-let service: TestService;
-let api: Api;
 let session: SignedIn;
+const { service, api } = serviceForThisFile();
 beforeAll(async () => {
-  service = await startTestService();
-  api = new Api(service.baseUrl);
   session = await signIn(service.baseUrl);
 });
-afterAll(() => service.stop());
 
 const issueTicket = async (holder = session): Promise<string> => expectOk(await api.post('/api/v1/auth/ws-ticket', {}, bearer(holder))).ticket;
 // A fresh user's greeting: its position in its (still empty) event stream (docs/realtime.md).

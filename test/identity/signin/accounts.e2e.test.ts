@@ -4,16 +4,11 @@
  * (400) and be free, case-insensitively (409 CONFLICT). Every message here is a fresh, valid,
  * correctly signed template, so only the account rules can be the reason.
  */
-import { startTestService } from '../../support/start-service.js';
-import type { TestService } from '../../support/start-service.js';
 import { TestUser } from '../../support/wallet.js';
 import { expectFailure, expectNoAccount, expectSignedIn, freshMessage, signAndPost } from '../../support/signin-http.js';
+import { serviceForThisFile } from '../../support/service-for-tests.js';
 
-let service: TestService;
-beforeAll(async () => {
-  service = await startTestService();
-});
-afterAll(() => service.stop());
+const { service } = serviceForThisFile();
 
 
 describe('a wallet without an account', () => {

@@ -7,18 +7,15 @@
  */
 import { AuditLog } from '../../../src/identity/audit/audit-log.js';
 import type { AuditEntry } from '../../../src/identity/audit/audit-log.js';
-import { startTestService } from '../../support/start-service.js';
-import type { TestService } from '../../support/start-service.js';
 import { TestUser } from '../../support/wallet.js';
 import { expectFailure, expectSignedIn, freshMessage, postInitialize, signedBody } from '../../support/signin-http.js';
 import type { HttpAnswer } from '../../support/signin-http.js';
 import { stopAndReadStore } from '../../support/signin-store.js';
+import { serviceForThisFile } from '../../support/service-for-tests.js';
 
 const user = new TestUser();
 /** Request id → what was sent and what came back. */
 const sent = new Map<string, { signature: string; answer: HttpAnswer }>();
-let service: TestService;
-let stopped = false;
 let entries: AuditEntry[];
 
 async function post(requestId: string, body: { signature: string }) {
@@ -27,8 +24,8 @@ async function post(requestId: string, body: { signature: string }) {
   return answer;
 }
 
+const { service } = serviceForThisFile();
 beforeAll(async () => {
-  service = await startTestService();
   const registration = await signedBody(user, freshMessage('registration compact', user));
   expectFailure(await post('audit-bad-template', await signedBody(user, `${freshMessage('registration compact', user)}\n`)), 401, 'UNAUTHORIZED');
   expectFailure(await post('audit-expired', await signedBody(user, freshMessage('registration compact', user, { timestamp: Date.now() - 10 * 60_000 }))), 401, 'EXPIRED_SIGNATURE');
@@ -38,10 +35,6 @@ beforeAll(async () => {
   expectSignedIn(await post('audit-sign-in', await signedBody(user, freshMessage('sign-in', user))), user, false);
 
   entries = await stopAndReadStore(service, (store) => new AuditLog(store).list({}, 1000));
-  stopped = true;
-});
-afterAll(async () => {
-  if (!stopped) await service.stop();
 });
 
 const entryOf = (requestId: string) => {

@@ -3,21 +3,18 @@
  * case-insensitive availability, the caller's own name reported available, and the rule that
  * a Bearer token, once presented, must be valid.
  */
-import { startTestService } from '../../support/start-service.js';
-import type { TestService } from '../../support/start-service.js';
 import { bearer, signIn } from '../../support/wallet.js';
 import type { SignedIn } from '../../support/wallet.js';
 import { expectFailure, postJson } from '../../support/signin-http.js';
+import { serviceForThisFile } from '../../support/service-for-tests.js';
 
-let service: TestService;
 let holder: SignedIn;
 let stranger: SignedIn;
+const { service } = serviceForThisFile();
 beforeAll(async () => {
-  service = await startTestService();
   holder = await signIn(service.baseUrl);
   stranger = await signIn(service.baseUrl);
 });
-afterAll(() => service.stop());
 
 const check = (body: unknown, headers: Record<string, string> = {}) => postJson(service.baseUrl, '/api/v1/check-username', body, headers);
 

@@ -3,18 +3,15 @@
  * within 5 minutes of server time either way, otherwise 401 EXPIRED_SIGNATURE. The messages
  * are valid templates correctly signed by wallet_address.
  */
-import { startTestService } from '../../support/start-service.js';
-import type { TestService } from '../../support/start-service.js';
 import { TestUser, signIn } from '../../support/wallet.js';
 import { expectFailure, expectNoAccount, expectSignedIn, freshMessage, signAndPost } from '../../support/signin-http.js';
+import { serviceForThisFile } from '../../support/service-for-tests.js';
 
-let service: TestService;
 let user: TestUser;
+const { service } = serviceForThisFile();
 beforeAll(async () => {
-  service = await startTestService();
   user = (await signIn(service.baseUrl)).user;
 });
-afterAll(() => service.stop());
 
 const MINUTE = 60_000;
 const TOLERANCE = 5 * MINUTE;

@@ -4,19 +4,14 @@
  * zero bits (400 POW_REQUIRED otherwise); returning users are exempt. The nonces come from the
  * test's own solver (test/support/signin-pow.ts), not the service's.
  */
-import { startTestService } from '../../support/start-service.js';
-import type { TestService } from '../../support/start-service.js';
 import { TestUser } from '../../support/wallet.js';
 import { expectFailure, expectNoAccount, expectSignedIn, freshMessage, postInitialize, signAndPost } from '../../support/signin-http.js';
 import { failingNonce, leadingZeroBits, solvePow } from '../../support/signin-pow.js';
+import { serviceForThisFile } from '../../support/service-for-tests.js';
 
 const BITS = 10;
 
-let service: TestService;
-beforeAll(async () => {
-  service = await startTestService({ SERVICE_POW_DIFFICULTY_BITS: String(BITS) });
-});
-afterAll(() => service.stop());
+const { service } = serviceForThisFile({ SERVICE_POW_DIFFICULTY_BITS: String(BITS) });
 
 
 describe('a new account', () => {

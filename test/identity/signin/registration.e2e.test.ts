@@ -4,17 +4,12 @@
  * user, cookies); the wallet then signs in with template 1; a registration message from a
  * wallet that already has an account signs it in and leaves the profile alone.
  */
-import { startTestService } from '../../support/start-service.js';
-import type { TestService } from '../../support/start-service.js';
 import { TestUser } from '../../support/wallet.js';
 import { expectSignedIn, freshMessage, postJson, signAndPost } from '../../support/signin-http.js';
 import type { HttpAnswer, VariantName } from '../../support/signin-http.js';
+import { serviceForThisFile } from '../../support/service-for-tests.js';
 
-let service: TestService;
-beforeAll(async () => {
-  service = await startTestService();
-});
-afterAll(() => service.stop());
+const { service } = serviceForThisFile();
 
 const JWT = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;

@@ -3,19 +3,16 @@
  * again, in any spelling of the same signature (hex case, with or without 0x, v as 27/28 or as
  * the recovery bit 0/1), gives 401 REPLAY_DETECTED.
  */
-import { startTestService } from '../../support/start-service.js';
-import type { TestService } from '../../support/start-service.js';
 import { TestUser, signIn } from '../../support/wallet.js';
 import { expectFailure, expectSignedIn, freshMessage, postInitialize, signedBody } from '../../support/signin-http.js';
 import { respellings, splitSignature } from '../../support/signin-signatures.js';
+import { serviceForThisFile } from '../../support/service-for-tests.js';
 
-let service: TestService;
 let user: TestUser;
+const { service } = serviceForThisFile();
 beforeAll(async () => {
-  service = await startTestService();
   user = (await signIn(service.baseUrl)).user;
 });
-afterAll(() => service.stop());
 
 /** A fresh template-1 body whose signature has the given v (each message is signed once). */
 async function bodyWithV(v: 27 | 28) {

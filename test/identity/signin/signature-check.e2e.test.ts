@@ -3,19 +3,16 @@
  * high-S twin of a valid signature is refused (EIP-2), and a signature that is not 65 bytes of
  * hex is a malformed request. The messages are valid templates naming wallet_address.
  */
-import { startTestService } from '../../support/start-service.js';
-import type { TestService } from '../../support/start-service.js';
 import { TestUser, signIn } from '../../support/wallet.js';
 import { expectFailure, expectSignedIn, freshMessage, postInitialize, signedBody } from '../../support/signin-http.js';
 import { highSTwin, isHighS, recoverAllowingHighS } from '../../support/signin-signatures.js';
+import { serviceForThisFile } from '../../support/service-for-tests.js';
 
-let service: TestService;
 let user: TestUser;
+const { service } = serviceForThisFile();
 beforeAll(async () => {
-  service = await startTestService();
   user = (await signIn(service.baseUrl)).user;
 });
-afterAll(() => service.stop());
 
 describe('the signer', () => {
   it('401 UNAUTHORIZED when another wallet signed the message', async () => {

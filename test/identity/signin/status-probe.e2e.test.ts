@@ -3,18 +3,15 @@
  * nothing in and says which flow the wallet needs (400 for a new wallet, 401 for an existing
  * one); a request with only one of the two members is a failed sign-in (401).
  */
-import { startTestService } from '../../support/start-service.js';
-import type { TestService } from '../../support/start-service.js';
 import { TestUser, signIn } from '../../support/wallet.js';
 import { expectFailure, freshMessage, postInitialize } from '../../support/signin-http.js';
+import { serviceForThisFile } from '../../support/service-for-tests.js';
 
-let service: TestService;
 let existing: TestUser;
+const { service } = serviceForThisFile();
 beforeAll(async () => {
-  service = await startTestService();
   existing = (await signIn(service.baseUrl)).user;
 });
-afterAll(() => service.stop());
 
 describe('neither message nor signature', () => {
   it('400 INVALID_ARGUMENT (username required) for a wallet without an account, and no cookie', async () => {

@@ -3,18 +3,15 @@
  * otherwise 401 UNAUTHORIZED, decided before the signature is looked at. Every message here is
  * properly signed by the wallet, so only the template can be the reason.
  */
-import { startTestService } from '../../support/start-service.js';
-import type { TestService } from '../../support/start-service.js';
 import { TestUser, signIn } from '../../support/wallet.js';
 import { expectFailure, expectSignedIn, freshMessage, postInitialize, signAndPost } from '../../support/signin-http.js';
+import { serviceForThisFile } from '../../support/service-for-tests.js';
 
-let service: TestService;
 let user: TestUser;
+const { service } = serviceForThisFile();
 beforeAll(async () => {
-  service = await startTestService();
   user = (await signIn(service.baseUrl)).user;
 });
-afterAll(() => service.stop());
 
 const signInTemplate = () => freshMessage('sign-in', user);
 

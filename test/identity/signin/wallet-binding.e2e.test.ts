@@ -4,18 +4,15 @@
  * username when both are present. The messages are signed by wallet_address itself, so the
  * signature check would pass: only the binding can be the reason for a 401.
  */
-import { startTestService } from '../../support/start-service.js';
-import type { TestService } from '../../support/start-service.js';
 import { TestUser, signIn } from '../../support/wallet.js';
 import { expectFailure, expectSignedIn, freshMessage, signAndPost } from '../../support/signin-http.js';
+import { serviceForThisFile } from '../../support/service-for-tests.js';
 
-let service: TestService;
 let user: TestUser;
+const { service } = serviceForThisFile();
 beforeAll(async () => {
-  service = await startTestService();
   user = (await signIn(service.baseUrl)).user;
 });
-afterAll(() => service.stop());
 
 describe('the Wallet line', () => {
   it('401 UNAUTHORIZED when it names another wallet than wallet_address (signed by wallet_address)', async () => {

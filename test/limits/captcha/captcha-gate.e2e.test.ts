@@ -1,18 +1,15 @@
 /** The CAPTCHA gate on a running service, against a local fake siteverify endpoint. */
-import { startTestService } from '../../support/start-service.js';
-import type { TestService } from '../../support/start-service.js';
 import { TestUser } from '../../support/wallet.js';
 import { startFakeCaptchaProvider } from './fake-captcha-provider.js';
 import type { FakeCaptchaProvider } from './fake-captcha-provider.js';
+import { serviceForThisFile } from '../../support/service-for-tests.js';
 
 let provider: FakeCaptchaProvider;
-let service: TestService;
 beforeAll(async () => {
   provider = await startFakeCaptchaProvider('operator-secret');
-  service = await startTestService({ CAPTCHA_PROVIDER: 'turnstile', CAPTCHA_SECRET: 'operator-secret', CAPTCHA_VERIFY_URL: provider.url });
 });
+const { service } = serviceForThisFile(() => ({ CAPTCHA_PROVIDER: 'turnstile', CAPTCHA_SECRET: 'operator-secret', CAPTCHA_VERIFY_URL: provider.url }));
 afterAll(async () => {
-  await service.stop();
   await provider.close();
 });
 

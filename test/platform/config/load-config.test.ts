@@ -1,13 +1,18 @@
 import { readFileSync } from 'node:fs';
 import { loadConfig } from '../../../src/platform/config/load-config.js';
 import { ConfigError } from '../../../src/platform/config/setting.js';
-import { settings } from '../../../src/platform/config/settings.js';
+import { allSettings } from '../../../src/platform/config/settings.js';
 
 describe('loadConfig', () => {
   it('runs on embedded defaults with an empty environment', () => {
     const config = loadConfig({});
-    expect(config).toMatchObject({ role: 'all', port: 8080, grpcPort: 8081, dataDir: './data', mongodbUrl: undefined, redisUrl: undefined });
-    expect(config.legacySunset.toISOString()).toBe('2027-06-30T00:00:00.000Z');
+    expect(config).toMatchObject({
+      process: { role: 'all' },
+      http: { port: 8080, grpcPort: 8081 },
+      store: { dataDir: './data', mongodbUrl: undefined },
+      sharedState: { redisUrl: undefined },
+    });
+    expect(config.http.legacySunset.toISOString()).toBe('2027-06-30T00:00:00.000Z');
   });
 
   it.each([
@@ -34,7 +39,7 @@ describe('loadConfig', () => {
     'mongodb://user:p%40ss@db-0.db:27017,db-1.db:27017/messaging?replicaSet=rs0&tls=true&authSource=admin',
     'mongodb+srv://user:pass@cluster0.example.net/messaging?retryWrites=true&w=majority',
   ])('accepts the MongoDB connection string %s', (url) => {
-    expect(loadConfig({ MONGODB_URL: url }).mongodbUrl).toBe(url);
+    expect(loadConfig({ MONGODB_URL: url }).store.mongodbUrl).toBe(url);
   });
 
   it('never repeats the URL (and its password) in the refusal', () => {
@@ -42,19 +47,24 @@ describe('loadConfig', () => {
   });
 
   it('runs ROLE=api on the embedded store only when told to', () => {
-    expect(loadConfig({ ROLE: 'api', ALLOW_EMBEDDED_STORE: 'true' })).toMatchObject({ role: 'api', mongodbUrl: undefined });
-    expect(loadConfig({ ROLE: 'api', MONGODB_URL: 'mongodb://db:27017/svc' }).mongodbUrl).toBe('mongodb://db:27017/svc');
+    expect(loadConfig({ ROLE: 'api', ALLOW_EMBEDDED_STORE: 'true' })).toMatchObject({ process: { role: 'api' }, store: { mongodbUrl: undefined } });
+    expect(loadConfig({ ROLE: 'api', MONGODB_URL: 'mongodb://db:27017/svc' }).store.mongodbUrl).toBe('mongodb://db:27017/svc');
   });
 
   it('accepts valid overrides', () => {
     const config = loadConfig({ ROLE: 'ws', PORT: '9000', REDIS_URL: 'redis://127.0.0.1:6379', MONGODB_URL: 'mongodb://db:27017/svc' });
-    expect(config).toMatchObject({ role: 'ws', port: 9000, redisUrl: 'redis://127.0.0.1:6379', mongodbUrl: 'mongodb://db:27017/svc' });
+    expect(config).toMatchObject({
+      process: { role: 'ws' },
+      http: { port: 9000 },
+      sharedState: { redisUrl: 'redis://127.0.0.1:6379' },
+      store: { mongodbUrl: 'mongodb://db:27017/svc' },
+    });
   });
 });
 
 it('the README documents every setting with its default', () => {
   const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
-  for (const setting of Object.values(settings)) {
+  for (const setting of allSettings) {
     const defaultCell = setting.defaultText === undefined ? 'unset' : `\`${setting.defaultText}\``;
     expect(readme).toContain(`| \`${setting.env}\` | ${defaultCell} |`);
   }

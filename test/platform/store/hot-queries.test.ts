@@ -16,13 +16,12 @@ import { SessionActivity } from '../../../src/identity/sessions/session-activity
 import { SessionManager } from '../../../src/identity/sessions/session-manager.js';
 import { sessionIndexes } from '../../../src/identity/sessions/session.js';
 import { accountIndexes } from '../../../src/identity/accounts/account.js';
-import { chatList } from '../../../src/messaging/conversations/chat-list.js';
-import { readHistory } from '../../../src/messaging/messages/history.js';
+import { ChatList } from '../../../src/messaging/chats/chat-list.js';
+import { History } from '../../../src/messaging/messages/history.js';
 import type { SendRequest } from '../../../src/messaging/messages/message-sender.js';
-import { createMessaging } from '../../../src/messaging/messaging.js';
 import { createLogger } from '../../../src/platform/logging/logger.js';
 import { MemorySharedState } from '../../../src/platform/shared-state/memory-shared-state.js';
-import { UserEventStream } from '../../../src/realtime/events/user-event-stream.js';
+import { messageSending } from '../../support/message-sending.js';
 import { recordingStore, type RecordedQuery } from '../../support/recording-store.js';
 import { forEachStore, type StoreUnderTest } from '../../support/stores-under-test.js';
 
@@ -54,7 +53,7 @@ forEachStore('hot_queries', (engine, open) => {
         await accounts.create({ _id: address, username: address.slice(2, 10), displayName: '', createdAt: new Date(), permissions: [], mfaEnabled: false, origin: 'wallet' });
       }
       const state = new MemorySharedState({ keyPrefix: 'hot:', logger });
-      const messaging = await createMessaging(store, state, new UserEventStream(state, { retainCount: 100, retentionMs: 60_000 }), logger);
+      const messaging = await messageSending(store, state);
       // A group's member records, as the groups service writes them.
       const groupId = 'g1';
       await messaging.conversations.members.insertMany(
@@ -89,9 +88,10 @@ forEachStore('hot_queries', (engine, open) => {
       await messaging.sender.send(alice, send('m-2'));
       expect((await messaging.sender.send(alice, send('m-1'))).duplicate).toBe(true);
       await messaging.sender.send(bob, { ...send('g-1'), recipientAddress: '', groupId });
-      const page = await readHistory(messaging.messages, first.message.conversationId, alice, { pageSize: 1, beforeCursor: '', afterCursor: '' });
-      await readHistory(messaging.messages, first.message.conversationId, alice, { pageSize: 1, beforeCursor: page.beforeCursor, afterCursor: '' });
-      await chatList(messaging, bob, 20, undefined);
+      const history = new History(messaging.messages);
+      const page = await history.read(first.message.conversationId, alice, { pageSize: 1, beforeCursor: '', afterCursor: '' });
+      await history.read(first.message.conversationId, alice, { pageSize: 1, beforeCursor: page.beforeCursor, afterCursor: '' });
+      await new ChatList(messaging.conversations, messaging.messages, accounts).page(bob, 20, undefined);
 
       const planned = await plansOf(queries);
       expect(planned.map(({ collection }) => collection)).toEqual(expect.arrayContaining(['messages', 'conversations', 'conversation_members', 'accounts']));

@@ -1,0 +1,103 @@
+/**
+ * The areas of a process that serves the API, built in dependency order and connected: each
+ * area's factory names the ports and sibling parts it uses, and gets exactly those. Which
+ * implementation serves each API service is decided here too; a service (or method) missing
+ * from the map is still routed, and answers NOT_IMPLEMENTED (HTTP 501) until its issue lands.
+ */
+import { createAdminService } from '../admin/admin-service.js';
+import type { BlockMirror } from '../contacts/block-mirror.js';
+import { createContactsArea } from '../contacts/contacts-area.js';
+import { AdminService } from '../gen/service/v1/admin_pb.js';
+import { AuthService } from '../gen/service/v1/auth_pb.js';
+import { ContactsService } from '../gen/service/v1/contacts_pb.js';
+import { DeviceService } from '../gen/service/v1/device_pb.js';
+import { MessagesService } from '../gen/service/v1/messages_pb.js';
+import { MfaService } from '../gen/service/v1/mfa_pb.js';
+import { PhoneAuthService } from '../gen/service/v1/phone_pb.js';
+import { ProfileService } from '../gen/service/v1/profile_pb.js';
+import { SessionService } from '../gen/service/v1/session_pb.js';
+import { SystemService } from '../gen/service/v1/system_pb.js';
+import { createIdentityArea } from '../identity/identity-area.js';
+import type { WsTickets } from '../identity/sessions/ws-tickets.js';
+import type { TokenVerification } from '../identity/tokens/token-verification.js';
+import type { RateLimiter } from '../limits/rate-limiter.js';
+import { Conversations } from '../messaging/conversations/conversations.js';
+import { createMessagingArea } from '../messaging/messaging-area.js';
+import type { Config } from '../platform/config/settings.js';
+import type { Logger } from '../platform/logging/logger.js';
+import type { PartialServiceImpl, RpcMiddleware } from '../platform/rpc/rpc-pipeline.js';
+import type { MirrorSource } from '../platform/shared-state/mirror-keeper.js';
+import type { SharedState } from '../platform/shared-state/shared-state.js';
+import type { DocumentStore } from '../platform/store/document-store.js';
+import { createPresenceArea } from '../presence/presence-area.js';
+import type { MessagingEvents } from '../realtime/events/messaging-events.js';
+import type { FrontendErrorCounter } from '../system/frontend-errors.js';
+import { createSystemService } from '../system/system-service.js';
+
+/** What every role builds once (start-app.ts) and the API's areas share. */
+export interface ApiAreaPorts {
+  readonly config: Config;
+  readonly store: DocumentStore;
+  readonly sharedState: SharedState;
+  readonly logger: Logger;
+  readonly verification: TokenVerification;
+  readonly wsTickets: WsTickets;
+  readonly blockMirror: BlockMirror;
+  readonly events: MessagingEvents;
+  readonly frontendErrors: FrontendErrorCounter;
+  readonly smsNumberLimiter: RateLimiter | undefined;
+}
+
+export interface ApiAreas {
+  readonly implementations: ReadonlyMap<string, PartialServiceImpl>;
+  /** Identity's authentication middleware, for the RPC pipeline. */
+  readonly authentication: RpcMiddleware;
+  /** The areas' shared-state mirrors of the store (ended sessions, blocks), for the mirror keeper. */
+  readonly mirrors: readonly MirrorSource[];
+}
+
+export async function buildApiAreas(ports: ApiAreaPorts): Promise<ApiAreas> {
+  const { config, store, sharedState, logger, events } = ports;
+  const identity = await createIdentityArea({
+    settings: { service: config.service, sessions: config.sessions, registration: config.registration, mfa: config.mfa, phone: config.phone, sms: config.sms },
+    dataDir: config.store.dataDir,
+    lockoutsEnabled: config.limits.enabled,
+    store,
+    sharedState,
+    logger,
+    verification: ports.verification,
+    wsTickets: ports.wsTickets,
+    smsNumberLimiter: ports.smsNumberLimiter,
+  });
+  const { accounts } = identity;
+  const contacts = await createContactsArea({ store, blockMirror: ports.blockMirror, accounts });
+  // The conversation model is shared: messaging writes it, presence reads who chats with whom
+  // (and the groups and channels areas will write their members' records).
+  const conversations = new Conversations(store, accounts);
+  const presence = createPresenceArea({ store, conversations, blocks: contacts.blocks, events });
+  const messaging = await createMessagingArea({
+    store,
+    conversations,
+    accounts,
+    blocks: contacts.blocks,
+    verifications: contacts.verifications,
+    presence: presence.presence,
+    events,
+  });
+  return {
+    authentication: identity.authentication,
+    mirrors: [identity.mirror, contacts.mirror],
+    implementations: new Map<string, PartialServiceImpl>([
+      [SystemService.typeName, createSystemService(ports.frontendErrors)],
+      [AuthService.typeName, identity.services.auth],
+      [SessionService.typeName, identity.services.session],
+      [DeviceService.typeName, identity.services.device],
+      [AdminService.typeName, createAdminService({ lockouts: identity.lockouts, audit: identity.audit })],
+      [MfaService.typeName, identity.services.mfa],
+      [PhoneAuthService.typeName, identity.services.phoneAuth],
+      [MessagesService.typeName, messaging.service],
+      [ContactsService.typeName, contacts.service],
+      [ProfileService.typeName, presence.service],
+    ]),
+  };
+}

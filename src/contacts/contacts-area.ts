@@ -1,0 +1,30 @@
+/**
+ * The contacts area of an api process: the block list (kept in the store and mirrored into
+ * shared state for the ws pods) and safety-number verifications. The block mirror is the one
+ * the app builds for every role; the accounts are identity's. The mirror's copy from the store
+ * (`mirror`) is run by the app's mirror keeper whenever shared state lost it.
+ */
+import type { AccountRepository } from '../identity/accounts/account-repository.js';
+import type { DocumentStore, IndexSpec } from '../platform/store/document-store.js';
+import { BlockList, blockIndexes, blocksMirror } from './block-list.js';
+import type { BlockMirror } from './block-mirror.js';
+import { ContactVerifications } from './contact-verifications.js';
+import { createContactsService } from './contacts-service.js';
+
+export interface ContactsDependencies {
+  readonly store: DocumentStore;
+  readonly blockMirror: BlockMirror;
+  readonly accounts: AccountRepository;
+}
+
+/** Every index of the contacts area (created at start, and by the ensure-indexes command before a rollout). */
+export const contactsIndexes: IndexSpec[] = [...blockIndexes];
+
+export async function createContactsArea({ store, blockMirror, accounts }: ContactsDependencies) {
+  await store.ensureIndexes(contactsIndexes);
+  const blocks = new BlockList(store, blockMirror);
+  const verifications = new ContactVerifications(store);
+  return { blocks, verifications, mirror: blocksMirror(blocks), service: createContactsService({ blocks, verifications, accounts }) };
+}
+
+export type ContactsArea = Awaited<ReturnType<typeof createContactsArea>>;

@@ -1,0 +1,68 @@
+/**
+ * Delivery and read receipts. A direct message becomes `delivered` when its recipient first
+ * reads it in a page of history, and `read` when the recipient's read marker passes it. The
+ * read marker only moves forward (a conditional update, so concurrent MarkAsRead calls cannot
+ * move it back); moving it tells the reader's other connections and, in a direct chat, the
+ * peer (unless the reader has blocked the peer). Channels keep markers but no receipts.
+ */
+import { invalidArgument, notFound } from '../../platform/errors/api-error.js';
+import type { Collection, StoreFilter } from '../../platform/store/document-store.js';
+import type { BlockList } from '../../contacts/block-list.js';
+import type { MessagingEvents } from '../../realtime/events/messaging-events.js';
+import { memberId } from '../conversations/conversation.js';
+import type { Conversations, Target } from '../conversations/conversations.js';
+import type { StoredMessage } from './stored-message.js';
+import { isVisibleTo, visibleTo } from './visibility.js';
+
+export interface ReadMarker {
+  /** Whether this call moved the marker. */
+  readonly moved: boolean;
+  readonly lastReadMessageId: string;
+  readonly unreadCount: number;
+}
+
+export class Receipts {
+  constructor(
+    private readonly messages: Collection<StoredMessage>,
+    private readonly conversations: Conversations,
+    private readonly blocks: BlockList,
+    private readonly events: MessagingEvents,
+  ) {}
+
+  /** The messages of a history page that reach their recipient for the first time become `delivered` (in `page` too). */
+  async markDelivered(reader: string, page: StoredMessage[]): Promise<void> {
+    const delivered = page.filter((message) => message.recipientAddress === reader && message.senderAddress !== reader && message.status === 'sent');
+    if (delivered.length === 0) return;
+    await this.messages.updateMany({ _id: { $in: delivered.map((message) => message._id) }, status: 'sent' }, { $set: { status: 'delivered' } });
+    for (const message of delivered) message.status = 'delivered';
+  }
+
+  /** Moves the reader's marker up to `upToMessageId` (a message of the conversation the reader can see). */
+  async markRead(reader: string, target: Target, upToMessageId: string): Promise<ReadMarker> {
+    if (upToMessageId === '') throw invalidArgument('up_to_message_id is required');
+    const now = new Date();
+    const upTo = upToMessageId.length <= 64 ? await this.messages.findOne({ _id: upToMessageId, conversationId: target.conversationId }) : null;
+    if (!upTo || !isVisibleTo(upTo, reader, now)) throw notFound('No such message in this conversation');
+    const moved = await this.conversations.members.findOneAndUpdate(
+      { _id: memberId(target.conversationId, reader), lastReadSequence: { $lt: upTo.sequence } },
+      { $set: { lastReadSequence: upTo.sequence, lastReadMessageId: upTo._id } },
+      { returnDocument: 'after' },
+    );
+    const member = moved ?? (await this.conversations.member(target.conversationId, reader));
+    if (moved && target.type !== 'channel') {
+      const readFilter: StoreFilter<StoredMessage> = { conversationId: target.conversationId, sequence: { $lte: upTo.sequence }, senderAddress: { $ne: reader }, status: { $ne: 'read' }, withheld: false };
+      if (target.type === 'direct') await this.messages.updateMany({ ...readFilter, recipientAddress: reader }, { $set: { status: 'read' } });
+      const tellPeer = target.type === 'direct' && target.peer !== reader && !(await this.blocks.isBlocked(reader, target.peer));
+      await this.events.durable('message.read', tellPeer ? [reader, target.peer] : [reader], {
+        conversation_id: target.conversationId,
+        reader_address: reader,
+        up_to_message_id: upTo._id,
+        up_to_sequence: upTo.sequence,
+        read_at: now.toISOString(),
+      });
+    }
+    const lastRead = member?.lastReadSequence ?? 0;
+    const unreadCount = await this.messages.countDocuments({ conversationId: target.conversationId, sequence: { $gt: lastRead }, senderAddress: { $ne: reader }, ...visibleTo(reader, now) });
+    return { moved: moved !== null, lastReadMessageId: member?.lastReadMessageId ?? '', unreadCount };
+  }
+}

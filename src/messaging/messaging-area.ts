@@ -1,0 +1,62 @@
+/**
+ * The messaging area of an api process: sending, history, receipts, stars, view-once, typing,
+ * timers, the chat list and peer info, all over one conversation model. What it shares with
+ * other areas comes in: the conversations (presence and the coming groups and channels areas
+ * use them too), identity's accounts, contacts' blocks and verifications, the presence status
+ * and the event publisher.
+ */
+import type { BlockList } from '../contacts/block-list.js';
+import type { ContactVerifications } from '../contacts/contact-verifications.js';
+import type { AccountRepository } from '../identity/accounts/account-repository.js';
+import type { DocumentStore, IndexSpec } from '../platform/store/document-store.js';
+import type { MessagingEvents } from '../realtime/events/messaging-events.js';
+import { ChatList } from './chats/chat-list.js';
+import { DisappearingTimer } from './chats/disappearing-timer.js';
+import { PeerInfo } from './chats/peer-info.js';
+import type { PresenceView } from './chats/peer-info.js';
+import { Typing } from './chats/typing.js';
+import { conversationIndexes } from './conversations/conversation.js';
+import type { Conversations } from './conversations/conversations.js';
+import { History } from './messages/history.js';
+import { MediaCatalog } from './messages/media-catalog.js';
+import { MessageNumbering } from './messages/message-numbering.js';
+import { MessageSender } from './messages/message-sender.js';
+import { Receipts } from './messages/receipts.js';
+import { Stars, starIndexes } from './messages/stars.js';
+import { MESSAGES, messageIndexes } from './messages/stored-message.js';
+import type { StoredMessage } from './messages/stored-message.js';
+import { ViewOnce } from './messages/view-once.js';
+import { createMessagesService } from './messages-service.js';
+
+export interface MessagingDependencies {
+  readonly store: DocumentStore;
+  readonly conversations: Conversations;
+  readonly accounts: AccountRepository;
+  readonly blocks: BlockList;
+  readonly verifications: ContactVerifications;
+  readonly presence: PresenceView;
+  readonly events: MessagingEvents;
+}
+
+/** Every index of the messaging area (created at start, and by the ensure-indexes command before a rollout). */
+export const messagingIndexes: IndexSpec[] = [...conversationIndexes, ...messageIndexes, ...starIndexes];
+
+export async function createMessagingArea(deps: MessagingDependencies) {
+  const { store, conversations, accounts, blocks, events } = deps;
+  await store.ensureIndexes(messagingIndexes);
+  const messages = store.collection<StoredMessage>(MESSAGES);
+  const sender = new MessageSender(conversations, messages, blocks, new MediaCatalog(store), events, new MessageNumbering(conversations, messages));
+  const service = createMessagesService({
+    conversations,
+    sender,
+    history: new History(messages),
+    receipts: new Receipts(messages, conversations, blocks, events),
+    stars: new Stars(store, messages, conversations),
+    viewOnce: new ViewOnce(messages, events),
+    chatList: new ChatList(conversations, messages, accounts),
+    peerInfo: new PeerInfo({ accounts, conversations, blocks, verifications: deps.verifications, presence: deps.presence }),
+    typing: new Typing(conversations, blocks, events),
+    disappearingTimer: new DisappearingTimer(conversations, sender),
+  });
+  return { service };
+}

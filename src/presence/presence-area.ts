@@ -1,0 +1,25 @@
+/**
+ * The presence area of an api process: users' chosen status, stored and pushed to the people
+ * they chat with. Conversations (messaging), blocks (contacts) and the event publisher are the
+ * app's, shared with the other areas.
+ */
+import type { BlockList } from '../contacts/block-list.js';
+import type { Conversations } from '../messaging/conversations/conversations.js';
+import type { DocumentStore } from '../platform/store/document-store.js';
+import type { MessagingEvents } from '../realtime/events/messaging-events.js';
+import { Presence } from './presence.js';
+import { createPresenceService } from './presence-service.js';
+
+export interface PresenceDependencies {
+  readonly store: DocumentStore;
+  readonly conversations: Conversations;
+  readonly blocks: BlockList;
+  readonly events: MessagingEvents;
+}
+
+export function createPresenceArea({ store, conversations, blocks, events }: PresenceDependencies) {
+  const presence = new Presence(store, conversations, blocks, events);
+  return { presence, service: createPresenceService(presence) };
+}
+
+export type PresenceArea = ReturnType<typeof createPresenceArea>;

@@ -1,0 +1,37 @@
+/**
+ * What the messaging services tell users' connections. The store is the record: an event is
+ * published only after the change it announces is durable, and a failed publish (shared state
+ * away) does not undo or fail the request: the connections learn about it at their next
+ * catch-up or resync, so it is logged, not thrown.
+ */
+import type { Logger } from '../../platform/logging/logger.js';
+import { eventJson } from './event-envelope.js';
+import type { DurableEventType, EphemeralEventType } from './event-envelope.js';
+import type { UserEventStream } from './user-event-stream.js';
+
+export class MessagingEvents {
+  constructor(
+    private readonly stream: UserEventStream,
+    private readonly logger: Logger,
+  ) {}
+
+  /** Kept for replay and numbered, for every listed user (each gets its own number). */
+  async durable(type: DurableEventType, recipients: Iterable<string>, data: unknown): Promise<void> {
+    const event = eventJson(type, data);
+    await this.each(recipients, type, (address) => this.stream.publishDurable(address, event));
+  }
+
+  /** For the connections open at this moment; never kept. */
+  async ephemeral(type: EphemeralEventType, recipients: Iterable<string>, data: unknown): Promise<void> {
+    const event = eventJson(type, data);
+    await this.each(recipients, type, (address) => this.stream.publishEphemeral(address, event));
+  }
+
+  private async each(recipients: Iterable<string>, type: string, publish: (address: string) => Promise<unknown>): Promise<void> {
+    const results = await Promise.allSettled([...new Set(recipients)].map(publish));
+    const failures = results.filter((result) => result.status === 'rejected');
+    if (failures.length > 0) {
+      this.logger.warn({ err: (failures[0] as PromiseRejectedResult).reason, type, failed: failures.length }, 'event not published; clients will catch up from the store');
+    }
+  }
+}

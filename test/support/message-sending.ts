@@ -1,0 +1,37 @@
+/**
+ * The message-sending parts of one api process, built as messaging-area.ts builds them, for
+ * tests that drive the domain objects directly (several "processes" over one store, or a
+ * recording store).
+ */
+import { BlockList } from '../../src/contacts/block-list.js';
+import { BlockMirror } from '../../src/contacts/block-mirror.js';
+import { contactsIndexes } from '../../src/contacts/contacts-area.js';
+import { AccountRepository } from '../../src/identity/accounts/account-repository.js';
+import { Conversations } from '../../src/messaging/conversations/conversations.js';
+import { MediaCatalog } from '../../src/messaging/messages/media-catalog.js';
+import { MessageNumbering } from '../../src/messaging/messages/message-numbering.js';
+import { MessageSender } from '../../src/messaging/messages/message-sender.js';
+import { MESSAGES } from '../../src/messaging/messages/stored-message.js';
+import type { StoredMessage } from '../../src/messaging/messages/stored-message.js';
+import { messagingIndexes } from '../../src/messaging/messaging-area.js';
+import { createLogger } from '../../src/platform/logging/logger.js';
+import type { SharedState } from '../../src/platform/shared-state/shared-state.js';
+import type { Collection, DocumentStore } from '../../src/platform/store/document-store.js';
+import { MessagingEvents } from '../../src/realtime/events/messaging-events.js';
+import { UserEventStream } from '../../src/realtime/events/user-event-stream.js';
+
+export interface MessageSending {
+  readonly conversations: Conversations;
+  readonly messages: Collection<StoredMessage>;
+  readonly sender: MessageSender;
+}
+
+export async function messageSending(store: DocumentStore, sharedState: SharedState): Promise<MessageSending> {
+  await store.ensureIndexes([...contactsIndexes, ...messagingIndexes]);
+  const conversations = new Conversations(store, new AccountRepository(store));
+  const messages = store.collection<StoredMessage>(MESSAGES);
+  const events = new MessagingEvents(new UserEventStream(sharedState, { retainCount: 100, retentionMs: 60_000 }), createLogger('silent'));
+  const blocks = new BlockList(store, new BlockMirror(sharedState));
+  const sender = new MessageSender(conversations, messages, blocks, new MediaCatalog(store), events, new MessageNumbering(conversations, messages));
+  return { conversations, messages, sender };
+}
