@@ -48,12 +48,20 @@ export interface ApiAreaPorts {
   readonly smsNumberLimiter: RateLimiter | undefined;
 }
 
+/** Work an area does on its own, started once the process serves and stopped before storage closes. */
+export interface BackgroundTask {
+  start(): void;
+  stop(): Promise<void>;
+}
+
 export interface ApiAreas {
   readonly implementations: ReadonlyMap<string, PartialServiceImpl>;
   /** Identity's authentication middleware, for the RPC pipeline. */
   readonly authentication: RpcMiddleware;
   /** The areas' shared-state mirrors of the store (ended sessions, blocks), for the mirror keeper. */
   readonly mirrors: readonly MirrorSource[];
+  /** Messaging's sweeper of messages left unannounced. */
+  readonly backgroundTasks: readonly BackgroundTask[];
 }
 
 export async function buildApiAreas(ports: ApiAreaPorts): Promise<ApiAreas> {
@@ -83,10 +91,12 @@ export async function buildApiAreas(ports: ApiAreaPorts): Promise<ApiAreas> {
     verifications: contacts.verifications,
     presence: presence.presence,
     events,
+    logger,
   });
   return {
     authentication: identity.authentication,
     mirrors: [identity.mirror, contacts.mirror],
+    backgroundTasks: [messaging.announcementSweeper],
     implementations: new Map<string, PartialServiceImpl>([
       [SystemService.typeName, createSystemService(ports.frontendErrors)],
       [AuthService.typeName, identity.services.auth],

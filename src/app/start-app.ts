@@ -7,7 +7,8 @@
  * outage log), the token verification and /ws tickets, the block mirror, the users' event
  * streams and the limits. The API's areas are built by api-areas.ts, the /ws tier by its area
  * factory. A process with a store also runs the mirror keeper over the areas' shared-state
- * mirrors (ended sessions, blocks), complete before the first request is served.
+ * mirrors (ended sessions, blocks), complete before the first request is served, and the
+ * areas' background tasks (the sweeper of messages left unannounced).
  */
 import { BlockMirror } from '../contacts/block-mirror.js';
 import { buildRouteTable } from '../gateway/routing/route-table.js';
@@ -38,6 +39,7 @@ import { startHttpServer } from '../server/http-server.js';
 import type { RunningHttpServer } from '../server/http-server.js';
 import { createFrontendErrorCounter } from '../system/frontend-errors.js';
 import { buildApiAreas } from './api-areas.js';
+import type { BackgroundTask } from './api-areas.js';
 import { buildApiPipeline } from './api-pipeline.js';
 import { httpDispatch } from './http-dispatch.js';
 import { registerGrpcInfrastructure, swaggerFor } from './infrastructure-services.js';
@@ -84,6 +86,7 @@ export async function startApp(config: Config, logger: Logger): Promise<RunningA
   let gateway: RestGateway | undefined;
   let grpc: RunningGrpcServer | undefined;
   let mirrors: MirrorKeeper | undefined;
+  let backgroundTasks: readonly BackgroundTask[] = [];
   if (store) {
     const areas = await buildApiAreas({
       config,
@@ -100,6 +103,8 @@ export async function startApp(config: Config, logger: Logger): Promise<RunningA
     // Before serving: the security mirrors in shared state are complete (or being repaired).
     mirrors = new MirrorKeeper(sharedState, areas.mirrors, logger, outages);
     await mirrors.start();
+    backgroundTasks = areas.backgroundTasks;
+    for (const task of backgroundTasks) task.start();
     const middlewares = [observeRpc(metrics, outages), ...limits.beforeAuthentication, areas.authentication, ...limits.afterAuthentication];
     const pipeline = buildApiPipeline(areas.implementations, middlewares);
     gateway = new RestGateway(routes, pipeline.handlersByMethod, { legacySunset: httpSettings.legacySunset });
@@ -150,6 +155,8 @@ export async function startApp(config: Config, logger: Logger): Promise<RunningA
       realtime?.closeAll();
       mirrors?.stop();
       await Promise.all([http.close(processSettings.shutdownTimeoutMs), grpc?.close(processSettings.shutdownTimeoutMs)]);
+      // After the last request (which may leave work for them), before storage closes.
+      await Promise.all(backgroundTasks.map((task) => task.stop()));
       await store?.close();
       await sharedState.close();
       logger.info('service stopped');

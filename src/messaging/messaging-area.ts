@@ -3,11 +3,13 @@
  * timers, the chat list and peer info, all over one conversation model. What it shares with
  * other areas comes in: the conversations (presence and the coming groups and channels areas
  * use them too), identity's accounts, contacts' blocks and verifications, the presence status
- * and the event publisher.
+ * and the event publisher. It returns, besides its service, the sweeper of messages left
+ * unannounced, for the app to start and stop.
  */
 import type { BlockList } from '../contacts/block-list.js';
 import type { ContactVerifications } from '../contacts/contact-verifications.js';
 import type { AccountRepository } from '../identity/accounts/account-repository.js';
+import type { Logger } from '../platform/logging/logger.js';
 import type { DocumentStore, IndexSpec } from '../platform/store/document-store.js';
 import type { MessagingEvents } from '../realtime/events/messaging-events.js';
 import { ChatList } from './chats/chat-list.js';
@@ -17,8 +19,10 @@ import type { PresenceView } from './chats/peer-info.js';
 import { Typing } from './chats/typing.js';
 import { conversationIndexes } from './conversations/conversation.js';
 import type { Conversations } from './conversations/conversations.js';
+import { AnnouncementSweeper } from './messages/announcement-sweeper.js';
 import { History } from './messages/history.js';
 import { MediaCatalog } from './messages/media-catalog.js';
+import { MessageAnnouncer } from './messages/message-announcer.js';
 import { MessageNumbering } from './messages/message-numbering.js';
 import { MessageSender } from './messages/message-sender.js';
 import { Receipts } from './messages/receipts.js';
@@ -36,16 +40,18 @@ export interface MessagingDependencies {
   readonly verifications: ContactVerifications;
   readonly presence: PresenceView;
   readonly events: MessagingEvents;
+  readonly logger: Logger;
 }
 
 /** Every index of the messaging area (created at start, and by the ensure-indexes command before a rollout). */
 export const messagingIndexes: IndexSpec[] = [...conversationIndexes, ...messageIndexes, ...starIndexes];
 
 export async function createMessagingArea(deps: MessagingDependencies) {
-  const { store, conversations, accounts, blocks, events } = deps;
+  const { store, conversations, accounts, blocks, events, logger } = deps;
   await store.ensureIndexes(messagingIndexes);
   const messages = store.collection<StoredMessage>(MESSAGES);
-  const sender = new MessageSender(conversations, messages, blocks, new MediaCatalog(store), events, new MessageNumbering(conversations, messages));
+  const announcer = new MessageAnnouncer(messages, conversations, events, logger);
+  const sender = new MessageSender(conversations, messages, blocks, new MediaCatalog(store), announcer, new MessageNumbering(conversations, messages));
   const service = createMessagesService({
     conversations,
     sender,
@@ -58,5 +64,5 @@ export async function createMessagingArea(deps: MessagingDependencies) {
     typing: new Typing(conversations, blocks, events),
     disappearingTimer: new DisappearingTimer(conversations, sender),
   });
-  return { service };
+  return { service, announcementSweeper: new AnnouncementSweeper(messages, announcer, logger) };
 }

@@ -8,7 +8,9 @@ import { BlockMirror } from '../../src/contacts/block-mirror.js';
 import { contactsIndexes } from '../../src/contacts/contacts-area.js';
 import { AccountRepository } from '../../src/identity/accounts/account-repository.js';
 import { Conversations } from '../../src/messaging/conversations/conversations.js';
+import { AnnouncementSweeper } from '../../src/messaging/messages/announcement-sweeper.js';
 import { MediaCatalog } from '../../src/messaging/messages/media-catalog.js';
+import { MessageAnnouncer } from '../../src/messaging/messages/message-announcer.js';
 import { MessageNumbering } from '../../src/messaging/messages/message-numbering.js';
 import { MessageSender } from '../../src/messaging/messages/message-sender.js';
 import { MESSAGES } from '../../src/messaging/messages/stored-message.js';
@@ -24,14 +26,17 @@ export interface MessageSending {
   readonly conversations: Conversations;
   readonly messages: Collection<StoredMessage>;
   readonly sender: MessageSender;
+  readonly sweeper: AnnouncementSweeper;
 }
 
 export async function messageSending(store: DocumentStore, sharedState: SharedState): Promise<MessageSending> {
   await store.ensureIndexes([...contactsIndexes, ...messagingIndexes]);
   const conversations = new Conversations(store, new AccountRepository(store));
   const messages = store.collection<StoredMessage>(MESSAGES);
-  const events = new MessagingEvents(new UserEventStream(sharedState, { retainCount: 100, retentionMs: 60_000 }), createLogger('silent'));
+  const logger = createLogger('silent');
+  const events = new MessagingEvents(new UserEventStream(sharedState, { retainCount: 100, retentionMs: 60_000 }), logger);
   const blocks = new BlockList(store, new BlockMirror(sharedState));
-  const sender = new MessageSender(conversations, messages, blocks, new MediaCatalog(store), events, new MessageNumbering(conversations, messages));
-  return { conversations, messages, sender };
+  const announcer = new MessageAnnouncer(messages, conversations, events, logger);
+  const sender = new MessageSender(conversations, messages, blocks, new MediaCatalog(store), announcer, new MessageNumbering(conversations, messages));
+  return { conversations, messages, sender, sweeper: new AnnouncementSweeper(messages, announcer, logger) };
 }

@@ -3,14 +3,17 @@
  * server-generated system message takes. The message is durable before anyone hears of it: it
  * is inserted with its sequence number (MessageNumbering), in one group commit with the
  * conversation's floor of numbers and its move up the chat lists, so a send costs one durable
- * write; only then do the `message.new` events go out.
+ * write; only then do the `message.new` events go out (MessageAnnouncer). The message is stored
+ * as unannounced, so that one whose events did not go out (a failed publish, a crash in
+ * between) is announced by a retry or by the sweeper.
  *
  * Idempotency: `(sender, client_message_id)` is unique in the store. A retry finds the stored
- * message and gets it back (`duplicate`). Requests with one key take turns in a process, and
- * across processes the later one meets the earlier at the conversation's next number: either
- * way it finds the earlier's message before it takes a number. Only two that reach the insert
- * at the same instant on two processes meet at the idempotency index; the loser reads the
- * winner's message, and the number it tried stays free for that process's next message.
+ * message and gets it back (`duplicate`), announcing it if it still is not. Requests with one
+ * key take turns in a process, and across processes the later one meets the earlier at the
+ * conversation's next number: either way it finds the earlier's message before it takes a
+ * number. Only two that reach the insert at the same instant on two processes meet at the
+ * idempotency index; the loser reads the winner's message, and the number it tried stays free
+ * for that process's next message.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { Binary } from 'bson';
@@ -18,11 +21,11 @@ import type { BlockList } from '../../contacts/block-list.js';
 import { conflict, invalidArgument, permissionDenied } from '../../platform/errors/api-error.js';
 import type { Collection } from '../../platform/store/document-store.js';
 import { DuplicateKeyError } from '../../platform/store/document-store.js';
-import type { MessagingEvents } from '../../realtime/events/messaging-events.js';
 import type { Conversations, Target } from '../conversations/conversations.js';
 import type { MediaCatalog } from './media-catalog.js';
+import { audienceOf } from './message-audience.js';
+import type { MessageAnnouncer } from './message-announcer.js';
 import type { MessageNumbering } from './message-numbering.js';
-import { messageJson, messageView } from './message-view.js';
 import { SerialQueues } from './serial-queues.js';
 import { byIdempotencyKey, type MessageKind, type StoredMessage } from './stored-message.js';
 
@@ -54,7 +57,7 @@ export class MessageSender {
     private readonly messages: Collection<StoredMessage>,
     private readonly blocks: BlockList,
     private readonly media: MediaCatalog,
-    private readonly events: MessagingEvents,
+    private readonly announcer: MessageAnnouncer,
     private readonly numbering: MessageNumbering,
   ) {}
 
@@ -97,7 +100,7 @@ export class MessageSender {
           // The number was taken by another process, perhaps by this very message sent there.
           storedMeanwhile: async () => {
             const stored = await this.storedSend(sender, request.clientMessageId);
-            return stored && this.retried(stored, requestDigest);
+            return stored && (await this.retried(stored, requestDigest));
           },
           write: async (sequence) => ({ message: await this.store(target, sequence, request.viewOnce, fields), duplicate: false }),
         });
@@ -119,20 +122,21 @@ export class MessageSender {
   /**
    * In the conversation's turn, with its next number: writes the message, the conversation's
    * floor of numbers and its move up the audience's chat lists in one group commit (the
-   * message first, so the floor never gets ahead of it). Once all three are durable it tells
-   * the audience, still in the turn, so that a process announces a conversation's messages in
-   * their order.
+   * message first, so the floor never gets ahead of it), together with the announced marks of
+   * earlier messages. Once all three are durable it tells the audience, still in the turn, so
+   * that a process announces a conversation's messages in their order.
    */
   private async store(target: Target, sequence: number, viewOnce: boolean, fields: MessageFields): Promise<StoredMessage> {
     const timerSeconds = (await this.conversations.find(target.conversationId))?.disappearingTimerSeconds ?? 0;
     const message = newMessage(target, sequence, timerSeconds, viewOnce, fields);
-    const audience = await this.audienceOf(target, message);
+    const audience = await audienceOf(this.conversations, message);
+    void this.announcer.writeMarks();
     await Promise.all([
       this.messages.insertOne(message),
       this.conversations.raiseSequenceFloor(target, sequence),
       this.conversations.touch(target, audience, message.sentAt),
     ]);
-    await this.events.durable('message.new', audience, { message: messageJson(messageView(message)) });
+    await this.announcer.announce(message, audience);
     return message;
   }
 
@@ -141,8 +145,10 @@ export class MessageSender {
     return this.messages.findOne(byIdempotencyKey(sender, clientMessageId));
   }
 
-  private retried(earlier: StoredMessage, requestDigest: string): SendResult {
+  /** The answer to a retry; its message is announced first if that has not happened yet. */
+  private async retried(earlier: StoredMessage, requestDigest: string): Promise<SendResult> {
     if (earlier.requestDigest !== requestDigest) throw conflict('client_message_id was already used for a different message');
+    if (earlier.unannounced) await this.announcer.announce(earlier);
     return { message: earlier, duplicate: true };
   }
 
@@ -156,15 +162,6 @@ export class MessageSender {
     if (target.type !== 'direct' || target.peer === sender) return false;
     if (await this.blocks.isBlocked(sender, target.peer)) throw permissionDenied('You have blocked this user; unblock to send');
     return this.blocks.isBlocked(target.peer, sender);
-  }
-
-  private async audienceOf(target: Target, message: StoredMessage): Promise<string[]> {
-    if (target.type === 'direct') {
-      const participants = target.conversationId.split(':').slice(1);
-      return message.withheld ? [message.senderAddress] : [...new Set(participants)];
-    }
-    const members = await this.conversations.members.find({ conversationId: target.conversationId }, { projection: { address: 1 } });
-    return members.map((member) => member.address);
   }
 }
 
@@ -193,6 +190,7 @@ function newMessage(target: Target, sequence: number, timerSeconds: number, view
     withheld: false,
     systemEvent: '',
     systemData: null,
+    unannounced: true,
     ...fields,
   };
 }

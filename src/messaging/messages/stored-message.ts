@@ -41,6 +41,12 @@ export interface StoredMessage {
   withheld: boolean;
   systemEvent: string;
   systemData: Record<string, unknown> | null;
+  /**
+   * Present until `message.new` is known to be in every recipient's event stream: the stored
+   * message is its own outbox record (message-announcer.ts). Removed in batches after the
+   * publish; what is left past a few seconds is announced by the sweeper.
+   */
+  unannounced?: true;
 }
 
 export const MESSAGES = 'messages';
@@ -60,7 +66,14 @@ export const messageIndexes: IndexSpec[] = [
   },
   { collection: MESSAGES, name: SEQUENCE_INDEX, key: { conversationId: 1, sequence: 1 }, unique: true },
   { collection: MESSAGES, name: 'disappear', key: { expiresAt: 1 }, expireAfterSeconds: 0 },
+  // Holds only the messages not yet announced: a handful, whatever the size of the collection.
+  { collection: MESSAGES, name: 'unannounced', key: { sentAt: 1 }, partialFilterExpression: { unannounced: true } },
 ];
+
+/** Messages stored before `cutoff` and still not announced, through the `unannounced` partial index. */
+export function unannouncedBefore(cutoff: Date): StoreFilter<StoredMessage> {
+  return { unannounced: true, sentAt: { $lt: cutoff } };
+}
 
 /**
  * The lookup of a sender's message by its idempotency key. It restates the partial filter of

@@ -2,7 +2,8 @@
  * What the messaging services tell users' connections. The store is the record: an event is
  * published only after the change it announces is durable, and a failed publish (shared state
  * away) does not undo or fail the request: the connections learn about it at their next
- * catch-up or resync, so it is logged, not thrown.
+ * catch-up or resync, so it is logged, not thrown. A caller that must make sure the event goes
+ * out (new messages: message-announcer.ts) is told whether it did.
  */
 import type { Logger } from '../../platform/logging/logger.js';
 import { eventJson } from './event-envelope.js';
@@ -15,10 +16,15 @@ export class MessagingEvents {
     private readonly logger: Logger,
   ) {}
 
-  /** Kept for replay and numbered, for every listed user (each gets its own number). */
-  async durable(type: DurableEventType, recipients: Iterable<string>, data: unknown): Promise<void> {
+  /**
+   * Kept for replay and numbered, for every listed user (each gets its own number). Answers
+   * whether every user's stream has it. With `dedupeKey` (what the event announces), a user's
+   * stream that already has an event of that key does not take it again (user-event-stream.ts),
+   * so announcing something again after a failure reaches nobody twice.
+   */
+  durable(type: DurableEventType, recipients: Iterable<string>, data: unknown, options: { dedupeKey?: string } = {}): Promise<boolean> {
     const event = eventJson(type, data);
-    await this.each(recipients, type, (address) => this.stream.publishDurable(address, event));
+    return this.each(recipients, type, (address) => this.stream.publishDurable(address, event, options.dedupeKey));
   }
 
   /** For the connections open at this moment; never kept. */
@@ -27,11 +33,13 @@ export class MessagingEvents {
     await this.each(recipients, type, (address) => this.stream.publishEphemeral(address, event));
   }
 
-  private async each(recipients: Iterable<string>, type: string, publish: (address: string) => Promise<unknown>): Promise<void> {
+  /** Publishes to every recipient; answers whether all succeeded (failures are logged). */
+  private async each(recipients: Iterable<string>, type: string, publish: (address: string) => Promise<unknown>): Promise<boolean> {
     const results = await Promise.allSettled([...new Set(recipients)].map(publish));
     const failures = results.filter((result) => result.status === 'rejected');
     if (failures.length > 0) {
       this.logger.warn({ err: (failures[0] as PromiseRejectedResult).reason, type, failed: failures.length }, 'event not published; clients will catch up from the store');
     }
+    return failures.length === 0;
   }
 }

@@ -45,18 +45,27 @@ const COUNTER_TTL_MS = 30 * 24 * 60 * 60 * 1000;
 
 const keysOf = (address: string) => {
   const tag = `{${address}}`;
-  return { seq: `ev:${tag}:seq`, stream: `ev:${tag}:stream`, eventPrefix: `ev:${tag}:e:`, channel: `ev:${tag}` };
+  return { seq: `ev:${tag}:seq`, stream: `ev:${tag}:stream`, eventPrefix: `ev:${tag}:e:`, channel: `ev:${tag}`, dedupePrefix: `ev:${tag}:once:` };
 };
 
 /**
  * Appends one durable event: number it, store it, forget the one that falls out of the
- * window, publish it. KEYS: seq, stream, event prefix, channel. ARGV: event JSON (without
- * seq), a fresh stream id, retention ms, retain count, counter TTL ms, now ms.
+ * window, publish it; with a dedupe key (ARGV[7] = 1), only if that key has no event yet.
+ * KEYS: seq, stream, event prefix, channel, dedupe key. ARGV: event JSON (without seq), a
+ * fresh stream id, retention ms, retain count, counter TTL ms, now ms, 1 to dedupe.
  */
-const appendEvent = defineScript<[event: string, freshStream: string, retentionMs: number, retainCount: number, counterTtlMs: number, nowMs: number], [number, string]>({
+const appendEvent = defineScript<
+  [event: string, freshStream: string, retentionMs: number, retainCount: number, counterTtlMs: number, nowMs: number, dedupe: number],
+  [number, string]
+>({
   name: 'user-event-append',
-  keys: 4,
-  lua: `local seq = redis.call('INCR', KEYS[1])
+  keys: 5,
+  lua: `local dedupe = ARGV[7] == '1'
+if dedupe then
+  local earlier = redis.call('GET', KEYS[5])
+  if earlier then return {tonumber(earlier), redis.call('GET', KEYS[2]) or ''} end
+end
+local seq = redis.call('INCR', KEYS[1])
 local stream = redis.call('GET', KEYS[2])
 if seq == 1 or not stream then stream = ARGV[2] end
 redis.call('SET', KEYS[2], stream, 'PX', ARGV[5])
@@ -65,9 +74,12 @@ local frame = '{"seq":' .. seq .. ',"stream":"' .. stream .. '",' .. string.sub(
 redis.call('SET', KEYS[3] .. seq, frame, 'PX', ARGV[3])
 local dropped = seq - tonumber(ARGV[4])
 if dropped > 0 then redis.call('DEL', KEYS[3] .. dropped) end
+if dedupe then redis.call('SET', KEYS[5], seq, 'PX', ARGV[3]) end
 redis.call('PUBLISH', KEYS[4], stream .. '|' .. ARGV[6] .. '|' .. frame)
 return {seq, stream}`,
-  local: (state, [seqKey, streamKey, eventPrefix, channel], [event, freshStream, retentionMs, retainCount, counterTtlMs, nowMs]) => {
+  local: (state, [seqKey, streamKey, eventPrefix, channel, dedupeKey], [event, freshStream, retentionMs, retainCount, counterTtlMs, nowMs, dedupe]) => {
+    const earlier = Number(dedupe) === 1 ? state.get(dedupeKey!) : null;
+    if (earlier !== null) return [Number(earlier), state.get(streamKey!) ?? ''];
     const seq = Number(state.get(seqKey!) ?? '0') + 1;
     state.set(seqKey!, String(seq), { keepTtl: true });
     const stored = state.get(streamKey!);
@@ -78,6 +90,7 @@ return {seq, stream}`,
     state.set(eventPrefix! + seq, frame, { ttlMs: Number(retentionMs) });
     const dropped = seq - Number(retainCount);
     if (dropped > 0) state.delete(eventPrefix! + dropped);
+    if (Number(dedupe) === 1) state.set(dedupeKey!, String(seq), { ttlMs: Number(retentionMs) });
     state.publish(channel!, `${stream}|${nowMs}|${frame}`);
     return [seq, stream];
   },
@@ -89,13 +102,17 @@ export class UserEventStream {
     private readonly settings: UserEventStreamSettings,
   ) {}
 
-  /** Numbers, keeps and publishes a durable event (built by `eventJson`); resolves with its seq. */
-  async publishDurable(address: string, event: string): Promise<number> {
+  /**
+   * Numbers, keeps and publishes a durable event (built by `eventJson`); resolves with its seq.
+   * With `dedupeKey`, an event already appended under that key is not appended again: its seq
+   * is the answer.
+   */
+  async publishDurable(address: string, event: string, dedupeKey?: string): Promise<number> {
     const keys = keysOf(address);
     const [seq] = await this.state.run(
       appendEvent,
-      [keys.seq, keys.stream, keys.eventPrefix, keys.channel],
-      [event, randomBytes(9).toString('base64url'), this.settings.retentionMs, this.settings.retainCount, COUNTER_TTL_MS, Date.now()],
+      [keys.seq, keys.stream, keys.eventPrefix, keys.channel, keys.dedupePrefix + (dedupeKey ?? '')],
+      [event, randomBytes(9).toString('base64url'), this.settings.retentionMs, this.settings.retainCount, COUNTER_TTL_MS, Date.now(), dedupeKey === undefined ? 0 : 1],
     );
     return seq;
   }

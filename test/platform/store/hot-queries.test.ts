@@ -5,8 +5,8 @@
  * paths run for real over a recording store, so a query changed in the code is checked as
  * it is, not as a copy of it here.
  *
- * Covered: send (with its idempotency lookup, a retry, a group's audience and the chat-list
- * update),
+ * Covered: send (with its idempotency lookup, a retry, a group's audience, the chat-list
+ * update and the batched "announced" marks), the sweeper of unannounced messages,
  * history pages, the chat list, and session lookups. The prekey take belongs to the keys
  * service, which does not exist yet: add its flow here with it.
  */
@@ -88,6 +88,7 @@ forEachStore('hot_queries', (engine, open) => {
       await messaging.sender.send(alice, send('m-2'));
       expect((await messaging.sender.send(alice, send('m-1'))).duplicate).toBe(true);
       await messaging.sender.send(bob, { ...send('g-1'), recipientAddress: '', groupId });
+      await messaging.sweeper.sweepOnce();
       const history = new History(messaging.messages);
       const page = await history.read(first.message.conversationId, alice, { pageSize: 1, beforeCursor: '', afterCursor: '' });
       await history.read(first.message.conversationId, alice, { pageSize: 1, beforeCursor: page.beforeCursor, afterCursor: '' });
@@ -95,6 +96,9 @@ forEachStore('hot_queries', (engine, open) => {
 
       const planned = await plansOf(queries);
       expect(planned.map(({ collection }) => collection)).toEqual(expect.arrayContaining(['messages', 'conversations', 'conversation_members', 'accounts']));
+      // The sweeper's query and the announced marks ran, and through which index.
+      const announcing = planned.filter(({ method, filter }) => (method === 'find' && 'unannounced' in filter) || (method === 'updateMany' && '_id' in filter));
+      expect(announcing.map(({ method, plan }) => `${method} ${plan.indexes.join()}`)).toEqual(expect.arrayContaining(['find unannounced', 'updateMany _id_']));
       expect(scans(planned)).toEqual([]);
     });
 
