@@ -107,8 +107,18 @@ export function createWsEndpoint(deps: WsEndpointDependencies): WsEndpoint {
     dropSlowConsumer: () => dropSlowConsumer(ws),
   });
 
+  /** Logs a failure: an outage once per interval, anything else with its stack. */
+  const logFailure = (error: unknown, message: string, address: string) => {
+    if (error instanceof DependencyUnavailableError) deps.outages.report(error);
+    else deps.logger.error({ err: error, address }, message);
+  };
+
   const reply = (ws: WebSocket<SocketState>, frame: string) => sinkOf(ws).send(frame);
-  const sessions = new SessionSockets<WebSocket<SocketState>>(deps.verification.revocations, (ws) => closeWith(ws, CLOSE_UNAUTHORIZED, SESSION_ENDED_REASON));
+  const sessions = new SessionSockets<WebSocket<SocketState>>(
+    deps.verification.revocations,
+    (ws) => closeWith(ws, CLOSE_UNAUTHORIZED, SESSION_ENDED_REASON),
+    (error) => logFailure(error, 'open sockets not checked against ended sessions; retrying', ''),
+  );
   sessions.listen();
 
   /** Whom the connection's credentials name, if valid and their session is live; rejects when that cannot be checked. */
@@ -122,12 +132,6 @@ export function createWsEndpoint(deps: WsEndpointDependencies): WsEndpoint {
     if (status === 'unknown') throw new DependencyUnavailableError('redis', 'the session revocations are being rebuilt');
     return status === 'live' ? identity : undefined;
   }
-
-  /** Logs a failure: an outage once per interval, anything else with its stack. */
-  const logFailure = (error: unknown, message: string, address: string) => {
-    if (error instanceof DependencyUnavailableError) deps.outages.report(error);
-    else deps.logger.error({ err: error, address }, message);
-  };
 
   async function handleFrame(ws: WebSocket<SocketState>, text: string): Promise<void> {
     const state = ws.getUserData();

@@ -44,13 +44,22 @@ export interface PrivateDeployment extends Deployment {
   readonly redis: PrivateRedis;
 }
 
+export interface PrivateDeploymentOptions {
+  /**
+   * The Redis URL of the cluster's ws pod number `index` (default: the deployment's Redis), e.g.
+   * a proxy in front of it that can cut that pod off alone.
+   */
+  readonly wsPodRedisUrl?: (redis: PrivateRedis, index: number) => Promise<string>;
+}
+
 const newSigningKey = () => generateKeyPairSync('ed25519').privateKey.export({ format: 'pem', type: 'pkcs8' }).toString();
 
 /** Either shape on a Redis of its own. Rate limits are off unless `env` turns them on. */
-export async function startPrivateDeployment(shape: DeploymentShape, env: Record<string, string> = {}): Promise<PrivateDeployment> {
+export async function startPrivateDeployment(shape: DeploymentShape, env: Record<string, string> = {}, options: PrivateDeploymentOptions = {}): Promise<PrivateDeployment> {
   const redis = await startPrivateRedis();
   const settings = { REDIS_URL: redis.url, REDIS_KEY_PREFIX: 'svc:', JWT_SIGNING_KEY: newSigningKey(), RATE_LIMITS_ENABLED: 'false', ...env };
-  const processes = await launch(shape, settings);
+  const wsPodRedisUrls = await Promise.all([0, 1].map((index) => options.wsPodRedisUrl?.(redis, index) ?? redis.url));
+  const processes = await launch(shape, settings, wsPodRedisUrls);
   const deployment = assemble(shape, processes, async () => {
     redis.thaw();
     await stopAll(processes);
@@ -65,13 +74,10 @@ export async function startSingleProcess(env: Record<string, string> = {}): Prom
   return assemble('single process', processes, () => stopAll(processes));
 }
 
-function launch(shape: DeploymentShape, settings: Record<string, string>): Promise<ChildService[]> {
+function launch(shape: DeploymentShape, settings: Record<string, string>, wsPodRedisUrls: readonly string[] = []): Promise<ChildService[]> {
   if (shape === 'single process') return Promise.all([startChildService({ ...settings, ROLE: 'all' })]);
-  return Promise.all([
-    startChildService({ ...settings, ROLE: 'api', ALLOW_EMBEDDED_STORE: 'true' }),
-    startChildService({ ...settings, ROLE: 'ws' }),
-    startChildService({ ...settings, ROLE: 'ws' }),
-  ]);
+  const wsPod = (index: number) => startChildService({ ...settings, ROLE: 'ws', REDIS_URL: wsPodRedisUrls[index] ?? settings.REDIS_URL! });
+  return Promise.all([startChildService({ ...settings, ROLE: 'api', ALLOW_EMBEDDED_STORE: 'true' }), wsPod(0), wsPod(1)]);
 }
 
 async function stopAll(processes: readonly ChildService[]): Promise<void> {
@@ -118,7 +124,7 @@ export interface RunningDeployment {
 }
 
 /** One deployment for the enclosing describe block: started before its tests, stopped after. */
-export function deploymentForThisBlock(shape: DeploymentShape, env: Record<string, string> = {}): RunningDeployment {
+export function deploymentForThisBlock(shape: DeploymentShape, env: Record<string, string> = {}, options: PrivateDeploymentOptions = {}): RunningDeployment {
   const clients: RealtimeClient[] = [];
   const running = {
     connect: async (accessToken: string, wsUrl: string) => {
@@ -128,7 +134,7 @@ export function deploymentForThisBlock(shape: DeploymentShape, env: Record<strin
     },
   } as { deployment: PrivateDeployment; api: Api; connect: RunningDeployment['connect'] };
   beforeAll(async () => {
-    running.deployment = await startPrivateDeployment(shape, env);
+    running.deployment = await startPrivateDeployment(shape, env, options);
     running.api = new Api(running.deployment.apiUrl);
   }, 60_000);
   afterAll(async () => {

@@ -10,7 +10,7 @@
  */
 import type { SharedState, Unsubscribe } from '../../platform/shared-state/shared-state.js';
 import { defineScript } from '../../platform/shared-state/shared-state.js';
-import { lookUpMirror } from '../../platform/shared-state/mirror-completeness.js';
+import { lookUpMirror, lookUpMirrorEach } from '../../platform/shared-state/mirror-completeness.js';
 
 /** `unknown`: shared state cannot vouch (its mirror is being rebuilt); ask the store or refuse. */
 export type SessionStatus = 'live' | 'ended' | 'unknown';
@@ -63,8 +63,18 @@ export class Revocations {
     return answer === 'found' ? 'ended' : answer === 'absent' ? 'live' : 'unknown';
   }
 
-  /** Calls `handler` with the id of every session ended from now on, on any pod. */
-  onSessionEnded(handler: (sessionId: string) => void): Promise<Unsubscribe> {
-    return this.sharedState.subscribe(ENDINGS_CHANNEL, handler);
+  /** Which of these sessions have ended, in one round trip; `unknown` as for `status`. */
+  async endedAmong(sessionIds: readonly string[]): Promise<string[] | 'unknown'> {
+    const ended = await lookUpMirrorEach(this.sharedState, sessionIds.map(sessionKey));
+    return ended === 'unknown' ? ended : sessionIds.filter((_, index) => ended[index]);
+  }
+
+  /**
+   * Calls `handler` with the id of every session ended from now on, on any pod, and
+   * `onMissed` whenever endings may have been missed (the subscription was lost and is back:
+   * check the sessions you hold with `endedAmong`).
+   */
+  onSessionEnded(handler: (sessionId: string) => void, onMissed?: () => void): Promise<Unsubscribe> {
+    return this.sharedState.subscribe(ENDINGS_CHANNEL, handler, onMissed);
   }
 }

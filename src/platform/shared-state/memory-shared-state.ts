@@ -93,6 +93,7 @@ export class MemorySharedState implements SharedState {
     this.open().publish(this.keyPrefix + channel, message);
   }
 
+  /** Delivery within one process is never interrupted, so `onResubscribed` is never called. */
   async subscribe(channel: string, handler: MessageHandler): Promise<Unsubscribe> {
     const fullChannel = this.keyPrefix + channel;
     const remove = this.open().subscribe(fullChannel, (message) =>

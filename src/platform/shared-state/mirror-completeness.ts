@@ -38,6 +38,15 @@ export async function lookUpMirror(state: SharedState, keys: readonly [string, s
   return found < 0 ? 'unknown' : found > 0 ? 'found' : 'absent';
 }
 
+/**
+ * Which of many keys exist in a complete mirror, in one round trip (MGET with the marker);
+ * `unknown` when the mirror cannot vouch.
+ */
+export async function lookUpMirrorEach(state: SharedState, keys: readonly string[]): Promise<boolean[] | 'unknown'> {
+  const [marker, ...values] = await state.getMany([MIRRORS_COMPLETE_KEY, ...keys]);
+  return marker == null ? 'unknown' : values.map((value) => value !== null);
+}
+
 /** KEYS: rebuilding, complete. ARGV: the rebuild's id. Marks the mirrors complete if the rebuild still counts (1), else 0. */
 export const completeRebuild = defineScript<[rebuildId: string], number>({
   name: 'mirror-complete',

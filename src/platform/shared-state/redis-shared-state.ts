@@ -12,7 +12,9 @@
  *   apply after its caller was told it failed);
  * - `commandTimeout`: bounds a command on a connection that stopped answering;
  * - `retryStrategy`: reconnect forever, backing off to at most 2 s between attempts;
- * - `autoResubscribe` (ioredis default): the subscriber resubscribes after a reconnect.
+ * - `autoResubscribe` (ioredis default): the subscriber resubscribes after a reconnect; this
+ *   class subscribes again too, to learn when that took effect and tell the subscribers that
+ *   asked (`onResubscribed`).
  *
  * A command that fails because Redis cannot answer (not connected, timed out, connection lost,
  * or a reply meaning "not now" such as LOADING) rejects with DependencyUnavailableError, so
@@ -52,7 +54,10 @@ const CONNECTION_OPTIONS: RedisOptions = {
   retryStrategy: (attempt) => Math.min(attempt * 100, 2000),
 };
 
-type Listener = (message: string) => void;
+interface Listener {
+  readonly deliver: (message: string) => void;
+  readonly resubscribed: (() => void) | undefined;
+}
 
 /** SHA1 of each script's source, for EVALSHA; computed once per script. */
 const scriptShas = new WeakMap<object, string>();
@@ -69,7 +74,12 @@ export class RedisSharedState implements SharedState {
     private readonly logger: SharedStateLogger,
   ) {
     subscriber.on('message', (channel: string, message: string) => {
-      for (const listener of this.listeners.get(channel) ?? []) listener(message);
+      for (const listener of this.listeners.get(channel) ?? []) listener.deliver(message);
+    });
+    let connectedBefore = false;
+    subscriber.on('ready', () => {
+      if (connectedBefore) void this.resubscribed();
+      connectedBefore = true;
     });
   }
 
@@ -151,9 +161,9 @@ export class RedisSharedState implements SharedState {
    * travel in order on the one subscriber connection, so a racing unsubscribe of the
    * channel's last handler and a new subscribe always end subscribed.
    */
-  async subscribe(channel: string, handler: MessageHandler): Promise<Unsubscribe> {
+  async subscribe(channel: string, handler: MessageHandler, onResubscribed?: () => void): Promise<Unsubscribe> {
     const fullChannel = this.keyPrefix + channel;
-    const listener: Listener = (message) => deliverMessage(handler, message, fullChannel, this.logger);
+    const listener: Listener = { deliver: (message) => deliverMessage(handler, message, fullChannel, this.logger), resubscribed: onResubscribed };
     let listeners = this.listeners.get(fullChannel);
     if (listeners === undefined) {
       listeners = new Set();
@@ -181,6 +191,22 @@ export class RedisSharedState implements SharedState {
     this.listeners.clear();
     this.closed ??= Promise.all([closeConnection(this.commands), closeConnection(this.subscriber)]).then(() => undefined);
     return this.closed;
+  }
+
+  /**
+   * After a reconnect: subscribes every channel again (a no-op where ioredis's own
+   * resubscription came first) and, once Redis confirmed, tells the listeners that asked. A
+   * connection lost again meanwhile gets its own 'ready' and another try.
+   */
+  private async resubscribed(): Promise<void> {
+    const channels = [...this.listeners.keys()];
+    if (channels.length === 0) return;
+    try {
+      await this.subscriber.subscribe(...channels);
+    } catch {
+      return;
+    }
+    for (const channel of channels) for (const listener of this.listeners.get(channel) ?? []) listener.resubscribed?.();
   }
 
   /** Removes a listener locally; true when it was its channel's last one. */

@@ -19,7 +19,7 @@
  * reconnecting in the background; `ping()` (the readiness check) fails until it is back,
  * and subscriptions are restored on reconnect. Pub/sub is at-most-once: messages
  * published while a subscriber is disconnected are lost, so consumers catch up from the
- * durable store.
+ * durable store (`subscribe` tells them when they may have missed some).
  */
 import type { Logger } from 'pino';
 
@@ -73,8 +73,13 @@ export interface SharedState {
   ): Promise<TResult>;
   /** Resolves once the store has accepted the message; delivery follows asynchronously. */
   publish(channel: string, message: string): Promise<void>;
-  /** Resolves once delivery is established: every later publish reaches the handler. */
-  subscribe(channel: string, handler: MessageHandler): Promise<Unsubscribe>;
+  /**
+   * Resolves once delivery is established: every later publish reaches the handler.
+   * `onResubscribed` is called each time delivery is established again after the connection
+   * to the backing store was lost (Redis only): what was published in between is lost, so a
+   * subscriber that must not miss anything catches up from the state it mirrors.
+   */
+  subscribe(channel: string, handler: MessageHandler, onResubscribed?: () => void): Promise<Unsubscribe>;
   /** Resolves when the backing store answers; throws otherwise (readiness check). */
   ping(): Promise<void>;
   /** Releases connections and subscriptions; later calls reject. */

@@ -150,6 +150,30 @@ await withRedis((redisUrl) => {
       expect(records.some((record) => record.level === LEVEL.info && /restored/.test(record.msg))).toBe(true);
     });
 
+    test('a subscription restored after the connection was lost says so, and from then on receives', async () => {
+      const state = await open(proxy.url);
+      const received: string[] = [];
+      let resubscribed = 0;
+      await state.subscribe('endings', (message) => void received.push(message), () => (resubscribed += 1));
+
+      proxy.cut();
+      await eventually(async () => {
+        await expect(state.ping()).rejects.toThrow();
+      });
+      await direct.publish('endings', 'lost while away');
+      expect(resubscribed).toBe(0);
+
+      proxy.restore();
+      await eventually(async () => {
+        expect(resubscribed).toBe(1);
+      });
+      // Told only once the subscription is in effect: a publish right after it arrives.
+      await direct.publish('endings', 'after');
+      await eventually(async () => {
+        expect(received).toEqual(['after']);
+      });
+    });
+
     test('a command in flight when the connection drops rejects and is never replayed', async () => {
       const state = await open(proxy.url);
       await state.ping();
