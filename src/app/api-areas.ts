@@ -11,6 +11,7 @@ import { AdminService } from '../gen/service/v1/admin_pb.js';
 import { AuthService } from '../gen/service/v1/auth_pb.js';
 import { ContactsService } from '../gen/service/v1/contacts_pb.js';
 import { DeviceService } from '../gen/service/v1/device_pb.js';
+import { KeysService } from '../gen/service/v1/keys_pb.js';
 import { MessagesService } from '../gen/service/v1/messages_pb.js';
 import { MfaService } from '../gen/service/v1/mfa_pb.js';
 import { PhoneAuthService } from '../gen/service/v1/phone_pb.js';
@@ -20,10 +21,13 @@ import { SystemService } from '../gen/service/v1/system_pb.js';
 import { createIdentityArea } from '../identity/identity-area.js';
 import type { WsTickets } from '../identity/sessions/ws-tickets.js';
 import type { TokenVerification } from '../identity/tokens/token-verification.js';
+import { createKeysArea } from '../keys/keys-area.js';
+import type { KeysMetrics } from '../keys/keys-metrics.js';
 import type { RateLimiter } from '../limits/rate-limiter.js';
 import { Conversations } from '../messaging/conversations/conversations.js';
 import { createMessagingArea } from '../messaging/messaging-area.js';
 import type { Config } from '../platform/config/settings.js';
+import type { RecordDirectory } from '../platform/dht/record-directory.js';
 import type { Logger } from '../platform/logging/logger.js';
 import type { PartialServiceImpl, RpcMiddleware } from '../platform/rpc/rpc-pipeline.js';
 import type { SharedState } from '../platform/shared-state/shared-state.js';
@@ -45,12 +49,17 @@ export interface ApiAreaPorts {
   readonly events: MessagingEvents;
   readonly frontendErrors: FrontendErrorCounter;
   readonly smsNumberLimiter: RateLimiter | undefined;
+  /** The key directory (a DHT node, or local records), opened with the keys area's record rules. */
+  readonly keyDirectory: RecordDirectory;
+  readonly keysMetrics: KeysMetrics;
 }
 
 export interface ApiAreas {
   readonly implementations: ReadonlyMap<string, PartialServiceImpl>;
   /** Identity's authentication middleware, for the RPC pipeline. */
   readonly authentication: RpcMiddleware;
+  /** Stops the areas' background work (re-publishing, subscriptions) before storage closes. */
+  stop(): Promise<void>;
 }
 
 export async function buildApiAreas(ports: ApiAreaPorts): Promise<ApiAreas> {
@@ -81,8 +90,20 @@ export async function buildApiAreas(ports: ApiAreaPorts): Promise<ApiAreas> {
     presence: presence.presence,
     events,
   });
+  const keys = await createKeysArea({
+    serviceName: config.service.name,
+    store,
+    sharedState,
+    directory: ports.keyDirectory,
+    registrations: identity.phoneAccounts,
+    metrics: ports.keysMetrics,
+    logger,
+  });
   return {
     authentication: identity.authentication,
+    stop: async () => {
+      await keys.stop();
+    },
     implementations: new Map<string, PartialServiceImpl>([
       [SystemService.typeName, createSystemService(ports.frontendErrors)],
       [AuthService.typeName, identity.services.auth],
@@ -94,6 +115,7 @@ export async function buildApiAreas(ports: ApiAreaPorts): Promise<ApiAreas> {
       [MessagesService.typeName, messaging.service],
       [ContactsService.typeName, contacts.service],
       [ProfileService.typeName, presence.service],
+      [KeysService.typeName, keys.service],
     ]),
   };
 }

@@ -15,11 +15,15 @@ import type { RunningGrpcServer } from '../grpc/grpc-server.js';
 import { optionalCaller } from '../identity/auth/caller.js';
 import { WsTickets } from '../identity/sessions/ws-tickets.js';
 import { createTokenVerification } from '../identity/tokens/token-verification.js';
+import { KEY_RECORD_NAMESPACE, keyRecordRules } from '../keys/directory/key-record-rules.js';
+import { createKeysMetrics } from '../keys/keys-metrics.js';
 import { createLimitsArea } from '../limits/limits-area.js';
 import { Readiness } from '../ops/readiness.js';
 import type { DependencyCheck } from '../ops/readiness.js';
 import { apiServices } from '../platform/api/api-services.js';
 import type { Config } from '../platform/config/settings.js';
+import { openRecordDirectory } from '../platform/dht/open-record-directory.js';
+import type { RecordDirectory } from '../platform/dht/record-directory.js';
 import type { Logger } from '../platform/logging/logger.js';
 import { createMetrics } from '../platform/metrics/metrics.js';
 import { observeRpc } from '../platform/rpc/observe-rpc.js';
@@ -70,6 +74,7 @@ export async function startApp(config: Config, logger: Logger): Promise<RunningA
     callerAddressOf: (context) => optionalCaller(context)?.address,
   });
   const realtimeMetrics = createRealtimeMetrics(metrics.registry);
+  const keysMetrics = createKeysMetrics(metrics.registry);
   const verification = await createTokenVerification(config.tokens, config.store.dataDir, sharedState);
   const wsTickets = new WsTickets(sharedState);
   const blockMirror = new BlockMirror(sharedState);
@@ -78,7 +83,16 @@ export async function startApp(config: Config, logger: Logger): Promise<RunningA
   const routes = servesApi ? buildRouteTable(apiServices) : [];
   let gateway: RestGateway | undefined;
   let grpc: RunningGrpcServer | undefined;
+  let keyDirectory: RecordDirectory | undefined;
+  let stopAreas = async () => {};
   if (store) {
+    keyDirectory = await openRecordDirectory({
+      settings: config.keys,
+      host: httpSettings.host,
+      namespace: KEY_RECORD_NAMESPACE,
+      rules: keyRecordRules(config.service.name),
+      logger,
+    });
     const areas = await buildApiAreas({
       config,
       store,
@@ -90,7 +104,10 @@ export async function startApp(config: Config, logger: Logger): Promise<RunningA
       events: new MessagingEvents(userEvents, logger),
       frontendErrors,
       smsNumberLimiter: limits.smsNumberLimiter,
+      keyDirectory,
+      keysMetrics,
     });
+    stopAreas = areas.stop;
     const middlewares = [observeRpc(metrics), ...limits.beforeAuthentication, areas.authentication, ...limits.afterAuthentication];
     const pipeline = buildApiPipeline(areas.implementations, middlewares);
     gateway = new RestGateway(routes, pipeline.handlersByMethod, { legacySunset: httpSettings.legacySunset });
@@ -139,6 +156,8 @@ export async function startApp(config: Config, logger: Logger): Promise<RunningA
       // WebSocket clients are told to reconnect elsewhere before the listener goes away.
       realtime?.closeAll();
       await Promise.all([http.close(processSettings.shutdownTimeoutMs), grpc?.close(processSettings.shutdownTimeoutMs)]);
+      await stopAreas();
+      await keyDirectory?.close();
       await store?.close();
       await sharedState.close();
       logger.info('service stopped');

@@ -95,6 +95,7 @@ export async function createIdentityArea(deps: IdentityDependencies) {
   const trustedDevices = new TrustedDevices(store, settings.mfa.trustedDeviceTtlMs);
   const box = new SecretBox(await loadMfaMasterKey(settings.mfa.encryptionKey, deps.dataDir));
   const mfa = new Mfa({ store, box, accounts, lockouts, trustedDevices });
+  const phoneAccounts = new PhoneAccounts(store);
   const signIn = {
     accounts,
     audit,
@@ -119,7 +120,7 @@ export async function createIdentityArea(deps: IdentityDependencies) {
       ...signIn,
       serviceName,
       phoneHashSalt: settings.phone.hashSalt,
-      phoneAccounts: new PhoneAccounts(store),
+      phoneAccounts,
       codes: new SmsCodes(sharedState),
       verifications: new VerificationTokens(sharedState),
       challenges: new LoginChallenges(sharedState, serviceName),
@@ -136,7 +137,7 @@ export async function createIdentityArea(deps: IdentityDependencies) {
     verifyMfaToken: (token) => pendingSignIns.verifyToken(token),
   });
   /** What the app wires into the pipeline and hands to sibling areas. */
-  return { services, authentication, accounts, audit, lockouts };
+  return { services, authentication, accounts, audit, lockouts, phoneAccounts };
 }
 
 export type IdentityArea = Awaited<ReturnType<typeof createIdentityArea>>;
