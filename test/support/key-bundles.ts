@@ -7,6 +7,7 @@
 import { createPublicKey, generateKeyPairSync, sign, verify } from 'node:crypto';
 import type { KeyObject } from 'node:crypto';
 import { verifyMessage } from 'ethers';
+import type { Reply } from './session-api.js';
 import { SERVICE_NAME } from './wallet.js';
 import type { TestUser } from './wallet.js';
 
@@ -100,4 +101,9 @@ export function clientVerifiesBundle(keyBundle: BundleBody & { address: string }
     verify(null, Buffer.from(bundleStatement(address, keyBundle, serviceName)), ed25519, Buffer.from(keyBundle.bundleSignature, 'base64')) &&
     verify(null, Buffer.from(signedPreKey.publicKey, 'base64'), ed25519, Buffer.from(signedPreKey.signature, 'base64'))
   );
+}
+
+/** The key-bundle 404: the failure envelope plus the success envelope's `message` (keys.proto). */
+export function expectNoBundle(reply: Reply): void {
+  expect({ status: reply.status, body: reply.body }).toEqual({ status: 404, body: { success: false, error: expect.any(String), code: 'NOT_FOUND', message: reply.body?.error } });
 }

@@ -64,7 +64,17 @@ export function decodeSignedBundle(bytes: Uint8Array): SignedBundle | undefined 
   const strings = [value.address, value.ed25519PublicKey, value.identityKey, value.bundleSignature, spk.publicKey, spk.signature, binding.signature];
   const numbers = [value.registrationId, spk.keyId, spk.timestamp, binding.timestamp];
   if (!strings.every((item) => typeof item === 'string') || !numbers.every((item) => Number.isSafeInteger(item))) return undefined;
-  return value as unknown as SignedBundle;
+  // Rebuilt member by member: whatever else a record carries is dropped, never served.
+  const bundle = value as unknown as SignedBundle;
+  return {
+    address: bundle.address,
+    ed25519PublicKey: bundle.ed25519PublicKey,
+    identityKey: bundle.identityKey,
+    registrationId: bundle.registrationId,
+    signedPreKey: { keyId: bundle.signedPreKey.keyId, publicKey: bundle.signedPreKey.publicKey, signature: bundle.signedPreKey.signature, timestamp: bundle.signedPreKey.timestamp },
+    walletBinding: { signature: bundle.walletBinding.signature, timestamp: bundle.walletBinding.timestamp },
+    bundleSignature: bundle.bundleSignature,
+  };
 }
 
 /**
