@@ -16,6 +16,7 @@ import { MessagesService } from '../gen/service/v1/messages_pb.js';
 import { MfaService } from '../gen/service/v1/mfa_pb.js';
 import { PhoneAuthService } from '../gen/service/v1/phone_pb.js';
 import { ProfileService } from '../gen/service/v1/profile_pb.js';
+import { RelayService } from '../gen/service/v1/relay_pb.js';
 import { SessionService } from '../gen/service/v1/session_pb.js';
 import { SystemService } from '../gen/service/v1/system_pb.js';
 import { createIdentityArea } from '../identity/identity-area.js';
@@ -34,6 +35,9 @@ import type { SharedState } from '../platform/shared-state/shared-state.js';
 import type { DocumentStore } from '../platform/store/document-store.js';
 import { createPresenceArea } from '../presence/presence-area.js';
 import type { MessagingEvents } from '../realtime/events/messaging-events.js';
+import type { UserConnections } from '../realtime/events/user-connections.js';
+import type { UserEventStream } from '../realtime/events/user-event-stream.js';
+import { createRelayArea } from '../relay/relay-area.js';
 import type { FrontendErrorCounter } from '../system/frontend-errors.js';
 import { createSystemService } from '../system/system-service.js';
 
@@ -47,6 +51,9 @@ export interface ApiAreaPorts {
   readonly wsTickets: WsTickets;
   readonly blockMirror: BlockMirror;
   readonly events: MessagingEvents;
+  /** The users' event streams and connection announcements, for the relay's deliveries. */
+  readonly userEvents: UserEventStream;
+  readonly userConnections: UserConnections;
   readonly frontendErrors: FrontendErrorCounter;
   readonly smsNumberLimiter: RateLimiter | undefined;
   /** The key directory (a DHT node, or local records), opened with the keys area's record rules. */
@@ -99,10 +106,21 @@ export async function buildApiAreas(ports: ApiAreaPorts): Promise<ApiAreas> {
     metrics: ports.keysMetrics,
     logger,
   });
+  const relay = await createRelayArea({
+    settings: config.relay,
+    dataDir: config.store.dataDir,
+    store,
+    sharedState,
+    events: ports.userEvents,
+    connections: ports.userConnections,
+    accounts,
+    bundles: keys.bundles,
+    logger,
+  });
   return {
     authentication: identity.authentication,
     stop: async () => {
-      await keys.stop();
+      await Promise.all([keys.stop(), relay.stop()]);
     },
     implementations: new Map<string, PartialServiceImpl>([
       [SystemService.typeName, createSystemService(ports.frontendErrors)],
@@ -116,6 +134,7 @@ export async function buildApiAreas(ports: ApiAreaPorts): Promise<ApiAreas> {
       [ContactsService.typeName, contacts.service],
       [ProfileService.typeName, presence.service],
       [KeysService.typeName, keys.service],
+      [RelayService.typeName, relay.service],
     ]),
   };
 }

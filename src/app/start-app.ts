@@ -4,8 +4,8 @@
  * taking work, finish in-flight work, then close storage (which flushes it).
  *
  * What every role shares is built here once: the ports (store, shared state, metrics), the
- * token verification and /ws tickets, the block mirror, the users' event streams and the
- * limits. The API's areas are built by api-areas.ts, the /ws tier by its area factory.
+ * token verification and /ws tickets, the block mirror, the users' event streams and connection
+ * announcements, and the limits. The API's areas are built by api-areas.ts, the /ws tier by its area factory.
  */
 import { BlockMirror } from '../contacts/block-mirror.js';
 import { buildRouteTable } from '../gateway/routing/route-table.js';
@@ -31,6 +31,7 @@ import { openSharedState } from '../platform/shared-state/open-shared-state.js';
 import type { DocumentStore } from '../platform/store/document-store.js';
 import { openStore } from '../platform/store/open-store.js';
 import { MessagingEvents } from '../realtime/events/messaging-events.js';
+import { UserConnections } from '../realtime/events/user-connections.js';
 import { UserEventStream } from '../realtime/events/user-event-stream.js';
 import { createRealtimeArea } from '../realtime/realtime-area.js';
 import { createRealtimeMetrics } from '../realtime/realtime-metrics.js';
@@ -79,6 +80,7 @@ export async function startApp(config: Config, logger: Logger): Promise<RunningA
   const wsTickets = new WsTickets(sharedState);
   const blockMirror = new BlockMirror(sharedState);
   const userEvents = new UserEventStream(sharedState, { retainCount: config.realtime.replayEvents, retentionMs: config.realtime.replayRetentionMs });
+  const userConnections = new UserConnections(sharedState);
 
   const routes = servesApi ? buildRouteTable(apiServices) : [];
   let gateway: RestGateway | undefined;
@@ -102,6 +104,8 @@ export async function startApp(config: Config, logger: Logger): Promise<RunningA
       wsTickets,
       blockMirror,
       events: new MessagingEvents(userEvents, logger),
+      userEvents,
+      userConnections,
       frontendErrors,
       smsNumberLimiter: limits.smsNumberLimiter,
       keyDirectory,
@@ -128,6 +132,7 @@ export async function startApp(config: Config, logger: Logger): Promise<RunningA
         settings: config.realtime,
         sharedState,
         events: userEvents,
+        connections: userConnections,
         tickets: wsTickets,
         verification,
         blockMirror,

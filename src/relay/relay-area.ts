@@ -1,0 +1,46 @@
+/**
+ * The relay area of an api process: sender certificates (signed by the service's key, from the
+ * caller's stored key bundle: the keys area's) and the sealed-sender relay, which queues
+ * envelopes in the store and hands them to the recipients' connections through their event
+ * streams (realtime), now or when a ws pod announces their next connection.
+ */
+import type { AccountRepository } from '../identity/accounts/account-repository.js';
+import type { KeyBundleRepository } from '../keys/store/key-bundle-repository.js';
+import type { RelaySettings } from '../platform/config/settings.js';
+import type { Logger } from '../platform/logging/logger.js';
+import type { SharedState } from '../platform/shared-state/shared-state.js';
+import type { DocumentStore } from '../platform/store/document-store.js';
+import type { UserConnections } from '../realtime/events/user-connections.js';
+import type { UserEventStream } from '../realtime/events/user-event-stream.js';
+import { loadCertificateSigningKey } from './certificates/certificate-signing-key.js';
+import { SenderCertificates } from './certificates/sender-certificates.js';
+import { createRelayService } from './relay-service.js';
+import { SealedDelivery } from './sealed/sealed-delivery.js';
+import { sealedEnvelopeIndexes } from './sealed/sealed-envelope.js';
+import { SealedMailbox } from './sealed/sealed-mailbox.js';
+
+export interface RelayDependencies {
+  readonly settings: RelaySettings;
+  /** DATA_DIR: the signing key made on first start when none is configured. */
+  readonly dataDir: string;
+  readonly store: DocumentStore;
+  readonly sharedState: SharedState;
+  readonly events: UserEventStream;
+  readonly connections: UserConnections;
+  readonly accounts: AccountRepository;
+  readonly bundles: KeyBundleRepository;
+  readonly logger: Logger;
+}
+
+export async function createRelayArea(deps: RelayDependencies) {
+  await deps.store.ensureIndexes(sealedEnvelopeIndexes);
+  const certificates = new SenderCertificates(await loadCertificateSigningKey(deps.settings, deps.dataDir));
+  const mailbox = new SealedMailbox(deps.store);
+  const delivery = new SealedDelivery(mailbox, deps.events, deps.sharedState, deps.logger);
+  const unsubscribe = await deps.connections.onConnected((address) => delivery.drain(address));
+  return {
+    service: createRelayService({ certificates, bundles: deps.bundles, accounts: deps.accounts, mailbox, delivery }),
+    // Shared state away at shutdown: the subscription ends with its connection anyway.
+    stop: () => unsubscribe().catch(() => undefined),
+  };
+}
