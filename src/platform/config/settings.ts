@@ -181,7 +181,7 @@ export const settings = {
     ),
     dhtPeers: peerListSetting(
       'KEYS_DHT_PEERS',
-      'The DHT nodes of the other api pods: comma-separated `host:port` (a DNS name is resolved to all its addresses every 30 s, e.g. a headless Service) or TCP multiaddrs (`/ip4/10.0.0.7/tcp/4001`). Unset: no peers (a single node).',
+      'The DHT nodes of the other api pods: comma-separated `host:port` (a DNS name is resolved to all its addresses every 10 s, e.g. a headless Service) or TCP multiaddrs (`/ip4/10.0.0.7/tcp/4001`). Unset: no peers (a single node).',
     ),
     dhtTimeoutMs: durationSetting(
       'KEYS_DHT_TIMEOUT',
