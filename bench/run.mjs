@@ -2,9 +2,11 @@
 // BENCH_DURATION (seconds per HTTP measurement, default 10) shortens or lengthens the runs;
 // BENCH_SIGNIN_COUNT and BENCH_SIGNIN_CONCURRENCY size the sign-in benchmark (bench/sign-in.mjs);
 // BENCH_WS_CLIENTS, BENCH_WS_DEVICES, BENCH_WS_MESSAGES and BENCH_WS_CONCURRENCY the realtime one
-// (bench/realtime.mjs). BENCH_PROFILE=<dir> makes each started service write a V8 CPU profile there.
+// (bench/realtime.mjs); BENCH_KEYS_OWNERS and BENCH_KEYS_CONCURRENCY the key-bundle one
+// (bench/keys.mjs). BENCH_PROFILE=<dir> makes each started service write a V8 CPU profile there.
 import { cpus } from 'node:os';
 import { benchGateway } from './gateway.mjs';
+import { benchKeys } from './keys.mjs';
 import { benchLimiter } from './limiter.mjs';
 import { benchRealtime } from './realtime.mjs';
 import { benchSignIn } from './sign-in.mjs';
@@ -17,3 +19,4 @@ await benchStore();
 await benchSignIn();
 await benchLimiter();
 await benchRealtime();
+await benchKeys();

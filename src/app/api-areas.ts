@@ -22,6 +22,7 @@ import { SystemService } from '../gen/service/v1/system_pb.js';
 import { createIdentityArea } from '../identity/identity-area.js';
 import type { WsTickets } from '../identity/sessions/ws-tickets.js';
 import type { TokenVerification } from '../identity/tokens/token-verification.js';
+import type { KeyRecordVerifier } from '../keys/directory/key-record-rules.js';
 import { createKeysArea } from '../keys/keys-area.js';
 import type { KeysMetrics } from '../keys/keys-metrics.js';
 import type { RateLimiter } from '../limits/rate-limiter.js';
@@ -58,6 +59,8 @@ export interface ApiAreaPorts {
   readonly smsNumberLimiter: RateLimiter | undefined;
   /** The key directory (a DHT node, or local records), opened with the keys area's record rules. */
   readonly keyDirectory: RecordDirectory;
+  /** The verifier whose rules the key directory applies. */
+  readonly keyRecords: KeyRecordVerifier;
   readonly keysMetrics: KeysMetrics;
 }
 
@@ -99,6 +102,7 @@ export async function buildApiAreas(ports: ApiAreaPorts): Promise<ApiAreas> {
   });
   const keys = await createKeysArea({
     serviceName: config.service.name,
+    verifier: ports.keyRecords,
     store,
     sharedState,
     directory: ports.keyDirectory,

@@ -15,7 +15,7 @@ import type { RunningGrpcServer } from '../grpc/grpc-server.js';
 import { optionalCaller } from '../identity/auth/caller.js';
 import { WsTickets } from '../identity/sessions/ws-tickets.js';
 import { createTokenVerification } from '../identity/tokens/token-verification.js';
-import { KEY_RECORD_NAMESPACE, keyRecordRules } from '../keys/directory/key-record-rules.js';
+import { KEY_RECORD_NAMESPACE, KeyRecordVerifier } from '../keys/directory/key-record-rules.js';
 import { createKeysMetrics } from '../keys/keys-metrics.js';
 import { createLimitsArea } from '../limits/limits-area.js';
 import { Readiness } from '../ops/readiness.js';
@@ -88,11 +88,12 @@ export async function startApp(config: Config, logger: Logger): Promise<RunningA
   let keyDirectory: RecordDirectory | undefined;
   let stopAreas = async () => {};
   if (store) {
+    const keyRecords = new KeyRecordVerifier(config.service.name);
     keyDirectory = await openRecordDirectory({
       settings: config.keys,
       host: httpSettings.host,
       namespace: KEY_RECORD_NAMESPACE,
-      rules: keyRecordRules(config.service.name),
+      rules: keyRecords.rules(),
       logger,
     });
     const areas = await buildApiAreas({
@@ -109,6 +110,7 @@ export async function startApp(config: Config, logger: Logger): Promise<RunningA
       frontendErrors,
       smsNumberLimiter: limits.smsNumberLimiter,
       keyDirectory,
+      keyRecords,
       keysMetrics,
     });
     stopAreas = areas.stop;

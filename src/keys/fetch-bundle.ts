@@ -12,12 +12,13 @@ import { notFoundWithMessage, unavailable } from '../platform/errors/api-error.j
 import type { OneTimePreKey } from './store/one-time-prekeys.js';
 import type { OneTimePreKeys } from './store/one-time-prekeys.js';
 import type { KeyBundleRepository } from './store/key-bundle-repository.js';
-import { InvalidKeyRecordError, verifiedKeyRecord } from './directory/key-record-rules.js';
+import { InvalidKeyRecordError } from './directory/key-record-rules.js';
+import type { KeyRecordVerifier } from './directory/key-record-rules.js';
 import type { SignedBundle } from './bundle/signed-bundle.js';
 import type { FetchPhase, KeysMetrics } from './keys-metrics.js';
 
 export interface FetchBundleDependencies {
-  readonly serviceName: string;
+  readonly verifier: KeyRecordVerifier;
   readonly directory: RecordDirectory;
   readonly bundles: KeyBundleRepository;
   readonly prekeys: OneTimePreKeys;
@@ -27,7 +28,7 @@ export interface FetchBundleDependencies {
 export async function fetchKeyBundle(deps: FetchBundleDependencies, address: string): Promise<{ bundle: SignedBundle; oneTimePreKeys: OneTimePreKey[] }> {
   const timed = timer(deps.metrics);
   const record = await timed('directory_read', () => deps.directory.get(address));
-  const bundle = record && (await timed('verification', async () => verifiedOrUndefined(deps.serviceName, address, record)));
+  const bundle = record && (await timed('verification', async () => verifiedOrUndefined(deps.verifier, address, record)));
   if (!bundle) {
     const published = await deps.bundles.exists(address);
     deps.metrics.fetches.inc({ outcome: published ? 'unavailable' : 'not_found' });
@@ -39,9 +40,9 @@ export async function fetchKeyBundle(deps: FetchBundleDependencies, address: str
   return { bundle, oneTimePreKeys: prekey ? [prekey] : [] };
 }
 
-function verifiedOrUndefined(serviceName: string, address: string, record: Uint8Array): SignedBundle | undefined {
+function verifiedOrUndefined(verifier: KeyRecordVerifier, address: string, record: Uint8Array): SignedBundle | undefined {
   try {
-    return verifiedKeyRecord(serviceName, address, record);
+    return verifier.verify(address, record);
   } catch (error) {
     if (error instanceof InvalidKeyRecordError) return undefined;
     throw error;

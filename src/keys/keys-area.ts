@@ -1,13 +1,14 @@
 /**
  * The keys area of an api process: key bundles published by their owners, stored (the durable
  * record, with the one-time prekeys) and served from the key directory, a DHT among the api
- * pods that the app opens with this area's record rules (keyRecordRules). Phone registrations
+ * pods that the app opens with the rules of this area's record verifier. Phone registrations
  * (identity) are completed by a first bundle; the relay reads stored bundles for certificates.
  */
 import type { RecordDirectory } from '../platform/dht/record-directory.js';
 import type { Logger } from '../platform/logging/logger.js';
 import type { SharedState } from '../platform/shared-state/shared-state.js';
 import type { DocumentStore } from '../platform/store/document-store.js';
+import type { KeyRecordVerifier } from './directory/key-record-rules.js';
 import { KeyRecordRepublisher } from './directory/republisher.js';
 import type { KeysMetrics } from './keys-metrics.js';
 import { createKeysService } from './keys-service.js';
@@ -18,6 +19,8 @@ import { OneTimePreKeys, oneTimePreKeyIndexes } from './store/one-time-prekeys.j
 export interface KeysDependencies {
   /** SERVICE_NAME: it is part of the signed statements. */
   readonly serviceName: string;
+  /** Checks directory records; the directory was opened with its rules. */
+  readonly verifier: KeyRecordVerifier;
   readonly store: DocumentStore;
   readonly sharedState: SharedState;
   readonly directory: RecordDirectory;
@@ -32,7 +35,7 @@ export async function createKeysArea(deps: KeysDependencies) {
   const prekeys = new OneTimePreKeys(deps.store);
   const republisher = new KeyRecordRepublisher(bundles, deps.directory, deps.sharedState, deps.logger);
   republisher.start();
-  const service = createKeysService({ serviceName: deps.serviceName, directory: deps.directory, bundles, prekeys, registrations: deps.registrations, metrics: deps.metrics });
+  const service = createKeysService({ serviceName: deps.serviceName, verifier: deps.verifier, directory: deps.directory, bundles, prekeys, registrations: deps.registrations, metrics: deps.metrics });
   return { service, bundles, stop: () => republisher.stop() };
 }
 
