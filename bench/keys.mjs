@@ -15,8 +15,7 @@
 // the store's prekey take.
 import { createPublicKey, generateKeyPairSync, sign } from 'node:crypto';
 import { Wallet, hexlify, randomBytes } from 'ethers';
-import { percentile } from './sign-in.mjs';
-import { freePort, printTable, startService } from './support.mjs';
+import { freePort, printTable, startService, timedRequests } from './support.mjs';
 
 const SERVICE_NAME = 'Service';
 const PREKEYS = 100;
@@ -87,32 +86,19 @@ async function phases(baseUrl) {
   return Object.fromEntries(['directory_read', 'verification', 'prekey_take'].map((phase) => [phase, { sum: read('sum', phase), count: read('count', phase) }]));
 }
 
-async function fetchAll(baseUrl, viewer, addresses, concurrency) {
+/** Fetches each owner's bundle 100 times; every answer must carry one prekey never seen before. */
+function fetchAll(baseUrl, viewer, addresses, concurrency) {
   const paths = addresses.flatMap((address) => Array.from({ length: PREKEYS }, () => `/api/v1/keys/${address}`));
   const seen = new Set();
-  const latencies = new Array(paths.length);
-  let next = 0;
-  let failed;
-  const startedAt = performance.now();
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (next < paths.length && !failed) {
-        const index = next++;
-        const sentAt = performance.now();
-        const response = await fetch(`${baseUrl}${paths[index]}`, { headers: { authorization: `Bearer ${viewer}` } });
-        const body = await response.json();
-        latencies[index] = performance.now() - sentAt;
-        const prekey = body.keyBundle?.oneTimePreKeys;
-        const id = `${body.keyBundle?.address}:${prekey?.[0]?.keyId}`;
-        if (response.status !== 200 || prekey?.length !== 1 || seen.has(id)) failed ??= new Error(`fetch ${index}: HTTP ${response.status} ${JSON.stringify(body).slice(0, 300)}`);
-        seen.add(id);
-      }
-    }),
-  );
-  const seconds = (performance.now() - startedAt) / 1000;
-  if (failed) throw failed;
-  const sorted = [...latencies].sort((a, b) => a - b);
-  return { fetches: paths.length, perSecond: Math.round(paths.length / seconds), p50: Number(percentile(sorted, 50).toFixed(1)), p99: Number(percentile(sorted, 99).toFixed(1)) };
+  return timedRequests(paths.length, concurrency, async (index) => {
+    const response = await fetch(`${baseUrl}${paths[index]}`, { headers: { authorization: `Bearer ${viewer}` } });
+    const body = await response.json();
+    const prekeys = body.keyBundle?.oneTimePreKeys;
+    const id = `${body.keyBundle?.address}:${prekeys?.[0]?.keyId}`;
+    if (response.status !== 200 || prekeys?.length !== 1 || seen.has(id)) return `HTTP ${response.status} ${JSON.stringify(body).slice(0, 300)}`;
+    seen.add(id);
+    return undefined;
+  });
 }
 
 async function measure(baseUrl, owners, concurrency) {

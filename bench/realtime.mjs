@@ -20,8 +20,8 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import WebSocket from 'ws';
-import { percentile, prepare } from './sign-in.mjs';
-import { freePort, printTable, residentBytes, startService } from './support.mjs';
+import { prepare } from './sign-in.mjs';
+import { freePort, printTable, residentBytes, startService, percentile } from './support.mjs';
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 

@@ -6,19 +6,12 @@
  * never served; and a node whose peers are gone and which holds no record itself answers 503,
  * until a peer comes back and it re-publishes from its store.
  */
-import { noise } from '@chainsafe/libp2p-noise';
-import { yamux } from '@chainsafe/libp2p-yamux';
-import { identify } from '@libp2p/identify';
-import { kadDHT, passthroughMapper } from '@libp2p/kad-dht';
-import { ping } from '@libp2p/ping';
-import { tcp } from '@libp2p/tcp';
 import { multiaddr } from '@multiformats/multiaddr';
 import { generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { createLibp2p } from 'libp2p';
-import { DHT_PROTOCOL } from '../../src/platform/dht/kademlia-directory.js';
+import { startDhtNode } from '../../src/platform/dht/kademlia-directory.js';
 import { startChildService } from '../support/child-service.js';
 import type { ChildService } from '../support/child-service.js';
 import { bundleStatement, clientVerifiesBundle, expectNoBundle, KeyOwner } from '../support/key-bundles.js';
@@ -140,25 +133,7 @@ it('answers 503 on a node whose peers are stopped and which holds no record, and
 /** A DHT node speaking the service's protocol that stores anything (a node without the service's rules). */
 async function attackerNode() {
   const namespace = 'e2ee-keys';
-  const node = await createLibp2p({
-    addresses: { listen: ['/ip4/127.0.0.1/tcp/0'] },
-    transports: [tcp()],
-    connectionEncrypters: [noise()],
-    streamMuxers: [yamux()],
-    services: {
-      identify: identify(),
-      ping: ping(),
-      dht: kadDHT({
-        protocol: DHT_PROTOCOL,
-        clientMode: false,
-        peerInfoMapper: passthroughMapper,
-        allowQueryWithZeroPeers: true,
-        initialQuerySelfInterval: 0,
-        validators: { [namespace]: async () => {} },
-        selectors: { [namespace]: () => 0 },
-      }),
-    },
-  });
+  const node = await startDhtNode('/ip4/127.0.0.1/tcp/0', namespace, { validate: () => {}, select: () => 0 });
   await Promise.all(ports.map((port) => node.dial(multiaddr(`/ip4/127.0.0.1/tcp/${port}`))));
   await sleep(500);
   const keyOf = (address: string) => new TextEncoder().encode(`/${namespace}/${address}`);

@@ -57,30 +57,8 @@ export class KademliaDirectory implements RecordDirectory {
   ) {}
 
   static async start(options: KademliaDirectoryOptions): Promise<KademliaDirectory> {
-    const { namespace, rules } = options;
-    const keyOf = (bytes: Uint8Array) => decoder.decode(bytes).slice(namespace.length + 2);
     const family = isIP(options.host) === 6 ? 'ip6' : 'ip4';
-    const node = await createLibp2p({
-      addresses: { listen: [`/${family}/${options.host}/tcp/${options.port}`] },
-      transports: [tcp()],
-      connectionEncrypters: [noise()],
-      streamMuxers: [yamux()],
-      services: {
-        identify: identify(),
-        ping: ping(),
-        dht: kadDHT({
-          protocol: DHT_PROTOCOL,
-          // Every api pod serves records; pods reach each other on private addresses.
-          clientMode: false,
-          peerInfoMapper: passthroughMapper,
-          allowQueryWithZeroPeers: true,
-          initialQuerySelfInterval: 0,
-          validators: { [namespace]: async (key, value) => rules.validate(keyOf(key), value) },
-          selectors: { [namespace]: (key, values) => rules.select(keyOf(key), values) },
-          // kadDHT's declared type hides the routing table that this (single) DHT has.
-        }) as (components: KadDHTComponents) => SingleKadDHT,
-      },
-    });
+    const node = await startDhtNode(`/${family}/${options.host}/tcp/${options.port}`, options.namespace, options.rules);
     const dialer = new PeerDialer(node, options.peers, options.logger);
     const directory = new KademliaDirectory(node, dialer, options);
     options.logger.info({ addresses: node.getMultiaddrs().map(String), peers: options.peers.length }, 'key directory DHT node started');
@@ -149,4 +127,33 @@ export class KademliaDirectory implements RecordDirectory {
   private dhtKey(key: string): Uint8Array {
     return encoder.encode(`/${this.options.namespace}/${key}`);
   }
+}
+
+/**
+ * A libp2p node on `listen` (a TCP multiaddr) taking part in the service's DHT, applying `rules`
+ * to the records of `namespace`. Exported for tests that need a foreign node on the same DHT.
+ */
+export async function startDhtNode(listen: string, namespace: string, rules: RecordRules): Promise<Libp2p<{ dht: SingleKadDHT }>> {
+  const keyOf = (bytes: Uint8Array) => decoder.decode(bytes).slice(namespace.length + 2);
+  return createLibp2p({
+    addresses: { listen: [listen] },
+    transports: [tcp()],
+    connectionEncrypters: [noise()],
+    streamMuxers: [yamux()],
+    services: {
+      identify: identify(),
+      ping: ping(),
+      dht: kadDHT({
+        protocol: DHT_PROTOCOL,
+        // Every api pod serves records; pods reach each other on private addresses.
+        clientMode: false,
+        peerInfoMapper: passthroughMapper,
+        allowQueryWithZeroPeers: true,
+        initialQuerySelfInterval: 0,
+        validators: { [namespace]: async (key, value) => rules.validate(keyOf(key), value) },
+        selectors: { [namespace]: (key, values) => rules.select(keyOf(key), values) },
+        // kadDHT's declared type hides the routing table that this (single) DHT has.
+      }) as (components: KadDHTComponents) => SingleKadDHT,
+    },
+  });
 }
