@@ -49,6 +49,8 @@ const decoder = new TextDecoder();
 export class KademliaDirectory implements RecordDirectory {
   private readonly listeners: (() => void)[] = [];
   private joinTimer: NodeJS.Timeout | undefined;
+  /** Whether the node is part of a DHT now: it has peers, or needs none. */
+  private joined = false;
 
   private constructor(
     private readonly node: Libp2p<{ dht: SingleKadDHT }>,
@@ -98,6 +100,8 @@ export class KademliaDirectory implements RecordDirectory {
 
   onJoined(listener: () => void): void {
     this.listeners.push(listener);
+    // Registered after the node joined (a node without peers joins at start): told at once.
+    if (this.joined) queueMicrotask(listener);
   }
 
   async close(): Promise<void> {
@@ -108,18 +112,14 @@ export class KademliaDirectory implements RecordDirectory {
 
   /** A node without peers to wait for has joined at once; otherwise each time its routing table stops being empty. */
   private watchJoins(): void {
-    const announce = () => {
-      for (const listener of this.listeners) listener();
-    };
     if (this.options.peers.length === 0) {
-      setImmediate(announce);
+      this.joined = true;
       return;
     }
-    let hadPeers = false;
     this.joinTimer = setInterval(() => {
       const hasPeers = this.node.services.dht.routingTable.size > 0;
-      if (hasPeers && !hadPeers) announce();
-      hadPeers = hasPeers;
+      if (hasPeers && !this.joined) for (const listener of this.listeners) listener();
+      this.joined = hasPeers;
     }, JOIN_CHECK_MS);
     this.joinTimer.unref();
   }

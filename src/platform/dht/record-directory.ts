@@ -28,9 +28,9 @@ export interface RecordDirectory {
    */
   get(key: string): Promise<Uint8Array | undefined>;
   /**
-   * Calls `listener` whenever records should be (re)written: once at start when the node has no
-   * peers to wait for, and each time it goes from no peers to some (a restart, a healed
-   * partition), since peers that were away may lack records.
+   * Calls `listener` whenever records should be (re)written: at once when the node has already
+   * joined (it has peers, or has none to wait for), and each time it goes from no peers to some
+   * (a restart, a healed partition), since peers that were away may lack records.
    */
   onJoined(listener: () => void): void;
   close(): Promise<void>;
