@@ -8,8 +8,7 @@
 import type { PublishKeyBundleRequest } from '../gen/service/v1/keys_pb.js';
 import { DirectoryUnavailableError } from '../platform/dht/record-directory.js';
 import type { RecordDirectory } from '../platform/dht/record-directory.js';
-import { apiError, invalidArgument, unavailable } from '../platform/errors/api-error.js';
-import { Code } from '@connectrpc/connect';
+import { conflict, invalidArgument, unavailable } from '../platform/errors/api-error.js';
 import { checkSignedBundle } from './bundle/bundle-verification.js';
 import { encodeSignedBundle } from './bundle/signed-bundle.js';
 import type { SignedBundle } from './bundle/signed-bundle.js';
@@ -44,7 +43,7 @@ export async function publishKeyBundle(deps: PublishBundleDependencies, address:
   if (!check.ok) throw invalidArgument(check.detail, check.reason);
 
   if (!(await deps.bundles.save(bundle, now))) {
-    throw apiError(Code.AlreadyExists, 'STALE_KEY_BUNDLE', 'A newer key bundle is published (later walletBinding.timestamp or signedPreKey.timestamp)');
+    throw conflict('A newer key bundle is published (later walletBinding.timestamp or signedPreKey.timestamp)', 'STALE_KEY_BUNDLE');
   }
   await deps.prekeys.replace(address, prekeys);
   await deps.registrations.markRegistrationComplete(address);
