@@ -27,9 +27,17 @@ export class SealedDelivery {
     private readonly logger: Logger,
   ) {}
 
-  /** Hands a just-accepted envelope over if its recipient is connected; true when it is delivered. */
+  /**
+   * Hands a just-accepted envelope over if its recipient is connected; true when it is
+   * delivered. The envelope is already stored: with shared state away it stays queued for the
+   * recipient's next connection rather than failing the send.
+   */
   async deliver(envelope: SealedEnvelope): Promise<boolean> {
-    if (!(await this.events.isConnected(envelope.recipient))) return false;
+    const connected = await this.events.isConnected(envelope.recipient).catch((error: unknown) => {
+      this.logger.warn({ err: error, messageId: envelope._id }, 'sealed envelope queued: shared state did not say whether its recipient is connected');
+      return false;
+    });
+    if (!connected) return false;
     const claimed = await this.mailbox.claim({ _id: envelope._id });
     // Claimed meanwhile by a drain, which delivers it.
     if (!claimed) return true;
