@@ -75,6 +75,11 @@ export interface SharedState {
   publish(channel: string, message: string): Promise<void>;
   /** Resolves once delivery is established: every later publish reaches the handler. */
   subscribe(channel: string, handler: MessageHandler): Promise<Unsubscribe>;
+  /**
+   * Whether any process (pod) is subscribed to the channel at this moment (PUBSUB NUMSUB): a
+   * publish now would reach someone. On Redis Cluster it sees the subscribers of one node only.
+   */
+  hasSubscribers(channel: string): Promise<boolean>;
   /** Resolves when the backing store answers; throws otherwise (readiness check). */
   ping(): Promise<void>;
   /** Releases connections and subscriptions; later calls reject. */
