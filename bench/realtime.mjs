@@ -20,8 +20,8 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import WebSocket from 'ws';
-import { percentile, startWithUsers } from './sign-in.mjs';
-import { freePort, postJson, printTable, residentBytes } from './support.mjs';
+import { startWithUsers } from './sign-in.mjs';
+import { freePort, percentile, postJson, printTable, residentBytes } from './support.mjs';
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 

@@ -11,8 +11,8 @@
 // - the same number in flight, each into its own conversation: group commit shares the
 //   fdatasyncs between conversations.
 import { randomBytes } from 'node:crypto';
-import { percentile, startWithUsers } from './sign-in.mjs';
-import { postJson, printTable } from './support.mjs';
+import { startWithUsers } from './sign-in.mjs';
+import { percentile, postJson, printTable } from './support.mjs';
 
 /** Sends `count` messages, `concurrency` in flight, `route(index)` choosing sender and recipient. */
 async function measure({ send, count, concurrency, route, label }) {

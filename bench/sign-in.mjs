@@ -15,7 +15,7 @@
 // The signed timestamps must stay within 5 minutes of server time, so a run that takes longer
 // than 4 minutes from signing to the last request is refused rather than reported.
 import { Wallet, hexlify, randomBytes } from 'ethers';
-import { postJson, printTable, startService } from './support.mjs';
+import { postJson, printTable, startService, timedRequests } from './support.mjs';
 
 const SERVICE_NAME = 'Service'; // the SERVICE_NAME default, which the templates embed
 const FRESHNESS_BUDGET_MS = 4 * 60_000;
@@ -72,46 +72,22 @@ export async function startWithUsers(count, prefix) {
   }
 }
 
-export function percentile(sorted, p) {
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
-}
-
-/** Posts every body with at most `concurrency` in flight; throws on the first unexpected answer. */
-async function run(url, bodies, concurrency, expectNewUser) {
-  const latencies = new Array(bodies.length);
-  let next = 0;
-  let failed;
-  const startedAt = performance.now();
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (next < bodies.length && !failed) {
-        const index = next++;
-        const sentAt = performance.now();
-        const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: bodies[index] });
-        const text = await response.text();
-        latencies[index] = performance.now() - sentAt;
-        let body;
-        try {
-          body = JSON.parse(text);
-        } catch {
-          body = undefined;
-        }
-        if (response.status !== 200 || body?.success !== true || body.is_new_user !== expectNewUser || !body.access_token || !body.refresh_token) {
-          failed ??= new Error(`request ${index}: HTTP ${response.status} ${text.slice(0, 300)}`);
-        }
-      }
-    }),
-  );
-  const seconds = (performance.now() - startedAt) / 1000;
-  if (failed) throw failed;
-  const sorted = [...latencies].sort((a, b) => a - b);
-  return {
-    requests: bodies.length,
-    seconds: Number(seconds.toFixed(2)),
-    perSecond: Math.round(bodies.length / seconds),
-    p50: Number(percentile(sorted, 50).toFixed(1)),
-    p99: Number(percentile(sorted, 99).toFixed(1)),
-  };
+/** Posts every body with at most `concurrency` in flight; fails on the first unexpected answer. */
+function run(url, bodies, concurrency, expectNewUser) {
+  return timedRequests(bodies.length, concurrency, async (index) => {
+    const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: bodies[index] });
+    const text = await response.text();
+    let body;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      body = undefined;
+    }
+    if (response.status !== 200 || body?.success !== true || body.is_new_user !== expectNewUser || !body.access_token || !body.refresh_token) {
+      return `HTTP ${response.status} ${text.slice(0, 300)}`;
+    }
+    return undefined;
+  });
 }
 
 export async function benchSignIn({ count = Number(process.env.BENCH_SIGNIN_COUNT ?? 3000), concurrency = Number(process.env.BENCH_SIGNIN_CONCURRENCY ?? 32) } = {}) {

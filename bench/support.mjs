@@ -66,6 +66,42 @@ export async function load(url, { connections = 50, duration = 10, ...rest } = {
   };
 }
 
+/**
+ * Runs `send(i)` for i = 0..count-1 with at most `concurrency` in flight, timing each; `send`
+ * returns an error text for an unexpected answer, which fails the run once the others are done.
+ */
+export async function timedRequests(count, concurrency, send) {
+  const latencies = new Array(count);
+  let next = 0;
+  let failed;
+  const startedAt = performance.now();
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < count && !failed) {
+        const index = next++;
+        const sentAt = performance.now();
+        const problem = await send(index);
+        latencies[index] = performance.now() - sentAt;
+        if (problem) failed ??= new Error(`request ${index}: ${problem}`);
+      }
+    }),
+  );
+  const seconds = (performance.now() - startedAt) / 1000;
+  if (failed) throw failed;
+  const sorted = [...latencies].sort((a, b) => a - b);
+  return {
+    requests: count,
+    seconds: Number(seconds.toFixed(2)),
+    perSecond: Math.round(count / seconds),
+    p50: Number(percentile(sorted, 50).toFixed(1)),
+    p99: Number(percentile(sorted, 99).toFixed(1)),
+  };
+}
+
+export function percentile(sorted, p) {
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+}
+
 export function printTable(title, rows) {
   console.log(`\n## ${title}`);
   console.table(rows);

@@ -11,19 +11,25 @@ import { AdminService } from '../gen/service/v1/admin_pb.js';
 import { AuthService } from '../gen/service/v1/auth_pb.js';
 import { ContactsService } from '../gen/service/v1/contacts_pb.js';
 import { DeviceService } from '../gen/service/v1/device_pb.js';
+import { KeysService } from '../gen/service/v1/keys_pb.js';
 import { MessagesService } from '../gen/service/v1/messages_pb.js';
 import { MfaService } from '../gen/service/v1/mfa_pb.js';
 import { PhoneAuthService } from '../gen/service/v1/phone_pb.js';
 import { ProfileService } from '../gen/service/v1/profile_pb.js';
+import { RelayService } from '../gen/service/v1/relay_pb.js';
 import { SessionService } from '../gen/service/v1/session_pb.js';
 import { SystemService } from '../gen/service/v1/system_pb.js';
 import { createIdentityArea } from '../identity/identity-area.js';
 import type { WsTickets } from '../identity/sessions/ws-tickets.js';
 import type { TokenVerification } from '../identity/tokens/token-verification.js';
+import type { KeyRecordVerifier } from '../keys/directory/key-record-rules.js';
+import { createKeysArea } from '../keys/keys-area.js';
+import type { KeysMetrics } from '../keys/keys-metrics.js';
 import type { RateLimiter } from '../limits/rate-limiter.js';
 import { Conversations } from '../messaging/conversations/conversations.js';
 import { createMessagingArea } from '../messaging/messaging-area.js';
 import type { Config } from '../platform/config/settings.js';
+import type { RecordDirectory } from '../platform/dht/record-directory.js';
 import type { Logger } from '../platform/logging/logger.js';
 import type { PartialServiceImpl, RpcMiddleware } from '../platform/rpc/rpc-pipeline.js';
 import type { MirrorSource } from '../platform/shared-state/mirror-keeper.js';
@@ -31,6 +37,9 @@ import type { SharedState } from '../platform/shared-state/shared-state.js';
 import type { DocumentStore } from '../platform/store/document-store.js';
 import { createPresenceArea } from '../presence/presence-area.js';
 import type { MessagingEvents } from '../realtime/events/messaging-events.js';
+import type { UserConnections } from '../realtime/events/user-connections.js';
+import type { UserEventStream } from '../realtime/events/user-event-stream.js';
+import { createRelayArea } from '../relay/relay-area.js';
 import type { FrontendErrorCounter } from '../system/frontend-errors.js';
 import { createSystemService } from '../system/system-service.js';
 
@@ -44,13 +53,24 @@ export interface ApiAreaPorts {
   readonly wsTickets: WsTickets;
   readonly blockMirror: BlockMirror;
   readonly events: MessagingEvents;
+  /** The users' event streams and connection announcements, for the relay's deliveries. */
+  readonly userEvents: UserEventStream;
+  readonly userConnections: UserConnections;
   readonly frontendErrors: FrontendErrorCounter;
   readonly smsNumberLimiter: RateLimiter | undefined;
+  /** The key directory (a DHT node, or local records), opened with the keys area's record rules. */
+  readonly keyDirectory: RecordDirectory;
+  /** The verifier whose rules the key directory applies. */
+  readonly keyRecords: KeyRecordVerifier;
+  readonly keysMetrics: KeysMetrics;
 }
 
-/** Work an area does on its own, started once the process serves and stopped before storage closes. */
+/**
+ * Work an area does on its own, started before the process serves (a start that returns a
+ * promise is awaited) and stopped before storage closes.
+ */
 export interface BackgroundTask {
-  start(): void;
+  start(): void | Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -60,7 +80,10 @@ export interface ApiAreas {
   readonly authentication: RpcMiddleware;
   /** The areas' shared-state mirrors of the store (ended sessions, blocks), for the mirror keeper. */
   readonly mirrors: readonly MirrorSource[];
-  /** Messaging's sweeper of messages left unannounced. */
+  /**
+   * Messaging's sweeper of messages left unannounced, the keys area's re-publisher of key
+   * records and the relay's drains on connection announcements.
+   */
   readonly backgroundTasks: readonly BackgroundTask[];
 }
 
@@ -93,10 +116,31 @@ export async function buildApiAreas(ports: ApiAreaPorts): Promise<ApiAreas> {
     events,
     logger,
   });
+  const keys = await createKeysArea({
+    serviceName: config.service.name,
+    verifier: ports.keyRecords,
+    store,
+    sharedState,
+    directory: ports.keyDirectory,
+    registrations: identity.phoneAccounts,
+    metrics: ports.keysMetrics,
+    logger,
+  });
+  const relay = await createRelayArea({
+    settings: config.relay,
+    dataDir: config.store.dataDir,
+    store,
+    sharedState,
+    events: ports.userEvents,
+    connections: ports.userConnections,
+    accounts,
+    bundles: keys.bundles,
+    logger,
+  });
   return {
     authentication: identity.authentication,
     mirrors: [identity.mirror, contacts.mirror],
-    backgroundTasks: [messaging.announcementSweeper],
+    backgroundTasks: [messaging.announcementSweeper, keys.republisher, relay.drains],
     implementations: new Map<string, PartialServiceImpl>([
       [SystemService.typeName, createSystemService(ports.frontendErrors)],
       [AuthService.typeName, identity.services.auth],
@@ -108,6 +152,8 @@ export async function buildApiAreas(ports: ApiAreaPorts): Promise<ApiAreas> {
       [MessagesService.typeName, messaging.service],
       [ContactsService.typeName, contacts.service],
       [ProfileService.typeName, presence.service],
+      [KeysService.typeName, keys.service],
+      [RelayService.typeName, relay.service],
     ]),
   };
 }

@@ -5,10 +5,12 @@
  *
  * What every role shares is built here once: the ports (store, shared state, metrics, the
  * outage log), the token verification and /ws tickets, the block mirror, the users' event
- * streams and the limits. The API's areas are built by api-areas.ts, the /ws tier by its area
- * factory. A process with a store also runs the mirror keeper over the areas' shared-state
- * mirrors (ended sessions, blocks), complete before the first request is served, and the
- * areas' background tasks (the sweeper of messages left unannounced).
+ * streams and connection announcements, and the limits. A process with a store also opens the
+ * key directory (a DHT node) with the keys area's record rules. The API's areas are built by
+ * api-areas.ts, the /ws tier by its area factory. A process with a store also runs the mirror
+ * keeper over the areas' shared-state mirrors (ended sessions, blocks), complete before the
+ * first request is served, and the areas' background tasks (the sweeper of messages left
+ * unannounced, the key-record re-publisher, the relay's drains on connection announcements).
  */
 import { BlockMirror } from '../contacts/block-mirror.js';
 import { buildRouteTable } from '../gateway/routing/route-table.js';
@@ -18,11 +20,15 @@ import type { RunningGrpcServer } from '../grpc/grpc-server.js';
 import { optionalCaller } from '../identity/auth/caller.js';
 import { WsTickets } from '../identity/sessions/ws-tickets.js';
 import { createTokenVerification } from '../identity/tokens/token-verification.js';
+import { KEY_RECORD_NAMESPACE, KeyRecordVerifier } from '../keys/directory/key-record-rules.js';
+import { createKeysMetrics } from '../keys/keys-metrics.js';
 import { createLimitsArea } from '../limits/limits-area.js';
 import { Readiness } from '../ops/readiness.js';
 import type { DependencyCheck } from '../ops/readiness.js';
 import { apiServices } from '../platform/api/api-services.js';
 import type { Config } from '../platform/config/settings.js';
+import { openRecordDirectory } from '../platform/dht/open-record-directory.js';
+import type { RecordDirectory } from '../platform/dht/record-directory.js';
 import type { Logger } from '../platform/logging/logger.js';
 import { OutageLog } from '../platform/logging/outage-log.js';
 import { createMetrics } from '../platform/metrics/metrics.js';
@@ -32,6 +38,7 @@ import { openSharedState } from '../platform/shared-state/open-shared-state.js';
 import type { DocumentStore } from '../platform/store/document-store.js';
 import { openStore } from '../platform/store/open-store.js';
 import { MessagingEvents } from '../realtime/events/messaging-events.js';
+import { UserConnections } from '../realtime/events/user-connections.js';
 import { UserEventStream } from '../realtime/events/user-event-stream.js';
 import { createRealtimeArea } from '../realtime/realtime-area.js';
 import { createRealtimeMetrics } from '../realtime/realtime-metrics.js';
@@ -77,17 +84,28 @@ export async function startApp(config: Config, logger: Logger): Promise<RunningA
     callerAddressOf: (context) => optionalCaller(context)?.address,
   });
   const realtimeMetrics = createRealtimeMetrics(metrics.registry);
+  const keysMetrics = createKeysMetrics(metrics.registry);
   const verification = await createTokenVerification(config.tokens, config.store.dataDir, sharedState);
   const wsTickets = new WsTickets(sharedState);
   const blockMirror = new BlockMirror(sharedState);
   const userEvents = new UserEventStream(sharedState, { retainCount: config.realtime.replayEvents, retentionMs: config.realtime.replayRetentionMs });
+  const userConnections = new UserConnections(sharedState);
 
   const routes = servesApi ? buildRouteTable(apiServices) : [];
   let gateway: RestGateway | undefined;
   let grpc: RunningGrpcServer | undefined;
   let mirrors: MirrorKeeper | undefined;
   let backgroundTasks: readonly BackgroundTask[] = [];
+  let keyDirectory: RecordDirectory | undefined;
   if (store) {
+    const keyRecords = new KeyRecordVerifier(config.service.name);
+    keyDirectory = await openRecordDirectory({
+      settings: config.keys,
+      host: httpSettings.host,
+      namespace: KEY_RECORD_NAMESPACE,
+      rules: keyRecords.rules(),
+      logger,
+    });
     const areas = await buildApiAreas({
       config,
       store,
@@ -97,14 +115,19 @@ export async function startApp(config: Config, logger: Logger): Promise<RunningA
       wsTickets,
       blockMirror,
       events: new MessagingEvents(userEvents, logger),
+      userEvents,
+      userConnections,
       frontendErrors,
       smsNumberLimiter: limits.smsNumberLimiter,
+      keyDirectory,
+      keyRecords,
+      keysMetrics,
     });
     // Before serving: the security mirrors in shared state are complete (or being repaired).
     mirrors = new MirrorKeeper(sharedState, areas.mirrors, logger, outages);
     await mirrors.start();
     backgroundTasks = areas.backgroundTasks;
-    for (const task of backgroundTasks) task.start();
+    await Promise.all(backgroundTasks.map((task) => task.start()));
     const middlewares = [observeRpc(metrics, outages), ...limits.beforeAuthentication, areas.authentication, ...limits.afterAuthentication];
     const pipeline = buildApiPipeline(areas.implementations, middlewares);
     gateway = new RestGateway(routes, pipeline.handlersByMethod, { legacySunset: httpSettings.legacySunset });
@@ -125,6 +148,7 @@ export async function startApp(config: Config, logger: Logger): Promise<RunningA
         settings: config.realtime,
         sharedState,
         events: userEvents,
+        connections: userConnections,
         tickets: wsTickets,
         verification,
         blockMirror,
@@ -157,6 +181,7 @@ export async function startApp(config: Config, logger: Logger): Promise<RunningA
       await Promise.all([http.close(processSettings.shutdownTimeoutMs), grpc?.close(processSettings.shutdownTimeoutMs)]);
       // After the last request (which may leave work for them), before storage closes.
       await Promise.all(backgroundTasks.map((task) => task.stop()));
+      await keyDirectory?.close();
       await store?.close();
       await sharedState.close();
       logger.info('service stopped');

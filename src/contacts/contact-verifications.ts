@@ -1,9 +1,10 @@
 /**
  * Safety-number verification: a user's record that they compared a contact's identity key out
  * of band. It is bound to the key compared, so when the contact publishes a new identity key the
- * contact reads as unverified again. Published key bundles live in `key_bundles` (written by the
- * keys service), of which only the identity key matters here.
+ * contact reads as unverified again. Published key bundles live in the keys area's `key_bundles`,
+ * of which only the identity key matters here.
  */
+import { KEY_BUNDLES } from '../keys/store/key-bundle-repository.js';
 import type { Collection, DocumentStore } from '../platform/store/document-store.js';
 
 export interface ContactVerification {
@@ -21,7 +22,6 @@ export interface PublishedIdentityKey {
 }
 
 export const CONTACT_VERIFICATIONS = 'contact_verifications';
-export const KEY_BUNDLES = 'key_bundles';
 
 const verificationId = (verifier: string, contact: string) => `${verifier}|${contact}`;
 

@@ -102,6 +102,7 @@ export async function createIdentityArea(deps: IdentityDependencies) {
   const trustedDevices = new TrustedDevices(store, settings.mfa.trustedDeviceTtlMs);
   const box = new SecretBox(await loadMfaMasterKey(settings.mfa.encryptionKey, deps.dataDir));
   const mfa = new Mfa({ store, box, accounts, lockouts, trustedDevices });
+  const phoneAccounts = new PhoneAccounts(store);
   const signIn = {
     accounts,
     audit,
@@ -126,7 +127,7 @@ export async function createIdentityArea(deps: IdentityDependencies) {
       ...signIn,
       serviceName,
       phoneHashSalt: settings.phone.hashSalt,
-      phoneAccounts: new PhoneAccounts(store),
+      phoneAccounts,
       codes: new SmsCodes(sharedState),
       verifications: new VerificationTokens(sharedState),
       challenges: new LoginChallenges(sharedState, serviceName),
@@ -143,7 +144,7 @@ export async function createIdentityArea(deps: IdentityDependencies) {
     verifyMfaToken: (token) => pendingSignIns.verifyToken(token),
   });
   /** What the app wires into the pipeline and hands to sibling areas; `mirror` goes to the mirror keeper. */
-  return { services, authentication, accounts, audit, lockouts, mirror: endedSessionsMirror(store, revocations) };
+  return { services, authentication, accounts, audit, lockouts, phoneAccounts, mirror: endedSessionsMirror(store, revocations) };
 }
 
 export type IdentityArea = Awaited<ReturnType<typeof createIdentityArea>>;

@@ -11,6 +11,7 @@ import type { RealtimeSettings } from '../platform/config/settings.js';
 import type { Logger } from '../platform/logging/logger.js';
 import type { OutageLog } from '../platform/logging/outage-log.js';
 import type { SharedState } from '../platform/shared-state/shared-state.js';
+import type { UserConnections } from './events/user-connections.js';
 import type { UserEventStream } from './events/user-event-stream.js';
 import type { RealtimeMetrics } from './realtime-metrics.js';
 import { CallSignaling } from './signaling/call-signaling.js';
@@ -21,6 +22,7 @@ export interface RealtimeDependencies {
   readonly settings: RealtimeSettings;
   readonly sharedState: SharedState;
   readonly events: UserEventStream;
+  readonly connections: UserConnections;
   readonly tickets: WsTickets;
   readonly verification: TokenVerification;
   readonly blockMirror: BlockMirror;
@@ -35,6 +37,7 @@ export function createRealtimeArea(deps: RealtimeDependencies): WsEndpoint {
     tickets: deps.tickets,
     verification: deps.verification,
     events: deps.events,
+    connections: deps.connections,
     signaling: new CallSignaling(deps.sharedState, deps.events, deps.frameLimits, deps.blockMirror),
     limits: deps.frameLimits,
     metrics: deps.metrics,

@@ -23,6 +23,7 @@ import { statusLine } from '../server/http-message.js';
 import { ClientConnection } from './client-connection.js';
 import type { FrameSink, ResumePoint } from './client-connection.js';
 import { controlFrame } from './events/event-envelope.js';
+import type { UserConnections } from './events/user-connections.js';
 import type { UserEventStream } from './events/user-event-stream.js';
 import { FrameError } from './frame-error.js';
 import type { RealtimeMetrics } from './realtime-metrics.js';
@@ -37,6 +38,8 @@ export interface WsEndpointDependencies {
   readonly tickets: WsTickets;
   readonly verification: TokenVerification;
   readonly events: UserEventStream;
+  /** Told of every connection that receives its user's events (queued deliveries follow). */
+  readonly connections: UserConnections;
   readonly signaling: CallSignaling;
   readonly limits: WsFrameLimits;
   readonly metrics: RealtimeMetrics;
@@ -204,6 +207,9 @@ export function createWsEndpoint(deps: WsEndpointDependencies): WsEndpoint {
               return channels
                 .attach(connection)
                 .then(() => connection.start(state.resume))
+                .then(() => {
+                  deps.connections.announce(identity.address).catch((error: unknown) => deps.logger.warn({ err: error }, 'connection not announced; queued deliveries wait for the next one'));
+                })
                 .catch((error: unknown) => {
                   logFailure(error, 'WebSocket could not be attached to its event stream', identity.address);
                   closeWith(ws, 1011, 'events unavailable: reconnect later');

@@ -90,9 +90,17 @@ describe.each([
   });
 
   test('a headless Service lists the api pods for peer discovery and Envoy', () => {
-    const peers = findManifest(manifests, 'Service', '-api-peers') as unknown as { spec: { clusterIP: string; selector: Record<string, string> } };
+    const peers = findManifest(manifests, 'Service', '-api-peers') as unknown as { metadata: { name: string }; spec: { clusterIP: string; selector: Record<string, string>; ports: { name: string; port: number; targetPort: string }[] } };
     expect(peers.spec.clusterIP).toBe('None');
     expect(peers.spec.selector['app.kubernetes.io/component']).toBe('api');
+    // The key directory's DHT nodes find each other through it, on the api pods' dht port.
+    const dht = peers.spec.ports.find((port) => port.name === 'dht');
+    expect(dht).toMatchObject({ targetPort: 'dht' });
+    const api = podSpec(findManifest(manifests, 'Deployment', '-api')).containers[0] as Container & { ports: { name: string; containerPort: number }[] };
+    expect(api.ports.find((port) => port.name === 'dht')?.containerPort).toBe(dht?.port);
+    const env = (name: string) => api.env?.find((variable) => variable.name === name)?.value;
+    expect(env('KEYS_DHT_PORT')).toBe(String(dht?.port));
+    expect(env('KEYS_DHT_PEERS')).toMatch(new RegExp(`^${peers.metadata.name}\\.[a-z0-9-]+\\.svc\\.cluster\\.local:${dht?.port}$`));
   });
 
   test('NetworkPolicies: only Envoy (and scrapers) reach the pods, Envoy reaches only the pods', () => {

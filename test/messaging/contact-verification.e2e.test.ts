@@ -1,38 +1,25 @@
 /**
  * Safety-number verification (POST /api/v1/verify-contact), bound to the contact's published
- * identity key. Key bundles are published by the keys service; here one is written into the
- * store before the service starts, exactly where that service keeps them (`key_bundles`).
+ * identity key: the one Bob publishes with his key bundle (POST /api/v1/keys), which the
+ * contacts area reads from the keys area's store (`key_bundles`).
  */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { KEY_BUNDLES } from '../../src/contacts/contact-verifications.js';
-import type { PublishedIdentityKey } from '../../src/contacts/contact-verifications.js';
-import { EmbeddedDocumentStore } from '../../src/platform/store/embedded/embedded-store.js';
+import { KeyOwner } from '../support/key-bundles.js';
 import { expectFailure, expectOk } from '../support/session-api.js';
 import { serviceForThisFile } from '../support/service-for-tests.js';
-import { silentLogger } from '../support/silent-logger.js';
-import { TestUser, bearer, signIn } from '../support/wallet.js';
+import { bearer, signIn } from '../support/wallet.js';
 import type { SignedIn } from '../support/wallet.js';
 
-const IDENTITY_KEY = Buffer.alloc(32, 7).toString('base64');
-const bobUser = new TestUser();
+let IDENTITY_KEY: string;
 let alice: SignedIn;
 let bob: SignedIn;
 let carol: SignedIn;
 
-/** Bob's key bundle, written where the keys service keeps them, before the service starts. */
-async function publishedKeyBundle(): Promise<string> {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'svc-verify-'));
-  const store = await EmbeddedDocumentStore.open({ dataDir, logger: silentLogger });
-  await store.collection<PublishedIdentityKey>(KEY_BUNDLES).insertOne({ _id: bobUser.address.toLowerCase(), identityKey: IDENTITY_KEY });
-  await store.close();
-  return dataDir;
-}
-
-const { service, api } = serviceForThisFile({}, { prepareDataDir: publishedKeyBundle });
+const { service, api } = serviceForThisFile();
 beforeAll(async () => {
-  [alice, bob, carol] = [await signIn(service.baseUrl), await signIn(service.baseUrl, bobUser), await signIn(service.baseUrl)];
+  [alice, bob, carol] = [await signIn(service.baseUrl), await signIn(service.baseUrl), await signIn(service.baseUrl)];
+  const bobKeys = new KeyOwner(bob.user);
+  IDENTITY_KEY = bobKeys.identityKey;
+  expectOk(await api.post('/api/v1/keys', await bobKeys.bundle(), bearer(bob)));
 });
 
 const peerInfo = async (viewer: SignedIn, peer: SignedIn) => expectOk(await api.get(`/api/v1/peer-info?address=${peer.user.address}`, bearer(viewer))).peer;
@@ -55,4 +42,12 @@ it('refuses a key that is not the published one, a contact without keys, and bad
   expectFailure(await api.post('/api/v1/verify-contact', { address: alice.user.address, verified: true, identity_key: IDENTITY_KEY }, bearer(alice)), 400, 'INVALID_ARGUMENT');
   expectFailure(await api.post('/api/v1/verify-contact', { address: 'nope', verified: false }, bearer(alice)), 400, 'INVALID_ARGUMENT');
   expectFailure(await api.post('/api/v1/verify-contact', { address: `0x${'cd'.repeat(20)}`, verified: false }, bearer(alice)), 404, 'NOT_FOUND');
+});
+
+it('reads the contact as unverified again once they publish a new identity key', async () => {
+  expectOk(await api.post('/api/v1/verify-contact', { address: bob.user.address, verified: true, identity_key: IDENTITY_KEY }, bearer(alice)));
+  expect((await peerInfo(alice, bob)).verified).toBe(true);
+  // A reinstall: a new device key pair, bound anew by the wallet, with a new identity key.
+  expectOk(await api.post('/api/v1/keys', await new KeyOwner(bob.user).bundle(), bearer(bob)));
+  expect((await peerInfo(alice, bob)).verified).toBe(false);
 });

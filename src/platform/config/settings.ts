@@ -7,6 +7,7 @@
  */
 import { limitOverridesSetting } from './limit-overrides.js';
 import { mongoConnectionStringSetting } from './mongo-connection-string.js';
+import { peerListSetting } from './peer-list.js';
 import {
   booleanSetting,
   choiceSetting,
@@ -174,6 +175,40 @@ export const settings = {
     secret: optionalTextSetting('CAPTCHA_SECRET', 'Secret key of the CAPTCHA provider; required when CAPTCHA_PROVIDER is not `off`.'),
     verifyUrl: optionalUrlSetting('CAPTCHA_VERIFY_URL', "Overrides the provider's siteverify URL (tests, egress proxies). Unset: the provider's.", ['https:', 'http:']),
   },
+  keys: {
+    dht: choiceSetting(
+      'KEYS_DHT',
+      'The key directory that serves key bundles: `on` (a libp2p Kademlia DHT node in each api process, joined to KEYS_DHT_PEERS) or `off` (the records kept in this process only, for a single api process).',
+      ['on', 'off'],
+      'on',
+    ),
+    dhtPort: integerSetting(
+      'KEYS_DHT_PORT',
+      "TCP port of this process's DHT node (on HOST). 0: any free port, enough for a single node; a cluster sets the port that KEYS_DHT_PEERS names.",
+      0,
+      0,
+      65535,
+    ),
+    dhtPeers: peerListSetting(
+      'KEYS_DHT_PEERS',
+      'The DHT nodes of the other api pods: comma-separated `host:port` (a DNS name is resolved to all its addresses every 10 s, e.g. a headless Service) or TCP multiaddrs (`/ip4/10.0.0.7/tcp/4001`). Unset: no peers (a single node).',
+    ),
+    dhtTimeoutMs: durationSetting(
+      'KEYS_DHT_TIMEOUT',
+      'How long one DHT read or write may wait for peers. A fetch that finds no valid record in time answers 503 when the store holds the bundle.',
+      '2s',
+    ),
+  },
+  relay: {
+    signingKey: optionalTextSetting(
+      'SENDER_CERT_SIGNING_KEY',
+      'Ed25519 private key (PEM, PKCS#8) that signs sealed-sender certificates. Unset: a key created once in DATA_DIR/keys/ (one node only; a cluster must set it).',
+    ),
+    keyId: optionalTextSetting(
+      'SENDER_CERT_KEY_ID',
+      'Key id of SENDER_CERT_SIGNING_KEY in certificates and the trust root. Unset: the RFC 7638 thumbprint of its public key.',
+    ),
+  },
   realtime: {
     heartbeatSeconds: integerSetting(
       'WS_HEARTBEAT_SECONDS',
@@ -208,6 +243,8 @@ export type MfaSettings = Config['mfa'];
 export type SmsSettings = Config['sms'];
 export type LimitSettings = Config['limits'];
 export type CaptchaSettings = Config['captcha'];
+export type KeysSettings = Config['keys'];
+export type RelaySettings = Config['relay'];
 export type RealtimeSettings = Config['realtime'];
 
 /** Every setting in one list: the README table and the Helm chart are checked against it. */

@@ -10,6 +10,11 @@ export const ERROR_CODE_HEADER = 'x-error-code';
 export const RATE_LIMIT_BODY_HEADER = 'x-rate-limit-body';
 /** Set by the edge layers that render an HTTP status the gRPC code cannot express (410). */
 export const HTTP_STATUS_HEADER = 'x-http-status';
+/**
+ * Set on errors whose REST body also carries the text as `message`: where the spec gives a
+ * failure the success envelope's shape (the key-bundle 404: `success` false and a `message`).
+ */
+export const ENVELOPE_MESSAGE_HEADER = 'x-envelope-message';
 
 /** Reasons whose HTTP status differs from the default of their gRPC code. */
 const STATUS_BY_REASON: Readonly<Record<string, number>> = {
@@ -35,6 +40,8 @@ export const unauthenticated = (message: string, reason = 'UNAUTHORIZED') =>
 export const permissionDenied = (message: string, reason = 'FORBIDDEN') =>
   apiError(Code.PermissionDenied, reason, message);
 export const notFound = (message: string, reason = 'NOT_FOUND') => apiError(Code.NotFound, reason, message);
+/** A 404 whose body has the success envelope's `message` too (see ENVELOPE_MESSAGE_HEADER). */
+export const notFoundWithMessage = (message: string) => apiError(Code.NotFound, 'NOT_FOUND', message, [[ENVELOPE_MESSAGE_HEADER, 'true']]);
 export const conflict = (message: string, reason = 'CONFLICT') => apiError(Code.AlreadyExists, reason, message);
 /** The resource existed but is gone for good (HTTP 410): a viewed view-once message, a retired version. */
 export const gone = (message: string) => apiError(Code.FailedPrecondition, 'GONE', message);

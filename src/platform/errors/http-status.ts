@@ -3,7 +3,7 @@
  * for statuses no gRPC code expresses) and the spec's failure envelope.
  */
 import { Code, ConnectError } from '@connectrpc/connect';
-import { ERROR_CODE_HEADER, HTTP_STATUS_HEADER, RATE_LIMIT_BODY_HEADER } from './api-error.js';
+import { ENVELOPE_MESSAGE_HEADER, ERROR_CODE_HEADER, HTTP_STATUS_HEADER, RATE_LIMIT_BODY_HEADER } from './api-error.js';
 
 const STATUS_BY_CODE: Readonly<Partial<Record<Code, number>>> = {
   [Code.Canceled]: 499,
@@ -36,7 +36,7 @@ export interface ErrorEnvelope {
   success: false;
   error: string;
   code?: string;
-  /** Per-endpoint rate limits only (spec, "Errors"): the text, the wait and the bucket. */
+  /** Per-endpoint rate limits (spec, "Errors"): the text, the wait and the bucket; and the errors that carry the success envelope's `message`. */
   message?: string;
   retry_after?: number;
   limit?: number;
@@ -62,9 +62,10 @@ export function renderError(error: unknown): RenderedError {
   const text = status >= 500 && status !== 501 && status !== 503 ? 'Internal server error' : error.rawMessage;
   const headers: [string, string][] = [];
   error.metadata.forEach((value, key) => {
-    if (key !== ERROR_CODE_HEADER && key !== HTTP_STATUS_HEADER && key !== RATE_LIMIT_BODY_HEADER) headers.push([key, value]);
+    if (key !== ERROR_CODE_HEADER && key !== HTTP_STATUS_HEADER && key !== RATE_LIMIT_BODY_HEADER && key !== ENVELOPE_MESSAGE_HEADER) headers.push([key, value]);
   });
   const body: ErrorEnvelope = { success: false, error: text, code: reason };
+  if (error.metadata.has(ENVELOPE_MESSAGE_HEADER)) body.message = text;
   if (error.metadata.get(RATE_LIMIT_BODY_HEADER) === 'endpoint') {
     const retryAfter = Number(error.metadata.get('retry-after'));
     body.message = `Too many requests to this endpoint: retry after ${retryAfter} s`;

@@ -106,6 +106,10 @@ export class MemorySharedState implements SharedState {
     };
   }
 
+  async hasSubscribers(channel: string): Promise<boolean> {
+    return this.open().hasListeners(this.keyPrefix + channel);
+  }
+
   async ping(): Promise<void> {
     this.open();
   }

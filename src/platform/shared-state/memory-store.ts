@@ -89,6 +89,10 @@ export class MemoryStore implements LocalScriptState {
     });
   }
 
+  hasListeners(channel: string): boolean {
+    return this.channels.has(channel);
+  }
+
   /** Returns the function that removes this listener. */
   subscribe(channel: string, listener: Listener): () => void {
     let listeners = this.channels.get(channel);

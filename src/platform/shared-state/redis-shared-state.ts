@@ -182,6 +182,11 @@ export class RedisSharedState implements SharedState {
     };
   }
 
+  async hasSubscribers(channel: string): Promise<boolean> {
+    const [, count] = (await answered(this.commands.pubsub('NUMSUB', this.keyPrefix + channel))) as [string, number];
+    return count > 0;
+  }
+
   async ping(): Promise<void> {
     await answered(Promise.all([this.commands.ping(), this.subscriber.ping()]));
   }

@@ -80,6 +80,11 @@ export interface SharedState {
    * subscriber that must not miss anything catches up from the state it mirrors.
    */
   subscribe(channel: string, handler: MessageHandler, onResubscribed?: () => void): Promise<Unsubscribe>;
+  /**
+   * Whether any process (pod) is subscribed to the channel at this moment (PUBSUB NUMSUB): a
+   * publish now would reach someone. On Redis Cluster it sees the subscribers of one node only.
+   */
+  hasSubscribers(channel: string): Promise<boolean>;
   /** Resolves when the backing store answers; throws otherwise (readiness check). */
   ping(): Promise<void>;
   /** Releases connections and subscriptions; later calls reject. */

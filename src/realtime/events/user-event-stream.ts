@@ -122,6 +122,11 @@ export class UserEventStream {
     return this.state.publish(keysOf(address).channel, `|${Date.now()}|${event}`);
   }
 
+  /** Whether the user has a connection open on some ws pod now (a pod holds their channel only then). */
+  isConnected(address: string): Promise<boolean> {
+    return this.state.hasSubscribers(keysOf(address).channel);
+  }
+
   subscribe(address: string, handler: (event: StreamedEvent) => void): Promise<Unsubscribe> {
     return this.state.subscribe(keysOf(address).channel, (message) => handler(parseStreamed(message)));
   }

@@ -2,12 +2,14 @@
  * Phone accounts end to end over REST, reading each SMS code from the development outbox:
  * registration, 409 for a registered number, sign-in by an Ed25519 challenge signature made
  * with node:crypto, wrong signatures refused, MFA on a phone account, the revocation of an
- * abandoned registration, and the validation of every member.
+ * abandoned registration (and its completion by the first key bundle), and the validation of
+ * every member.
  */
 import { generateKeyPairSync } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expectAccessAccepted, expectAccessRefused, expectFailure, expectOk, setCookiesOf } from '../../support/session-api.js';
+import { KeyOwner } from '../../support/key-bundles.js';
 import { TestUser } from '../../support/wallet.js';
 import { challengeAndVerify, enableMfa, mfaBearer } from '../mfa/mfa-support.js';
 import { PhoneFlow } from './phone-flow.js';
@@ -138,6 +140,15 @@ it('revokes an abandoned registration with a fresh verification of the number', 
   expect(fresh.registered).toBe(false);
   expectFailure(await api.post('/api/v1/auth/phone-revoke-abandoned', { verification_token: fresh.verification_token }), 404, 'NOT_FOUND');
   expectOk(await api.post('/api/v1/auth/phone/register', await flow.registrationBody(phone, fresh.verification_token, user)));
+});
+
+it('completes a registration with its first key bundle, after which it cannot be revoked as abandoned', async () => {
+  const phone = new TestPhone();
+  const { user, body } = await flow.register(phone);
+  expectOk(await api.post('/api/v1/keys', await new KeyOwner(user).bundle(), { authorization: `Bearer ${body.access_token}` }));
+  const { verification_token } = await flow.verify(phone);
+  expectFailure(await api.post('/api/v1/auth/phone-revoke-abandoned', { verification_token }), 409, 'CONFLICT');
+  await expectAccessAccepted(api, body.access_token);
 });
 
 it('reports the lock state of a number without revealing whether it is registered', async () => {

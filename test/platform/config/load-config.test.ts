@@ -28,6 +28,10 @@ describe('loadConfig', () => {
     [{ REDIS_KEY_PREFIX: 'has spaces' }, 'REDIS_KEY_PREFIX has an invalid value'],
     [{ CAPTCHA_PROVIDER: 'hcaptcha' }, 'CAPTCHA_SECRET is required when CAPTCHA_PROVIDER is hcaptcha'],
     [{ TRUSTED_PROXIES: '10.0.0.0/33' }, 'TRUSTED_PROXIES must be a comma-separated list of CIDRs'],
+    [{ KEYS_DHT: 'maybe' }, 'KEYS_DHT must be one of on, off'],
+    [{ KEYS_DHT_PEERS: 'peers.example' }, 'KEYS_DHT_PEERS must list host:port or TCP multiaddrs'],
+    [{ KEYS_DHT_PEERS: 'peers.example:0' }, 'KEYS_DHT_PEERS must list host:port or TCP multiaddrs'],
+    [{ KEYS_DHT_PEERS: '/ip4/10.0.0.7/udp/4001' }, 'KEYS_DHT_PEERS must list host:port or TCP multiaddrs'],
   ])('refuses %j naming the variable', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);
@@ -49,6 +53,17 @@ describe('loadConfig', () => {
   it('runs ROLE=api on the embedded store only when told to', () => {
     expect(loadConfig({ ROLE: 'api', ALLOW_EMBEDDED_STORE: 'true' })).toMatchObject({ process: { role: 'api' }, store: { mongodbUrl: undefined } });
     expect(loadConfig({ ROLE: 'api', MONGODB_URL: 'mongodb://db:27017/svc' }).store.mongodbUrl).toBe('mongodb://db:27017/svc');
+  });
+
+  it('reads the DHT peers as DNS names, IP literals and multiaddrs', () => {
+    const { keys } = loadConfig({ KEYS_DHT_PEERS: 'messaging-api-peers.default.svc.cluster.local:4001, 10.0.0.7:4001,[fd00::7]:4001,/ip4/10.0.0.8/tcp/4001' });
+    expect(keys.dhtPeers).toEqual([
+      { kind: 'host', host: 'messaging-api-peers.default.svc.cluster.local', port: 4001 },
+      { kind: 'host', host: '10.0.0.7', port: 4001 },
+      { kind: 'host', host: 'fd00::7', port: 4001 },
+      { kind: 'multiaddr', multiaddr: '/ip4/10.0.0.8/tcp/4001' },
+    ]);
+    expect(loadConfig({}).keys).toEqual({ dht: 'on', dhtPort: 0, dhtPeers: [], dhtTimeoutMs: 2000 });
   });
 
   it('accepts valid overrides', () => {

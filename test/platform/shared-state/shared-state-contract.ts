@@ -370,6 +370,15 @@ export function describeSharedStateContract(name: string, createHarness: () => S
         for (const unsubscribe of unsubscribes) await unsubscribe();
       });
 
+      test('hasSubscribers tells whether any pod is subscribed to a channel now', async () => {
+        const channel = unique('listened');
+        expect(await podB.hasSubscribers(channel)).toBe(false);
+        const unsubscribe = await podA.subscribe(channel, () => {});
+        expect(await podB.hasSubscribers(channel)).toBe(true);
+        await unsubscribe();
+        expect(await podB.hasSubscribers(channel)).toBe(false);
+      });
+
       test('a handler never runs inside publish()', async () => {
         const channel = unique('async');
         let publishing = false;

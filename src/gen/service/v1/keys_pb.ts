@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file service/v1/keys.proto.
  */
 export const file_service_v1_keys: GenFile = /*@__PURE__*/
-  fileDesc("ChVzZXJ2aWNlL3YxL2tleXMucHJvdG8SCnNlcnZpY2UudjEizwEKCUtleUJ1bmRsZRIPCgdhZGRyZXNzGAEgASgJEhoKEmVkMjU1MTlfcHVibGljX2tleRgCIAEoCRIUCgxpZGVudGl0eV9rZXkYAyABKAkSNAoRb25lX3RpbWVfcHJlX2tleXMYBCADKAsyGS5zZXJ2aWNlLnYxLk9uZVRpbWVQcmVLZXkSFwoPcmVnaXN0cmF0aW9uX2lkGAUgASgNEjAKDnNpZ25lZF9wcmVfa2V5GAYgASgLMhguc2VydmljZS52MS5TaWduZWRQcmVLZXkiMwoNT25lVGltZVByZUtleRIOCgZrZXlfaWQYASABKA0SEgoKcHVibGljX2tleRgCIAEoCSJYCgxTaWduZWRQcmVLZXkSDgoGa2V5X2lkGAEgASgNEhIKCnB1YmxpY19rZXkYAiABKAkSEQoJc2lnbmF0dXJlGAMgASgJEhEKCXRpbWVzdGFtcBgEIAEoASImChNHZXRLZXlCdW5kbGVSZXF1ZXN0Eg8KB2FkZHJlc3MYASABKAkiYwoUR2V0S2V5QnVuZGxlUmVzcG9uc2USDwoHc3VjY2VzcxgBIAEoCBIPCgdtZXNzYWdlGAIgASgJEikKCmtleV9idW5kbGUYAyABKAsyFS5zZXJ2aWNlLnYxLktleUJ1bmRsZSITChFHZXRPd25LZXlzUmVxdWVzdCK5AQoSR2V0T3duS2V5c1Jlc3BvbnNlEg8KB3N1Y2Nlc3MYASABKAgSDwoHbWVzc2FnZRgCIAEoCRIpCgprZXlfYnVuZGxlGAMgASgLMhUuc2VydmljZS52MS5LZXlCdW5kbGUSNgoWb25lX3RpbWVfcHJlX2tleV9jb3VudBgEIAEoBVIWb25lX3RpbWVfcHJlX2tleV9jb3VudBIeCgp1cGRhdGVkX2F0GAUgASgJUgp1cGRhdGVkX2F0IswBChdQdWJsaXNoS2V5QnVuZGxlUmVxdWVzdBIaChJlZDI1NTE5X3B1YmxpY19rZXkYASABKAkSFAoMaWRlbnRpdHlfa2V5GAIgASgJEhcKD3JlZ2lzdHJhdGlvbl9pZBgDIAEoDRIwCg5zaWduZWRfcHJlX2tleRgEIAEoCzIYLnNlcnZpY2UudjEuU2lnbmVkUHJlS2V5EjQKEW9uZV90aW1lX3ByZV9rZXlzGAUgAygLMhkuc2VydmljZS52MS5PbmVUaW1lUHJlS2V5IpQBChhQdWJsaXNoS2V5QnVuZGxlUmVzcG9uc2USDwoHc3VjY2VzcxgBIAEoCBIPCgdtZXNzYWdlGAIgASgJEjYKFm9uZV90aW1lX3ByZV9rZXlfY291bnQYAyABKAVSFm9uZV90aW1lX3ByZV9rZXlfY291bnQSHgoKdXBkYXRlZF9hdBgEIAEoCVIKdXBkYXRlZF9hdCJTChtVcGxvYWRPbmVUaW1lUHJlS2V5c1JlcXVlc3QSNAoRb25lX3RpbWVfcHJlX2tleXMYASADKAsyGS5zZXJ2aWNlLnYxLk9uZVRpbWVQcmVLZXkieAocVXBsb2FkT25lVGltZVByZUtleXNSZXNwb25zZRIPCgdzdWNjZXNzGAEgASgIEg8KB21lc3NhZ2UYAiABKAkSNgoWb25lX3RpbWVfcHJlX2tleV9jb3VudBgDIAEoBVIWb25lX3RpbWVfcHJlX2tleV9jb3VudDL5AwoLS2V5c1NlcnZpY2UScQoMR2V0S2V5QnVuZGxlEh8uc2VydmljZS52MS5HZXRLZXlCdW5kbGVSZXF1ZXN0GiAuc2VydmljZS52MS5HZXRLZXlCdW5kbGVSZXNwb25zZSIegtPkkwIYEhYvYXBpL3YxL2tleXMve2FkZHJlc3N9EmkKCkdldE93bktleXMSHS5zZXJ2aWNlLnYxLkdldE93bktleXNSZXF1ZXN0Gh4uc2VydmljZS52MS5HZXRPd25LZXlzUmVzcG9uc2UiHNLzGAQIPBAUgtPkkwIOEgwvYXBpL3YxL2tleXMSdgoQUHVibGlzaEtleUJ1bmRsZRIjLnNlcnZpY2UudjEuUHVibGlzaEtleUJ1bmRsZVJlcXVlc3QaJC5zZXJ2aWNlLnYxLlB1Ymxpc2hLZXlCdW5kbGVSZXNwb25zZSIXgtPkkwIROgEqIgwvYXBpL3YxL2tleXMSkwEKFFVwbG9hZE9uZVRpbWVQcmVLZXlzEicuc2VydmljZS52MS5VcGxvYWRPbmVUaW1lUHJlS2V5c1JlcXVlc3QaKC5zZXJ2aWNlLnYxLlVwbG9hZE9uZVRpbWVQcmVLZXlzUmVzcG9uc2UiKILT5JMCIjoBKiIdL2FwaS92MS9rZXlzL29uZS10aW1lLXByZWtleXNiBnByb3RvMw", [file_google_api_annotations, file_service_v1_options]);
+  fileDesc("ChVzZXJ2aWNlL3YxL2tleXMucHJvdG8SCnNlcnZpY2UudjEinAIKCUtleUJ1bmRsZRIPCgdhZGRyZXNzGAEgASgJEhoKEmVkMjU1MTlfcHVibGljX2tleRgCIAEoCRIUCgxpZGVudGl0eV9rZXkYAyABKAkSNAoRb25lX3RpbWVfcHJlX2tleXMYBCADKAsyGS5zZXJ2aWNlLnYxLk9uZVRpbWVQcmVLZXkSFwoPcmVnaXN0cmF0aW9uX2lkGAUgASgNEjAKDnNpZ25lZF9wcmVfa2V5GAYgASgLMhguc2VydmljZS52MS5TaWduZWRQcmVLZXkSMQoOd2FsbGV0X2JpbmRpbmcYByABKAsyGS5zZXJ2aWNlLnYxLldhbGxldEJpbmRpbmcSGAoQYnVuZGxlX3NpZ25hdHVyZRgIIAEoCSI1Cg1XYWxsZXRCaW5kaW5nEhEKCXNpZ25hdHVyZRgBIAEoCRIRCgl0aW1lc3RhbXAYAiABKAEiMwoNT25lVGltZVByZUtleRIOCgZrZXlfaWQYASABKA0SEgoKcHVibGljX2tleRgCIAEoCSJYCgxTaWduZWRQcmVLZXkSDgoGa2V5X2lkGAEgASgNEhIKCnB1YmxpY19rZXkYAiABKAkSEQoJc2lnbmF0dXJlGAMgASgJEhEKCXRpbWVzdGFtcBgEIAEoASImChNHZXRLZXlCdW5kbGVSZXF1ZXN0Eg8KB2FkZHJlc3MYASABKAkiYwoUR2V0S2V5QnVuZGxlUmVzcG9uc2USDwoHc3VjY2VzcxgBIAEoCBIPCgdtZXNzYWdlGAIgASgJEikKCmtleV9idW5kbGUYAyABKAsyFS5zZXJ2aWNlLnYxLktleUJ1bmRsZSITChFHZXRPd25LZXlzUmVxdWVzdCK5AQoSR2V0T3duS2V5c1Jlc3BvbnNlEg8KB3N1Y2Nlc3MYASABKAgSDwoHbWVzc2FnZRgCIAEoCRIpCgprZXlfYnVuZGxlGAMgASgLMhUuc2VydmljZS52MS5LZXlCdW5kbGUSNgoWb25lX3RpbWVfcHJlX2tleV9jb3VudBgEIAEoBVIWb25lX3RpbWVfcHJlX2tleV9jb3VudBIeCgp1cGRhdGVkX2F0GAUgASgJUgp1cGRhdGVkX2F0IpkCChdQdWJsaXNoS2V5QnVuZGxlUmVxdWVzdBIaChJlZDI1NTE5X3B1YmxpY19rZXkYASABKAkSFAoMaWRlbnRpdHlfa2V5GAIgASgJEhcKD3JlZ2lzdHJhdGlvbl9pZBgDIAEoDRIwCg5zaWduZWRfcHJlX2tleRgEIAEoCzIYLnNlcnZpY2UudjEuU2lnbmVkUHJlS2V5EjQKEW9uZV90aW1lX3ByZV9rZXlzGAUgAygLMhkuc2VydmljZS52MS5PbmVUaW1lUHJlS2V5EjEKDndhbGxldF9iaW5kaW5nGAYgASgLMhkuc2VydmljZS52MS5XYWxsZXRCaW5kaW5nEhgKEGJ1bmRsZV9zaWduYXR1cmUYByABKAkilAEKGFB1Ymxpc2hLZXlCdW5kbGVSZXNwb25zZRIPCgdzdWNjZXNzGAEgASgIEg8KB21lc3NhZ2UYAiABKAkSNgoWb25lX3RpbWVfcHJlX2tleV9jb3VudBgDIAEoBVIWb25lX3RpbWVfcHJlX2tleV9jb3VudBIeCgp1cGRhdGVkX2F0GAQgASgJUgp1cGRhdGVkX2F0IlMKG1VwbG9hZE9uZVRpbWVQcmVLZXlzUmVxdWVzdBI0ChFvbmVfdGltZV9wcmVfa2V5cxgBIAMoCzIZLnNlcnZpY2UudjEuT25lVGltZVByZUtleSJ4ChxVcGxvYWRPbmVUaW1lUHJlS2V5c1Jlc3BvbnNlEg8KB3N1Y2Nlc3MYASABKAgSDwoHbWVzc2FnZRgCIAEoCRI2ChZvbmVfdGltZV9wcmVfa2V5X2NvdW50GAMgASgFUhZvbmVfdGltZV9wcmVfa2V5X2NvdW50MoEECgtLZXlzU2VydmljZRJ5CgxHZXRLZXlCdW5kbGUSHy5zZXJ2aWNlLnYxLkdldEtleUJ1bmRsZVJlcXVlc3QaIC5zZXJ2aWNlLnYxLkdldEtleUJ1bmRsZVJlc3BvbnNlIibS8xgECDwQFILT5JMCGBIWL2FwaS92MS9rZXlzL3thZGRyZXNzfRJpCgpHZXRPd25LZXlzEh0uc2VydmljZS52MS5HZXRPd25LZXlzUmVxdWVzdBoeLnNlcnZpY2UudjEuR2V0T3duS2V5c1Jlc3BvbnNlIhzS8xgECDwQFILT5JMCDhIML2FwaS92MS9rZXlzEnYKEFB1Ymxpc2hLZXlCdW5kbGUSIy5zZXJ2aWNlLnYxLlB1Ymxpc2hLZXlCdW5kbGVSZXF1ZXN0GiQuc2VydmljZS52MS5QdWJsaXNoS2V5QnVuZGxlUmVzcG9uc2UiF4LT5JMCEToBKiIML2FwaS92MS9rZXlzEpMBChRVcGxvYWRPbmVUaW1lUHJlS2V5cxInLnNlcnZpY2UudjEuVXBsb2FkT25lVGltZVByZUtleXNSZXF1ZXN0Giguc2VydmljZS52MS5VcGxvYWRPbmVUaW1lUHJlS2V5c1Jlc3BvbnNlIiiC0+STAiI6ASoiHS9hcGkvdjEva2V5cy9vbmUtdGltZS1wcmVrZXlzYgZwcm90bzM", [file_google_api_annotations, file_service_v1_options]);
 
 /**
  * A user's published key bundle. JSON members are camelCase, exactly as the spec prints them.
@@ -62,6 +62,22 @@ export type KeyBundle = Message<"service.v1.KeyBundle"> & {
    * @generated from field: service.v1.SignedPreKey signed_pre_key = 6;
    */
   signedPreKey?: SignedPreKey | undefined;
+
+  /**
+   * The wallet's signature binding `ed25519PublicKey` to `address` (step 1 of the chain of
+   * trust in the service comment).
+   *
+   * @generated from field: service.v1.WalletBinding wallet_binding = 7;
+   */
+  walletBinding?: WalletBinding | undefined;
+
+  /**
+   * Ed25519 signature by `ed25519PublicKey` over the bundle statement (step 2 of the chain of
+   * trust), base64, 64 bytes.
+   *
+   * @generated from field: string bundle_signature = 8;
+   */
+  bundleSignature: string;
 };
 
 /**
@@ -70,6 +86,35 @@ export type KeyBundle = Message<"service.v1.KeyBundle"> & {
  */
 export const KeyBundleSchema: GenMessage<KeyBundle> = /*@__PURE__*/
   messageDesc(file_service_v1_keys, 0);
+
+/**
+ * The wallet's EIP-191 signature over the key binding message (see the service comment).
+ *
+ * @generated from message service.v1.WalletBinding
+ */
+export type WalletBinding = Message<"service.v1.WalletBinding"> & {
+  /**
+   * The `personal_sign` signature, `0x` plus 130 hex digits.
+   *
+   * @generated from field: string signature = 1;
+   */
+  signature: string;
+
+  /**
+   * The message's `Timestamp` line: when the wallet signed, in milliseconds since the epoch.
+   * At most 5 minutes in the future when published; it orders the owner's records.
+   *
+   * @generated from field: double timestamp = 2;
+   */
+  timestamp: number;
+};
+
+/**
+ * Describes the message service.v1.WalletBinding.
+ * Use `create(WalletBindingSchema)` to create a new message.
+ */
+export const WalletBindingSchema: GenMessage<WalletBinding> = /*@__PURE__*/
+  messageDesc(file_service_v1_keys, 1);
 
 /**
  * A one-time X25519 prekey.
@@ -97,7 +142,7 @@ export type OneTimePreKey = Message<"service.v1.OneTimePreKey"> & {
  * Use `create(OneTimePreKeySchema)` to create a new message.
  */
 export const OneTimePreKeySchema: GenMessage<OneTimePreKey> = /*@__PURE__*/
-  messageDesc(file_service_v1_keys, 1);
+  messageDesc(file_service_v1_keys, 2);
 
 /**
  * The medium-term X25519 prekey, signed with the owner's Ed25519 key.
@@ -140,7 +185,7 @@ export type SignedPreKey = Message<"service.v1.SignedPreKey"> & {
  * Use `create(SignedPreKeySchema)` to create a new message.
  */
 export const SignedPreKeySchema: GenMessage<SignedPreKey> = /*@__PURE__*/
-  messageDesc(file_service_v1_keys, 2);
+  messageDesc(file_service_v1_keys, 3);
 
 /**
  * Whose bundle to fetch.
@@ -161,7 +206,7 @@ export type GetKeyBundleRequest = Message<"service.v1.GetKeyBundleRequest"> & {
  * Use `create(GetKeyBundleRequestSchema)` to create a new message.
  */
 export const GetKeyBundleRequestSchema: GenMessage<GetKeyBundleRequest> = /*@__PURE__*/
-  messageDesc(file_service_v1_keys, 3);
+  messageDesc(file_service_v1_keys, 4);
 
 /**
  * The key bundle envelope. The spec documents the 404 body with the same shape (`success`
@@ -197,7 +242,7 @@ export type GetKeyBundleResponse = Message<"service.v1.GetKeyBundleResponse"> & 
  * Use `create(GetKeyBundleResponseSchema)` to create a new message.
  */
 export const GetKeyBundleResponseSchema: GenMessage<GetKeyBundleResponse> = /*@__PURE__*/
-  messageDesc(file_service_v1_keys, 4);
+  messageDesc(file_service_v1_keys, 5);
 
 /**
  * No parameters: the caller's own bundle is returned.
@@ -212,7 +257,7 @@ export type GetOwnKeysRequest = Message<"service.v1.GetOwnKeysRequest"> & {
  * Use `create(GetOwnKeysRequestSchema)` to create a new message.
  */
 export const GetOwnKeysRequestSchema: GenMessage<GetOwnKeysRequest> = /*@__PURE__*/
-  messageDesc(file_service_v1_keys, 5);
+  messageDesc(file_service_v1_keys, 6);
 
 /**
  * The caller's own bundle.
@@ -262,11 +307,11 @@ export type GetOwnKeysResponse = Message<"service.v1.GetOwnKeysResponse"> & {
  * Use `create(GetOwnKeysResponseSchema)` to create a new message.
  */
 export const GetOwnKeysResponseSchema: GenMessage<GetOwnKeysResponse> = /*@__PURE__*/
-  messageDesc(file_service_v1_keys, 6);
+  messageDesc(file_service_v1_keys, 7);
 
 /**
  * The caller's bundle to publish. The owner is the caller; the members mirror KeyBundle
- * (camelCase JSON) without `address`.
+ * (camelCase JSON) without `address`: the statements are signed over the caller's address.
  *
  * @generated from message service.v1.PublishKeyBundleRequest
  */
@@ -305,6 +350,20 @@ export type PublishKeyBundleRequest = Message<"service.v1.PublishKeyBundleReques
    * @generated from field: repeated service.v1.OneTimePreKey one_time_pre_keys = 5;
    */
   oneTimePreKeys: OneTimePreKey[];
+
+  /**
+   * The wallet binding of `ed25519PublicKey`. Required.
+   *
+   * @generated from field: service.v1.WalletBinding wallet_binding = 6;
+   */
+  walletBinding?: WalletBinding | undefined;
+
+  /**
+   * Ed25519 signature over the bundle statement, base64. Required.
+   *
+   * @generated from field: string bundle_signature = 7;
+   */
+  bundleSignature: string;
 };
 
 /**
@@ -312,7 +371,7 @@ export type PublishKeyBundleRequest = Message<"service.v1.PublishKeyBundleReques
  * Use `create(PublishKeyBundleRequestSchema)` to create a new message.
  */
 export const PublishKeyBundleRequestSchema: GenMessage<PublishKeyBundleRequest> = /*@__PURE__*/
-  messageDesc(file_service_v1_keys, 7);
+  messageDesc(file_service_v1_keys, 8);
 
 /**
  * The bundle is published.
@@ -354,7 +413,7 @@ export type PublishKeyBundleResponse = Message<"service.v1.PublishKeyBundleRespo
  * Use `create(PublishKeyBundleResponseSchema)` to create a new message.
  */
 export const PublishKeyBundleResponseSchema: GenMessage<PublishKeyBundleResponse> = /*@__PURE__*/
-  messageDesc(file_service_v1_keys, 8);
+  messageDesc(file_service_v1_keys, 9);
 
 /**
  * One-time prekeys to add.
@@ -375,7 +434,7 @@ export type UploadOneTimePreKeysRequest = Message<"service.v1.UploadOneTimePreKe
  * Use `create(UploadOneTimePreKeysRequestSchema)` to create a new message.
  */
 export const UploadOneTimePreKeysRequestSchema: GenMessage<UploadOneTimePreKeysRequest> = /*@__PURE__*/
-  messageDesc(file_service_v1_keys, 9);
+  messageDesc(file_service_v1_keys, 10);
 
 /**
  * The prekeys were added.
@@ -410,12 +469,68 @@ export type UploadOneTimePreKeysResponse = Message<"service.v1.UploadOneTimePreK
  * Use `create(UploadOneTimePreKeysResponseSchema)` to create a new message.
  */
 export const UploadOneTimePreKeysResponseSchema: GenMessage<UploadOneTimePreKeysResponse> = /*@__PURE__*/
-  messageDesc(file_service_v1_keys, 10);
+  messageDesc(file_service_v1_keys, 11);
 
 /**
  * End-to-end encryption key bundles (X3DH-style prekey bundles). Each user publishes one
- * bundle; other users fetch it to start an encrypted conversation. Bundles are stored in the
- * mesh DHT key directory, and a fetch verifies the record's signature before returning it.
+ * bundle; other users fetch it to start an encrypted conversation.
+ *
+ * Where a bundle lives: the signed, long-lived part (every member of KeyBundle except
+ * `oneTimePreKeys`) is a record in the key directory, a libp2p Kademlia DHT run by the api
+ * pods; the durable copy of that record and the one-time prekeys are in the service's store,
+ * which re-publishes the records to the DHT. A fetch reads the record from the DHT, checks
+ * every owner signature in it (below), and only then serves it with at most one one-time
+ * prekey taken from the store.
+ *
+ * Chain of trust, which clients check themselves without trusting the service:
+ *
+ * 1. Wallet to Ed25519 key: `walletBinding.signature` is an EIP-191 `personal_sign` signature by
+ *    the owner's wallet over this message (LF line endings, no trailing newline, one blank line
+ *    after the title and after the statement; `<SERVICE_NAME>` is the service's brand name,
+ *    as in the sign-in templates; the wallet address in lowercase; `<ed25519PublicKey>` exactly
+ *    as published; `<epoch_ms>` is `walletBinding.timestamp`):
+ *
+ *    ```
+ *    <SERVICE_NAME> Key Binding
+ *
+ *    I confirm that this wallet owns the end-to-end encryption key below.
+ *
+ *    Wallet: <wallet_address>
+ *    Ed25519 Public Key: <ed25519PublicKey>
+ *    Timestamp: <epoch_ms>
+ *    ```
+ *
+ *    The signer recovered from it must be `address`. The client asks the wallet for it once per
+ *    Ed25519 key (at install); re-publishing with the same Ed25519 key (a new signed prekey)
+ *    reuses it.
+ * 2. Ed25519 key to the bundle: `bundleSignature` is an Ed25519 signature by
+ *    `ed25519PublicKey` over the UTF-8 bytes of this statement (same rules; numbers in decimal
+ *    without leading zeros):
+ *
+ *    ```
+ *    <SERVICE_NAME> Key Bundle
+ *    Wallet: <wallet_address>
+ *    Identity Key: <identityKey>
+ *    Registration Id: <registrationId>
+ *    Signed PreKey Id: <signedPreKey.keyId>
+ *    Signed PreKey: <signedPreKey.publicKey>
+ *    Signed PreKey Timestamp: <signedPreKey.timestamp>
+ *    Wallet Binding Timestamp: <walletBinding.timestamp>
+ *    ```
+ *
+ *    So nobody without the owner's Ed25519 key can swap the identity key (which would let them
+ *    read the owner's messages) or any other member of the record.
+ * 3. Ed25519 key to the signed prekey: `signedPreKey.signature` is an Ed25519 signature by
+ *    `ed25519PublicKey` over the raw (decoded) bytes of `signedPreKey.publicKey`, as Signal-style
+ *    libraries make it.
+ *
+ * One-time prekeys are not signed (as in Signal): each is used once, and a wrong one only makes
+ * the first message of a session undecryptable.
+ *
+ * Which record is current: of two valid records of one owner, the one with the later
+ * `walletBinding.timestamp` wins, then the later `signedPreKey.timestamp`. Publishing a bundle
+ * that would lose to the one already published is refused (`409 STALE_KEY_BUNDLE`), so the
+ * store and the DHT always agree on the newest.
  *
  * JSON naming: the spec prints the key bundle in camelCase (`keyBundle`, `ed25519PublicKey`,
  * `identityKey`, `oneTimePreKeys`, `registrationId`, `signedPreKey`, `keyId`, `publicKey`),
@@ -423,9 +538,11 @@ export const UploadOneTimePreKeysResponseSchema: GenMessage<UploadOneTimePreKeys
  * appear in this file, including the publishing requests. Members this file adds around the
  * bundle (for example `one_time_pre_key_count`) are snake_case.
  *
- * Keys and signatures are standard base64 strings with padding. Public keys are 32 raw bytes
- * (44 base64 characters); a 33-byte key with the `0x05` type prefix used by Signal-style
- * libraries is also accepted and returned as published. Signatures are 64 bytes.
+ * Keys and signatures are standard base64 strings with padding. X25519 public keys
+ * (`identityKey`, prekeys) are 32 raw bytes (44 base64 characters); a 33-byte key with the
+ * `0x05` type prefix used by Signal-style libraries is also accepted and returned as
+ * published. `ed25519PublicKey` is 32 raw bytes. Ed25519 signatures are 64 bytes. The wallet
+ * signature is hex (`0x` plus 130 hex digits), as wallets return it.
  *
  * Every RPC can also fail with `401 UNAUTHORIZED`, `429 RATE_LIMIT_EXCEEDED` and
  * `500 INTERNAL`.
@@ -441,9 +558,11 @@ export const KeysService: GenService<{
    *
    * Errors: `400 INVALID_ARGUMENT` (`address` is not `0x` plus 40 hex digits),
    * `404 NOT_FOUND` (the user has no published bundle, or no such user; the spec documents
-   * this body with the same shape as the success envelope: `success` false, a `message`, no
-   * `keyBundle`), `503 UNAVAILABLE` (the key directory could not be reached, or returned no
-   * record whose signature verifies; retry later).
+   * this body with the same shape as the success envelope, so besides `error` and `code` it
+   * carries `success` false and a `message`, and no `keyBundle`), `429 RATE_LIMIT_EXCEEDED`
+   * (60 per minute, burst 20, the spec's limit for the keys endpoints), `503 UNAVAILABLE` (the
+   * key directory could not be reached, or returned no record whose signatures verify, while
+   * the store says a bundle is published; retry later).
    *
    * @generated from rpc service.v1.KeysService.GetKeyBundle
    */
@@ -454,10 +573,11 @@ export const KeysService: GenService<{
   },
   /**
    * Returns the caller's own published bundle with all of its remaining one-time prekeys, so
-   * the client can check what is published and when to top up.
+   * the client can check what is published and when to top up. It is read from the store (the
+   * durable copy of what the DHT serves), so it answers while the DHT is away.
    *
    * Errors: `404 NOT_FOUND` (the caller has not published a bundle), `429 RATE_LIMIT_EXCEEDED`
-   * (60 per minute, burst 20), `503 UNAVAILABLE` (the key directory could not be reached).
+   * (60 per minute, burst 20).
    *
    * @generated from rpc service.v1.KeysService.GetOwnKeys
    */
@@ -467,15 +587,21 @@ export const KeysService: GenService<{
     output: typeof GetOwnKeysResponseSchema;
   },
   /**
-   * Publishes the caller's key bundle, or replaces it (for example after a reinstall). The
-   * server verifies that `signedPreKey.signature` is a valid Ed25519 signature by
-   * `ed25519PublicKey` over the raw bytes of `signedPreKey.publicKey`. Replacing the bundle
-   * replaces all one-time prekeys with those given; a changed `identityKey` changes the user's
-   * safety number for their contacts.
+   * Publishes the caller's key bundle, or replaces it (for example after a reinstall, or to
+   * rotate the signed prekey). The server checks the three signatures of the chain of trust
+   * (see the service comment) exactly as fetching clients do, stores the bundle, then writes
+   * its record to the DHT. Replacing the bundle replaces all one-time prekeys with those given;
+   * a changed `identityKey` changes the user's safety number for their contacts. The first
+   * publish completes a phone registration (PhoneAuthService.RegisterPhone).
    *
    * Errors: `400 INVALID_ARGUMENT` (missing key, bad base64 or key length, duplicate `keyId`,
-   * more than 100 one-time prekeys), `400 INVALID_SIGNATURE` (the signed prekey signature
-   * does not verify), `503 UNAVAILABLE` (the key directory could not be written; retry).
+   * more than 100 one-time prekeys), `400 INVALID_SIGNATURE` (`signedPreKey.signature` or
+   * `bundleSignature` does not verify), `400 INVALID_WALLET_BINDING` (`walletBinding.signature`
+   * is malformed or not the caller's wallet signature over the key binding message, or its
+   * timestamp is more than 5 minutes in the future), `409 STALE_KEY_BUNDLE` (the published
+   * bundle is newer: a later `walletBinding.timestamp`, or the same one and a later
+   * `signedPreKey.timestamp`), `503 UNAVAILABLE` (the bundle is stored but the DHT could not be
+   * written; it is re-published automatically, and a retry is harmless).
    *
    * @generated from rpc service.v1.KeysService.PublishKeyBundle
    */

@@ -5,13 +5,14 @@
 import type { GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
 import { fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
 import { file_google_api_annotations } from "../../google/api/annotations_pb.js";
+import { file_service_v1_options } from "./options_pb.js";
 import type { Message } from "@bufbuild/protobuf";
 
 /**
  * Describes the file service/v1/relay.proto.
  */
 export const file_service_v1_relay: GenFile = /*@__PURE__*/
-  fileDesc("ChZzZXJ2aWNlL3YxL3JlbGF5LnByb3RvEgpzZXJ2aWNlLnYxIh8KHUlzc3VlU2VuZGVyQ2VydGlmaWNhdGVSZXF1ZXN0ItMBCh5Jc3N1ZVNlbmRlckNlcnRpZmljYXRlUmVzcG9uc2USDwoHc3VjY2VzcxgBIAEoCBIPCgdtZXNzYWdlGAIgASgJEhMKC2NlcnRpZmljYXRlGAMgASgMEhEKCXNpZ25hdHVyZRgEIAEoDBIWCgZrZXlfaWQYBSABKAlSBmtleV9pZBIeCgpleHBpcmVzX2F0GAYgASgJUgpleHBpcmVzX2F0Ei8KBGRhdGEYByABKAsyIS5zZXJ2aWNlLnYxLlNlbmRlckNlcnRpZmljYXRlRGF0YSLpAQoVU2VuZGVyQ2VydGlmaWNhdGVEYXRhEiYKDnNlbmRlcl9hZGRyZXNzGAEgASgJUg5zZW5kZXJfYWRkcmVzcxIiCgxpZGVudGl0eV9rZXkYAiABKAlSDGlkZW50aXR5X2tleRIuChJlZDI1NTE5X3B1YmxpY19rZXkYAyABKAlSEmVkMjU1MTlfcHVibGljX2tleRIWCgZrZXlfaWQYBCABKAlSBmtleV9pZBIcCglpc3N1ZWRfYXQYBSABKAlSCWlzc3VlZF9hdBIeCgpleHBpcmVzX2F0GAYgASgJUgpleHBpcmVzX2F0Ip4BChhTZW5kU2VhbGVkTWVzc2FnZVJlcXVlc3QSLAoRcmVjaXBpZW50X2FkZHJlc3MYASABKAlSEXJlY2lwaWVudF9hZGRyZXNzEiYKDnNlYWxlZF9wYXlsb2FkGAIgASgMUg5zZWFsZWRfcGF5bG9hZBIsChFjbGllbnRfbWVzc2FnZV9pZBgDIAEoCVIRY2xpZW50X21lc3NhZ2VfaWQipQEKGVNlbmRTZWFsZWRNZXNzYWdlUmVzcG9uc2USDwoHc3VjY2VzcxgBIAEoCBIPCgdtZXNzYWdlGAIgASgJEh4KCm1lc3NhZ2VfaWQYAyABKAlSCm1lc3NhZ2VfaWQSIAoLcmVjZWl2ZWRfYXQYBCABKAlSC3JlY2VpdmVkX2F0EhEKCWRlbGl2ZXJlZBgFIAEoCBIRCglkdXBsaWNhdGUYBiABKAgyrQIKDFJlbGF5U2VydmljZRKVAQoWSXNzdWVTZW5kZXJDZXJ0aWZpY2F0ZRIpLnNlcnZpY2UudjEuSXNzdWVTZW5kZXJDZXJ0aWZpY2F0ZVJlcXVlc3QaKi5zZXJ2aWNlLnYxLklzc3VlU2VuZGVyQ2VydGlmaWNhdGVSZXNwb25zZSIkgtPkkwIeOgEqIhkvYXBpL3YxL3JlbGF5L3NlbmRlci1jZXJ0EoQBChFTZW5kU2VhbGVkTWVzc2FnZRIkLnNlcnZpY2UudjEuU2VuZFNlYWxlZE1lc3NhZ2VSZXF1ZXN0GiUuc2VydmljZS52MS5TZW5kU2VhbGVkTWVzc2FnZVJlc3BvbnNlIiKC0+STAhw6ASoiFy9hcGkvdjEvcmVsYXkvc2VhbGVkLXYzYgZwcm90bzM", [file_google_api_annotations]);
+  fileDesc("ChZzZXJ2aWNlL3YxL3JlbGF5LnByb3RvEgpzZXJ2aWNlLnYxIh8KHUlzc3VlU2VuZGVyQ2VydGlmaWNhdGVSZXF1ZXN0ItMBCh5Jc3N1ZVNlbmRlckNlcnRpZmljYXRlUmVzcG9uc2USDwoHc3VjY2VzcxgBIAEoCBIPCgdtZXNzYWdlGAIgASgJEhMKC2NlcnRpZmljYXRlGAMgASgMEhEKCXNpZ25hdHVyZRgEIAEoDBIWCgZrZXlfaWQYBSABKAlSBmtleV9pZBIeCgpleHBpcmVzX2F0GAYgASgJUgpleHBpcmVzX2F0Ei8KBGRhdGEYByABKAsyIS5zZXJ2aWNlLnYxLlNlbmRlckNlcnRpZmljYXRlRGF0YSLpAQoVU2VuZGVyQ2VydGlmaWNhdGVEYXRhEiYKDnNlbmRlcl9hZGRyZXNzGAEgASgJUg5zZW5kZXJfYWRkcmVzcxIiCgxpZGVudGl0eV9rZXkYAiABKAlSDGlkZW50aXR5X2tleRIuChJlZDI1NTE5X3B1YmxpY19rZXkYAyABKAlSEmVkMjU1MTlfcHVibGljX2tleRIWCgZrZXlfaWQYBCABKAlSBmtleV9pZBIcCglpc3N1ZWRfYXQYBSABKAlSCWlzc3VlZF9hdBIeCgpleHBpcmVzX2F0GAYgASgJUgpleHBpcmVzX2F0Ip4BChhTZW5kU2VhbGVkTWVzc2FnZVJlcXVlc3QSLAoRcmVjaXBpZW50X2FkZHJlc3MYASABKAlSEXJlY2lwaWVudF9hZGRyZXNzEiYKDnNlYWxlZF9wYXlsb2FkGAIgASgMUg5zZWFsZWRfcGF5bG9hZBIsChFjbGllbnRfbWVzc2FnZV9pZBgDIAEoCVIRY2xpZW50X21lc3NhZ2VfaWQipQEKGVNlbmRTZWFsZWRNZXNzYWdlUmVzcG9uc2USDwoHc3VjY2VzcxgBIAEoCBIPCgdtZXNzYWdlGAIgASgJEh4KCm1lc3NhZ2VfaWQYAyABKAlSCm1lc3NhZ2VfaWQSIAoLcmVjZWl2ZWRfYXQYBCABKAlSC3JlY2VpdmVkX2F0EhEKCWRlbGl2ZXJlZBgFIAEoCBIRCglkdXBsaWNhdGUYBiABKAgiFQoTR2V0VHJ1c3RSb290UmVxdWVzdCJgChRHZXRUcnVzdFJvb3RSZXNwb25zZRIPCgdzdWNjZXNzGAEgASgIEg8KB21lc3NhZ2UYAiABKAkSJgoEa2V5cxgDIAMoCzIYLnNlcnZpY2UudjEuVHJ1c3RSb290S2V5IlkKDFRydXN0Um9vdEtleRIWCgZrZXlfaWQYASABKAlSBmtleV9pZBIRCglhbGdvcml0aG0YAiABKAkSHgoKcHVibGljX2tleRgDIAEoCVIKcHVibGljX2tleTKoAwoMUmVsYXlTZXJ2aWNlEpUBChZJc3N1ZVNlbmRlckNlcnRpZmljYXRlEikuc2VydmljZS52MS5Jc3N1ZVNlbmRlckNlcnRpZmljYXRlUmVxdWVzdBoqLnNlcnZpY2UudjEuSXNzdWVTZW5kZXJDZXJ0aWZpY2F0ZVJlc3BvbnNlIiSC0+STAh46ASoiGS9hcGkvdjEvcmVsYXkvc2VuZGVyLWNlcnQShAEKEVNlbmRTZWFsZWRNZXNzYWdlEiQuc2VydmljZS52MS5TZW5kU2VhbGVkTWVzc2FnZVJlcXVlc3QaJS5zZXJ2aWNlLnYxLlNlbmRTZWFsZWRNZXNzYWdlUmVzcG9uc2UiIoLT5JMCHDoBKiIXL2FwaS92MS9yZWxheS9zZWFsZWQtdjMSeQoMR2V0VHJ1c3RSb290Eh8uc2VydmljZS52MS5HZXRUcnVzdFJvb3RSZXF1ZXN0GiAuc2VydmljZS52MS5HZXRUcnVzdFJvb3RSZXNwb25zZSImyvMYAggBgtPkkwIaEhgvYXBpL3YxL3JlbGF5L3RydXN0LXJvb3RiBnByb3RvMw", [file_google_api_annotations, file_service_v1_options]);
 
 /**
  * No parameters: the certificate is issued for the caller, from the caller's published key
@@ -228,8 +229,9 @@ export type SendSealedMessageResponse = Message<"service.v1.SendSealedMessageRes
   receivedAt: string;
 
   /**
-   * True when it was delivered to at least one open WebSocket connection of the recipient;
-   * false when it was queued.
+   * True when it was handed to the recipient's open WebSocket connections; false when it is
+   * queued until the recipient connects. On a repeat (`duplicate`), whether it has been
+   * delivered by now.
    *
    * @generated from field: bool delivered = 5;
    */
@@ -252,6 +254,92 @@ export const SendSealedMessageResponseSchema: GenMessage<SendSealedMessageRespon
   messageDesc(file_service_v1_relay, 4);
 
 /**
+ * No parameters.
+ *
+ * @generated from message service.v1.GetTrustRootRequest
+ */
+export type GetTrustRootRequest = Message<"service.v1.GetTrustRootRequest"> & {
+};
+
+/**
+ * Describes the message service.v1.GetTrustRootRequest.
+ * Use `create(GetTrustRootRequestSchema)` to create a new message.
+ */
+export const GetTrustRootRequestSchema: GenMessage<GetTrustRootRequest> = /*@__PURE__*/
+  messageDesc(file_service_v1_relay, 5);
+
+/**
+ * The service's sender-certificate public keys.
+ *
+ * @generated from message service.v1.GetTrustRootResponse
+ */
+export type GetTrustRootResponse = Message<"service.v1.GetTrustRootResponse"> & {
+  /**
+   * Always true on success.
+   *
+   * @generated from field: bool success = 1;
+   */
+  success: boolean;
+
+  /**
+   * Human-readable status text.
+   *
+   * @generated from field: string message = 2;
+   */
+  message: string;
+
+  /**
+   * The keys that sign sender certificates now (today one).
+   *
+   * @generated from field: repeated service.v1.TrustRootKey keys = 3;
+   */
+  keys: TrustRootKey[];
+};
+
+/**
+ * Describes the message service.v1.GetTrustRootResponse.
+ * Use `create(GetTrustRootResponseSchema)` to create a new message.
+ */
+export const GetTrustRootResponseSchema: GenMessage<GetTrustRootResponse> = /*@__PURE__*/
+  messageDesc(file_service_v1_relay, 6);
+
+/**
+ * One public key of the trust root.
+ *
+ * @generated from message service.v1.TrustRootKey
+ */
+export type TrustRootKey = Message<"service.v1.TrustRootKey"> & {
+  /**
+   * The key id that certificates name in `key_id`: the RFC 7638 JWK thumbprint of the public
+   * key, unless the operator set one.
+   *
+   * @generated from field: string key_id = 1 [json_name = "key_id"];
+   */
+  keyId: string;
+
+  /**
+   * Always `Ed25519`.
+   *
+   * @generated from field: string algorithm = 2;
+   */
+  algorithm: string;
+
+  /**
+   * The raw 32-byte Ed25519 public key, base64.
+   *
+   * @generated from field: string public_key = 3 [json_name = "public_key"];
+   */
+  publicKey: string;
+};
+
+/**
+ * Describes the message service.v1.TrustRootKey.
+ * Use `create(TrustRootKeySchema)` to create a new message.
+ */
+export const TrustRootKeySchema: GenMessage<TrustRootKey> = /*@__PURE__*/
+  messageDesc(file_service_v1_relay, 7);
+
+/**
  * Sealed-sender relay. A sender obtains a short-lived sender certificate signed by the
  * service, puts it inside the end-to-end encrypted envelope together with the message, and
  * posts the sealed envelope for a recipient. The recipient decrypts the envelope, checks the
@@ -261,6 +349,23 @@ export const SendSealedMessageResponseSchema: GenMessage<SendSealedMessageRespon
  * The caller is authenticated (Bearer) for abuse control and rate limiting only: the relay
  * records no link between the caller and the sealed message (no sender is stored with it,
  * logged with it or delivered with it).
+ *
+ * What the service does know, and why it keeps no link: while SendSealedMessage runs, the
+ * server knows who calls, since the call is authenticated. That knowledge is used and dropped:
+ * - the per-user rate-limit buckets in shared state are keyed by the caller's address, as for
+ *   every RPC; they hold a token count and expire within minutes, and name no recipient or
+ *   message, so they say "this user sent something recently", never what or to whom;
+ * - the caller's session records that it was used (at most once a minute, as for every RPC);
+ * - the stored envelope holds the recipient, the client's `client_message_id` (for retries),
+ *   the opaque payload and the time it was received; the event delivered to the recipient
+ *   holds the relay's message id, the payload and that time;
+ * - the access log line of the request has the request id, route, status, latency and client
+ *   IP, never an address; the RPC logs nothing on success; metrics have no user labels.
+ * A test sends a sealed envelope and then searches every stored document that the send
+ * created or changed (besides the caller's own session), the captured log, the delivered event
+ * and `/metrics` for the sender's address. Operators who need the client IP out of the access
+ * log for this route too should drop it at the log shipper (the IP is also what the per-IP
+ * limits use).
  *
  * Every RPC can also fail with `401 UNAUTHORIZED`, `429 RATE_LIMIT_EXCEEDED` and
  * `500 INTERNAL`.
@@ -273,9 +378,13 @@ export const RelayService: GenService<{
    * address to the keys of their published key bundle. Clients cache it and request a new
    * one shortly before `expires_at`.
    *
+   * The keys are read from the caller's bundle as stored (the durable copy of the DHT record,
+   * whose signatures were checked when it was published). The certificate is signed with the
+   * service's Ed25519 key (setting `SENDER_CERT_SIGNING_KEY`, or a key made once in
+   * `DATA_DIR/keys/` on a single node).
+   *
    * Errors: `409 CONFLICT` (the caller has no published key bundle; publish one with
-   * KeysService.PublishKeyBundle first), `503 UNAVAILABLE` (the signing key or the key
-   * directory is unavailable; retry).
+   * KeysService.PublishKeyBundle first).
    *
    * @generated from rpc service.v1.RelayService.IssueSenderCertificate
    */
@@ -286,10 +395,12 @@ export const RelayService: GenService<{
   },
   /**
    * Relays a sealed-sender (v3) envelope to a recipient: it is delivered at once over the
-   * recipient's open WebSocket connections, otherwise queued for up to 30 days for their next
-   * connection and announced by a push notification without content. Idempotent per recipient
-   * and `client_message_id` for 24 hours: a repeat returns the first result with `duplicate`
-   * true and is not delivered again.
+   * recipient's open WebSocket connections (the durable `/ws` event `sealed.message`, see
+   * docs/realtime.md), otherwise queued in the store for up to 30 days and delivered the same
+   * way as soon as the recipient connects. Idempotent per recipient and `client_message_id` for
+   * 24 hours: a repeat returns the first `message_id` and `received_at` with `duplicate` true
+   * and is not delivered again. The per-endpoint limit is the default (100 per minute, burst
+   * 20), per caller.
    *
    * Errors: `400 INVALID_ARGUMENT` (`recipient_address` malformed, `sealed_payload` empty or
    * over 256 KiB, `client_message_id` empty or longer than 64 characters), `404 NOT_FOUND` (no
@@ -301,6 +412,21 @@ export const RelayService: GenService<{
     methodKind: "unary";
     input: typeof SendSealedMessageRequestSchema;
     output: typeof SendSealedMessageResponseSchema;
+  },
+  /**
+   * The trust root of sender certificates: the service's Ed25519 public key(s) with their key
+   * ids. Clients pin these keys (ship them in the app) and verify a certificate's `signature`
+   * with the pinned key of its `key_id`; this route is for building and checking clients, not a
+   * substitute for pinning. To rotate, an operator makes the next key, ships clients that pin
+   * both, then switches the service to the next key: certificates signed by the former key
+   * stop being accepted when they expire, within 24 hours.
+   *
+   * @generated from rpc service.v1.RelayService.GetTrustRoot
+   */
+  getTrustRoot: {
+    methodKind: "unary";
+    input: typeof GetTrustRootRequestSchema;
+    output: typeof GetTrustRootResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_service_v1_relay, 0);

@@ -1,0 +1,44 @@
+/**
+ * The keys area of an api process: key bundles published by their owners, stored (the durable
+ * record, with the one-time prekeys) and served from the key directory, a DHT among the api
+ * pods that the app opens with the rules of this area's record verifier. Phone registrations
+ * (identity) are completed by a first bundle; the relay reads stored bundles for certificates.
+ */
+import type { RecordDirectory } from '../platform/dht/record-directory.js';
+import type { Logger } from '../platform/logging/logger.js';
+import type { SharedState } from '../platform/shared-state/shared-state.js';
+import type { DocumentStore, IndexSpec } from '../platform/store/document-store.js';
+import type { KeyRecordVerifier } from './directory/key-record-rules.js';
+import { KeyRecordRepublisher } from './directory/republisher.js';
+import type { KeysMetrics } from './keys-metrics.js';
+import { createKeysService } from './keys-service.js';
+import type { RegistrationCompletion } from './publish-bundle.js';
+import { KeyBundleRepository } from './store/key-bundle-repository.js';
+import { OneTimePreKeys, oneTimePreKeyIndexes } from './store/one-time-prekeys.js';
+
+export interface KeysDependencies {
+  /** SERVICE_NAME: it is part of the signed statements. */
+  readonly serviceName: string;
+  /** Checks directory records; the directory was opened with its rules. */
+  readonly verifier: KeyRecordVerifier;
+  readonly store: DocumentStore;
+  readonly sharedState: SharedState;
+  readonly directory: RecordDirectory;
+  readonly registrations: RegistrationCompletion;
+  readonly metrics: KeysMetrics;
+  readonly logger: Logger;
+}
+
+/** Every index of the keys area (created at start, and by the ensure-indexes command before a rollout). */
+export const keysIndexes: IndexSpec[] = [...oneTimePreKeyIndexes];
+
+export async function createKeysArea(deps: KeysDependencies) {
+  await deps.store.ensureIndexes(keysIndexes);
+  const bundles = new KeyBundleRepository(deps.store);
+  const prekeys = new OneTimePreKeys(deps.store);
+  const service = createKeysService({ serviceName: deps.serviceName, verifier: deps.verifier, directory: deps.directory, bundles, prekeys, registrations: deps.registrations, metrics: deps.metrics });
+  /** `republisher` keeps the directory holding the stored bundles; the app starts and stops it. */
+  return { service, bundles, republisher: new KeyRecordRepublisher(bundles, deps.directory, deps.sharedState, deps.logger) };
+}
+
+export type KeysArea = Awaited<ReturnType<typeof createKeysArea>>;
