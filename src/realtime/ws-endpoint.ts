@@ -208,7 +208,7 @@ export function createWsEndpoint(deps: WsEndpointDependencies): WsEndpoint {
                 .attach(connection)
                 .then(() => connection.start(state.resume))
                 .then(() => {
-                  deps.connections.announce(identity.address).catch((error: unknown) => deps.logger.warn({ err: error }, 'connection not announced; queued deliveries wait for the next one'));
+                  deps.connections.announce(identity.address).catch((error: unknown) => logFailure(error, 'connection not announced; queued deliveries wait for the next one', identity.address));
                 })
                 .catch((error: unknown) => {
                   logFailure(error, 'WebSocket could not be attached to its event stream', identity.address);

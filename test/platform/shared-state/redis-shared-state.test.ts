@@ -3,6 +3,7 @@
  * hung, recovering (subscriptions included) when it is back, and the script cache.
  */
 import { createHash } from 'node:crypto';
+import { DependencyUnavailableError } from '../../../src/platform/errors/dependency-unavailable.js';
 import { openSharedState } from '../../../src/platform/shared-state/open-shared-state.js';
 import { defineScript } from '../../../src/platform/shared-state/shared-state.js';
 import type { SharedState } from '../../../src/platform/shared-state/shared-state.js';
@@ -64,9 +65,15 @@ describe('RedisSharedState with no Redis listening', () => {
       () => state.run(script, [], []),
       () => state.publish('c', 'm'),
       () => state.subscribe('c', () => undefined),
+      () => state.hasSubscribers('c'),
     ];
     // No offline queue: nothing waits for a reconnect (the brief's bound is 2 s; this is ~0).
     for (const operation of operations) expect(await rejectionTime(operation)).toBeLessThan(500);
+  });
+
+  test('every command rejects as an outage (503), not as a server bug', async () => {
+    const operations: Array<() => Promise<unknown>> = [() => state.get('k'), () => state.publish('c', 'm'), () => state.hasSubscribers('c')];
+    for (const operation of operations) await expect(operation()).rejects.toBeInstanceOf(DependencyUnavailableError);
   });
 });
 

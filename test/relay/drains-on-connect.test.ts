@@ -1,0 +1,63 @@
+/**
+ * The relay's listener for connection announcements: an api pod whose shared state is away when
+ * it starts still starts, keeps trying to listen, and drains a recipient's queue on the first
+ * announcement it hears; stopping ends the subscription, and stops the retries of one not yet made.
+ */
+import { pino } from 'pino';
+import { DependencyUnavailableError } from '../../src/platform/errors/dependency-unavailable.js';
+import { MemorySharedState } from '../../src/platform/shared-state/memory-shared-state.js';
+import { UserConnections } from '../../src/realtime/events/user-connections.js';
+import { DrainsOnConnect } from '../../src/relay/sealed/drains-on-connect.js';
+import type { SealedDelivery } from '../../src/relay/sealed/sealed-delivery.js';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Shared state whose subscriptions fail while `away` is true, as Redis's do during an outage. */
+function sharedState() {
+  const state = new MemorySharedState({ keyPrefix: 't:', logger: pino({ level: 'silent' }) });
+  const control = { away: true, subscribeCalls: 0 };
+  const subscribe = state.subscribe.bind(state);
+  state.subscribe = async (channel, handler) => {
+    control.subscribeCalls++;
+    if (control.away) throw new DependencyUnavailableError('redis', 'Redis did not answer');
+    return subscribe(channel, handler);
+  };
+  return { state, control };
+}
+
+function recordingDelivery() {
+  const drained: string[] = [];
+  return { drained, delivery: { drain: async (address: string) => void drained.push(address) } as unknown as SealedDelivery };
+}
+
+it('starts while shared state is away, listens once it answers and drains on an announcement', async () => {
+  const { state, control } = sharedState();
+  const connections = new UserConnections(state);
+  const { drained, delivery } = recordingDelivery();
+  const drains = new DrainsOnConnect(connections, delivery);
+  await drains.start();
+  expect(control.subscribeCalls).toBe(1);
+  control.away = false;
+  await sleep(1_300);
+  await connections.announce('0xr');
+  await sleep(20);
+  expect(drained).toEqual(['0xr']);
+  await drains.stop();
+  await connections.announce('0xr');
+  await sleep(20);
+  expect(drained).toEqual(['0xr']);
+  expect(await state.hasSubscribers('ws:connected')).toBe(false);
+  await state.close();
+});
+
+it('stopped while waiting to retry, it never subscribes', async () => {
+  const { state, control } = sharedState();
+  const drains = new DrainsOnConnect(new UserConnections(state), recordingDelivery().delivery);
+  await drains.start();
+  await drains.stop();
+  control.away = false;
+  await sleep(1_300);
+  expect(control.subscribeCalls).toBe(1);
+  expect(await state.hasSubscribers('ws:connected')).toBe(false);
+  await state.close();
+});
