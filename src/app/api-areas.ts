@@ -31,6 +31,7 @@ import { createMessagingArea } from '../messaging/messaging-area.js';
 import type { Config } from '../platform/config/settings.js';
 import type { RecordDirectory } from '../platform/dht/record-directory.js';
 import type { Logger } from '../platform/logging/logger.js';
+import type { OutageLog } from '../platform/logging/outage-log.js';
 import type { PartialServiceImpl, RpcMiddleware } from '../platform/rpc/rpc-pipeline.js';
 import type { MirrorSource } from '../platform/shared-state/mirror-keeper.js';
 import type { SharedState } from '../platform/shared-state/shared-state.js';
@@ -63,6 +64,8 @@ export interface ApiAreaPorts {
   /** The verifier whose rules the key directory applies. */
   readonly keyRecords: KeyRecordVerifier;
   readonly keysMetrics: KeysMetrics;
+  /** Where background work reports dependency outages (once per interval). */
+  readonly outages: OutageLog;
 }
 
 /**
@@ -136,6 +139,7 @@ export async function buildApiAreas(ports: ApiAreaPorts): Promise<ApiAreas> {
     accounts,
     bundles: keys.bundles,
     logger,
+    outages: ports.outages,
   });
   return {
     authentication: identity.authentication,

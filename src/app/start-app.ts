@@ -122,6 +122,7 @@ export async function startApp(config: Config, logger: Logger): Promise<RunningA
       keyDirectory,
       keyRecords,
       keysMetrics,
+      outages,
     });
     // Before serving: the security mirrors in shared state are complete (or being repaired).
     mirrors = new MirrorKeeper(sharedState, areas.mirrors, logger, outages);

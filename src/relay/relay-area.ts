@@ -8,6 +8,7 @@ import type { AccountRepository } from '../identity/accounts/account-repository.
 import type { KeyBundleRepository } from '../keys/store/key-bundle-repository.js';
 import type { RelaySettings } from '../platform/config/settings.js';
 import type { Logger } from '../platform/logging/logger.js';
+import type { OutageLog } from '../platform/logging/outage-log.js';
 import type { SharedState } from '../platform/shared-state/shared-state.js';
 import type { DocumentStore, IndexSpec } from '../platform/store/document-store.js';
 import type { UserConnections } from '../realtime/events/user-connections.js';
@@ -31,6 +32,7 @@ export interface RelayDependencies {
   readonly accounts: AccountRepository;
   readonly bundles: KeyBundleRepository;
   readonly logger: Logger;
+  readonly outages: OutageLog;
 }
 
 /** Every index of the relay area (created at start, and by the ensure-indexes command before a rollout). */
@@ -44,6 +46,6 @@ export async function createRelayArea(deps: RelayDependencies) {
   return {
     service: createRelayService({ certificates, bundles: deps.bundles, accounts: deps.accounts, mailbox, delivery }),
     /** Listens for connection announcements; the app starts it before serving and stops it before storage closes. */
-    drains: new DrainsOnConnect(deps.connections, delivery),
+    drains: new DrainsOnConnect(deps.connections, delivery, deps.outages),
   };
 }

@@ -5,11 +5,13 @@
  */
 import { pino } from 'pino';
 import { DependencyUnavailableError } from '../../src/platform/errors/dependency-unavailable.js';
+import { OutageLog } from '../../src/platform/logging/outage-log.js';
 import { MemorySharedState } from '../../src/platform/shared-state/memory-shared-state.js';
 import { UserConnections } from '../../src/realtime/events/user-connections.js';
 import { DrainsOnConnect } from '../../src/relay/sealed/drains-on-connect.js';
 import type { SealedDelivery } from '../../src/relay/sealed/sealed-delivery.js';
 
+const silentOutages = () => new OutageLog(pino({ level: 'silent' }));
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Shared state whose subscriptions fail while `away` is true, as Redis's do during an outage. */
@@ -34,7 +36,7 @@ it('starts while shared state is away, listens once it answers and drains on an 
   const { state, control } = sharedState();
   const connections = new UserConnections(state);
   const { drained, delivery } = recordingDelivery();
-  const drains = new DrainsOnConnect(connections, delivery);
+  const drains = new DrainsOnConnect(connections, delivery, silentOutages());
   await drains.start();
   expect(control.subscribeCalls).toBe(1);
   control.away = false;
@@ -52,12 +54,32 @@ it('starts while shared state is away, listens once it answers and drains on an 
 
 it('stopped while waiting to retry, it never subscribes', async () => {
   const { state, control } = sharedState();
-  const drains = new DrainsOnConnect(new UserConnections(state), recordingDelivery().delivery);
+  const drains = new DrainsOnConnect(new UserConnections(state), recordingDelivery().delivery, silentOutages());
   await drains.start();
   await drains.stop();
   control.away = false;
   await sleep(1_300);
   expect(control.subscribeCalls).toBe(1);
   expect(await state.hasSubscribers('ws:connected')).toBe(false);
+  await state.close();
+});
+
+it('a drain that meets an outage is reported to the outage log, never thrown at the subscriber', async () => {
+  const handlerFailures: unknown[] = [];
+  const logger = pino({ level: 'error' }, { write: (line: string) => void handlerFailures.push(JSON.parse(line)) });
+  const state = new MemorySharedState({ keyPrefix: 't:', logger });
+  const connections = new UserConnections(state);
+  const outage = new DependencyUnavailableError('redis', 'Redis did not answer');
+  const failing = { drain: async () => Promise.reject(outage) } as unknown as SealedDelivery;
+  const reported: DependencyUnavailableError[] = [];
+  const outages = { report: (error: DependencyUnavailableError) => void reported.push(error) } as unknown as OutageLog;
+  const drains = new DrainsOnConnect(connections, failing, outages);
+  await drains.start();
+  await connections.announce('0xr');
+  await connections.announce('0xr');
+  await sleep(20);
+  expect(reported).toEqual([outage, outage]);
+  expect(handlerFailures).toEqual([]);
+  await drains.stop();
   await state.close();
 });
