@@ -62,6 +62,6 @@ it('the devices on the ws pods stayed connected through the api outage', () => {
   expect([...devices.values()].map((device) => device.closeCodes)).toEqual([...devices.values()].map(() => []));
 });
 
-it('every stored message reached its recipient\'s device, or the device was told to resync', () => {
-  for (const [conversation, messages] of stored) expectNoSilentGap(devices.get(conversation)!, messages, { exact: false });
+it('every stored message reached its recipient\'s device, or the device was told to resync', async () => {
+  for (const [conversation, messages] of stored) await expectNoSilentGap(devices.get(conversation)!, messages, { exact: false });
 });

@@ -152,7 +152,7 @@ describe('after the three outages', () => {
     const stored = await histories(cluster.http, load);
     expectEveryAcknowledgedStored(load, stored);
     expectNoSequenceHoles(stored);
-    for (const [conversation, messages] of stored) expectNoSilentGap(devices.get(conversation)!, messages, { exact: false });
+    for (const [conversation, messages] of stored) await expectNoSilentGap(devices.get(conversation)!, messages, { exact: false });
   });
 });
 

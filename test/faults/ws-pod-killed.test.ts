@@ -53,6 +53,6 @@ it('every acknowledged message is stored', () => {
   expectEveryAcknowledgedStored(load, stored);
 });
 
-it('each device, moved to the surviving pod with its position, got exactly every stored message, once, in order', () => {
-  for (const [conversation, messages] of stored) expectNoSilentGap(devices.get(conversation)!, messages, { exact: true });
+it('each device, moved to the surviving pod with its position, got exactly every stored message, once, in order', async () => {
+  for (const [conversation, messages] of stored) await expectNoSilentGap(devices.get(conversation)!, messages, { exact: true });
 });
