@@ -28,6 +28,7 @@ import type { KeysMetrics } from '../keys/keys-metrics.js';
 import type { RateLimiter } from '../limits/rate-limiter.js';
 import { Conversations } from '../messaging/conversations/conversations.js';
 import { createMessagingArea } from '../messaging/messaging-area.js';
+import type { AccountDataOwner } from '../platform/accounts/account-data-owner.js';
 import type { Config } from '../platform/config/settings.js';
 import type { RecordDirectory } from '../platform/dht/record-directory.js';
 import type { Logger } from '../platform/logging/logger.js';
@@ -88,6 +89,11 @@ export interface ApiAreas {
    * records and the relay's drains on connection announcements.
    */
   readonly backgroundTasks: readonly BackgroundTask[];
+  /**
+   * Every area's records keyed by a wallet address, in the order recovery moves them and
+   * deletion removes them (identity last: the account record is what marks the walk done).
+   */
+  readonly accountData: readonly AccountDataOwner[];
 }
 
 export async function buildApiAreas(ports: ApiAreaPorts): Promise<ApiAreas> {
@@ -145,6 +151,7 @@ export async function buildApiAreas(ports: ApiAreaPorts): Promise<ApiAreas> {
     authentication: identity.authentication,
     mirrors: [identity.mirror, contacts.mirror],
     backgroundTasks: [messaging.announcementSweeper, keys.republisher, relay.drains],
+    accountData: [],
     implementations: new Map<string, PartialServiceImpl>([
       [SystemService.typeName, createSystemService(ports.frontendErrors)],
       [AuthService.typeName, identity.services.auth],
