@@ -22,20 +22,20 @@ export type RawDocument = { _id: string; [field: string]: unknown };
 type RawFilter = Filter<RawDocument>;
 type RawUpdate = UpdateFilter<RawDocument>;
 
-/** Thin pass-through: the driver already has the semantics the port promises. */
+/** Thin pass-through: the driver already has the semantics the port promises; only its errors are mapped. */
 export class MongoCollection<T extends Document> implements Collection<T> {
   constructor(private readonly raw: DriverCollection<RawDocument>) {}
 
   async findOne(filter: StoreFilter<T>, options: FindOneOptions = {}): Promise<T | null> {
-    return (await this.raw.findOne(filter as RawFilter, options)) as T | null;
+    return (await mapMongoError(() => this.raw.findOne(filter as RawFilter, options))) as T | null;
   }
 
   async find(filter: StoreFilter<T>, options: FindOptions = {}): Promise<T[]> {
-    return (await this.raw.find(filter as RawFilter, options).toArray()) as unknown as T[];
+    return (await mapMongoError(() => this.raw.find(filter as RawFilter, options).toArray())) as unknown as T[];
   }
 
   countDocuments(filter: StoreFilter<T>): Promise<number> {
-    return this.raw.countDocuments(filter as RawFilter);
+    return mapMongoError(() => this.raw.countDocuments(filter as RawFilter));
   }
 
   async insertOne(doc: NewDocument<T>): Promise<string> {
@@ -73,16 +73,16 @@ export class MongoCollection<T extends Document> implements Collection<T> {
   }
 
   async findOneAndDelete(filter: StoreFilter<T>, options: FindOneAndDeleteOptions = {}): Promise<T | null> {
-    return (await this.raw.findOneAndDelete(filter as RawFilter, options)) as T | null;
+    return (await mapMongoError(() => this.raw.findOneAndDelete(filter as RawFilter, options))) as T | null;
   }
 
   async deleteOne(filter: StoreFilter<T>): Promise<DeleteResult> {
-    const { deletedCount } = await this.raw.deleteOne(filter as RawFilter);
+    const { deletedCount } = await mapMongoError(() => this.raw.deleteOne(filter as RawFilter));
     return { deletedCount };
   }
 
   async deleteMany(filter: StoreFilter<T>): Promise<DeleteResult> {
-    const { deletedCount } = await this.raw.deleteMany(filter as RawFilter);
+    const { deletedCount } = await mapMongoError(() => this.raw.deleteMany(filter as RawFilter));
     return { deletedCount };
   }
 

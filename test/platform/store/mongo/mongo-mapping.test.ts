@@ -1,5 +1,8 @@
 /** The MongoDB implementation's own logic, checked without a server. */
-import { MongoBulkWriteError, MongoServerError } from 'mongodb';
+import { MongoBulkWriteError, MongoClient, MongoNetworkError, MongoServerError } from 'mongodb';
+import { DependencyUnavailableError } from '../../../../src/platform/errors/dependency-unavailable.js';
+import { MongoCollection, type RawDocument } from '../../../../src/platform/store/mongo/mongo-collection.js';
+import { freePort } from '../../../support/ports.js';
 import { DuplicateKeyError } from '../../../../src/platform/store/document-store.js';
 import { IndexConflictError, type IndexSpec } from '../../../../src/platform/store/document-store.js';
 import { planFromExplain } from '../../../../src/platform/store/mongo/explain-plan.js';
@@ -23,6 +26,47 @@ describe('mapMongoError', () => {
   test('also for an ordered insertMany (bulk write error)', async () => {
     const bulk = new MongoBulkWriteError({ message: duplicate.errmsg, code: 11000, writeErrors: [] }, {} as never);
     await expect(mapMongoError(() => Promise.reject(bulk))).rejects.toMatchObject({ index: 'email_unique' });
+  });
+
+  test('turns a dropped connection into DependencyUnavailableError (503 with Retry-After)', async () => {
+    const dropped = new MongoNetworkError('connection 3 to 10.0.0.5:27017 closed');
+    const error = await mapMongoError(() => Promise.reject(dropped)).catch((err: unknown) => err);
+    expect(error).toBeInstanceOf(DependencyUnavailableError);
+    expect(error).toMatchObject({ dependency: 'mongodb' });
+    expect((error as Error).cause).toBe(dropped);
+  });
+
+  test('and a failover the driver could not retry through (RetryableWriteError label)', async () => {
+    const steppedDown = new MongoServerError({ code: 189, errmsg: 'Primary stepped down while waiting for replication' });
+    steppedDown.addErrorLabel('RetryableWriteError');
+    await expect(mapMongoError(() => Promise.reject(steppedDown))).rejects.toBeInstanceOf(DependencyUnavailableError);
+  });
+
+  test('every collection call against an unreachable server ends in DependencyUnavailableError', async () => {
+    const port = await freePort();
+    type Thing = { _id: string; n?: number };
+    const calls: Array<(collection: MongoCollection<Thing>) => Promise<unknown>> = [
+      (c) => c.findOne({ _id: 'a' }),
+      (c) => c.find({}),
+      (c) => c.countDocuments({}),
+      (c) => c.insertOne({ n: 1 }),
+      (c) => c.updateOne({ _id: 'a' }, { $set: { n: 2 } }),
+      (c) => c.findOneAndUpdate({ _id: 'a' }, { $set: { n: 2 } }),
+      (c) => c.findOneAndDelete({ _id: 'a' }),
+      (c) => c.deleteOne({ _id: 'a' }),
+      (c) => c.deleteMany({}),
+    ];
+    // One client per call: a client whose first server selection failed closes its topology.
+    for (const call of calls) {
+      const client = new MongoClient(`mongodb://127.0.0.1:${port}/?serverSelectionTimeoutMS=150&directConnection=true`);
+      try {
+        await expect(call(new MongoCollection<Thing>(client.db('outage').collection<RawDocument>('things')))).rejects.toBeInstanceOf(
+          DependencyUnavailableError,
+        );
+      } finally {
+        await client.close();
+      }
+    }
   });
 
   test('leaves other errors alone', async () => {
