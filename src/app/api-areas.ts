@@ -38,6 +38,7 @@ import type { MirrorSource } from '../platform/shared-state/mirror-keeper.js';
 import type { SharedState } from '../platform/shared-state/shared-state.js';
 import type { DocumentStore } from '../platform/store/document-store.js';
 import { createPresenceArea } from '../presence/presence-area.js';
+import { createProfileArea } from '../profile/profile-area.js';
 import type { MessagingEvents } from '../realtime/events/messaging-events.js';
 import type { UserConnections } from '../realtime/events/user-connections.js';
 import type { UserEventStream } from '../realtime/events/user-event-stream.js';
@@ -115,13 +116,24 @@ export async function buildApiAreas(ports: ApiAreaPorts): Promise<ApiAreas> {
   // (and the groups and channels areas will write their members' records).
   const conversations = new Conversations(store, accounts);
   const presence = createPresenceArea({ store, conversations, blocks: contacts.blocks, events });
+  const profile = createProfileArea({
+    store,
+    accounts,
+    usernames: identity.usernames,
+    blocks: contacts.blocks,
+    statuses: presence.presence,
+    audience: presence.audience,
+    events,
+    // Media's avatars are wired in when the media area lands; until then avatars are refused.
+    avatars: undefined,
+  });
   const messaging = await createMessagingArea({
     store,
     conversations,
     accounts,
     blocks: contacts.blocks,
     verifications: contacts.verifications,
-    presence: presence.presence,
+    profiles: profile.publicProfiles,
     events,
     logger,
   });
@@ -151,7 +163,7 @@ export async function buildApiAreas(ports: ApiAreaPorts): Promise<ApiAreas> {
     authentication: identity.authentication,
     mirrors: [identity.mirror, contacts.mirror],
     backgroundTasks: [messaging.announcementSweeper, keys.republisher, relay.drains],
-    accountData: [],
+    accountData: [profile.accountData],
     implementations: new Map<string, PartialServiceImpl>([
       [SystemService.typeName, createSystemService(ports.frontendErrors)],
       [AuthService.typeName, identity.services.auth],
@@ -162,7 +174,8 @@ export async function buildApiAreas(ports: ApiAreaPorts): Promise<ApiAreas> {
       [PhoneAuthService.typeName, identity.services.phoneAuth],
       [MessagesService.typeName, messaging.service],
       [ContactsService.typeName, contacts.service],
-      [ProfileService.typeName, presence.service],
+      // One service, two areas: presence answers UpdateStatus, the profile area the rest.
+      [ProfileService.typeName, { ...presence.service, ...profile.service }],
       [KeysService.typeName, keys.service],
       [RelayService.typeName, relay.service],
     ]),
