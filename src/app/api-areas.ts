@@ -111,7 +111,14 @@ export async function buildApiAreas(ports: ApiAreaPorts): Promise<ApiAreas> {
     smsNumberLimiter: ports.smsNumberLimiter,
   });
   const { accounts } = identity;
-  const contacts = await createContactsArea({ store, blockMirror: ports.blockMirror, accounts });
+  const contacts = await createContactsArea({
+    store,
+    blockMirror: ports.blockMirror,
+    accounts,
+    phoneAccounts: identity.phoneAccounts,
+    sharedState,
+    settings: config.discovery,
+  });
   // The conversation model is shared: messaging writes it, presence reads who chats with whom
   // (and the groups and channels areas will write their members' records).
   const conversations = new Conversations(store, accounts);

@@ -71,6 +71,13 @@ export class BlockList {
     return new Set(found.map((block) => block.blocked));
   }
 
+  /** Of `candidates`, those who have blocked `blocked`. */
+  async blockersAmong(blocked: string, candidates: readonly string[]): Promise<Set<string>> {
+    if (candidates.length === 0) return new Set();
+    const found = await this.blocks.find({ _id: { $in: candidates.map((each) => blockId(each, blocked)) } });
+    return new Set(found.map((block) => block.blocker));
+  }
+
   /** The blocker's blocks, most recent first. */
   listBlocked(blocker: string, limit: number, after: CursorPosition | undefined): Promise<NewestFirstPage<Block>> {
     return newestFirstPage(this.blocks, { blocker }, 'blockedAt', limit, after);
