@@ -12,6 +12,7 @@ import { AuthService } from '../gen/service/v1/auth_pb.js';
 import { ContactsService } from '../gen/service/v1/contacts_pb.js';
 import { DeviceService } from '../gen/service/v1/device_pb.js';
 import { KeysService } from '../gen/service/v1/keys_pb.js';
+import { LocationService } from '../gen/service/v1/location_pb.js';
 import { MessagesService } from '../gen/service/v1/messages_pb.js';
 import { MfaService } from '../gen/service/v1/mfa_pb.js';
 import { PhoneAuthService } from '../gen/service/v1/phone_pb.js';
@@ -25,6 +26,8 @@ import type { TokenVerification } from '../identity/tokens/token-verification.js
 import type { KeyRecordVerifier } from '../keys/directory/key-record-rules.js';
 import { createKeysArea } from '../keys/keys-area.js';
 import type { KeysMetrics } from '../keys/keys-metrics.js';
+import { createLocationArea } from '../location/location-area.js';
+import type { LocationMetrics } from '../location/location-metrics.js';
 import type { RateLimiter } from '../limits/rate-limiter.js';
 import { Conversations } from '../messaging/conversations/conversations.js';
 import { createMessagingArea } from '../messaging/messaging-area.js';
@@ -66,6 +69,7 @@ export interface ApiAreaPorts {
   /** The verifier whose rules the key directory applies. */
   readonly keyRecords: KeyRecordVerifier;
   readonly keysMetrics: KeysMetrics;
+  readonly locationMetrics: LocationMetrics;
   /** Where background work reports dependency outages (once per interval). */
   readonly outages: OutageLog;
 }
@@ -87,7 +91,8 @@ export interface ApiAreas {
   readonly mirrors: readonly MirrorSource[];
   /**
    * Messaging's sweeper of messages left unannounced, the keys area's re-publisher of key
-   * records and the relay's drains on connection announcements.
+   * records, the relay's drains on connection announcements and the location area's sweeper
+   * of expired sessions.
    */
   readonly backgroundTasks: readonly BackgroundTask[];
   /**
@@ -144,6 +149,17 @@ export async function buildApiAreas(ports: ApiAreaPorts): Promise<ApiAreas> {
     events,
     logger,
   });
+  const location = await createLocationArea({
+    settings: config.location,
+    store,
+    conversations,
+    blocks: contacts.blocks,
+    events,
+    metrics: ports.locationMetrics,
+    logger,
+    outages: ports.outages,
+  });
+  contacts.blocks.addListener(location.blockListener);
   const keys = await createKeysArea({
     serviceName: config.service.name,
     verifier: ports.keyRecords,
@@ -169,8 +185,8 @@ export async function buildApiAreas(ports: ApiAreaPorts): Promise<ApiAreas> {
   return {
     authentication: identity.authentication,
     mirrors: [identity.mirror, contacts.mirror],
-    backgroundTasks: [messaging.announcementSweeper, keys.republisher, relay.drains],
-    accountData: [profile.accountData],
+    backgroundTasks: [messaging.announcementSweeper, keys.republisher, relay.drains, location.expirySweeper],
+    accountData: [profile.accountData, location.accountData],
     implementations: new Map<string, PartialServiceImpl>([
       [SystemService.typeName, createSystemService(ports.frontendErrors)],
       [AuthService.typeName, identity.services.auth],
@@ -185,6 +201,7 @@ export async function buildApiAreas(ports: ApiAreaPorts): Promise<ApiAreas> {
       [ProfileService.typeName, { ...presence.service, ...profile.service }],
       [KeysService.typeName, keys.service],
       [RelayService.typeName, relay.service],
+      [LocationService.typeName, location.service],
     ]),
   };
 }
