@@ -181,10 +181,11 @@ export async function startApp(config: Config, logger: Logger): Promise<RunningA
       readiness.startDraining();
       // WebSocket clients are told to reconnect elsewhere before the listener goes away.
       realtime?.closeAll();
-      mirrors?.stop();
+      const mirrorsStopped = mirrors?.stop();
       await Promise.all([http.close(processSettings.shutdownTimeoutMs), grpc?.close(processSettings.shutdownTimeoutMs)]);
-      // After the last request (which may leave work for them), before storage closes.
-      await Promise.all(backgroundTasks.map((task) => task.stop()));
+      // After the last request (which may leave work for them), before storage closes; a mirror
+      // copy in progress finishes too.
+      await Promise.all([mirrorsStopped, ...backgroundTasks.map((task) => task.stop())]);
       await keyDirectory?.close();
       await store?.close();
       await sharedState.close();

@@ -12,7 +12,7 @@ import type { Logger } from '../platform/logging/logger.js';
 import type { OutageLog } from '../platform/logging/outage-log.js';
 import type { DocumentStore, IndexSpec } from '../platform/store/document-store.js';
 import type { MessagingEvents } from '../realtime/events/messaging-events.js';
-import { ExpirySweeper } from './expiry-sweeper.js';
+import { expirySweeper } from './expiry-sweeper.js';
 import { locationAccountData } from './location-account-data.js';
 import type { LocationMetrics } from './location-metrics.js';
 import { locationSessionIndexes } from './location-session.js';
@@ -38,7 +38,8 @@ export async function createLocationArea(deps: LocationDependencies) {
   const { store, conversations, logger, outages } = deps;
   await store.ensureIndexes(locationIndexes);
   const sharing = new LocationSharing(new LocationSessions(store), conversations, deps.blocks, deps.events, deps.metrics);
-  // The block is durable whatever happens here; an update also checks blocks, so a session this misses ends there.
+  // The block is durable whatever happens here, and every relay leaves out blocked users, so a
+  // session this fails to end still shows nothing to either of them.
   const blockListener: BlockListener = {
     blocked: (blocker, blocked) =>
       sharing.endBetween(blocker, blocked).catch((error: unknown) => {
@@ -48,7 +49,7 @@ export async function createLocationArea(deps: LocationDependencies) {
   };
   return {
     service: createLocationService({ sharing, conversations, settings: deps.settings }),
-    expirySweeper: new ExpirySweeper(sharing, logger, outages),
+    expirySweeper: expirySweeper(sharing, logger, outages),
     blockListener,
     accountData: locationAccountData(sharing),
   };

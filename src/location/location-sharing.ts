@@ -3,7 +3,10 @@
  * sweeper, or the first update that finds them due), by a block between owner and peer, by a
  * new session to the same target, or by the end of the account. Positions go only to the
  * audience's connections open at that moment (`location.updated`, ephemeral), never to the
- * store, and never to a member who blocked the owner or whom the owner blocked.
+ * store, and never to a user who blocked the owner or whom the owner blocked: that filter is
+ * checked at every relay, so it holds even when ending the sessions at a block failed. A peer
+ * who had blocked the owner before the session started simply receives nothing, and the owner
+ * is not told (as a message to a user who blocked the sender is withheld, not refused).
  */
 import { randomBytes } from 'node:crypto';
 import type { BlockList } from '../contacts/block-list.js';
@@ -59,7 +62,7 @@ export class LocationSharing {
         if (error instanceof DuplicateKeyError && attempt < START_ATTEMPTS) continue;
         throw error;
       }
-      await this.events.ephemeral('location.started', await this.audienceOf(session, 'positions'), sessionEventData(session));
+      await this.events.ephemeral('location.started', await this.audienceOf(session), sessionEventData(session));
       return session;
     }
   }
@@ -68,16 +71,12 @@ export class LocationSharing {
   async update(owner: string, sessionId: string, position: Position): Promise<{ session: LocationSessionRecord; at: Date }> {
     const at = new Date();
     const session = await this.activeSessionOf(owner, sessionId, at);
-    if (session.peer !== '' && (await this.blockedEitherWay(session.owner, session.peer))) {
-      await this.end(session, 'stopped', 'blocked');
-      throw gone('The location-sharing session has ended');
-    }
     if (!(await this.sessions.claimRelay(session._id, at))) {
       this.metrics.updates.inc({ outcome: 'throttled' });
       return { session, at };
     }
     this.metrics.updates.inc({ outcome: 'relayed' });
-    await this.events.ephemeral('location.updated', await this.audienceOf(session, 'positions'), {
+    await this.events.ephemeral('location.updated', await this.audienceOf(session), {
       session_id: session._id,
       owner_address: session.owner,
       peer_address: session.peer,
@@ -100,7 +99,8 @@ export class LocationSharing {
 
   /** A block between two users ends the sessions between them (contacts' block listener). */
   async endBetween(blocker: string, blocked: string): Promise<void> {
-    for (const session of await this.sessions.activeBetween(blocker, blocked)) await this.end(session, 'stopped', 'blocked');
+    // The peer saw the session until now: it hears of its end, whichever of the two blocked.
+    for (const session of await this.sessions.activeBetween(blocker, blocked)) await this.end(session, 'stopped', 'blocked', [session.peer]);
   }
 
   /** The account moved or is being deleted: every session it shares or is shared with directly ends. */
@@ -129,30 +129,23 @@ export class LocationSharing {
     throw gone('The location-sharing session has ended');
   }
 
-  /** Ends an active session and tells its audience, if no one else ended it first. */
-  private async end(session: LocationSessionRecord, state: 'stopped' | 'expired', reason: SessionEnd): Promise<LocationSessionRecord | null> {
+  /** Ends an active session and tells its audience (and `alsoTell`), if no one else ended it first. */
+  private async end(session: LocationSessionRecord, state: 'stopped' | 'expired', reason: SessionEnd, alsoTell: string[] = []): Promise<LocationSessionRecord | null> {
     const ended = await this.sessions.end(session._id, state, new Date());
     if (!ended) return null;
     this.metrics.sessionsEnded.inc({ reason });
-    // An end carries no position: everyone who may have seen the session hears of it, blocked or not.
-    await this.events.ephemeral('location.ended', await this.audienceOf(ended, 'everyone'), sessionEventData(ended));
+    await this.events.ephemeral('location.ended', [...(await this.audienceOf(ended)), ...alsoTell], sessionEventData(ended));
     return ended;
   }
 
   /**
-   * The session's peer, or its group's members but the owner. For positions, without the
-   * users between whom and the owner there is a block in either direction.
+   * The session's peer, or its group's members but the owner, without the users between whom
+   * and the owner there is a block in either direction.
    */
-  private async audienceOf(session: LocationSessionRecord, what: 'positions' | 'everyone'): Promise<string[]> {
+  private async audienceOf(session: LocationSessionRecord): Promise<string[]> {
     const candidates = session.peer !== '' ? [session.peer] : (await this.conversations.memberAddresses(session.conversationId)).filter((member) => member !== session.owner);
-    if (what === 'everyone') return candidates;
     const [blockedByOwner, blockingOwner] = await Promise.all([this.blocks.blockedAmong(session.owner, candidates), this.blocks.blockersAmong(session.owner, candidates)]);
     return candidates.filter((member) => !blockedByOwner.has(member) && !blockingOwner.has(member));
-  }
-
-  private async blockedEitherWay(a: string, b: string): Promise<boolean> {
-    const [ab, ba] = await Promise.all([this.blocks.isBlocked(a, b), this.blocks.isBlocked(b, a)]);
-    return ab || ba;
   }
 }
 

@@ -4,7 +4,9 @@
  * address and the username (the names the viewer already knows them by): display name, bio
  * and avatar are empty and the status is `offline`, as presence already reports.
  */
+import type { Message } from '@bufbuild/protobuf';
 import type { BlockList } from '../contacts/block-list.js';
+import type { Profile } from '../gen/service/v1/profile_pb.js';
 import type { AccountRepository } from '../identity/accounts/account-repository.js';
 import type { Profiles } from './profiles.js';
 
@@ -13,17 +15,8 @@ export interface StatusView {
   seenBy(address: string, viewer: string): Promise<{ status: string; statusText: string }>;
 }
 
-/** The `Profile` message of profile.proto, in protobuf-es field names. */
-export interface PublicProfile {
-  address: string;
-  username: string;
-  displayName: string;
-  bio: string;
-  avatarMediaId: string;
-  status: string;
-  statusText: string;
-  lastSeenAt: string;
-}
+/** The `Profile` message of profile.proto, as a plain object. */
+export type PublicProfile = Omit<Profile, keyof Message>;
 
 export class PublicProfiles {
   constructor(

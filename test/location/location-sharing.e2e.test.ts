@@ -92,6 +92,19 @@ it('a block by the owner ends its session, and the owner cannot start one to the
   expectFailure(await start(alice, { peer_address: bob.user.address }), 403, 'FORBIDDEN');
 });
 
+it('a session to a peer who had already blocked the owner starts and takes updates, but the peer receives nothing', async () => {
+  const [alice, bob, carol] = await Promise.all([signIn(service.baseUrl), signIn(service.baseUrl), signIn(service.baseUrl)]);
+  expectOk(await api.post('/api/v1/block-contact', { address: alice.user.address }, bearer(bob)));
+  const bobSocket = await connect(bob);
+  const sessionId = expectOk(await start(alice, { peer_address: bob.user.address })).session.session_id;
+  expectOk(await update(alice, { session_id: sessionId, ...here(1) }));
+  expectOk(await stop(alice, sessionId));
+  // A message sent afterwards reaches Bob's socket after anything published before it.
+  expectOk(await api.post('/api/v1/send', { client_message_id: `w-${Date.now()}`, recipient_address: bob.user.address, ciphertext: 'aGk=' }, bearer(carol)));
+  await bobSocket.next('message.new');
+  expect(bobSocket.frames.filter((frame) => frame.type.startsWith('location.') && frame.data.session_id === sessionId)).toEqual([]);
+});
+
 it('starting again to the same target stops the previous session; other targets are independent', async () => {
   const { alice, bob, bobSocket, sessionId } = await sharing();
   const carol = await signIn(service.baseUrl);

@@ -1,6 +1,8 @@
 /** Another user's public profile and the caller's relationship to that user (GetPeerInfo). */
+import type { Message } from '@bufbuild/protobuf';
 import type { BlockList } from '../../contacts/block-list.js';
 import type { ContactVerifications } from '../../contacts/contact-verifications.js';
+import type { Profile } from '../../gen/service/v1/profile_pb.js';
 import { directConversationId as directConversation } from '../conversations/conversation.js';
 import type { Conversations } from '../conversations/conversations.js';
 
@@ -10,10 +12,7 @@ import type { Conversations } from '../conversations/conversations.js';
  * and presence areas depend on messaging's conversations and not the other way round.
  */
 export interface ProfileView {
-  seenBy(
-    address: string,
-    viewer: string,
-  ): Promise<{ address: string; username: string; displayName: string; bio: string; avatarMediaId: string; status: string; statusText: string; lastSeenAt: string }>;
+  seenBy(address: string, viewer: string): Promise<Omit<Profile, keyof Message>>;
 }
 
 export interface PeerInfoDependencies {
