@@ -12,6 +12,7 @@ import { AuthService } from '../gen/service/v1/auth_pb.js';
 import { ContactsService } from '../gen/service/v1/contacts_pb.js';
 import { DeviceService } from '../gen/service/v1/device_pb.js';
 import { KeysService } from '../gen/service/v1/keys_pb.js';
+import { LocationService } from '../gen/service/v1/location_pb.js';
 import { MessagesService } from '../gen/service/v1/messages_pb.js';
 import { MfaService } from '../gen/service/v1/mfa_pb.js';
 import { PhoneAuthService } from '../gen/service/v1/phone_pb.js';
@@ -25,6 +26,8 @@ import type { TokenVerification } from '../identity/tokens/token-verification.js
 import type { KeyRecordVerifier } from '../keys/directory/key-record-rules.js';
 import { createKeysArea } from '../keys/keys-area.js';
 import type { KeysMetrics } from '../keys/keys-metrics.js';
+import { createLocationArea } from '../location/location-area.js';
+import type { LocationMetrics } from '../location/location-metrics.js';
 import type { RateLimiter } from '../limits/rate-limiter.js';
 import { Conversations } from '../messaging/conversations/conversations.js';
 import { createMessagingArea } from '../messaging/messaging-area.js';
@@ -38,6 +41,7 @@ import type { MirrorSource } from '../platform/shared-state/mirror-keeper.js';
 import type { SharedState } from '../platform/shared-state/shared-state.js';
 import type { DocumentStore } from '../platform/store/document-store.js';
 import { createPresenceArea } from '../presence/presence-area.js';
+import { createProfileArea } from '../profile/profile-area.js';
 import type { MessagingEvents } from '../realtime/events/messaging-events.js';
 import type { UserConnections } from '../realtime/events/user-connections.js';
 import type { UserEventStream } from '../realtime/events/user-event-stream.js';
@@ -65,6 +69,7 @@ export interface ApiAreaPorts {
   /** The verifier whose rules the key directory applies. */
   readonly keyRecords: KeyRecordVerifier;
   readonly keysMetrics: KeysMetrics;
+  readonly locationMetrics: LocationMetrics;
   /** Where background work reports dependency outages (once per interval). */
   readonly outages: OutageLog;
 }
@@ -86,7 +91,8 @@ export interface ApiAreas {
   readonly mirrors: readonly MirrorSource[];
   /**
    * Messaging's sweeper of messages left unannounced, the keys area's re-publisher of key
-   * records and the relay's drains on connection announcements.
+   * records, the relay's drains on connection announcements and the location area's sweeper
+   * of expired sessions.
    */
   readonly backgroundTasks: readonly BackgroundTask[];
   /**
@@ -110,21 +116,50 @@ export async function buildApiAreas(ports: ApiAreaPorts): Promise<ApiAreas> {
     smsNumberLimiter: ports.smsNumberLimiter,
   });
   const { accounts } = identity;
-  const contacts = await createContactsArea({ store, blockMirror: ports.blockMirror, accounts });
+  const contacts = await createContactsArea({
+    store,
+    blockMirror: ports.blockMirror,
+    accounts,
+    phoneAccounts: identity.phoneAccounts,
+    sharedState,
+    settings: config.discovery,
+  });
   // The conversation model is shared: messaging writes it, presence reads who chats with whom
   // (and the groups and channels areas will write their members' records).
   const conversations = new Conversations(store, accounts);
   const presence = createPresenceArea({ store, conversations, blocks: contacts.blocks, events });
+  const profile = createProfileArea({
+    store,
+    accounts,
+    usernames: identity.usernames,
+    blocks: contacts.blocks,
+    statuses: presence.presence,
+    audience: presence.audience,
+    events,
+    // Media's avatars are wired in when the media area lands; until then avatars are refused.
+    avatars: undefined,
+  });
   const messaging = await createMessagingArea({
     store,
     conversations,
     accounts,
     blocks: contacts.blocks,
     verifications: contacts.verifications,
-    presence: presence.presence,
+    profiles: profile.publicProfiles,
     events,
     logger,
   });
+  const location = await createLocationArea({
+    settings: config.location,
+    store,
+    conversations,
+    blocks: contacts.blocks,
+    events,
+    metrics: ports.locationMetrics,
+    logger,
+    outages: ports.outages,
+  });
+  contacts.blocks.addListener(location.blockListener);
   const keys = await createKeysArea({
     serviceName: config.service.name,
     verifier: ports.keyRecords,
@@ -150,8 +185,8 @@ export async function buildApiAreas(ports: ApiAreaPorts): Promise<ApiAreas> {
   return {
     authentication: identity.authentication,
     mirrors: [identity.mirror, contacts.mirror],
-    backgroundTasks: [messaging.announcementSweeper, keys.republisher, relay.drains],
-    accountData: [],
+    backgroundTasks: [messaging.announcementSweeper, keys.republisher, relay.drains, location.expirySweeper],
+    accountData: [profile.accountData, location.accountData],
     implementations: new Map<string, PartialServiceImpl>([
       [SystemService.typeName, createSystemService(ports.frontendErrors)],
       [AuthService.typeName, identity.services.auth],
@@ -162,9 +197,11 @@ export async function buildApiAreas(ports: ApiAreaPorts): Promise<ApiAreas> {
       [PhoneAuthService.typeName, identity.services.phoneAuth],
       [MessagesService.typeName, messaging.service],
       [ContactsService.typeName, contacts.service],
-      [ProfileService.typeName, presence.service],
+      // One service, two areas: presence answers UpdateStatus, the profile area the rest.
+      [ProfileService.typeName, { ...presence.service, ...profile.service }],
       [KeysService.typeName, keys.service],
       [RelayService.typeName, relay.service],
+      [LocationService.typeName, location.service],
     ]),
   };
 }

@@ -22,6 +22,7 @@ import { WsTickets } from '../identity/sessions/ws-tickets.js';
 import { createTokenVerification } from '../identity/tokens/token-verification.js';
 import { KEY_RECORD_NAMESPACE, KeyRecordVerifier } from '../keys/directory/key-record-rules.js';
 import { createKeysMetrics } from '../keys/keys-metrics.js';
+import { createLocationMetrics } from '../location/location-metrics.js';
 import { createLimitsArea } from '../limits/limits-area.js';
 import { Readiness } from '../ops/readiness.js';
 import type { DependencyCheck } from '../ops/readiness.js';
@@ -85,6 +86,7 @@ export async function startApp(config: Config, logger: Logger): Promise<RunningA
   });
   const realtimeMetrics = createRealtimeMetrics(metrics.registry);
   const keysMetrics = createKeysMetrics(metrics.registry);
+  const locationMetrics = createLocationMetrics(metrics.registry);
   const verification = await createTokenVerification(config.tokens, config.store.dataDir, sharedState);
   const wsTickets = new WsTickets(sharedState);
   const blockMirror = new BlockMirror(sharedState);
@@ -122,6 +124,7 @@ export async function startApp(config: Config, logger: Logger): Promise<RunningA
       keyDirectory,
       keyRecords,
       keysMetrics,
+      locationMetrics,
       outages,
     });
     // Before serving: the security mirrors in shared state are complete (or being repaired).
@@ -178,10 +181,11 @@ export async function startApp(config: Config, logger: Logger): Promise<RunningA
       readiness.startDraining();
       // WebSocket clients are told to reconnect elsewhere before the listener goes away.
       realtime?.closeAll();
-      mirrors?.stop();
+      const mirrorsStopped = mirrors?.stop();
       await Promise.all([http.close(processSettings.shutdownTimeoutMs), grpc?.close(processSettings.shutdownTimeoutMs)]);
-      // After the last request (which may leave work for them), before storage closes.
-      await Promise.all(backgroundTasks.map((task) => task.stop()));
+      // After the last request (which may leave work for them), before storage closes; a mirror
+      // copy in progress finishes too.
+      await Promise.all([mirrorsStopped, ...backgroundTasks.map((task) => task.stop())]);
       await keyDirectory?.close();
       await store?.close();
       await sharedState.close();

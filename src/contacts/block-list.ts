@@ -24,11 +24,20 @@ export const blockIndexes: IndexSpec[] = [{ collection: CONTACT_BLOCKS, name: 'b
 
 const blockId = (blocker: string, blocked: string) => `${blocker}|${blocked}`;
 
+/**
+ * Told after a block is durable, for what a block ends elsewhere (live location sharing). A
+ * listener handles its own failures: the block stands whatever a listener does.
+ */
+export interface BlockListener {
+  blocked(blocker: string, blocked: string): Promise<void>;
+}
+
 /** Blocks copied to the mirror per batch when it is rebuilt. */
 const MIRROR_BATCH = 500;
 
 export class BlockList {
   private readonly blocks: Collection<Block>;
+  private readonly listeners: BlockListener[] = [];
 
   constructor(
     store: DocumentStore,
@@ -37,13 +46,24 @@ export class BlockList {
     this.blocks = store.collection<Block>(CONTACT_BLOCKS);
   }
 
+  /** The app adds the areas' listeners while it builds them, before any request. */
+  addListener(listener: BlockListener): void {
+    this.listeners.push(listener);
+  }
+
   /**
    * Blocks (idempotently) and returns the block, with its original time when it existed. The
-   * mirror first: if the store write then fails, calls are refused, never let through.
+   * mirror first: if the store write then fails, calls are refused, never let through. The
+   * listeners hear of every block, a repeated one too (so a listener that failed gets another try).
    */
   async block(blocker: string, blocked: string): Promise<Block> {
-    const block: Block = { _id: blockId(blocker, blocked), blocker, blocked, blockedAt: new Date() };
-    await this.mirror.record(blocker, blocked, true);
+    const block = await this.recorded({ _id: blockId(blocker, blocked), blocker, blocked, blockedAt: new Date() });
+    await Promise.all(this.listeners.map((listener) => listener.blocked(blocker, blocked)));
+    return block;
+  }
+
+  private async recorded(block: Block): Promise<Block> {
+    await this.mirror.record(block.blocker, block.blocked, true);
     try {
       await this.blocks.insertOne(block);
       return block;
@@ -69,6 +89,13 @@ export class BlockList {
     if (candidates.length === 0) return new Set();
     const found = await this.blocks.find({ _id: { $in: candidates.map((each) => blockId(blocker, each)) } });
     return new Set(found.map((block) => block.blocked));
+  }
+
+  /** Of `candidates`, those who have blocked `blocked`. */
+  async blockersAmong(blocked: string, candidates: readonly string[]): Promise<Set<string>> {
+    if (candidates.length === 0) return new Set();
+    const found = await this.blocks.find({ _id: { $in: candidates.map((each) => blockId(each, blocked)) } });
+    return new Set(found.map((block) => block.blocker));
   }
 
   /** The blocker's blocks, most recent first. */

@@ -1,30 +1,40 @@
 /**
  * The contacts area of an api process: the block list (kept in the store and mirrored into
- * shared state for the ws pods) and safety-number verifications. The block mirror is the one
+ * shared state for the ws pods), safety-number verifications and contact discovery (identity's
+ * phone bindings, with its enumeration quota in shared state). The block mirror is the one
  * the app builds for every role; the accounts are identity's. The mirror's copy from the store
  * (`mirror`) is run by the app's mirror keeper whenever shared state lost it.
  */
 import type { AccountRepository } from '../identity/accounts/account-repository.js';
+import type { PhoneAccounts } from '../identity/phone/phone-accounts.js';
+import type { DiscoverySettings } from '../platform/config/settings.js';
+import type { SharedState } from '../platform/shared-state/shared-state.js';
 import type { DocumentStore, IndexSpec } from '../platform/store/document-store.js';
 import { BlockList, blockIndexes, blocksMirror } from './block-list.js';
 import type { BlockMirror } from './block-mirror.js';
 import { ContactVerifications } from './contact-verifications.js';
 import { createContactsService } from './contacts-service.js';
+import { ContactDiscovery } from './discovery/contact-discovery.js';
+import { EnumerationQuota } from './discovery/enumeration-quota.js';
 
 export interface ContactsDependencies {
   readonly store: DocumentStore;
   readonly blockMirror: BlockMirror;
   readonly accounts: AccountRepository;
+  readonly phoneAccounts: PhoneAccounts;
+  readonly sharedState: SharedState;
+  readonly settings: DiscoverySettings;
 }
 
 /** Every index of the contacts area (created at start, and by the ensure-indexes command before a rollout). */
 export const contactsIndexes: IndexSpec[] = [...blockIndexes];
 
-export async function createContactsArea({ store, blockMirror, accounts }: ContactsDependencies) {
+export async function createContactsArea({ store, blockMirror, accounts, phoneAccounts, sharedState, settings }: ContactsDependencies) {
   await store.ensureIndexes(contactsIndexes);
   const blocks = new BlockList(store, blockMirror);
   const verifications = new ContactVerifications(store);
-  return { blocks, verifications, mirror: blocksMirror(blocks), service: createContactsService({ blocks, verifications, accounts }) };
+  const discovery = new ContactDiscovery(phoneAccounts, accounts, blocks, new EnumerationQuota(sharedState, settings));
+  return { blocks, verifications, mirror: blocksMirror(blocks), service: createContactsService({ blocks, verifications, accounts, discovery }) };
 }
 
 export type ContactsArea = Awaited<ReturnType<typeof createContactsArea>>;

@@ -1,7 +1,8 @@
-/** ContactsService (contacts.proto): blocking and safety-number verification. */
+/** ContactsService (contacts.proto): blocking, safety-number verification and contact discovery. */
 import type { HandlerContext } from '@connectrpc/connect';
 import type {
   BlockContactRequest,
+  DiscoverContactsRequest,
   ListBlockedContactsRequest,
   UnblockContactRequest,
   VerifyContactRequest,
@@ -14,6 +15,10 @@ import { decodeCursor, pageSize } from '../platform/api/page-cursor.js';
 import { invalidArgument, notFound } from '../platform/errors/api-error.js';
 import type { Block, BlockList } from './block-list.js';
 import type { ContactVerifications } from './contact-verifications.js';
+import type { ContactDiscovery } from './discovery/contact-discovery.js';
+
+/** DiscoverContacts' request limits (contacts.proto). */
+const DISCOVERY_LIMITS = { hashes: 1000, hashLength: 128 } as const;
 
 const blockedView = (block: Block) => ({ address: block.blocked, blockedAt: block.blockedAt.toISOString() });
 
@@ -21,9 +26,10 @@ export interface ContactsServiceDependencies {
   readonly blocks: BlockList;
   readonly verifications: ContactVerifications;
   readonly accounts: AccountRepository;
+  readonly discovery: ContactDiscovery;
 }
 
-export function createContactsService({ blocks, verifications, accounts }: ContactsServiceDependencies) {
+export function createContactsService({ blocks, verifications, accounts, discovery }: ContactsServiceDependencies) {
   /** Another existing user: 400 for a malformed address or the caller's own, 404 for an unknown one. */
   const otherUser = async (caller: string, address: string) => {
     if (isWalletAddress(address) && address.toLowerCase() === caller) throw invalidArgument('address must be another user');
@@ -72,6 +78,17 @@ export function createContactsService({ blocks, verifications, accounts }: Conta
         identityKey: record.identityKey,
         verifiedAt: record.verifiedAt.toISOString(),
       };
+    },
+
+    async discoverContacts(request: DiscoverContactsRequest, context: HandlerContext) {
+      const caller = requireCaller(context).address;
+      const hashes = request.phoneHashes;
+      if (hashes.length === 0 || hashes.length > DISCOVERY_LIMITS.hashes) throw invalidArgument(`phone_hashes holds 1 to ${DISCOVERY_LIMITS.hashes} hashes`);
+      if (hashes.some((hash) => hash.length === 0 || hash.length > DISCOVERY_LIMITS.hashLength)) {
+        throw invalidArgument(`every phone hash has 1 to ${DISCOVERY_LIMITS.hashLength} characters`);
+      }
+      const matches = await discovery.find(caller, hashes);
+      return { success: true, message: `${matches.length} contacts found`, matches };
     },
   };
 }

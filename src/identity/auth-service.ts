@@ -12,12 +12,15 @@ import { refreshToken, revokeToken } from './signin/refresh.js';
 import type { RefreshDependencies, RevokeDependencies } from './signin/refresh.js';
 import { WS_TICKET_TTL_SECONDS } from './sessions/ws-tickets.js';
 import type { WsTickets } from './sessions/ws-tickets.js';
+import type { Usernames } from './accounts/usernames.js';
 
 export type AuthServiceDependencies = InitializeDependencies &
   RefreshDependencies &
   RevokeDependencies & {
     readonly wsTickets: WsTickets;
     readonly cookies: CookiePolicy;
+    /** Names held for their former owners count as taken. */
+    readonly usernames: Usernames;
   };
 
 export function createAuthService(deps: AuthServiceDependencies) {
@@ -34,8 +37,9 @@ export function createAuthService(deps: AuthServiceDependencies) {
       if (isReservedUsername(check.username)) {
         return { success: true, message: 'The username is reserved', username: check.username, valid: true, available: false, reason: 'reserved' };
       }
-      const holder = await deps.accounts.findByUsername(check.username);
-      const available = holder === null || holder._id === optionalCaller(context)?.address;
+      const caller = optionalCaller(context)?.address ?? '';
+      const [holder, held] = await Promise.all([deps.accounts.findByUsername(check.username), deps.usernames.isHeldAgainst(check.username, caller)]);
+      const available = (holder === null || holder._id === caller) && !held;
       return {
         success: true,
         message: available ? 'The username is available' : 'The username is taken',

@@ -15,6 +15,8 @@ import type { SharedState } from '../platform/shared-state/shared-state.js';
 import type { DocumentStore, IndexSpec } from '../platform/store/document-store.js';
 import { accountIndexes } from './accounts/account.js';
 import { AccountRepository } from './accounts/account-repository.js';
+import { HeldUsernames, heldUsernameIndexes } from './accounts/held-usernames.js';
+import { Usernames } from './accounts/usernames.js';
 import { AuditLog, auditIndexes } from './audit/audit-log.js';
 import { authenticate } from './auth/authenticate.js';
 import type { CookiePolicy } from './auth/cookies.js';
@@ -71,6 +73,7 @@ export interface IdentityDependencies {
 /** Every index of the identity area (created at start, and by the ensure-indexes command before a rollout). */
 export const identityIndexes: IndexSpec[] = [
   ...accountIndexes,
+  ...heldUsernameIndexes,
   ...sessionIndexes,
   ...refreshTokenIndexes,
   ...deviceIndexes,
@@ -86,6 +89,7 @@ export async function createIdentityArea(deps: IdentityDependencies) {
   const { tokens, revocations } = deps.verification;
   const serviceName = settings.service.name;
   const accounts = new AccountRepository(store);
+  const usernames = new Usernames(accounts, new HeldUsernames(store));
   const audit = new AuditLog(store);
   const lockouts = new Lockouts(sharedState, deps.lockoutsEnabled);
   const sessions = new SessionManager(store, revocations, new SessionActivity(sharedState), { ttlMs: settings.sessions.ttlMs, idleTimeoutMs: settings.sessions.idleTimeoutMs });
@@ -114,7 +118,8 @@ export async function createIdentityArea(deps: IdentityDependencies) {
     tokenPairs,
     sessionStarter,
     walletProof: new WalletProof({ serviceName, spentSignatures: new SpentSignatures(store), lockouts, audit }),
-    registration: new Registration(accounts, settings.registration.powDifficultyBits),
+    usernames,
+    registration: new Registration(accounts, usernames, settings.registration.powDifficultyBits),
     mfaGate: new MfaGate({ trustedDevices, pendingSignIns, sessionStarter }),
   };
 
@@ -144,7 +149,7 @@ export async function createIdentityArea(deps: IdentityDependencies) {
     verifyMfaToken: (token) => pendingSignIns.verifyToken(token),
   });
   /** What the app wires into the pipeline and hands to sibling areas; `mirror` goes to the mirror keeper. */
-  return { services, authentication, accounts, audit, lockouts, phoneAccounts, mirror: endedSessionsMirror(store, revocations) };
+  return { services, authentication, accounts, usernames, audit, lockouts, phoneAccounts, mirror: endedSessionsMirror(store, revocations) };
 }
 
 export type IdentityArea = Awaited<ReturnType<typeof createIdentityArea>>;

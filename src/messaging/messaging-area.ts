@@ -2,7 +2,7 @@
  * The messaging area of an api process: sending, history, receipts, stars, view-once, typing,
  * timers, the chat list and peer info, all over one conversation model. What it shares with
  * other areas comes in: the conversations (presence and the coming groups and channels areas
- * use them too), identity's accounts, contacts' blocks and verifications, the presence status
+ * use them too), identity's accounts, contacts' blocks and verifications, the public profiles
  * and the event publisher. It returns, besides its service, the sweeper of messages left
  * unannounced, for the app to start and stop.
  */
@@ -15,7 +15,7 @@ import type { MessagingEvents } from '../realtime/events/messaging-events.js';
 import { ChatList } from './chats/chat-list.js';
 import { DisappearingTimer } from './chats/disappearing-timer.js';
 import { PeerInfo } from './chats/peer-info.js';
-import type { PresenceView } from './chats/peer-info.js';
+import type { ProfileView } from './chats/peer-info.js';
 import { Typing } from './chats/typing.js';
 import { conversationIndexes } from './conversations/conversation.js';
 import type { Conversations } from './conversations/conversations.js';
@@ -38,7 +38,7 @@ export interface MessagingDependencies {
   readonly accounts: AccountRepository;
   readonly blocks: BlockList;
   readonly verifications: ContactVerifications;
-  readonly presence: PresenceView;
+  readonly profiles: ProfileView;
   readonly events: MessagingEvents;
   readonly logger: Logger;
 }
@@ -60,7 +60,7 @@ export async function createMessagingArea(deps: MessagingDependencies) {
     stars: new Stars(store, messages, conversations),
     viewOnce: new ViewOnce(messages, events),
     chatList: new ChatList(conversations, messages, accounts),
-    peerInfo: new PeerInfo({ accounts, conversations, blocks, verifications: deps.verifications, presence: deps.presence }),
+    peerInfo: new PeerInfo({ conversations, blocks, verifications: deps.verifications, profiles: deps.profiles }),
     typing: new Typing(conversations, blocks, events),
     disappearingTimer: new DisappearingTimer(conversations, sender),
   });

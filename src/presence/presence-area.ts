@@ -7,6 +7,7 @@ import type { BlockList } from '../contacts/block-list.js';
 import type { Conversations } from '../messaging/conversations/conversations.js';
 import type { DocumentStore } from '../platform/store/document-store.js';
 import type { MessagingEvents } from '../realtime/events/messaging-events.js';
+import { ContactsAudience } from './contacts-audience.js';
 import { Presence } from './presence.js';
 import { createPresenceService } from './presence-service.js';
 
@@ -18,8 +19,9 @@ export interface PresenceDependencies {
 }
 
 export function createPresenceArea({ store, conversations, blocks, events }: PresenceDependencies) {
-  const presence = new Presence(store, conversations, blocks, events);
-  return { presence, service: createPresenceService(presence) };
+  const audience = new ContactsAudience(conversations, blocks);
+  const presence = new Presence(store, audience, blocks, events);
+  return { presence, audience, service: createPresenceService(presence) };
 }
 
 export type PresenceArea = ReturnType<typeof createPresenceArea>;

@@ -4,9 +4,9 @@
  * user has blocked are left out and always read `offline`.
  */
 import type { BlockList } from '../contacts/block-list.js';
-import type { Conversations } from '../messaging/conversations/conversations.js';
 import type { MessagingEvents } from '../realtime/events/messaging-events.js';
 import type { Collection, DocumentStore } from '../platform/store/document-store.js';
+import type { ContactsAudience } from './contacts-audience.js';
 
 export const STATUSES = ['online', 'away', 'busy', 'offline'] as const;
 export type Status = (typeof STATUSES)[number];
@@ -21,15 +21,12 @@ export interface PresenceRecord {
 
 export const PRESENCE = 'presence';
 
-/** A status change reaches at most this many of the most recently active conversations' members. */
-const MAX_AUDIENCE_CONVERSATIONS = 500;
-
 export class Presence {
   private readonly records: Collection<PresenceRecord>;
 
   constructor(
     store: DocumentStore,
-    private readonly conversations: Conversations,
+    private readonly audience: ContactsAudience,
     private readonly blocks: BlockList,
     private readonly events: MessagingEvents,
   ) {
@@ -39,7 +36,7 @@ export class Presence {
   async set(address: string, status: Status, statusText: string): Promise<PresenceRecord> {
     const record: PresenceRecord = { _id: address, status, statusText, updatedAt: new Date() };
     await this.records.updateOne({ _id: address }, { $set: { status, statusText, updatedAt: record.updatedAt } }, { upsert: true });
-    const audience = await this.audienceOf(address);
+    const audience = await this.audience.of(address);
     await this.events.ephemeral('presence', audience, { address, status, status_text: statusText, updated_at: record.updatedAt.toISOString() });
     return record;
   }
@@ -49,11 +46,5 @@ export class Presence {
     const [record, blocked] = await Promise.all([this.records.findOne({ _id: address }), this.blocks.isBlocked(address, viewer)]);
     if (!record || blocked) return { status: 'offline', statusText: '' };
     return { status: record.status, statusText: record.statusText };
-  }
-
-  private async audienceOf(address: string): Promise<string[]> {
-    const peers = await this.conversations.peersOf(address, MAX_AUDIENCE_CONVERSATIONS);
-    const blocked = await this.blocks.blockedAmong(address, [...peers]);
-    return [...peers].filter((peer) => !blocked.has(peer));
   }
 }

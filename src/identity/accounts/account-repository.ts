@@ -31,6 +31,31 @@ export class AccountRepository {
     await this.accounts.updateOne({ _id: address }, { $set: { mfaEnabled: enabled } });
   }
 
+  /** Of `addresses`, those whose accounts exist and are not being deleted. */
+  async liveAmong(addresses: readonly string[]): Promise<Set<string>> {
+    if (addresses.length === 0) return new Set();
+    const live = await this.accounts.find({ _id: { $in: [...addresses] }, deletedAt: { $exists: false } }, { projection: { _id: 1 } });
+    return new Set(live.map((account) => account._id));
+  }
+
+  async setDisplayName(address: string, displayName: string): Promise<void> {
+    await this.accounts.updateOne({ _id: address }, { $set: { displayName } });
+  }
+
+  /**
+   * Renames the account if its username is still `from`: false when it changed meanwhile;
+   * `409 CONFLICT` when another account holds `to` (the unique index decides between pods).
+   */
+  async rename(address: string, from: string, to: string): Promise<boolean> {
+    try {
+      const result = await this.accounts.updateOne({ _id: address, username: from }, { $set: { username: to } });
+      return result.matchedCount === 1;
+    } catch (error) {
+      if (error instanceof DuplicateKeyError) throw conflict('This username is taken');
+      throw error;
+    }
+  }
+
   async delete(address: string): Promise<void> {
     await this.accounts.deleteOne({ _id: address });
   }

@@ -13,6 +13,11 @@ export interface Account {
   mfaEnabled: boolean;
   /** How the account was created: `wallet` (EIP-191 sign-in) or `phone`. */
   origin: 'wallet' | 'phone';
+  /**
+   * Set when the account's deletion began (profile.proto DeleteAccount); absent while the
+   * account lives. Contact discovery never returns an account that has it.
+   */
+  deletedAt?: Date;
 }
 
 export const ACCOUNTS = 'accounts';

@@ -38,6 +38,14 @@ export class PhoneAccounts {
     return this.accounts.findOne({ phoneHash });
   }
 
+  /**
+   * The completed registrations bound to any of these V2 hashes (contact discovery). Partial
+   * registrations are left out: until its first key bundle nobody can message the account.
+   */
+  completedAmong(phoneHashes: readonly string[]): Promise<PhoneAccount[]> {
+    return this.accounts.find({ phoneHash: { $in: [...phoneHashes] }, hashVersion: 2, completedAt: { $ne: null } });
+  }
+
   findByAddress(address: string): Promise<PhoneAccount | null> {
     return this.accounts.findOne({ _id: address });
   }

@@ -1,18 +1,19 @@
 /**
  * Creating the account of a registration template (Initialize, RegisterPhone): the username
- * rules, reserved names, and the proof of work of SERVICE_POW_DIFFICULTY_BITS.
+ * rules, reserved and held names, and the proof of work of SERVICE_POW_DIFFICULTY_BITS.
  */
 import { Code } from '@connectrpc/connect';
-import { apiError, conflict, invalidArgument } from '../../platform/errors/api-error.js';
+import { apiError, invalidArgument } from '../../platform/errors/api-error.js';
 import type { Account } from '../accounts/account.js';
 import type { AccountRepository } from '../accounts/account-repository.js';
-import { checkUsername, isReservedUsername } from '../accounts/username.js';
+import type { Usernames } from '../accounts/usernames.js';
 import { hasProofOfWork, isWellFormedPowNonce } from '../wallet/proof-of-work.js';
 import type { ParsedSignInMessage } from '../wallet/sign-in-templates.js';
 
 export class Registration {
   constructor(
     private readonly accounts: AccountRepository,
+    private readonly usernames: Usernames,
     /** 0: no proof of work. */
     private readonly powDifficultyBits: number,
   ) {}
@@ -25,10 +26,7 @@ export class Registration {
     origin: Account['origin'],
   ): Promise<Account> {
     if (parsed.kind === 'sign-in') throw invalidArgument('This wallet has no account yet: sign a registration message with a username');
-    const chosen = parsed.username ?? request.username;
-    const username = checkUsername(chosen);
-    if (!username.valid) throw invalidArgument(`Invalid username: ${username.reason}`);
-    if (isReservedUsername(username.username)) throw conflict('This username is reserved');
+    const username = await this.usernames.claimable(parsed.username ?? request.username, address);
     const bits = this.powDifficultyBits;
     if (bits > 0 && request.powNonce !== undefined) {
       if (request.powNonce !== '' && !isWellFormedPowNonce(request.powNonce)) throw invalidArgument('pow_nonce is malformed');
@@ -36,14 +34,16 @@ export class Registration {
         throw apiError(Code.InvalidArgument, 'POW_REQUIRED', `Creating an account requires a proof of work of ${bits} bits`);
       }
     }
-    return this.accounts.create({
+    const account = await this.accounts.create({
       _id: address,
-      username: username.username,
+      username,
       displayName: parsed.displayName ?? '',
       createdAt: new Date(),
       permissions: [],
       mfaEnabled: false,
       origin,
     });
+    await this.usernames.confirmRegistered(account);
+    return account;
   }
 }

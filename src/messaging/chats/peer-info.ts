@@ -1,49 +1,40 @@
 /** Another user's public profile and the caller's relationship to that user (GetPeerInfo). */
+import type { Message } from '@bufbuild/protobuf';
 import type { BlockList } from '../../contacts/block-list.js';
 import type { ContactVerifications } from '../../contacts/contact-verifications.js';
-import type { AccountRepository } from '../../identity/accounts/account-repository.js';
+import type { Profile } from '../../gen/service/v1/profile_pb.js';
 import { directConversationId as directConversation } from '../conversations/conversation.js';
 import type { Conversations } from '../conversations/conversations.js';
 
 /**
- * What `viewer` may see of a user's presence status (the presence area's Presence). An interface
- * here, because presence depends on messaging's conversations and not the other way round.
+ * A user's public profile as `viewer` may see it (the profile area's PublicProfiles, which hides
+ * what a user who blocked the viewer would not show). An interface here, because the profile
+ * and presence areas depend on messaging's conversations and not the other way round.
  */
-export interface PresenceView {
-  seenBy(address: string, viewer: string): Promise<{ status: string; statusText: string }>;
+export interface ProfileView {
+  seenBy(address: string, viewer: string): Promise<Omit<Profile, keyof Message>>;
 }
 
 export interface PeerInfoDependencies {
-  readonly accounts: AccountRepository;
   readonly conversations: Conversations;
   readonly blocks: BlockList;
   readonly verifications: ContactVerifications;
-  readonly presence: PresenceView;
+  readonly profiles: ProfileView;
 }
 
 export class PeerInfo {
   constructor(private readonly deps: PeerInfoDependencies) {}
 
   async of(caller: string, peer: string) {
-    const { accounts, conversations, blocks, verifications, presence } = this.deps;
-    const [account, status, blocked, verified, conversation] = await Promise.all([
-      accounts.find(peer),
-      presence.seenBy(peer, caller),
+    const { conversations, blocks, verifications, profiles } = this.deps;
+    const [profile, blocked, verified, conversation] = await Promise.all([
+      profiles.seenBy(peer, caller),
       blocks.isBlocked(caller, peer),
       verifications.isVerified(caller, peer),
       conversations.find(directConversation(caller, peer)),
     ]);
     return {
-      profile: {
-        address: peer,
-        username: account?.username ?? '',
-        displayName: account?.displayName ?? '',
-        bio: '',
-        avatarMediaId: '',
-        status: status.status,
-        statusText: status.statusText,
-        lastSeenAt: '',
-      },
+      profile,
       conversationId: conversation?._id ?? '',
       blocked,
       verified,

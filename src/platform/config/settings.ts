@@ -209,6 +209,29 @@ export const settings = {
       'Key id of SENDER_CERT_SIGNING_KEY in certificates and the trust root. Unset: the RFC 7638 thumbprint of its public key.',
     ),
   },
+  discovery: {
+    hashBudget: integerSetting(
+      'DISCOVERY_HASH_BUDGET',
+      'Contact discovery: distinct phone hashes a user may look up that it has not looked up before, in all (the enumeration quota, kept in shared state); hashes already looked up within DISCOVERY_BUDGET_WINDOW are free.',
+      50_000,
+      1_000,
+      10_000_000,
+    ),
+    budgetWindowMs: durationSetting(
+      'DISCOVERY_BUDGET_WINDOW',
+      'How long a spent DISCOVERY_HASH_BUDGET takes to refill completely (steadily), and how long a looked-up hash stays free to look up again.',
+      '720h',
+    ),
+  },
+  location: {
+    minDurationSeconds: integerSetting(
+      'LOCATION_MIN_DURATION_SECONDS',
+      'The shortest location-sharing session a client may ask for (duration_seconds). location.proto documents 60; lower it only for tests.',
+      60,
+      1,
+      60,
+    ),
+  },
   realtime: {
     heartbeatSeconds: integerSetting(
       'WS_HEARTBEAT_SECONDS',
@@ -246,6 +269,8 @@ export type CaptchaSettings = Config['captcha'];
 export type KeysSettings = Config['keys'];
 export type RelaySettings = Config['relay'];
 export type RealtimeSettings = Config['realtime'];
+export type DiscoverySettings = Config['discovery'];
+export type LocationSettings = Config['location'];
 
 /** Every setting in one list: the README table and the Helm chart are checked against it. */
 export const allSettings: readonly Setting<unknown>[] = Object.values(settings).flatMap((section): Setting<unknown>[] => Object.values(section));

@@ -7,9 +7,9 @@
  * no flush interrupted sets the marker.
  */
 import { randomUUID } from 'node:crypto';
-import { DependencyUnavailableError } from '../errors/dependency-unavailable.js';
 import type { Logger } from '../logging/logger.js';
 import type { OutageLog } from '../logging/outage-log.js';
+import { RepeatingWork } from '../logging/repeating-work.js';
 import { MIRRORS_COMPLETE_KEY, MIRRORS_REBUILDING_KEY, completeRebuild } from './mirror-completeness.js';
 import type { SharedState } from './shared-state.js';
 
@@ -25,38 +25,32 @@ const CHECK_INTERVAL_MS = 2000;
 const REBUILD_TTL_MS = 10 * 60_000;
 
 export class MirrorKeeper {
-  private timer: NodeJS.Timeout | undefined;
-  private checking: Promise<void> | undefined;
+  /** One check at a time; failures are logged, the next check tries again. */
+  private readonly checks: RepeatingWork;
 
   constructor(
     private readonly state: SharedState,
     private readonly sources: readonly MirrorSource[],
     private readonly logger: Logger,
-    private readonly outages: OutageLog,
-  ) {}
+    outages: OutageLog,
+  ) {
+    this.checks = new RepeatingWork({
+      intervalMs: CHECK_INTERVAL_MS,
+      run: () => this.rebuildIfIncomplete(),
+      logger,
+      outages,
+      failure: 'shared-state mirrors not rebuilt; retrying',
+    });
+  }
 
   /** Makes the mirrors complete once (if shared state answers), then keeps checking. */
   async start(): Promise<void> {
-    await this.check();
-    this.timer = setInterval(() => void this.check(), CHECK_INTERVAL_MS);
-    this.timer.unref();
+    await this.checks.runOnce();
+    this.checks.start();
   }
 
-  stop(): void {
-    clearInterval(this.timer);
-  }
-
-  /** One check, never two at once; failures are logged, the next check tries again. */
-  private check(): Promise<void> {
-    this.checking ??= this.rebuildIfIncomplete()
-      .catch((error: unknown) => {
-        if (error instanceof DependencyUnavailableError) this.outages.report(error);
-        else this.logger.warn({ err: error }, 'shared-state mirrors not rebuilt; retrying');
-      })
-      .finally(() => {
-        this.checking = undefined;
-      });
-    return this.checking;
+  stop(): Promise<void> {
+    return this.checks.stop();
   }
 
   private async rebuildIfIncomplete(): Promise<void> {

@@ -16,7 +16,18 @@ import { randomUUID } from 'node:crypto';
 /** Durable events: stored for replay, numbered per user. */
 export const DURABLE_EVENT_TYPES = ['message.new', 'message.read', 'message.viewed', 'sealed.message'] as const;
 /** Ephemeral events: delivered to the connections open at that moment, never stored. */
-export const EPHEMERAL_EVENT_TYPES = ['typing', 'presence', 'call.offer', 'call.answer', 'call.ice_candidate', 'call.hangup'] as const;
+export const EPHEMERAL_EVENT_TYPES = [
+  'typing',
+  'presence',
+  'profile.changed',
+  'location.started',
+  'location.updated',
+  'location.ended',
+  'call.offer',
+  'call.answer',
+  'call.ice_candidate',
+  'call.hangup',
+] as const;
 
 export type DurableEventType = (typeof DURABLE_EVENT_TYPES)[number];
 export type EphemeralEventType = (typeof EPHEMERAL_EVENT_TYPES)[number];

@@ -498,13 +498,21 @@ export const ContactsService: GenService<{
    * numbers: the client sends the deterministic phone hashes (the same hash it would send at
    * phone registration, computed on the device) and gets back the wallet addresses of the
    * registered accounts. Hashes without a match are simply absent from the answer. The server
-   * does not store the submitted hashes. Accounts that have deleted themselves or blocked the
-   * caller are never returned.
+   * does not store the submitted hashes. Accounts being deleted, accounts that blocked the
+   * caller, and phone registrations not yet completed (no key bundle published) are never
+   * returned.
    *
-   * Rate limit: 30 per minute, burst 10.
+   * Rate limit: 30 per minute, burst 10. On top of it, an enumeration quota: each user may look
+   * up at most 50,000 distinct hashes it has not looked up before (the operator's
+   * `DISCOVERY_HASH_BUDGET`), refilled steadily over 30 days (`DISCOVERY_BUDGET_WINDOW`); hashes
+   * already looked up within that window are free, so re-syncing an address book costs only its
+   * new entries. To count repeats the server keeps, per user and for that window, a 64-bit
+   * digest of each hash looked up, never the hash itself. A request with more new hashes than
+   * the budget holds is refused as a whole.
    *
    * Errors: `400 INVALID_ARGUMENT` (no hashes, more than 1,000, or a hash that is empty or longer
-   * than 128 characters), `401 UNAUTHORIZED`, `429 RATE_LIMIT_EXCEEDED`.
+   * than 128 characters), `401 UNAUTHORIZED`, `429 RATE_LIMIT_EXCEEDED` (the rate limit or the
+   * enumeration quota, with `Retry-After`).
    *
    * @generated from rpc service.v1.ContactsService.DiscoverContacts
    */

@@ -48,8 +48,8 @@ export type LocationSession = Message<"service.v1.LocationSession"> & {
   groupId: string;
 
   /**
-   * `active`, `stopped` (ended by its owner or replaced by a new session to the same target)
-   * or `expired` (reached `expires_at`).
+   * `active`, `stopped` (ended by its owner, replaced by a new session to the same target, or
+   * ended by a block or by the end of an account) or `expired` (reached `expires_at`).
    *
    * @generated from field: string state = 5;
    */
@@ -70,7 +70,9 @@ export type LocationSession = Message<"service.v1.LocationSession"> & {
   expiresAt: string;
 
   /**
-   * When the session was stopped early, ISO-8601 UTC with milliseconds; empty otherwise.
+   * When the session was stopped early, ISO-8601 UTC with milliseconds; empty otherwise. An
+   * ended session can still be read (`StopLocationSharing`) for an hour after `expires_at`;
+   * later its id is unknown (404).
    *
    * @generated from field: string stopped_at = 8 [json_name = "stopped_at"];
    */
@@ -328,11 +330,18 @@ export const StopLocationSharingResponseSchema: GenMessage<StopLocationSharingRe
  * Live location sharing: the caller shares its position with one user or one group for a
  * limited time. A session is started, fed with position updates, and stopped (or it expires).
  *
- * Updates are relayed over the WebSocket to the session's audience as they arrive. The server
- * keeps only the latest update of an active session (for audience members who connect later)
- * and deletes it when the session ends; no location history is kept. Clients should send the
- * position end-to-end encrypted in `ciphertext`; the plain coordinate fields exist for clients
- * without an encryption session and are then visible to the server.
+ * Updates are relayed over the WebSocket to the session's audience as they arrive, to the
+ * connections open at that moment (events `location.started`, `location.updated`,
+ * `location.ended`; see the realtime protocol). The server stores no position at all, only the
+ * session itself; an audience member who connects later sees the next update. Clients should
+ * send the position end-to-end encrypted in `ciphertext`; the plain coordinate fields exist for
+ * clients without an encryption session and are then visible to the server (in transit only).
+ *
+ * A session ends when its owner stops it, when it reaches `expires_at`, when its owner starts a
+ * new session to the same target, when the owner or the peer blocks the other (a group session
+ * goes on, but no position reaches members between whom and the owner there is a block in
+ * either direction), and when the owner's or the peer's account is deleted or recovered to a
+ * new wallet. The audience receives `location.ended` in every case.
  *
  * Every RPC requires a verified access token (Bearer, or a cookie session with its CSRF token)
  * and answers `401 UNAUTHORIZED` without one, and `429 RATE_LIMIT_EXCEEDED` (with
@@ -347,8 +356,8 @@ export const LocationService: GenService<{
    * and starts a new one.
    *
    * Errors: `400 INVALID_ARGUMENT` (not exactly one of `peer_address`, `group_id`;
-   * `duration_seconds` out of range), `401 UNAUTHORIZED`, `403 FORBIDDEN` (the caller has
-   * blocked the peer), `404 NOT_FOUND` (peer not registered; group unknown or the caller is not
+   * `peer_address` malformed or the caller's own; `duration_seconds` out of range),
+   * `401 UNAUTHORIZED`, `403 FORBIDDEN` (the caller has blocked the peer), `404 NOT_FOUND` (peer not registered; group unknown or the caller is not
    * a member), `429 RATE_LIMIT_EXCEEDED`.
    *
    * @generated from rpc service.v1.LocationService.StartLocationSharing
@@ -362,12 +371,15 @@ export const LocationService: GenService<{
    * Sends the current position for one of the caller's active sessions. Each update carries
    * either `ciphertext` or `latitude` and `longitude` (with optional accuracy, heading and
    * speed). Clients send at most one update every 5 seconds; faster updates are accepted but
-   * relayed no more than once per 5 seconds.
+   * relayed no more than once per 5 seconds (an update within 5 s of the last relayed one is
+   * dropped).
    *
    * Errors: `400 INVALID_ARGUMENT` (missing `session_id`; neither or both of `ciphertext` and
-   * coordinates; only one of `latitude`/`longitude`; a value out of range; `ciphertext` longer
-   * than 4,096 bytes), `401 UNAUTHORIZED`, `404 NOT_FOUND` (no session with this id owned by the
-   * caller), `410 GONE` (the session was stopped or has expired), `429 RATE_LIMIT_EXCEEDED`.
+   * coordinates; only one of `latitude`/`longitude`; accuracy, heading or speed without
+   * coordinates; a value out of range or not a finite number; `ciphertext` longer than 4,096
+   * bytes), `401 UNAUTHORIZED`, `404 NOT_FOUND` (no session with this id owned by the caller),
+   * `410 GONE` (the session was stopped, replaced, ended by a block, or has expired),
+   * `429 RATE_LIMIT_EXCEEDED`.
    *
    * @generated from rpc service.v1.LocationService.UpdateLocation
    */

@@ -1743,7 +1743,8 @@ export const MessagesService: GenService<{
   },
   /**
    * Returns another user's public profile together with the caller's relationship to that user
-   * (block and verification state, the direct conversation and its disappearing timer).
+   * (block and verification state, the direct conversation and its disappearing timer). A user
+   * who has blocked the caller shows only the address and the username (see `Profile`).
    *
    * Rate limit: 60 per minute, burst 20.
    *

@@ -15,7 +15,9 @@ export const file_service_v1_profile: GenFile = /*@__PURE__*/
   fileDesc("ChhzZXJ2aWNlL3YxL3Byb2ZpbGUucHJvdG8SCnNlcnZpY2UudjEi3QEKB1Byb2ZpbGUSDwoHYWRkcmVzcxgBIAEoCRIQCgh1c2VybmFtZRgCIAEoCRIiCgxkaXNwbGF5X25hbWUYAyABKAlSDGRpc3BsYXlfbmFtZRILCgNiaW8YBCABKAkSKAoPYXZhdGFyX21lZGlhX2lkGAUgASgJUg9hdmF0YXJfbWVkaWFfaWQSDgoGc3RhdHVzGAYgASgJEiAKC3N0YXR1c190ZXh0GAcgASgJUgtzdGF0dXNfdGV4dBIiCgxsYXN0X3NlZW5fYXQYCCABKAlSDGxhc3Rfc2Vlbl9hdCIpChVVcGRhdGVVc2VybmFtZVJlcXVlc3QSEAoIdXNlcm5hbWUYASABKAkicgoWVXBkYXRlVXNlcm5hbWVSZXNwb25zZRIPCgdzdWNjZXNzGAEgASgIEg8KB21lc3NhZ2UYAiABKAkSEAoIdXNlcm5hbWUYAyABKAkSJAoHcHJvZmlsZRgEIAEoCzITLnNlcnZpY2UudjEuUHJvZmlsZSKtAQoUVXBkYXRlUHJvZmlsZVJlcXVlc3QSJwoMZGlzcGxheV9uYW1lGAEgASgJSABSDGRpc3BsYXlfbmFtZYgBARIQCgNiaW8YAiABKAlIAYgBARItCg9hdmF0YXJfbWVkaWFfaWQYAyABKAlIAlIPYXZhdGFyX21lZGlhX2lkiAEBQg8KDV9kaXNwbGF5X25hbWVCBgoEX2Jpb0ISChBfYXZhdGFyX21lZGlhX2lkIl8KFVVwZGF0ZVByb2ZpbGVSZXNwb25zZRIPCgdzdWNjZXNzGAEgASgIEg8KB21lc3NhZ2UYAiABKAkSJAoHcHJvZmlsZRgDIAEoCzITLnNlcnZpY2UudjEuUHJvZmlsZSJHChNVcGRhdGVTdGF0dXNSZXF1ZXN0Eg4KBnN0YXR1cxgBIAEoCRIgCgtzdGF0dXNfdGV4dBgCIAEoCVILc3RhdHVzX3RleHQiigEKFFVwZGF0ZVN0YXR1c1Jlc3BvbnNlEg8KB3N1Y2Nlc3MYASABKAgSDwoHbWVzc2FnZRgCIAEoCRIOCgZzdGF0dXMYAyABKAkSIAoLc3RhdHVzX3RleHQYBCABKAlSC3N0YXR1c190ZXh0Eh4KCnVwZGF0ZWRfYXQYBSABKAlSCnVwZGF0ZWRfYXQiUwoURGVsZXRlQWNjb3VudFJlcXVlc3QSDwoHY29uZmlybRgBIAEoCRIaCghtZmFfY29kZRgCIAEoCVIIbWZhX2NvZGUSDgoGcmVhc29uGAMgASgJIlkKFURlbGV0ZUFjY291bnRSZXNwb25zZRIPCgdzdWNjZXNzGAEgASgIEg8KB21lc3NhZ2UYAiABKAkSHgoKZGVsZXRlZF9hdBgDIAEoCVIKZGVsZXRlZF9hdDKNBAoOUHJvZmlsZVNlcnZpY2USgwEKDlVwZGF0ZVVzZXJuYW1lEiEuc2VydmljZS52MS5VcGRhdGVVc2VybmFtZVJlcXVlc3QaIi5zZXJ2aWNlLnYxLlVwZGF0ZVVzZXJuYW1lUmVzcG9uc2UiKtLzGAQIChADgtPkkwIcOgEqIhcvYXBpL3YxL3VwZGF0ZS11c2VybmFtZRJ/Cg1VcGRhdGVQcm9maWxlEiAuc2VydmljZS52MS5VcGRhdGVQcm9maWxlUmVxdWVzdBohLnNlcnZpY2UudjEuVXBkYXRlUHJvZmlsZVJlc3BvbnNlIinS8xgECBQQBYLT5JMCGzoBKiIWL2FwaS92MS91cGRhdGUtcHJvZmlsZRJzCgxVcGRhdGVTdGF0dXMSHy5zZXJ2aWNlLnYxLlVwZGF0ZVN0YXR1c1JlcXVlc3QaIC5zZXJ2aWNlLnYxLlVwZGF0ZVN0YXR1c1Jlc3BvbnNlIiCC0+STAho6ASoiFS9hcGkvdjEvdXBkYXRlLXN0YXR1cxJ/Cg1EZWxldGVBY2NvdW50EiAuc2VydmljZS52MS5EZWxldGVBY2NvdW50UmVxdWVzdBohLnNlcnZpY2UudjEuRGVsZXRlQWNjb3VudFJlc3BvbnNlIinS8xgECAMQAYLT5JMCGzoBKiIWL2FwaS92MS9kZWxldGUtYWNjb3VudGIGcHJvdG8z", [file_google_api_annotations, file_service_v1_options]);
 
 /**
- * The public profile of a user, as other users see it.
+ * The public profile of a user, as other users see it. A user who has blocked the viewer shows
+ * that viewer only `address` and `username`: `display_name`, `bio`, `avatar_media_id`,
+ * `status_text` and `last_seen_at` are empty and `status` is `offline`.
  *
  * @generated from message service.v1.Profile
  */
@@ -28,7 +30,7 @@ export type Profile = Message<"service.v1.Profile"> & {
   address: string;
 
   /**
-   * The username, lowercase, 3 to 32 characters from `a-z`, `0-9` and `_`; empty if none is set.
+   * The username, lowercase, 3 to 32 characters from `a-z`, `0-9` and `_`.
    *
    * @generated from field: string username = 2;
    */
@@ -158,15 +160,16 @@ export const UpdateUsernameResponseSchema: GenMessage<UpdateUsernameResponse> = 
  */
 export type UpdateProfileRequest = Message<"service.v1.UpdateProfileRequest"> & {
   /**
-   * The display name, at most 64 characters, one line; leading and trailing whitespace is
-   * trimmed.
+   * The display name, at most 64 characters (Unicode code points), one line without control
+   * characters; leading and trailing whitespace is trimmed.
    *
    * @generated from field: optional string display_name = 1 [json_name = "display_name"];
    */
   displayName?: string | undefined;
 
   /**
-   * The bio, at most 280 characters.
+   * The bio, at most 280 characters (Unicode code points); no control characters other than
+   * line breaks and tabs.
    *
    * @generated from field: optional string bio = 2;
    */
@@ -386,15 +389,22 @@ export const ProfileService: GenService<{
   /**
    * Changes the caller's username.
    *
-   * Rules: 3 to 32 characters from `a-z`, `0-9` and `_`. Input is accepted in any case and
-   * stored in lowercase; uniqueness is case-insensitive. Reserved names (for example `admin`,
-   * `support`, `system`) are treated as taken. Setting the current username again succeeds and
-   * changes nothing. The previous username becomes free for others immediately.
+   * Rules: 3 to 32 characters from `a-z`, `0-9` and `_`, starting with a letter. Leading and
+   * trailing whitespace is trimmed; input is accepted in any case and stored in lowercase;
+   * uniqueness is case-insensitive, and of concurrent claims of one name exactly one succeeds.
+   * Reserved names (for example `admin`, `support`, `system`) are treated as taken. Setting the
+   * current username again succeeds and changes nothing.
+   *
+   * The previous username is held for the caller for 30 days: nobody else can take it (or
+   * register with it) until then, while the caller may take it back. A deleted account's
+   * username is held the same way. The caller's contacts (users with a direct chat or a shared
+   * group, except those the caller blocked) receive the `profile.changed` WebSocket event.
    *
    * Rate limit: 10 per minute, burst 3.
    *
    * Errors: `400 INVALID_ARGUMENT` (length or characters not allowed), `401 UNAUTHORIZED`,
-   * `409 CONFLICT` (taken by another account, or reserved), `429 RATE_LIMIT_EXCEEDED`.
+   * `409 CONFLICT` (taken by another account, held for its former owner, or reserved),
+   * `429 RATE_LIMIT_EXCEEDED`.
    *
    * @generated from rpc service.v1.ProfileService.UpdateUsername
    */
@@ -408,11 +418,14 @@ export const ProfileService: GenService<{
    * is left unchanged; a field present with an empty string is cleared.
    *
    * Profile fields are visible to the server and to every authenticated user (they are what
-   * `GET /api/v1/peer-info` shows); nothing secret belongs here.
+   * `GET /api/v1/peer-info` shows); nothing secret belongs here. The caller's contacts (users
+   * with a direct chat or a shared group, except those the caller blocked) receive the
+   * `profile.changed` WebSocket event.
    *
    * Rate limit: 20 per minute, burst 5.
    *
-   * Errors: `400 INVALID_ARGUMENT` (a field too long, or `avatar_media_id` not an upload of kind
+   * Errors: `400 INVALID_ARGUMENT` (a field too long, a control character in `display_name`, or
+   * one other than line breaks and tabs in `bio`, or `avatar_media_id` not an upload of kind
    * `avatar`), `401 UNAUTHORIZED`, `404 NOT_FOUND` (`avatar_media_id` unknown or not uploaded by
    * the caller), `429 RATE_LIMIT_EXCEEDED`.
    *

@@ -1,0 +1,9 @@
+/**
+ * The avatar images, as the media area provides them: `set` checks that `mediaId` is an upload
+ * of kind `avatar` by `owner` and makes it the owner's avatar, answering its public URL, or
+ * throws the ApiError that profile.proto lists (400 wrong kind, 404 unknown or not the
+ * owner's). Declared here because the profile area only needs this much of media.
+ */
+export interface ProfileAvatars {
+  set(owner: string, mediaId: string): Promise<string>;
+}
