@@ -7,6 +7,8 @@
 import { createAdminService } from '../admin/admin-service.js';
 import type { BlockMirror } from '../contacts/block-mirror.js';
 import { createContactsArea } from '../contacts/contacts-area.js';
+import { GroupsService } from '../gen/service/v1/groups_pb.js';
+import { createGroupsArea } from '../groups/groups-area.js';
 import { AdminService } from '../gen/service/v1/admin_pb.js';
 import { AuthService } from '../gen/service/v1/auth_pb.js';
 import { ContactsService } from '../gen/service/v1/contacts_pb.js';
@@ -112,7 +114,7 @@ export async function buildApiAreas(ports: ApiAreaPorts): Promise<ApiAreas> {
   const { accounts } = identity;
   const contacts = await createContactsArea({ store, blockMirror: ports.blockMirror, accounts });
   // The conversation model is shared: messaging writes it, presence reads who chats with whom
-  // (and the groups and channels areas will write their members' records).
+  // (and the groups area, and the coming channels area, write their members' records).
   const conversations = new Conversations(store, accounts);
   const presence = createPresenceArea({ store, conversations, blocks: contacts.blocks, events });
   const messaging = await createMessagingArea({
@@ -124,6 +126,14 @@ export async function buildApiAreas(ports: ApiAreaPorts): Promise<ApiAreas> {
     presence: presence.presence,
     events,
     logger,
+  });
+  const groups = await createGroupsArea({
+    settings: config.groups,
+    store,
+    conversations,
+    sender: messaging.sender,
+    media: messaging.media,
+    blocks: contacts.blocks,
   });
   const keys = await createKeysArea({
     serviceName: config.service.name,
@@ -151,7 +161,7 @@ export async function buildApiAreas(ports: ApiAreaPorts): Promise<ApiAreas> {
     authentication: identity.authentication,
     mirrors: [identity.mirror, contacts.mirror],
     backgroundTasks: [messaging.announcementSweeper, keys.republisher, relay.drains],
-    accountData: [],
+    accountData: [groups.accountData],
     implementations: new Map<string, PartialServiceImpl>([
       [SystemService.typeName, createSystemService(ports.frontendErrors)],
       [AuthService.typeName, identity.services.auth],
@@ -161,6 +171,7 @@ export async function buildApiAreas(ports: ApiAreaPorts): Promise<ApiAreas> {
       [MfaService.typeName, identity.services.mfa],
       [PhoneAuthService.typeName, identity.services.phoneAuth],
       [MessagesService.typeName, messaging.service],
+      [GroupsService.typeName, groups.service],
       [ContactsService.typeName, contacts.service],
       [ProfileService.typeName, presence.service],
       [KeysService.typeName, keys.service],

@@ -23,6 +23,8 @@ export interface Target {
   readonly peer: string;
   readonly groupId: string;
   readonly channelId: string;
+  /** The first sequence number the caller may read (a group member's joining); 0 for all. */
+  readonly historyFrom?: number;
 }
 
 export class Conversations {
@@ -57,8 +59,9 @@ export class Conversations {
     const [type, id] = fields.groupId !== '' ? (['group', fields.groupId] as const) : (['channel', fields.channelId!] as const);
     const conversationId = `${type}:${id}`;
     // Groups and channels write their members' records; without one the caller cannot see it.
-    if (id.length > 64 || !(await this.members.findOne({ _id: memberId(conversationId, caller) }))) throw notFound(`No such ${type}`);
-    return { conversationId, type, peer: '', groupId: type === 'group' ? id : '', channelId: type === 'channel' ? id : '' };
+    const member = id.length > 64 ? null : await this.members.findOne({ _id: memberId(conversationId, caller) });
+    if (!member) throw notFound(`No such ${type}`);
+    return { conversationId, type, peer: '', groupId: type === 'group' ? id : '', channelId: type === 'channel' ? id : '', historyFrom: member.historyFrom ?? 0 };
   }
 
   /**

@@ -42,7 +42,7 @@ export class Receipts {
     if (upToMessageId === '') throw invalidArgument('up_to_message_id is required');
     const now = new Date();
     const upTo = upToMessageId.length <= 64 ? await this.messages.findOne({ _id: upToMessageId, conversationId: target.conversationId }) : null;
-    if (!upTo || !isVisibleTo(upTo, reader, now)) throw notFound('No such message in this conversation');
+    if (!upTo || !isVisibleTo(upTo, reader, now) || upTo.sequence < (target.historyFrom ?? 0)) throw notFound('No such message in this conversation');
     const moved = await this.conversations.members.findOneAndUpdate(
       { _id: memberId(target.conversationId, reader), lastReadSequence: { $lt: upTo.sequence } },
       { $set: { lastReadSequence: upTo.sequence, lastReadMessageId: upTo._id } },

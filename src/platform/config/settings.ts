@@ -209,6 +209,15 @@ export const settings = {
       'Key id of SENDER_CERT_SIGNING_KEY in certificates and the trust root. Unset: the RFC 7638 thumbprint of its public key.',
     ),
   },
+  groups: {
+    maxMembers: integerSetting(
+      'GROUP_MAX_MEMBERS',
+      'Most members a group may have, its owner included; creating a larger group or joining a full one answers 409 CONFLICT.',
+      1000,
+      2,
+      100_000,
+    ),
+  },
   realtime: {
     heartbeatSeconds: integerSetting(
       'WS_HEARTBEAT_SECONDS',
@@ -245,6 +254,7 @@ export type LimitSettings = Config['limits'];
 export type CaptchaSettings = Config['captcha'];
 export type KeysSettings = Config['keys'];
 export type RelaySettings = Config['relay'];
+export type GroupSettings = Config['groups'];
 export type RealtimeSettings = Config['realtime'];
 
 /** Every setting in one list: the README table and the Helm chart are checked against it. */
