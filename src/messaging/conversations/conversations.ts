@@ -114,7 +114,11 @@ export class Conversations {
     return peers;
   }
 
-  /** Moves the conversation to the top of these members' chat lists (creating their entries). */
+  /**
+   * Moves the conversation to the top of these members' chat lists, creating the entries of a
+   * direct chat. Groups and channels create their members' records themselves, so an address
+   * without one (a departed member told of its departure) gets none here.
+   */
   async touch(target: Target, addresses: readonly string[], at: Date): Promise<void> {
     await Promise.all(
       [...new Set(addresses)].map((address) =>
@@ -133,7 +137,7 @@ export class Conversations {
               lastReadMessageId: '',
             },
           },
-          { upsert: true },
+          { upsert: target.type === 'direct' },
         ),
       ),
     );
