@@ -48,7 +48,7 @@ describe('promote and demote: the owner only', () => {
     } else {
       expectFailure(reply, status, status === 403 ? 'FORBIDDEN' : 'NOT_FOUND');
     }
-    expect(await roleOf(groupId, addressOf(people[target]))).toBe(status === 200 || target === 'admin2' ? 'admin' : 'member');
+    expect(await roleOf(groupId, addressOf(people[target]))).toBe(status === 200 || (target as string) === 'admin2' ? 'admin' : 'member');
   });
 
   test.each([
