@@ -65,15 +65,19 @@ export class GroupInvites {
     if (!(await this.invites.findOne(invite))) throw notFound('No such invite code in this group');
   }
 
-  /** The group a valid code admits `joiner` to, without using it: 404, 410 or 403 otherwise. */
-  async check(code: string, joiner: string): Promise<GroupInvite> {
+  /** An existing code that was not revoked: 404 otherwise. */
+  async find(code: string): Promise<GroupInvite> {
     const invite = INVITE_CODE.test(code) ? await this.invites.findOne({ _id: hashOf(code) }) : null;
     if (!invite || invite.revokedAt) throw notFound('Unknown or revoked invite code');
+    return invite;
+  }
+
+  /** Whether the code admits `joiner` now (without using it): 410 or 403 otherwise. */
+  async check(invite: GroupInvite, joiner: string): Promise<void> {
     if (invite.expiresAt <= new Date()) throw gone('This invite code has expired');
     if (invite.maxUses > 0 && invite.remainingUses <= 0) throw gone('This invite code has been used up');
     const removedAt = await this.removals.removedAt(invite.groupId, joiner);
     if (removedAt && invite.createdAt <= removedAt) throw permissionDenied('You were removed from this group after this code was made; ask for a new one');
-    return invite;
   }
 
   /** Takes one use of the code; 410 when another joiner took the last one first. */

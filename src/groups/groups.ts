@@ -66,9 +66,10 @@ export class Groups {
 
   /** Joins with a code: the group, and whether the caller already was a member (the code is then not used). */
   async join(joiner: string, code: string): Promise<{ group: GroupRecord; member: GroupMember; alreadyMember: boolean }> {
-    const invite = await this.invites.check(code, joiner);
+    const invite = await this.invites.find(code);
     const existing = await this.memberships.member(invite.groupId, joiner);
     if (!existing) {
+      await this.invites.check(invite, joiner);
       await this.invites.use(invite);
       try {
         await this.memberships.join(invite.groupId, joiner);

@@ -960,13 +960,16 @@ export const GroupsService: GenService<{
     output: typeof GetGroupResponseSchema;
   },
   /**
-   * Joins a group with an invite code; the caller becomes a `member`. Joining a group the caller
-   * already belongs to succeeds and changes nothing (the invite is not used up). The other
-   * members see a `member_joined` system message.
+   * Joins a group with an invite code; the caller becomes a `member` and reads the group's
+   * history from its joining on. Joining a group the caller already belongs to, with any of its
+   * codes that was not revoked, succeeds and changes nothing (the invite is not used up). The
+   * other members see a `member_joined` system message. A member who was removed comes back only
+   * with a code created after its removal.
    *
    * Rate limit: 10 per minute, burst 3.
    *
-   * Errors: `401 UNAUTHORIZED`, `404 NOT_FOUND` (unknown or revoked invite code),
+   * Errors: `401 UNAUTHORIZED`, `403 FORBIDDEN` (the caller was removed from the group after
+   * this code was created), `404 NOT_FOUND` (unknown or revoked invite code),
    * `409 CONFLICT` (the group already has `GROUP_MAX_MEMBERS` members), `410 GONE` (the invite has expired or
    * reached its maximum number of uses), `429 RATE_LIMIT_EXCEEDED`.
    *
