@@ -117,9 +117,14 @@ export class Conversations {
   /**
    * Moves the conversation to the top of these members' chat lists, creating the entries of a
    * direct chat. Groups and channels create their members' records themselves, so an address
-   * without one (a departed member told of its departure) gets none here.
+   * without one (a departed member told of its departure) gets none here, and their members'
+   * records move in one update rather than one per member.
    */
   async touch(target: Target, addresses: readonly string[], at: Date): Promise<void> {
+    if (target.type !== 'direct') {
+      await this.members.updateMany({ conversationId: target.conversationId, address: { $in: [...addresses] } }, { $set: { activityAt: at } });
+      return;
+    }
     await Promise.all(
       [...new Set(addresses)].map((address) =>
         this.members.updateOne(
@@ -130,14 +135,14 @@ export class Conversations {
               conversationId: target.conversationId,
               address,
               type: target.type,
-              peerAddress: target.type === 'direct' ? otherOf(target.conversationId, address) : '',
+              peerAddress: otherOf(target.conversationId, address),
               groupId: target.groupId,
               channelId: target.channelId,
               lastReadSequence: 0,
               lastReadMessageId: '',
             },
           },
-          { upsert: target.type === 'direct' },
+          { upsert: true },
         ),
       ),
     );
