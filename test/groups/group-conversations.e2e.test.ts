@@ -163,6 +163,18 @@ describe('the group conversation', () => {
     expect(expectOk(await api.get('/api/v1/chats', bearer(bob!))).chats[0]).toMatchObject({ group_id: groupId, unread_count: 1, last_read_message_id: page.messages[0].id });
     // Each member has its own marker: the owner's own texts are not unread to it, `group_created` is.
     expect(expectOk(await api.get('/api/v1/chats', bearer(owner!))).chats[0]).toMatchObject({ group_id: groupId, unread_count: 1, last_read_message_id: '' });
+    // Read by bob but not yet by the owner, whose marker has not moved: still `sent`.
+    expect(expectOk(await groups.history(owner!, groupId, '&page_size=2')).messages.map((message: { status: string }) => message.status)).toEqual(['sent', 'sent']);
+    const newest = expectOk(await groups.history(owner!, groupId)).messages.at(-1);
+    expectOk(await api.post('/api/v1/mark-as-read', { group_id: groupId, up_to_message_id: newest.id }, bearer(owner!)));
+    // Every member's marker has passed sequences 2 and 3 (bob's stops at 3), not 4.
+    const statuses = expectOk(await groups.history(owner!, groupId)).messages.map((message: { sequence: number; status: string }) => [message.sequence, message.status]);
+    expect(statuses).toEqual([
+      [1, 'sent'],
+      [2, 'read'],
+      [3, 'read'],
+      [4, 'sent'],
+    ]);
     expectOk(await groups.rename(owner!, groupId, 'Renamed'));
     expect(expectOk(await api.get('/api/v1/chats', bearer(bob!))).chats[0]).toMatchObject({ title: 'Renamed', last_message: { system_event: 'group_renamed', system_data: { name: 'Renamed' } } });
   });

@@ -1,7 +1,7 @@
 /**
  * The role table of groups.proto, cell by cell (owner, admin, member and a non-member, each
  * promoting, demoting, removing, inviting and renaming), over real HTTP; the same refusals over
- * native gRPC (PERMISSION_DENIED, NOT_FOUND); ownership passing when the owner leaves.
+ * native gRPC (PERMISSION_DENIED, NOT_FOUND); the disappearing timer; ownership passing when the owner leaves.
  */
 import { expectFailure, expectOk } from '../support/session-api.js';
 import { grpc, grpcClient, unary } from '../support/grpc-client.js';
@@ -225,5 +225,20 @@ describe('native gRPC', () => {
     } finally {
       client.close();
     }
+  });
+});
+
+describe('disappearing timer: the owner and admins', () => {
+  test.each([
+    ['owner', 200],
+    ['admin', 200],
+    ['member', 403],
+    ['outsider', 404],
+  ] as const)('%s sets the timer: %i', async (actor, status) => {
+    const groupId = await staffedGroup();
+    const reply = await api.post('/api/v1/chat/disappearing-timer', { group_id: groupId, disappearing_timer_seconds: 3600 }, { authorization: `Bearer ${people[actor].accessToken}` });
+    if (status === 200) expectOk(reply);
+    else expectFailure(reply, status, status === 403 ? 'FORBIDDEN' : 'NOT_FOUND');
+    expect(expectOk(await groups.get(people.member, groupId)).group.disappearing_timer_seconds).toBe(status === 200 ? 3600 : 0);
   });
 });

@@ -3,7 +3,8 @@
  * reads it in a page of history, and `read` when the recipient's read marker passes it. The
  * read marker only moves forward (a conditional update, so concurrent MarkAsRead calls cannot
  * move it back); moving it tells the reader's other connections and, in a direct chat, the
- * peer (unless the reader has blocked the peer). Channels keep markers but no receipts.
+ * peer (unless the reader has blocked the peer). A group message becomes `read` once every
+ * member's marker has passed it. Channels keep markers but no receipts.
  */
 import { invalidArgument, notFound } from '../../platform/errors/api-error.js';
 import type { Collection, StoreFilter } from '../../platform/store/document-store.js';
@@ -52,6 +53,7 @@ export class Receipts {
     if (moved && target.type !== 'channel') {
       const readFilter: StoreFilter<StoredMessage> = { conversationId: target.conversationId, sequence: { $lte: upTo.sequence }, senderAddress: { $ne: reader }, status: { $ne: 'read' }, withheld: false };
       if (target.type === 'direct') await this.messages.updateMany({ ...readFilter, recipientAddress: reader }, { $set: { status: 'read' } });
+      if (target.type === 'group') await this.markReadByEveryone(target);
       const tellPeer = target.type === 'direct' && target.peer !== reader && !(await this.blocks.isBlocked(reader, target.peer));
       await this.events.durable('message.read', tellPeer ? [reader, target.peer] : [reader], {
         conversation_id: target.conversationId,
@@ -64,5 +66,15 @@ export class Receipts {
     const lastRead = member?.lastReadSequence ?? 0;
     const unreadCount = await this.messages.countDocuments({ conversationId: target.conversationId, sequence: { $gt: lastRead }, senderAddress: { $ne: reader }, ...visibleTo(reader, now) });
     return { moved: moved !== null, lastReadMessageId: member?.lastReadMessageId ?? '', unreadCount };
+  }
+
+  /** A group's messages become `read` once every member's marker has passed them. */
+  private async markReadByEveryone(target: Target): Promise<void> {
+    const [slowest] = await this.conversations.members.find({ conversationId: target.conversationId }, { sort: { lastReadSequence: 1 }, limit: 1 });
+    if (!slowest || slowest.lastReadSequence === 0) return;
+    await this.messages.updateMany(
+      { conversationId: target.conversationId, sequence: { $lte: slowest.lastReadSequence }, kind: { $ne: 'system' }, status: { $ne: 'read' } },
+      { $set: { status: 'read' } },
+    );
   }
 }
