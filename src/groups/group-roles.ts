@@ -4,8 +4,11 @@
  */
 export type GroupRole = 'owner' | 'admin' | 'member';
 
-/** Promote and demote: the owner only, and never the owner itself. */
-export const mayChangeRole = (actor: GroupRole, target: GroupRole) => actor === 'owner' && target !== 'owner';
+/** Promote and demote: the owner only (refused before the target is even looked at). */
+export const mayChangeRoles = (actor: GroupRole) => actor === 'owner';
+
+/** The owner's role never changes: ownership passes only when the owner leaves. */
+export const roleCanChange = (target: GroupRole) => target !== 'owner';
 
 /** Remove: the owner removes anyone else; an admin removes plain members only. */
 export const mayRemove = (actor: GroupRole, target: GroupRole) => (actor === 'owner' ? target !== 'owner' : actor === 'admin' && target === 'member');

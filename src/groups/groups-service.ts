@@ -23,7 +23,7 @@ import { decodeCursor, pageSize } from '../platform/api/page-cursor.js';
 import { invalidArgument, notFound, permissionDenied } from '../platform/errors/api-error.js';
 import type { GroupRecord } from './group.js';
 import type { GroupInvites } from './group-invites.js';
-import { mayChangeRole, mayManage, mayRemove } from './group-roles.js';
+import { mayChangeRoles, mayManage, mayRemove, roleCanChange } from './group-roles.js';
 import type { GroupRole } from './group-roles.js';
 import { groupName } from './groups.js';
 import type { Groups } from './groups.js';
@@ -67,11 +67,11 @@ export function createGroupsService({ groups, memberships, invites }: GroupsServ
     return member;
   };
 
-  /** Promote and demote: the owner only (403 before the target is looked at), never the owner's role. */
+  /** Promote and demote (group-roles.ts). */
   const changeRole = async (request: PromoteMemberRequest | DemoteMemberRequest, context: HandlerContext, role: 'admin' | 'member') => {
-    const { caller } = await callerIn(request.groupId, context, (actor) => actor === 'owner');
+    const { caller } = await callerIn(request.groupId, context, mayChangeRoles);
     const target = await memberNamed(request.groupId, request.address);
-    if (!mayChangeRole('owner', target.role)) throw permissionDenied("The owner's role cannot change");
+    if (!roleCanChange(target.role)) throw permissionDenied("The owner's role cannot change");
     return memberships.setRole(request.groupId, caller, target, role);
   };
 
