@@ -98,7 +98,7 @@ export function createMessagesService(deps: MessagesServiceDependencies) {
       const caller = requireCaller(context).address;
       const target = await conversations.resolve(caller, request);
       const page = await deps.history.read(target.conversationId, caller, request, target.historyFrom);
-      await deps.receipts.markDelivered(caller, page.messages);
+      await deps.receipts.markDelivered(caller, target, page.messages);
       const starred = await stars.starredAmong(caller, page.messages.map((message) => message._id));
       const exists = page.messages.length > 0 || (await conversations.find(target.conversationId)) !== null;
       return {

@@ -2,8 +2,8 @@
  * Groups on the single process, over real HTTP and WebSocket clients: creation and its bad
  * input, invite codes (use count, revocation, idempotent joining, rejoining after removal),
  * the group-size limit, and the group conversation on the messaging core (idempotent sends,
- * history from joining, chat list with unread counts, read markers, typing, membership events,
- * the blocking rule).
+ * history from joining, chat list with unread counts, read markers, delivery and read
+ * receipts, typing, membership events, the blocking rule).
  */
 import { expectFailure, expectOk, sleep } from '../support/session-api.js';
 import { RealtimeClient } from '../support/realtime-client.js';
@@ -163,8 +163,10 @@ describe('the group conversation', () => {
     expect(expectOk(await api.get('/api/v1/chats', bearer(bob!))).chats[0]).toMatchObject({ group_id: groupId, unread_count: 1, last_read_message_id: page.messages[0].id });
     // Each member has its own marker: the owner's own texts are not unread to it, `group_created` is.
     expect(expectOk(await api.get('/api/v1/chats', bearer(owner!))).chats[0]).toMatchObject({ group_id: groupId, unread_count: 1, last_read_message_id: '' });
-    // Read by bob but not yet by the owner, whose marker has not moved: still `sent`.
-    expect(expectOk(await groups.history(owner!, groupId, '&page_size=2')).messages.map((message: { status: string }) => message.status)).toEqual(['sent', 'sent']);
+    // Bob fetched up to 4, the owner had fetched nothing: `sent` until the owner's fetch, which
+    // makes what both fetched `delivered` (the system message keeps `sent`).
+    expect(expectOk(await groups.history(bob!, groupId)).messages.map((message: { status: string }) => message.status)).toEqual(['sent', 'sent', 'sent', 'sent']);
+    expect(expectOk(await groups.history(owner!, groupId, '&page_size=2')).messages.map((message: { status: string }) => message.status)).toEqual(['delivered', 'delivered']);
     const newest = expectOk(await groups.history(owner!, groupId)).messages.at(-1);
     expectOk(await api.post('/api/v1/mark-as-read', { group_id: groupId, up_to_message_id: newest.id }, bearer(owner!)));
     // Every member's marker has passed sequences 2 and 3 (bob's stops at 3), not 4.
@@ -173,7 +175,7 @@ describe('the group conversation', () => {
       [1, 'sent'],
       [2, 'read'],
       [3, 'read'],
-      [4, 'sent'],
+      [4, 'delivered'],
     ]);
     expectOk(await groups.rename(owner!, groupId, 'Renamed'));
     expect(expectOk(await api.get('/api/v1/chats', bearer(bob!))).chats[0]).toMatchObject({ title: 'Renamed', last_message: { system_event: 'group_renamed', system_data: { name: 'Renamed' } } });

@@ -47,6 +47,8 @@ export interface ConversationMember {
   historyFrom?: number;
   lastReadSequence: number;
   lastReadMessageId: string;
+  /** In groups: the newest sequence number the member has fetched in a history page (delivery receipts). */
+  lastFetchedSequence?: number;
   /** When the conversation last changed for this member; orders the chat list. */
   activityAt: Date;
 }

@@ -30,8 +30,13 @@ export class Receipts {
     private readonly events: MessagingEvents,
   ) {}
 
-  /** The messages of a history page that reach their recipient for the first time become `delivered` (in `page` too). */
-  async markDelivered(reader: string, page: StoredMessage[]): Promise<void> {
+  /**
+   * The messages of a history page that reach their recipient for the first time become
+   * `delivered` (in `page` too). In a group the reader's fetched position moves up, and the
+   * messages every member has fetched become `delivered`.
+   */
+  async markDelivered(reader: string, target: Target, page: StoredMessage[]): Promise<void> {
+    if (target.type === 'group') return this.markGroupDelivered(reader, target, page);
     const delivered = page.filter((message) => message.recipientAddress === reader && message.senderAddress !== reader && message.status === 'sent');
     if (delivered.length === 0) return;
     await this.messages.updateMany({ _id: { $in: delivered.map((message) => message._id) }, status: 'sent' }, { $set: { status: 'delivered' } });
@@ -66,6 +71,18 @@ export class Receipts {
     const lastRead = member?.lastReadSequence ?? 0;
     const unreadCount = await this.messages.countDocuments({ conversationId: target.conversationId, sequence: { $gt: lastRead }, senderAddress: { $ne: reader }, ...visibleTo(reader, now) });
     return { moved: moved !== null, lastReadMessageId: member?.lastReadMessageId ?? '', unreadCount };
+  }
+
+  private async markGroupDelivered(reader: string, target: Target, page: StoredMessage[]): Promise<void> {
+    const newest = page[page.length - 1]?.sequence;
+    if (newest === undefined) return;
+    const moved = await this.conversations.members.updateOne({ _id: memberId(target.conversationId, reader) }, { $max: { lastFetchedSequence: newest } });
+    if (moved.modifiedCount === 0) return;
+    const [slowest] = await this.conversations.members.find({ conversationId: target.conversationId }, { sort: { lastFetchedSequence: 1 }, limit: 1 });
+    const everyoneHas = slowest?.lastFetchedSequence ?? 0;
+    if (everyoneHas === 0) return;
+    await this.messages.updateMany({ conversationId: target.conversationId, sequence: { $lte: everyoneHas }, kind: { $ne: 'system' }, status: 'sent' }, { $set: { status: 'delivered' } });
+    for (const message of page) if (message.sequence <= everyoneHas && message.kind !== 'system' && message.status === 'sent') message.status = 'delivered';
   }
 
   /** A group's messages become `read` once every member's marker has passed them. */
