@@ -6,7 +6,10 @@
  *
  * Departure is immediate: the member's record goes before the system message is numbered, so
  * nothing numbered after the departure has the departed member in its audience (message
- * audience is read from the member records), and its reads and sends answer 404. The departed
+ * audience is read from the member records), and its reads and sends answer 404. Also across
+ * api pods: a send on another pod that read its audience before the departure and tries the
+ * departure's number meets it at the unique sequence index, and its retry reads the audience
+ * again with its new number (MessageSender.store). The departed
  * member is still told: message-audience.ts adds the `member_address` of `member_left` and
  * `member_removed` to their audience.
  *
