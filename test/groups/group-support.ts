@@ -1,11 +1,19 @@
 /** Group calls over REST shared by the group test files. */
 import type { Api } from '../support/session-api.js';
-import { expectOk } from '../support/session-api.js';
+import type { Reply } from '../support/session-api.js';
+import { expectFailure, expectOk } from '../support/session-api.js';
 import { bearer } from '../support/wallet.js';
 import type { SignedIn } from '../support/wallet.js';
 
 export const addressOf = (session: SignedIn) => session.user.address.toLowerCase();
 export const b64 = (text: string) => Buffer.from(text).toString('base64');
+
+/** A cell of the role table: 200 with the success envelope (its body returned), or 403/404 with the failure envelope. */
+export function expectOutcome(reply: Reply, status: 200 | 403 | 404): any {
+  if (status === 200) return expectOk(reply);
+  expectFailure(reply, status, status === 403 ? 'FORBIDDEN' : 'NOT_FOUND');
+  return undefined;
+}
 
 let idCounter = 0;
 export const newMessageId = () => `g-${Date.now()}-${++idCounter}`;
