@@ -3,10 +3,12 @@
 // BENCH_SIGNIN_COUNT and BENCH_SIGNIN_CONCURRENCY size the sign-in benchmark (bench/sign-in.mjs);
 // BENCH_WS_CLIENTS, BENCH_WS_DEVICES, BENCH_WS_MESSAGES and BENCH_WS_CONCURRENCY the realtime one
 // (bench/realtime.mjs); BENCH_SEND_MESSAGES and BENCH_SEND_CONCURRENCY the send one (bench/send.mjs);
-// BENCH_KEYS_OWNERS and BENCH_KEYS_CONCURRENCY the key-bundle one (bench/keys.mjs).
+// BENCH_KEYS_OWNERS and BENCH_KEYS_CONCURRENCY the key-bundle one (bench/keys.mjs);
+// BENCH_GROUP_MEMBERS, BENCH_GROUP_MESSAGES and BENCH_GROUP_CONCURRENCY the group one (bench/groups.mjs).
 // BENCH_PROFILE=<dir> makes each started service write a V8 CPU profile there.
 import { cpus } from 'node:os';
 import { benchGateway } from './gateway.mjs';
+import { benchGroups } from './groups.mjs';
 import { benchKeys } from './keys.mjs';
 import { benchLimiter } from './limiter.mjs';
 import { benchRealtime } from './realtime.mjs';
@@ -22,4 +24,5 @@ await benchSignIn();
 await benchLimiter();
 await benchSend();
 await benchRealtime();
+await benchGroups();
 await benchKeys();

@@ -7,6 +7,8 @@
 import { createAdminService } from '../admin/admin-service.js';
 import type { BlockMirror } from '../contacts/block-mirror.js';
 import { createContactsArea } from '../contacts/contacts-area.js';
+import { GroupsService } from '../gen/service/v1/groups_pb.js';
+import { createGroupsArea } from '../groups/groups-area.js';
 import { AdminService } from '../gen/service/v1/admin_pb.js';
 import { AuthService } from '../gen/service/v1/auth_pb.js';
 import { ContactsService } from '../gen/service/v1/contacts_pb.js';
@@ -125,7 +127,7 @@ export async function buildApiAreas(ports: ApiAreaPorts): Promise<ApiAreas> {
     settings: config.discovery,
   });
   // The conversation model is shared: messaging writes it, presence reads who chats with whom
-  // (and the groups and channels areas will write their members' records).
+  // (and the groups area, and the coming channels area, write their members' records).
   const conversations = new Conversations(store, accounts);
   const presence = createPresenceArea({ store, conversations, blocks: contacts.blocks, events });
   const profile = createProfileArea({
@@ -160,6 +162,14 @@ export async function buildApiAreas(ports: ApiAreaPorts): Promise<ApiAreas> {
     outages: ports.outages,
   });
   contacts.blocks.addListener(location.blockListener);
+  const groups = await createGroupsArea({
+    settings: config.groups,
+    store,
+    conversations,
+    sender: messaging.sender,
+    media: messaging.media,
+    blocks: contacts.blocks,
+  });
   const keys = await createKeysArea({
     serviceName: config.service.name,
     verifier: ports.keyRecords,
@@ -186,7 +196,7 @@ export async function buildApiAreas(ports: ApiAreaPorts): Promise<ApiAreas> {
     authentication: identity.authentication,
     mirrors: [identity.mirror, contacts.mirror],
     backgroundTasks: [messaging.announcementSweeper, keys.republisher, relay.drains, location.expirySweeper],
-    accountData: [profile.accountData, location.accountData],
+    accountData: [profile.accountData, location.accountData, groups.accountData],
     implementations: new Map<string, PartialServiceImpl>([
       [SystemService.typeName, createSystemService(ports.frontendErrors)],
       [AuthService.typeName, identity.services.auth],
@@ -196,6 +206,7 @@ export async function buildApiAreas(ports: ApiAreaPorts): Promise<ApiAreas> {
       [MfaService.typeName, identity.services.mfa],
       [PhoneAuthService.typeName, identity.services.phoneAuth],
       [MessagesService.typeName, messaging.service],
+      [GroupsService.typeName, groups.service],
       [ContactsService.typeName, contacts.service],
       // One service, two areas: presence answers UpdateStatus, the profile area the rest.
       [ProfileService.typeName, { ...presence.service, ...profile.service }],

@@ -1,4 +1,5 @@
 import { contactsIndexes } from '../contacts/contacts-area.js';
+import { groupsIndexes } from '../groups/groups-area.js';
 import { identityIndexes } from '../identity/identity-area.js';
 import { keysIndexes } from '../keys/keys-area.js';
 import { locationIndexes } from '../location/location-area.js';
@@ -8,4 +9,13 @@ import { profileIndexes } from '../profile/profile-area.js';
 import { relayIndexes } from '../relay/relay-area.js';
 
 /** Every index the service declares: what `ensure-indexes` builds before a rollout. */
-export const storeIndexes: IndexSpec[] = [...identityIndexes, ...contactsIndexes, ...messagingIndexes, ...keysIndexes, ...relayIndexes, ...profileIndexes, ...locationIndexes];
+export const storeIndexes: IndexSpec[] = [
+  ...identityIndexes,
+  ...contactsIndexes,
+  ...messagingIndexes,
+  ...groupsIndexes,
+  ...keysIndexes,
+  ...relayIndexes,
+  ...profileIndexes,
+  ...locationIndexes,
+];

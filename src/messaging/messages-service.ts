@@ -97,8 +97,8 @@ export function createMessagesService(deps: MessagesServiceDependencies) {
     async listMessages(request: ListMessagesRequest, context: HandlerContext) {
       const caller = requireCaller(context).address;
       const target = await conversations.resolve(caller, request);
-      const page = await deps.history.read(target.conversationId, caller, request);
-      await deps.receipts.markDelivered(caller, page.messages);
+      const page = await deps.history.read(target.conversationId, caller, request, target.historyFrom);
+      await deps.receipts.markDelivered(caller, target, page.messages);
       const starred = await stars.starredAmong(caller, page.messages.map((message) => message._id));
       const exists = page.messages.length > 0 || (await conversations.find(target.conversationId)) !== null;
       return {

@@ -4,7 +4,8 @@
  * other areas comes in: the conversations (presence and the coming groups and channels areas
  * use them too), identity's accounts, contacts' blocks and verifications, the public profiles
  * and the event publisher. It returns, besides its service, the sweeper of messages left
- * unannounced, for the app to start and stop.
+ * unannounced, for the app to start and stop, and the sender and media catalog that the groups
+ * area writes its system messages and checks its pictures with.
  */
 import type { BlockList } from '../contacts/block-list.js';
 import type { ContactVerifications } from '../contacts/contact-verifications.js';
@@ -51,7 +52,8 @@ export async function createMessagingArea(deps: MessagingDependencies) {
   await store.ensureIndexes(messagingIndexes);
   const messages = store.collection<StoredMessage>(MESSAGES);
   const announcer = new MessageAnnouncer(messages, conversations, events, logger);
-  const sender = new MessageSender(conversations, messages, blocks, new MediaCatalog(store), announcer, new MessageNumbering(conversations, messages));
+  const media = new MediaCatalog(store);
+  const sender = new MessageSender(conversations, messages, blocks, media, announcer, new MessageNumbering(conversations, messages));
   const service = createMessagesService({
     conversations,
     sender,
@@ -64,5 +66,6 @@ export async function createMessagingArea(deps: MessagingDependencies) {
     typing: new Typing(conversations, blocks, events),
     disappearingTimer: new DisappearingTimer(conversations, sender),
   });
-  return { service, announcementSweeper: new AnnouncementSweeper(messages, announcer, logger) };
+  // The sender and media catalog go to the areas whose conversations messaging carries (groups).
+  return { service, sender, media, announcementSweeper: new AnnouncementSweeper(messages, announcer, logger) };
 }

@@ -24,7 +24,7 @@ export class ChatList {
       page.items.map(async (member) => {
         const [conversation, [last], unreadCount, peer] = await Promise.all([
           conversations.find(member.conversationId),
-          messages.find({ conversationId: member.conversationId, ...visible }, { sort: { sequence: -1 }, limit: 1 }),
+          messages.find({ conversationId: member.conversationId, sequence: { $gte: member.historyFrom ?? 0 }, ...visible }, { sort: { sequence: -1 }, limit: 1 }),
           messages.countDocuments({ conversationId: member.conversationId, sequence: { $gt: member.lastReadSequence }, senderAddress: { $ne: caller }, ...visible }),
           member.type === 'direct' ? accounts.find(member.peerAddress) : Promise.resolve(null),
         ]);
@@ -34,7 +34,7 @@ export class ChatList {
           peerAddress: member.peerAddress,
           groupId: member.groupId,
           channelId: member.channelId,
-          title: peer ? peer.displayName || peer.username || peer._id : member.groupId || member.channelId,
+          title: peer ? peer.displayName || peer.username || peer._id : conversation?.title || member.groupId || member.channelId,
           avatarMediaId: '',
           ...(last ? { lastMessage: messageView(last) } : {}),
           unreadCount,

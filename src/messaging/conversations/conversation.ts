@@ -21,6 +21,8 @@ export interface Conversation {
   /** 0 when off. */
   disappearingTimerSeconds: number;
   createdAt: Date;
+  /** A group's or channel's name for the chat list, written by its service; absent for direct chats. */
+  title?: string;
 }
 
 /** One participant's state in a conversation: read marker and position in the chat list. */
@@ -36,8 +38,17 @@ export interface ConversationMember {
   channelId: string;
   /** In groups and channels: `owner`, `admin` or `member` (set by their services). */
   role?: 'owner' | 'admin' | 'member';
+  /** In groups and channels: when the member joined (set by their services). */
+  joinedAt?: Date;
+  /**
+   * In groups: the first sequence number the member may read (its history starts where it
+   * joined); absent or 0 for direct chats and the members a group was created with.
+   */
+  historyFrom?: number;
   lastReadSequence: number;
   lastReadMessageId: string;
+  /** In groups: the newest sequence number the member has fetched in a history page (delivery receipts). */
+  lastFetchedSequence?: number;
   /** When the conversation last changed for this member; orders the chat list. */
   activityAt: Date;
 }

@@ -23,6 +23,8 @@ export interface Target {
   readonly peer: string;
   readonly groupId: string;
   readonly channelId: string;
+  /** The first sequence number the caller may read (a group member's joining); 0 for all. */
+  readonly historyFrom?: number;
 }
 
 export class Conversations {
@@ -57,8 +59,9 @@ export class Conversations {
     const [type, id] = fields.groupId !== '' ? (['group', fields.groupId] as const) : (['channel', fields.channelId!] as const);
     const conversationId = `${type}:${id}`;
     // Groups and channels write their members' records; without one the caller cannot see it.
-    if (id.length > 64 || !(await this.members.findOne({ _id: memberId(conversationId, caller) }))) throw notFound(`No such ${type}`);
-    return { conversationId, type, peer: '', groupId: type === 'group' ? id : '', channelId: type === 'channel' ? id : '' };
+    const member = id.length > 64 ? null : await this.members.findOne({ _id: memberId(conversationId, caller) });
+    if (!member) throw notFound(`No such ${type}`);
+    return { conversationId, type, peer: '', groupId: type === 'group' ? id : '', channelId: type === 'channel' ? id : '', historyFrom: member.historyFrom ?? 0 };
   }
 
   /**
@@ -111,8 +114,17 @@ export class Conversations {
     return peers;
   }
 
-  /** Moves the conversation to the top of these members' chat lists (creating their entries). */
+  /**
+   * Moves the conversation to the top of these members' chat lists, creating the entries of a
+   * direct chat. Groups and channels create their members' records themselves, so an address
+   * without one (a departed member told of its departure) gets none here, and their members'
+   * records move in one update rather than one per member.
+   */
   async touch(target: Target, addresses: readonly string[], at: Date): Promise<void> {
+    if (target.type !== 'direct') {
+      await this.members.updateMany({ conversationId: target.conversationId, address: { $in: [...addresses] } }, { $set: { activityAt: at } });
+      return;
+    }
     await Promise.all(
       [...new Set(addresses)].map((address) =>
         this.members.updateOne(
@@ -123,7 +135,7 @@ export class Conversations {
               conversationId: target.conversationId,
               address,
               type: target.type,
-              peerAddress: target.type === 'direct' ? otherOf(target.conversationId, address) : '',
+              peerAddress: otherOf(target.conversationId, address),
               groupId: target.groupId,
               channelId: target.channelId,
               lastReadSequence: 0,

@@ -25,20 +25,21 @@ export interface HistoryPage {
 export class History {
   constructor(private readonly messages: Collection<StoredMessage>) {}
 
-  read(conversationId: string, viewer: string, request: HistoryRequest): Promise<HistoryPage> {
-    return readHistory(this.messages, conversationId, viewer, request);
+  /** `historyFrom`: the first sequence number the viewer may read (a group member's joining). */
+  read(conversationId: string, viewer: string, request: HistoryRequest, historyFrom = 0): Promise<HistoryPage> {
+    return readHistory(this.messages, conversationId, viewer, request, historyFrom);
   }
 }
 
-async function readHistory(messages: Collection<StoredMessage>, conversationId: string, viewer: string, request: HistoryRequest): Promise<HistoryPage> {
+async function readHistory(messages: Collection<StoredMessage>, conversationId: string, viewer: string, request: HistoryRequest, historyFrom: number): Promise<HistoryPage> {
   if (request.beforeCursor !== '' && request.afterCursor !== '') throw invalidArgument('Give at most one of before_cursor and after_cursor');
   const limit = pageSize(request.pageSize);
   const before = sequenceOf(request.beforeCursor, conversationId);
   const after = sequenceOf(request.afterCursor, conversationId);
   const visible = visibleTo(viewer, new Date());
-  const inConversation = (sequence?: StoreFilter<StoredMessage>['sequence']): StoreFilter<StoredMessage> => ({
+  const inConversation = (sequence: { $gt?: number; $lt?: number } = {}): StoreFilter<StoredMessage> => ({
     conversationId,
-    ...(sequence === undefined ? {} : { sequence }),
+    ...(historyFrom > 0 ? { sequence: { $gte: historyFrom, ...sequence } } : Object.keys(sequence).length > 0 ? { sequence } : {}),
     ...visible,
   });
 

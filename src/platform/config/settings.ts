@@ -232,6 +232,15 @@ export const settings = {
       60,
     ),
   },
+  groups: {
+    maxMembers: integerSetting(
+      'GROUP_MAX_MEMBERS',
+      'Most members a group may have, its owner included; creating a larger group or joining a full one answers 409 CONFLICT.',
+      1000,
+      2,
+      100_000,
+    ),
+  },
   realtime: {
     heartbeatSeconds: integerSetting(
       'WS_HEARTBEAT_SECONDS',
@@ -268,6 +277,7 @@ export type LimitSettings = Config['limits'];
 export type CaptchaSettings = Config['captcha'];
 export type KeysSettings = Config['keys'];
 export type RelaySettings = Config['relay'];
+export type GroupSettings = Config['groups'];
 export type RealtimeSettings = Config['realtime'];
 export type DiscoverySettings = Config['discovery'];
 export type LocationSettings = Config['location'];

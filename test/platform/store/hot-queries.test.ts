@@ -7,9 +7,15 @@
  *
  * Covered: send (with its idempotency lookup, a retry, a group's audience, the chat-list
  * update and the batched "announced" marks), the sweeper of unannounced messages,
- * history pages, the chat list, and session lookups. The prekey take belongs to the keys
+ * history pages, the chat list, the groups area's flows, and session lookups. The prekey take belongs to the keys
  * service, which does not exist yet: add its flow here with it.
  */
+import { BlockList } from '../../../src/contacts/block-list.js';
+import { BlockMirror } from '../../../src/contacts/block-mirror.js';
+import { groupsIndexes } from '../../../src/groups/groups-area.js';
+import { GroupInvites } from '../../../src/groups/group-invites.js';
+import { Groups } from '../../../src/groups/groups.js';
+import { Memberships } from '../../../src/groups/memberships.js';
 import { AccountRepository } from '../../../src/identity/accounts/account-repository.js';
 import { Revocations } from '../../../src/identity/sessions/revocations.js';
 import { SessionActivity } from '../../../src/identity/sessions/session-activity.js';
@@ -18,6 +24,7 @@ import { sessionIndexes } from '../../../src/identity/sessions/session.js';
 import { accountIndexes } from '../../../src/identity/accounts/account.js';
 import { ChatList } from '../../../src/messaging/chats/chat-list.js';
 import { History } from '../../../src/messaging/messages/history.js';
+import { MediaCatalog } from '../../../src/messaging/messages/media-catalog.js';
 import type { SendRequest } from '../../../src/messaging/messages/message-sender.js';
 import { createLogger } from '../../../src/platform/logging/logger.js';
 import { MemorySharedState } from '../../../src/platform/shared-state/memory-shared-state.js';
@@ -99,6 +106,38 @@ forEachStore('hot_queries', (engine, open) => {
       // The sweeper's query and the announced marks ran, and through which index.
       const announcing = planned.filter(({ method, filter }) => (method === 'find' && 'unannounced' in filter) || (method === 'updateMany' && '_id' in filter));
       expect(announcing.map(({ method, plan }) => `${method} ${plan.indexes.join()}`)).toEqual(expect.arrayContaining(['find unannounced', 'updateMany _id_']));
+      expect(scans(planned)).toEqual([]);
+    });
+
+    test('groups: create, invite, join, list, get, role change, leave with ownership passing', async () => {
+      const { store, queries } = recordingStore(subject.store);
+      await store.ensureIndexes(accountIndexes);
+      const accounts = new AccountRepository(store);
+      const carol = `0x${'c3'.repeat(20)}`;
+      for (const address of [alice, bob, carol]) {
+        if (!(await accounts.find(address))) await accounts.create({ _id: address, username: address.slice(2, 10), displayName: '', createdAt: new Date(), permissions: [], mfaEnabled: false, origin: 'wallet' });
+      }
+      const state = new MemorySharedState({ keyPrefix: 'hot-groups:', logger });
+      const messaging = await messageSending(store, state);
+      const blocks = new BlockList(store, new BlockMirror(state));
+      await store.ensureIndexes(groupsIndexes);
+      const memberships = new Memberships(store, messaging.conversations, messaging.sender, 1000);
+      const invites = new GroupInvites(store, memberships.removals);
+      const groups = new Groups(messaging.conversations, memberships, invites, blocks, new MediaCatalog(store));
+      queries.length = 0;
+
+      const { group } = await groups.create(alice, { name: 'Hot', description: '', avatarMediaId: '', memberAddresses: [bob] });
+      const { code } = await invites.create(group._id, alice, 5, 0);
+      await groups.join(carol, code);
+      await groups.join(carol, code);
+      await groups.listOf(bob, 20, undefined);
+      await memberships.list(group._id);
+      await memberships.setRole(group._id, alice, (await memberships.member(group._id, carol))!, 'admin');
+      await memberships.depart(group._id, bob, 'member_removed', alice);
+      await memberships.depart(group._id, alice, 'member_left', alice);
+
+      const planned = await plansOf(queries);
+      expect(planned.map(({ collection }) => collection)).toEqual(expect.arrayContaining(['groups', 'group_invites', 'group_removals', 'conversation_members']));
       expect(scans(planned)).toEqual([]);
     });
 

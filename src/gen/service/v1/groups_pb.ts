@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file service/v1/groups.proto.
  */
 export const file_service_v1_groups: GenFile = /*@__PURE__*/
-  fileDesc("ChdzZXJ2aWNlL3YxL2dyb3Vwcy5wcm90bxIKc2VydmljZS52MSKkAgoFR3JvdXASCgoCaWQYASABKAkSDAoEbmFtZRgCIAEoCRITCgtkZXNjcmlwdGlvbhgDIAEoCRIoCg9hdmF0YXJfbWVkaWFfaWQYBCABKAlSD2F2YXRhcl9tZWRpYV9pZBIkCg1vd25lcl9hZGRyZXNzGAUgASgJUg1vd25lcl9hZGRyZXNzEiIKDG1lbWJlcl9jb3VudBgGIAEoDVIMbWVtYmVyX2NvdW50Eh4KCmNyZWF0ZWRfYXQYByABKAlSCmNyZWF0ZWRfYXQSGAoHbXlfcm9sZRgIIAEoCVIHbXlfcm9sZRI+ChpkaXNhcHBlYXJpbmdfdGltZXJfc2Vjb25kcxgJIAEoDVIaZGlzYXBwZWFyaW5nX3RpbWVyX3NlY29uZHMiSgoLR3JvdXBNZW1iZXISDwoHYWRkcmVzcxgBIAEoCRIMCgRyb2xlGAIgASgJEhwKCWpvaW5lZF9hdBgDIAEoCVIJam9pbmVkX2F0Io0BChJDcmVhdGVHcm91cFJlcXVlc3QSDAoEbmFtZRgBIAEoCRITCgtkZXNjcmlwdGlvbhgCIAEoCRIoCg9hdmF0YXJfbWVkaWFfaWQYAyABKAlSD2F2YXRhcl9tZWRpYV9pZBIqChBtZW1iZXJfYWRkcmVzc2VzGAQgAygJUhBtZW1iZXJfYWRkcmVzc2VzIoMBChNDcmVhdGVHcm91cFJlc3BvbnNlEg8KB3N1Y2Nlc3MYASABKAgSDwoHbWVzc2FnZRgCIAEoCRIgCgVncm91cBgDIAEoCzIRLnNlcnZpY2UudjEuR3JvdXASKAoHbWVtYmVycxgEIAMoCzIXLnNlcnZpY2UudjEuR3JvdXBNZW1iZXIiQQoRTGlzdEdyb3Vwc1JlcXVlc3QSHAoJcGFnZV9zaXplGAEgASgFUglwYWdlX3NpemUSDgoGY3Vyc29yGAIgASgJInsKEkxpc3RHcm91cHNSZXNwb25zZRIPCgdzdWNjZXNzGAEgASgIEg8KB21lc3NhZ2UYAiABKAkSIQoGZ3JvdXBzGAMgAygLMhEuc2VydmljZS52MS5Hcm91cBIgCgtuZXh0X2N1cnNvchgEIAEoCVILbmV4dF9jdXJzb3IiLQoPR2V0R3JvdXBSZXF1ZXN0EhoKCGdyb3VwX2lkGAEgASgJUghncm91cF9pZCKAAQoQR2V0R3JvdXBSZXNwb25zZRIPCgdzdWNjZXNzGAEgASgIEg8KB21lc3NhZ2UYAiABKAkSIAoFZ3JvdXAYAyABKAsyES5zZXJ2aWNlLnYxLkdyb3VwEigKB21lbWJlcnMYBCADKAsyFy5zZXJ2aWNlLnYxLkdyb3VwTWVtYmVyIjQKEEpvaW5Hcm91cFJlcXVlc3QSIAoLaW52aXRlX2NvZGUYASABKAlSC2ludml0ZV9jb2RlIn8KEUpvaW5Hcm91cFJlc3BvbnNlEg8KB3N1Y2Nlc3MYASABKAgSDwoHbWVzc2FnZRgCIAEoCRIgCgVncm91cBgDIAEoCzIRLnNlcnZpY2UudjEuR3JvdXASJgoOYWxyZWFkeV9tZW1iZXIYBCABKAhSDmFscmVhZHlfbWVtYmVyIi8KEUxlYXZlR3JvdXBSZXF1ZXN0EhoKCGdyb3VwX2lkGAEgASgJUghncm91cF9pZCKKAQoSTGVhdmVHcm91cFJlc3BvbnNlEg8KB3N1Y2Nlc3MYASABKAgSDwoHbWVzc2FnZRgCIAEoCRIsChFuZXdfb3duZXJfYWRkcmVzcxgDIAEoCVIRbmV3X293bmVyX2FkZHJlc3MSJAoNZ3JvdXBfZGVsZXRlZBgEIAEoCFINZ3JvdXBfZGVsZXRlZCKCAQoYQ3JlYXRlR3JvdXBJbnZpdGVSZXF1ZXN0EhoKCGdyb3VwX2lkGAEgASgJUghncm91cF9pZBIaCghtYXhfdXNlcxgCIAEoDVIIbWF4X3VzZXMSLgoSZXhwaXJlc19pbl9zZWNvbmRzGAMgASgNUhJleHBpcmVzX2luX3NlY29uZHMimwEKGUNyZWF0ZUdyb3VwSW52aXRlUmVzcG9uc2USDwoHc3VjY2VzcxgBIAEoCBIPCgdtZXNzYWdlGAIgASgJEiAKC2ludml0ZV9jb2RlGAMgASgJUgtpbnZpdGVfY29kZRIeCgpleHBpcmVzX2F0GAQgASgJUgpleHBpcmVzX2F0EhoKCG1heF91c2VzGAUgASgNUghtYXhfdXNlcyJDChRQcm9tb3RlTWVtYmVyUmVxdWVzdBIaCghncm91cF9pZBgBIAEoCVIIZ3JvdXBfaWQSDwoHYWRkcmVzcxgCIAEoCSJiChVQcm9tb3RlTWVtYmVyUmVzcG9uc2USDwoHc3VjY2VzcxgBIAEoCBIPCgdtZXNzYWdlGAIgASgJEicKBm1lbWJlchgDIAEoCzIXLnNlcnZpY2UudjEuR3JvdXBNZW1iZXIiQgoTRGVtb3RlTWVtYmVyUmVxdWVzdBIaCghncm91cF9pZBgBIAEoCVIIZ3JvdXBfaWQSDwoHYWRkcmVzcxgCIAEoCSJhChREZW1vdGVNZW1iZXJSZXNwb25zZRIPCgdzdWNjZXNzGAEgASgIEg8KB21lc3NhZ2UYAiABKAkSJwoGbWVtYmVyGAMgASgLMhcuc2VydmljZS52MS5Hcm91cE1lbWJlciJCChNSZW1vdmVNZW1iZXJSZXF1ZXN0EhoKCGdyb3VwX2lkGAEgASgJUghncm91cF9pZBIPCgdhZGRyZXNzGAIgASgJIm0KFFJlbW92ZU1lbWJlclJlc3BvbnNlEg8KB3N1Y2Nlc3MYASABKAgSDwoHbWVzc2FnZRgCIAEoCRIPCgdhZGRyZXNzGAMgASgJEiIKDG1lbWJlcl9jb3VudBgEIAEoDVIMbWVtYmVyX2NvdW50Mp0JCg1Hcm91cHNTZXJ2aWNlEngKC0NyZWF0ZUdyb3VwEh4uc2VydmljZS52MS5DcmVhdGVHcm91cFJlcXVlc3QaHy5zZXJ2aWNlLnYxLkNyZWF0ZUdyb3VwUmVzcG9uc2UiKNLzGAQIBRACgtPkkwIaOgEqIhUvYXBpL3YxL2dyb3Vwcy9jcmVhdGUSawoKTGlzdEdyb3VwcxIdLnNlcnZpY2UudjEuTGlzdEdyb3Vwc1JlcXVlc3QaHi5zZXJ2aWNlLnYxLkxpc3RHcm91cHNSZXNwb25zZSIe0vMYBAg8EBSC0+STAhASDi9hcGkvdjEvZ3JvdXBzEmgKCEdldEdyb3VwEhsuc2VydmljZS52MS5HZXRHcm91cFJlcXVlc3QaHC5zZXJ2aWNlLnYxLkdldEdyb3VwUmVzcG9uc2UiIYLT5JMCGxIZL2FwaS92MS9ncm91cHMve2dyb3VwX2lkfRJ+CglKb2luR3JvdXASHC5zZXJ2aWNlLnYxLkpvaW5Hcm91cFJlcXVlc3QaHS5zZXJ2aWNlLnYxLkpvaW5Hcm91cFJlc3BvbnNlIjTS8xgECAoQA4LT5JMCJjoBKiIhL2FwaS92MS9ncm91cHMvam9pbi97aW52aXRlX2NvZGV9EncKCkxlYXZlR3JvdXASHS5zZXJ2aWNlLnYxLkxlYXZlR3JvdXBSZXF1ZXN0Gh4uc2VydmljZS52MS5MZWF2ZUdyb3VwUmVzcG9uc2UiKoLT5JMCJDoBKiIfL2FwaS92MS9ncm91cHMve2dyb3VwX2lkfS9sZWF2ZRKOAQoRQ3JlYXRlR3JvdXBJbnZpdGUSJC5zZXJ2aWNlLnYxLkNyZWF0ZUdyb3VwSW52aXRlUmVxdWVzdBolLnNlcnZpY2UudjEuQ3JlYXRlR3JvdXBJbnZpdGVSZXNwb25zZSIsgtPkkwImOgEqIiEvYXBpL3YxL2dyb3Vwcy97Z3JvdXBfaWR9L2ludml0ZXMSlAEKDVByb21vdGVNZW1iZXISIC5zZXJ2aWNlLnYxLlByb21vdGVNZW1iZXJSZXF1ZXN0GiEuc2VydmljZS52MS5Qcm9tb3RlTWVtYmVyUmVzcG9uc2UiPoLT5JMCODoBKiIzL2FwaS92MS9ncm91cHMve2dyb3VwX2lkfS9tZW1iZXJzL3thZGRyZXNzfS9wcm9tb3RlEpABCgxEZW1vdGVNZW1iZXISHy5zZXJ2aWNlLnYxLkRlbW90ZU1lbWJlclJlcXVlc3QaIC5zZXJ2aWNlLnYxLkRlbW90ZU1lbWJlclJlc3BvbnNlIj2C0+STAjc6ASoiMi9hcGkvdjEvZ3JvdXBzL3tncm91cF9pZH0vbWVtYmVycy97YWRkcmVzc30vZGVtb3RlEoYBCgxSZW1vdmVNZW1iZXISHy5zZXJ2aWNlLnYxLlJlbW92ZU1lbWJlclJlcXVlc3QaIC5zZXJ2aWNlLnYxLlJlbW92ZU1lbWJlclJlc3BvbnNlIjOC0+STAi0qKy9hcGkvdjEvZ3JvdXBzL3tncm91cF9pZH0vbWVtYmVycy97YWRkcmVzc31iBnByb3RvMw", [file_google_api_annotations, file_service_v1_options]);
+  fileDesc("ChdzZXJ2aWNlL3YxL2dyb3Vwcy5wcm90bxIKc2VydmljZS52MSKkAgoFR3JvdXASCgoCaWQYASABKAkSDAoEbmFtZRgCIAEoCRITCgtkZXNjcmlwdGlvbhgDIAEoCRIoCg9hdmF0YXJfbWVkaWFfaWQYBCABKAlSD2F2YXRhcl9tZWRpYV9pZBIkCg1vd25lcl9hZGRyZXNzGAUgASgJUg1vd25lcl9hZGRyZXNzEiIKDG1lbWJlcl9jb3VudBgGIAEoDVIMbWVtYmVyX2NvdW50Eh4KCmNyZWF0ZWRfYXQYByABKAlSCmNyZWF0ZWRfYXQSGAoHbXlfcm9sZRgIIAEoCVIHbXlfcm9sZRI+ChpkaXNhcHBlYXJpbmdfdGltZXJfc2Vjb25kcxgJIAEoDVIaZGlzYXBwZWFyaW5nX3RpbWVyX3NlY29uZHMiSgoLR3JvdXBNZW1iZXISDwoHYWRkcmVzcxgBIAEoCRIMCgRyb2xlGAIgASgJEhwKCWpvaW5lZF9hdBgDIAEoCVIJam9pbmVkX2F0Io0BChJDcmVhdGVHcm91cFJlcXVlc3QSDAoEbmFtZRgBIAEoCRITCgtkZXNjcmlwdGlvbhgCIAEoCRIoCg9hdmF0YXJfbWVkaWFfaWQYAyABKAlSD2F2YXRhcl9tZWRpYV9pZBIqChBtZW1iZXJfYWRkcmVzc2VzGAQgAygJUhBtZW1iZXJfYWRkcmVzc2VzIoMBChNDcmVhdGVHcm91cFJlc3BvbnNlEg8KB3N1Y2Nlc3MYASABKAgSDwoHbWVzc2FnZRgCIAEoCRIgCgVncm91cBgDIAEoCzIRLnNlcnZpY2UudjEuR3JvdXASKAoHbWVtYmVycxgEIAMoCzIXLnNlcnZpY2UudjEuR3JvdXBNZW1iZXIiQQoRTGlzdEdyb3Vwc1JlcXVlc3QSHAoJcGFnZV9zaXplGAEgASgFUglwYWdlX3NpemUSDgoGY3Vyc29yGAIgASgJInsKEkxpc3RHcm91cHNSZXNwb25zZRIPCgdzdWNjZXNzGAEgASgIEg8KB21lc3NhZ2UYAiABKAkSIQoGZ3JvdXBzGAMgAygLMhEuc2VydmljZS52MS5Hcm91cBIgCgtuZXh0X2N1cnNvchgEIAEoCVILbmV4dF9jdXJzb3IiLQoPR2V0R3JvdXBSZXF1ZXN0EhoKCGdyb3VwX2lkGAEgASgJUghncm91cF9pZCKAAQoQR2V0R3JvdXBSZXNwb25zZRIPCgdzdWNjZXNzGAEgASgIEg8KB21lc3NhZ2UYAiABKAkSIAoFZ3JvdXAYAyABKAsyES5zZXJ2aWNlLnYxLkdyb3VwEigKB21lbWJlcnMYBCADKAsyFy5zZXJ2aWNlLnYxLkdyb3VwTWVtYmVyIjQKEEpvaW5Hcm91cFJlcXVlc3QSIAoLaW52aXRlX2NvZGUYASABKAlSC2ludml0ZV9jb2RlIn8KEUpvaW5Hcm91cFJlc3BvbnNlEg8KB3N1Y2Nlc3MYASABKAgSDwoHbWVzc2FnZRgCIAEoCRIgCgVncm91cBgDIAEoCzIRLnNlcnZpY2UudjEuR3JvdXASJgoOYWxyZWFkeV9tZW1iZXIYBCABKAhSDmFscmVhZHlfbWVtYmVyIi8KEUxlYXZlR3JvdXBSZXF1ZXN0EhoKCGdyb3VwX2lkGAEgASgJUghncm91cF9pZCKKAQoSTGVhdmVHcm91cFJlc3BvbnNlEg8KB3N1Y2Nlc3MYASABKAgSDwoHbWVzc2FnZRgCIAEoCRIsChFuZXdfb3duZXJfYWRkcmVzcxgDIAEoCVIRbmV3X293bmVyX2FkZHJlc3MSJAoNZ3JvdXBfZGVsZXRlZBgEIAEoCFINZ3JvdXBfZGVsZXRlZCKCAQoYQ3JlYXRlR3JvdXBJbnZpdGVSZXF1ZXN0EhoKCGdyb3VwX2lkGAEgASgJUghncm91cF9pZBIaCghtYXhfdXNlcxgCIAEoDVIIbWF4X3VzZXMSLgoSZXhwaXJlc19pbl9zZWNvbmRzGAMgASgNUhJleHBpcmVzX2luX3NlY29uZHMimwEKGUNyZWF0ZUdyb3VwSW52aXRlUmVzcG9uc2USDwoHc3VjY2VzcxgBIAEoCBIPCgdtZXNzYWdlGAIgASgJEiAKC2ludml0ZV9jb2RlGAMgASgJUgtpbnZpdGVfY29kZRIeCgpleHBpcmVzX2F0GAQgASgJUgpleHBpcmVzX2F0EhoKCG1heF91c2VzGAUgASgNUghtYXhfdXNlcyJDChRQcm9tb3RlTWVtYmVyUmVxdWVzdBIaCghncm91cF9pZBgBIAEoCVIIZ3JvdXBfaWQSDwoHYWRkcmVzcxgCIAEoCSJiChVQcm9tb3RlTWVtYmVyUmVzcG9uc2USDwoHc3VjY2VzcxgBIAEoCBIPCgdtZXNzYWdlGAIgASgJEicKBm1lbWJlchgDIAEoCzIXLnNlcnZpY2UudjEuR3JvdXBNZW1iZXIiQgoTRGVtb3RlTWVtYmVyUmVxdWVzdBIaCghncm91cF9pZBgBIAEoCVIIZ3JvdXBfaWQSDwoHYWRkcmVzcxgCIAEoCSJhChREZW1vdGVNZW1iZXJSZXNwb25zZRIPCgdzdWNjZXNzGAEgASgIEg8KB21lc3NhZ2UYAiABKAkSJwoGbWVtYmVyGAMgASgLMhcuc2VydmljZS52MS5Hcm91cE1lbWJlciJCChNSZW1vdmVNZW1iZXJSZXF1ZXN0EhoKCGdyb3VwX2lkGAEgASgJUghncm91cF9pZBIPCgdhZGRyZXNzGAIgASgJIm0KFFJlbW92ZU1lbWJlclJlc3BvbnNlEg8KB3N1Y2Nlc3MYASABKAgSDwoHbWVzc2FnZRgCIAEoCRIPCgdhZGRyZXNzGAMgASgJEiIKDG1lbWJlcl9jb3VudBgEIAEoDVIMbWVtYmVyX2NvdW50IlgKGFJldm9rZUdyb3VwSW52aXRlUmVxdWVzdBIaCghncm91cF9pZBgBIAEoCVIIZ3JvdXBfaWQSIAoLaW52aXRlX2NvZGUYAiABKAlSC2ludml0ZV9jb2RlIj0KGVJldm9rZUdyb3VwSW52aXRlUmVzcG9uc2USDwoHc3VjY2VzcxgBIAEoCBIPCgdtZXNzYWdlGAIgASgJIj4KElJlbmFtZUdyb3VwUmVxdWVzdBIaCghncm91cF9pZBgBIAEoCVIIZ3JvdXBfaWQSDAoEbmFtZRgCIAEoCSJZChNSZW5hbWVHcm91cFJlc3BvbnNlEg8KB3N1Y2Nlc3MYASABKAgSDwoHbWVzc2FnZRgCIAEoCRIgCgVncm91cBgDIAEoCzIRLnNlcnZpY2UudjEuR3JvdXAytgsKDUdyb3Vwc1NlcnZpY2USeAoLQ3JlYXRlR3JvdXASHi5zZXJ2aWNlLnYxLkNyZWF0ZUdyb3VwUmVxdWVzdBofLnNlcnZpY2UudjEuQ3JlYXRlR3JvdXBSZXNwb25zZSIo0vMYBAgFEAKC0+STAho6ASoiFS9hcGkvdjEvZ3JvdXBzL2NyZWF0ZRJrCgpMaXN0R3JvdXBzEh0uc2VydmljZS52MS5MaXN0R3JvdXBzUmVxdWVzdBoeLnNlcnZpY2UudjEuTGlzdEdyb3Vwc1Jlc3BvbnNlIh7S8xgECDwQFILT5JMCEBIOL2FwaS92MS9ncm91cHMSaAoIR2V0R3JvdXASGy5zZXJ2aWNlLnYxLkdldEdyb3VwUmVxdWVzdBocLnNlcnZpY2UudjEuR2V0R3JvdXBSZXNwb25zZSIhgtPkkwIbEhkvYXBpL3YxL2dyb3Vwcy97Z3JvdXBfaWR9En4KCUpvaW5Hcm91cBIcLnNlcnZpY2UudjEuSm9pbkdyb3VwUmVxdWVzdBodLnNlcnZpY2UudjEuSm9pbkdyb3VwUmVzcG9uc2UiNNLzGAQIChADgtPkkwImOgEqIiEvYXBpL3YxL2dyb3Vwcy9qb2luL3tpbnZpdGVfY29kZX0SdwoKTGVhdmVHcm91cBIdLnNlcnZpY2UudjEuTGVhdmVHcm91cFJlcXVlc3QaHi5zZXJ2aWNlLnYxLkxlYXZlR3JvdXBSZXNwb25zZSIqgtPkkwIkOgEqIh8vYXBpL3YxL2dyb3Vwcy97Z3JvdXBfaWR9L2xlYXZlEo4BChFDcmVhdGVHcm91cEludml0ZRIkLnNlcnZpY2UudjEuQ3JlYXRlR3JvdXBJbnZpdGVSZXF1ZXN0GiUuc2VydmljZS52MS5DcmVhdGVHcm91cEludml0ZVJlc3BvbnNlIiyC0+STAiY6ASoiIS9hcGkvdjEvZ3JvdXBzL3tncm91cF9pZH0vaW52aXRlcxKZAQoRUmV2b2tlR3JvdXBJbnZpdGUSJC5zZXJ2aWNlLnYxLlJldm9rZUdyb3VwSW52aXRlUmVxdWVzdBolLnNlcnZpY2UudjEuUmV2b2tlR3JvdXBJbnZpdGVSZXNwb25zZSI3gtPkkwIxKi8vYXBpL3YxL2dyb3Vwcy97Z3JvdXBfaWR9L2ludml0ZXMve2ludml0ZV9jb2RlfRJ7CgtSZW5hbWVHcm91cBIeLnNlcnZpY2UudjEuUmVuYW1lR3JvdXBSZXF1ZXN0Gh8uc2VydmljZS52MS5SZW5hbWVHcm91cFJlc3BvbnNlIiuC0+STAiU6ASoiIC9hcGkvdjEvZ3JvdXBzL3tncm91cF9pZH0vcmVuYW1lEpQBCg1Qcm9tb3RlTWVtYmVyEiAuc2VydmljZS52MS5Qcm9tb3RlTWVtYmVyUmVxdWVzdBohLnNlcnZpY2UudjEuUHJvbW90ZU1lbWJlclJlc3BvbnNlIj6C0+STAjg6ASoiMy9hcGkvdjEvZ3JvdXBzL3tncm91cF9pZH0vbWVtYmVycy97YWRkcmVzc30vcHJvbW90ZRKQAQoMRGVtb3RlTWVtYmVyEh8uc2VydmljZS52MS5EZW1vdGVNZW1iZXJSZXF1ZXN0GiAuc2VydmljZS52MS5EZW1vdGVNZW1iZXJSZXNwb25zZSI9gtPkkwI3OgEqIjIvYXBpL3YxL2dyb3Vwcy97Z3JvdXBfaWR9L21lbWJlcnMve2FkZHJlc3N9L2RlbW90ZRKGAQoMUmVtb3ZlTWVtYmVyEh8uc2VydmljZS52MS5SZW1vdmVNZW1iZXJSZXF1ZXN0GiAuc2VydmljZS52MS5SZW1vdmVNZW1iZXJSZXNwb25zZSIzgtPkkwItKisvYXBpL3YxL2dyb3Vwcy97Z3JvdXBfaWR9L21lbWJlcnMve2FkZHJlc3N9YgZwcm90bzM", [file_google_api_annotations, file_service_v1_options]);
 
 /**
  * A group, as seen by one of its members.
@@ -56,7 +56,7 @@ export type Group = Message<"service.v1.Group"> & {
   ownerAddress: string;
 
   /**
-   * The number of members including the owner, 1 to 1,000.
+   * The number of members including the owner, 1 to `GROUP_MAX_MEMBERS` (default 1,000).
    *
    * @generated from field: uint32 member_count = 6 [json_name = "member_count"];
    */
@@ -752,22 +752,161 @@ export const RemoveMemberResponseSchema: GenMessage<RemoveMemberResponse> = /*@_
   messageDesc(file_service_v1_groups, 19);
 
 /**
+ * The invite to revoke.
+ *
+ * @generated from message service.v1.RevokeGroupInviteRequest
+ */
+export type RevokeGroupInviteRequest = Message<"service.v1.RevokeGroupInviteRequest"> & {
+  /**
+   * The group id (from the URL path).
+   *
+   * @generated from field: string group_id = 1 [json_name = "group_id"];
+   */
+  groupId: string;
+
+  /**
+   * The invite code (from the URL path).
+   *
+   * @generated from field: string invite_code = 2 [json_name = "invite_code"];
+   */
+  inviteCode: string;
+};
+
+/**
+ * Describes the message service.v1.RevokeGroupInviteRequest.
+ * Use `create(RevokeGroupInviteRequestSchema)` to create a new message.
+ */
+export const RevokeGroupInviteRequestSchema: GenMessage<RevokeGroupInviteRequest> = /*@__PURE__*/
+  messageDesc(file_service_v1_groups, 20);
+
+/**
+ * The invite no longer works.
+ *
+ * @generated from message service.v1.RevokeGroupInviteResponse
+ */
+export type RevokeGroupInviteResponse = Message<"service.v1.RevokeGroupInviteResponse"> & {
+  /**
+   * Always true on success.
+   *
+   * @generated from field: bool success = 1;
+   */
+  success: boolean;
+
+  /**
+   * Human-readable status text.
+   *
+   * @generated from field: string message = 2;
+   */
+  message: string;
+};
+
+/**
+ * Describes the message service.v1.RevokeGroupInviteResponse.
+ * Use `create(RevokeGroupInviteResponseSchema)` to create a new message.
+ */
+export const RevokeGroupInviteResponseSchema: GenMessage<RevokeGroupInviteResponse> = /*@__PURE__*/
+  messageDesc(file_service_v1_groups, 21);
+
+/**
+ * The group's new name.
+ *
+ * @generated from message service.v1.RenameGroupRequest
+ */
+export type RenameGroupRequest = Message<"service.v1.RenameGroupRequest"> & {
+  /**
+   * The group id (from the URL path).
+   *
+   * @generated from field: string group_id = 1 [json_name = "group_id"];
+   */
+  groupId: string;
+
+  /**
+   * The new name, 1 to 64 characters after trimming whitespace. Required.
+   *
+   * @generated from field: string name = 2;
+   */
+  name: string;
+};
+
+/**
+ * Describes the message service.v1.RenameGroupRequest.
+ * Use `create(RenameGroupRequestSchema)` to create a new message.
+ */
+export const RenameGroupRequestSchema: GenMessage<RenameGroupRequest> = /*@__PURE__*/
+  messageDesc(file_service_v1_groups, 22);
+
+/**
+ * The renamed group.
+ *
+ * @generated from message service.v1.RenameGroupResponse
+ */
+export type RenameGroupResponse = Message<"service.v1.RenameGroupResponse"> & {
+  /**
+   * Always true on success.
+   *
+   * @generated from field: bool success = 1;
+   */
+  success: boolean;
+
+  /**
+   * Human-readable status text.
+   *
+   * @generated from field: string message = 2;
+   */
+  message: string;
+
+  /**
+   * The group with its new name.
+   *
+   * @generated from field: service.v1.Group group = 3;
+   */
+  group?: Group | undefined;
+};
+
+/**
+ * Describes the message service.v1.RenameGroupResponse.
+ * Use `create(RenameGroupResponseSchema)` to create a new message.
+ */
+export const RenameGroupResponseSchema: GenMessage<RenameGroupResponse> = /*@__PURE__*/
+  messageDesc(file_service_v1_groups, 23);
+
+/**
  * Groups: many-to-many conversations with roles and invite codes. Group messages are sent and
- * read through `MessagesService` with `group_id`.
+ * read through `MessagesService` with `group_id`: a group is a conversation like a direct chat
+ * (numbered messages, history, chat list with unread counts, read markers, typing), and every
+ * membership change is a system message in it (`system_event` `group_created`, `member_joined`,
+ * `member_left`, `member_removed`, `member_promoted`, `member_demoted`, `group_renamed`,
+ * `ownership_transferred`), delivered over the WebSocket as `message.new` like any message.
  *
  * Roles: exactly one `owner` (the creator, until ownership passes on), any number of `admin`s
- * and `member`s. The owner promotes and demotes; the owner and admins invite and remove members
- * and change the disappearing timer. A group has at most 1,000 members.
+ * and `member`s. What each role may do (a caller who is not a member gets `404` for everything):
+ *
+ * | action                      | owner                 | admin                     | member |
+ * |-----------------------------|-----------------------|---------------------------|--------|
+ * | promote, demote             | yes                   | 403                       | 403    |
+ * | remove a member             | anyone but itself     | plain members only (403)  | 403    |
+ * | create or revoke an invite  | yes                   | yes                       | 403    |
+ * | rename the group            | yes                   | yes                       | 403    |
+ * | disappearing timer          | yes                   | yes                       | 403    |
+ * | send, read, leave           | yes                   | yes                       | yes    |
+ *
+ * A group has at most `GROUP_MAX_MEMBERS` members (a setting, default 1,000, like Signal).
+ *
+ * Who sees what: a member receives every message sent while it is a member, and reads the
+ * history from the moment it joined (the members added at creation: from the start). Removal
+ * and leaving take effect at once: nothing sent afterwards reaches the departed member on any
+ * device, and its history reads and sends answer `404`. The departed member's devices get the
+ * `member_removed` or `member_left` message itself, so its clients know. A removed member can
+ * come back only with a new valid invite code, and reads from its new joining on.
+ *
+ * Blocking: a block is between two people, not between a person and a group (as in Signal and
+ * Telegram). Group messages of a blocked user still reach the blocker's devices (with their
+ * `sender_address`), and the blocker's client hides them; the server does not drop them, so
+ * that every member numbers and sees one and the same conversation. Creating a group does not
+ * add initial members who have blocked the creator.
  *
  * Message content is end-to-end encrypted with sender keys that members distribute among
  * themselves; the group's name, description and avatar are group metadata stored in clear.
- *
- * To avoid revealing which group ids exist, a group the caller is not a member of is reported
- * as `404 NOT_FOUND` by every RPC.
- *
- * Every RPC requires a verified access token (Bearer, or a cookie session with its CSRF token)
- * and answers `401 UNAUTHORIZED` without one, and `429 RATE_LIMIT_EXCEEDED` (with
- * `Retry-After`) when a rate limit is exceeded.
  *
  * @generated from service service.v1.GroupsService
  */
@@ -782,7 +921,8 @@ export const GroupsService: GenService<{
    * Errors: `400 INVALID_ARGUMENT` (empty or too long `name`, too long `description`, more than
    * 256 `member_addresses`, a malformed address, `avatar_media_id` not of kind `avatar`),
    * `401 UNAUTHORIZED`, `404 NOT_FOUND` (a member address has no account; `avatar_media_id`
-   * unknown or not uploaded by the caller), `429 RATE_LIMIT_EXCEEDED`.
+   * unknown or not uploaded by the caller), `409 CONFLICT` (the caller and the initial members
+   * are more than `GROUP_MAX_MEMBERS`), `429 RATE_LIMIT_EXCEEDED`.
    *
    * @generated from rpc service.v1.GroupsService.CreateGroup
    */
@@ -820,14 +960,17 @@ export const GroupsService: GenService<{
     output: typeof GetGroupResponseSchema;
   },
   /**
-   * Joins a group with an invite code; the caller becomes a `member`. Joining a group the caller
-   * already belongs to succeeds and changes nothing (the invite is not used up). The other
-   * members see a `member_joined` system message.
+   * Joins a group with an invite code; the caller becomes a `member` and reads the group's
+   * history from its joining on. Joining a group the caller already belongs to, with any of its
+   * codes that was not revoked, succeeds and changes nothing (the invite is not used up). The
+   * other members see a `member_joined` system message. A member who was removed comes back only
+   * with a code created after its removal.
    *
    * Rate limit: 10 per minute, burst 3.
    *
-   * Errors: `401 UNAUTHORIZED`, `404 NOT_FOUND` (unknown or revoked invite code),
-   * `409 CONFLICT` (the group already has 1,000 members), `410 GONE` (the invite has expired or
+   * Errors: `401 UNAUTHORIZED`, `403 FORBIDDEN` (the caller was removed from the group after
+   * this code was created), `404 NOT_FOUND` (unknown or revoked invite code),
+   * `409 CONFLICT` (the group already has `GROUP_MAX_MEMBERS` members), `410 GONE` (the invite has expired or
    * reached its maximum number of uses), `429 RATE_LIMIT_EXCEEDED`.
    *
    * @generated from rpc service.v1.GroupsService.JoinGroup
@@ -867,6 +1010,35 @@ export const GroupsService: GenService<{
     methodKind: "unary";
     input: typeof CreateGroupInviteRequestSchema;
     output: typeof CreateGroupInviteResponseSchema;
+  },
+  /**
+   * Revokes an invite code of the group: joining with it answers `404` from then on; members
+   * who joined with it stay. Owner and admins only. Revoking a revoked code succeeds.
+   *
+   * Errors: `401 UNAUTHORIZED`, `403 FORBIDDEN` (the caller is a plain `member`), `404 NOT_FOUND`
+   * (unknown group, the caller is not a member, or the code is not one of this group's),
+   * `429 RATE_LIMIT_EXCEEDED`.
+   *
+   * @generated from rpc service.v1.GroupsService.RevokeGroupInvite
+   */
+  revokeGroupInvite: {
+    methodKind: "unary";
+    input: typeof RevokeGroupInviteRequestSchema;
+    output: typeof RevokeGroupInviteResponseSchema;
+  },
+  /**
+   * Renames the group. Owner and admins only. The members see a `group_renamed` system message.
+   *
+   * Errors: `400 INVALID_ARGUMENT` (empty or too long `name`), `401 UNAUTHORIZED`,
+   * `403 FORBIDDEN` (the caller is a plain `member`), `404 NOT_FOUND` (unknown group, or the
+   * caller is not a member), `429 RATE_LIMIT_EXCEEDED`.
+   *
+   * @generated from rpc service.v1.GroupsService.RenameGroup
+   */
+  renameGroup: {
+    methodKind: "unary";
+    input: typeof RenameGroupRequestSchema;
+    output: typeof RenameGroupResponseSchema;
   },
   /**
    * Makes a member an `admin`. Group owner only. Promoting an admin succeeds and changes

@@ -190,8 +190,8 @@ export type Message = Message$1<"service.v1.Message"> & {
 
   /**
    * For `system` messages, what happened: `disappearing_timer_changed`, `group_created`,
-   * `member_joined`, `member_left`, `member_removed`, `member_promoted`, `member_demoted` or
-   * `group_updated`; empty for other kinds.
+   * `member_joined`, `member_left`, `member_removed`, `member_promoted`, `member_demoted`,
+   * `group_renamed` or `ownership_transferred`; empty for other kinds.
    *
    * @generated from field: string system_event = 21 [json_name = "system_event"];
    */
