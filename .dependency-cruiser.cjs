@@ -3,7 +3,7 @@
  * test/architecture/dependencies.test.ts and by hand with
  *   npx depcruise src --config .dependency-cruiser.cjs
  */
-const AREAS = '(admin|contacts|identity|limits|messaging|presence|realtime|system)';
+const AREAS = '(accounts|admin|contacts|identity|limits|messaging|presence|realtime|recovery|system)';
 
 module.exports = {
   forbidden: [

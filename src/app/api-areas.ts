@@ -4,6 +4,8 @@
  * implementation serves each API service is decided here too; a service (or method) missing
  * from the map is still routed, and answers NOT_IMPLEMENTED (HTTP 501) until its issue lands.
  */
+import type { AccountWalkMetrics } from '../accounts/account-walk-metrics.js';
+import { createAccountsArea } from '../accounts/accounts-area.js';
 import { createAdminService } from '../admin/admin-service.js';
 import type { BlockMirror } from '../contacts/block-mirror.js';
 import { createContactsArea } from '../contacts/contacts-area.js';
@@ -65,6 +67,7 @@ export interface ApiAreaPorts {
   /** The verifier whose rules the key directory applies. */
   readonly keyRecords: KeyRecordVerifier;
   readonly keysMetrics: KeysMetrics;
+  readonly accountWalkMetrics: AccountWalkMetrics;
   /** Where background work reports dependency outages (once per interval). */
   readonly outages: OutageLog;
 }
@@ -147,11 +150,23 @@ export async function buildApiAreas(ports: ApiAreaPorts): Promise<ApiAreas> {
     logger,
     outages: ports.outages,
   });
+  // Identity last: its account record is what a finished move or deletion leaves behind.
+  const accountData: AccountDataOwner[] = [contacts.accountData, messaging.accountData, presence.accountData, keys.accountData, relay.accountData, identity.accountData];
+  const accountLife = await createAccountsArea({
+    settings: config.accounts,
+    store,
+    owners: accountData,
+    closer: identity.accountData,
+    confirmSecondFactor: (address, code) => identity.mfa.confirm(address, code),
+    metrics: ports.accountWalkMetrics,
+    logger,
+    outages: ports.outages,
+  });
   return {
     authentication: identity.authentication,
     mirrors: [identity.mirror, contacts.mirror],
-    backgroundTasks: [messaging.announcementSweeper, keys.republisher, relay.drains],
-    accountData: [],
+    backgroundTasks: [messaging.announcementSweeper, keys.republisher, relay.drains, accountLife.resumer],
+    accountData,
     implementations: new Map<string, PartialServiceImpl>([
       [SystemService.typeName, createSystemService(ports.frontendErrors)],
       [AuthService.typeName, identity.services.auth],
@@ -162,7 +177,7 @@ export async function buildApiAreas(ports: ApiAreaPorts): Promise<ApiAreas> {
       [PhoneAuthService.typeName, identity.services.phoneAuth],
       [MessagesService.typeName, messaging.service],
       [ContactsService.typeName, contacts.service],
-      [ProfileService.typeName, presence.service],
+      [ProfileService.typeName, { ...presence.service, ...accountLife.service }],
       [KeysService.typeName, keys.service],
       [RelayService.typeName, relay.service],
     ]),

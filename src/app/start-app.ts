@@ -22,6 +22,7 @@ import { WsTickets } from '../identity/sessions/ws-tickets.js';
 import { createTokenVerification } from '../identity/tokens/token-verification.js';
 import { KEY_RECORD_NAMESPACE, KeyRecordVerifier } from '../keys/directory/key-record-rules.js';
 import { createKeysMetrics } from '../keys/keys-metrics.js';
+import { createAccountWalkMetrics } from '../accounts/account-walk-metrics.js';
 import { createLimitsArea } from '../limits/limits-area.js';
 import { Readiness } from '../ops/readiness.js';
 import type { DependencyCheck } from '../ops/readiness.js';
@@ -85,6 +86,7 @@ export async function startApp(config: Config, logger: Logger): Promise<RunningA
   });
   const realtimeMetrics = createRealtimeMetrics(metrics.registry);
   const keysMetrics = createKeysMetrics(metrics.registry);
+  const accountWalkMetrics = createAccountWalkMetrics(metrics.registry);
   const verification = await createTokenVerification(config.tokens, config.store.dataDir, sharedState);
   const wsTickets = new WsTickets(sharedState);
   const blockMirror = new BlockMirror(sharedState);
@@ -122,6 +124,7 @@ export async function startApp(config: Config, logger: Logger): Promise<RunningA
       keyDirectory,
       keyRecords,
       keysMetrics,
+      accountWalkMetrics,
       outages,
     });
     // Before serving: the security mirrors in shared state are complete (or being repaired).

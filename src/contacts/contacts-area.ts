@@ -9,6 +9,7 @@ import type { DocumentStore, IndexSpec } from '../platform/store/document-store.
 import { BlockList, blockIndexes, blocksMirror } from './block-list.js';
 import type { BlockMirror } from './block-mirror.js';
 import { ContactVerifications } from './contact-verifications.js';
+import { ContactsAccountData } from './contacts-account-data.js';
 import { createContactsService } from './contacts-service.js';
 
 export interface ContactsDependencies {
@@ -24,7 +25,13 @@ export async function createContactsArea({ store, blockMirror, accounts }: Conta
   await store.ensureIndexes(contactsIndexes);
   const blocks = new BlockList(store, blockMirror);
   const verifications = new ContactVerifications(store);
-  return { blocks, verifications, mirror: blocksMirror(blocks), service: createContactsService({ blocks, verifications, accounts }) };
+  return {
+    blocks,
+    verifications,
+    mirror: blocksMirror(blocks),
+    accountData: new ContactsAccountData(blocks, verifications),
+    service: createContactsService({ blocks, verifications, accounts }),
+  };
 }
 
 export type ContactsArea = Awaited<ReturnType<typeof createContactsArea>>;

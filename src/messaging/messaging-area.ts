@@ -30,6 +30,7 @@ import { Stars, starIndexes } from './messages/stars.js';
 import { MESSAGES, messageIndexes } from './messages/stored-message.js';
 import type { StoredMessage } from './messages/stored-message.js';
 import { ViewOnce } from './messages/view-once.js';
+import { MessagingAccountData } from './messaging-account-data.js';
 import { createMessagesService } from './messages-service.js';
 
 export interface MessagingDependencies {
@@ -64,5 +65,9 @@ export async function createMessagingArea(deps: MessagingDependencies) {
     typing: new Typing(conversations, blocks, events),
     disappearingTimer: new DisappearingTimer(conversations, sender),
   });
-  return { service, announcementSweeper: new AnnouncementSweeper(messages, announcer, logger) };
+  return {
+    service,
+    announcementSweeper: new AnnouncementSweeper(messages, announcer, logger),
+    accountData: new MessagingAccountData(store, conversations, messages),
+  };
 }

@@ -5,6 +5,7 @@
  */
 import type { BlockList } from '../contacts/block-list.js';
 import type { Conversations } from '../messaging/conversations/conversations.js';
+import type { AccountDataOwner } from '../platform/accounts/account-data-owner.js';
 import type { DocumentStore } from '../platform/store/document-store.js';
 import type { MessagingEvents } from '../realtime/events/messaging-events.js';
 import { Presence } from './presence.js';
@@ -19,7 +20,13 @@ export interface PresenceDependencies {
 
 export function createPresenceArea({ store, conversations, blocks, events }: PresenceDependencies) {
   const presence = new Presence(store, conversations, blocks, events);
-  return { presence, service: createPresenceService(presence) };
+  const accountData: AccountDataOwner = {
+    // A move keeps the chosen status under the new address; a deletion removes it.
+    name: 'presence',
+    moveAccount: (from, to) => presence.moveRecord(from, to),
+    deleteAccount: (address) => presence.removeRecord(address),
+  };
+  return { presence, accountData, service: createPresenceService(presence) };
 }
 
 export type PresenceArea = ReturnType<typeof createPresenceArea>;

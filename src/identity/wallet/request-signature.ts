@@ -1,0 +1,45 @@
+/**
+ * The signed request of a signature-gated RPC (`(access).signature_required`, options.proto):
+ * the `X-Signature` header format and the message it signs. Pure functions: freshness and
+ * replay are the caller's (auth/request-signatures.ts), as for the sign-in templates.
+ */
+import { createHash } from 'node:crypto';
+import { recoverPersonalSignAddress } from './eip191.js';
+
+/** `<timestamp_ms>.<signature hex>`; the timestamp in digits, the signature 65 bytes (0x optional). */
+const HEADER = /^(\d{1,15})\.((?:0x)?[0-9a-fA-F]{130})$/;
+
+export interface SignedRequest {
+  readonly serviceName: string;
+  /** The caller's address, lowercase. */
+  readonly wallet: string;
+  /** The HTTP method, uppercase (`POST` over gRPC and Connect). */
+  readonly method: string;
+  /** The request path without the query (`/<package>.<Service>/<Method>` over gRPC and Connect). */
+  readonly path: string;
+  /** The exact body bytes (the protobuf encoding over gRPC and Connect). */
+  readonly body: Uint8Array;
+  readonly timestampMs: number;
+}
+
+export function parseSignatureHeader(value: string): { timestampMs: number; signature: string } | undefined {
+  const match = HEADER.exec(value.trim());
+  return match ? { timestampMs: Number(match[1]), signature: match[2]! } : undefined;
+}
+
+export function signedRequestMessage(request: SignedRequest): string {
+  return [
+    `${request.serviceName} Signed Request`,
+    `Wallet: ${request.wallet}`,
+    `Method: ${request.method}`,
+    `Path: ${request.path}`,
+    `Body-SHA256: ${createHash('sha256').update(request.body).digest('hex')}`,
+    `Timestamp: ${request.timestampMs}`,
+  ].join('\n');
+}
+
+/** The canonical signature (the replay key) when `signature` is the wallet's low-S signature of the request. */
+export function verifySignedRequest(request: SignedRequest, signature: string): { ok: true; replayKey: string } | { ok: false } {
+  const recovered = recoverPersonalSignAddress(signedRequestMessage(request), signature);
+  return recovered.ok && recovered.address === request.wallet ? { ok: true, replayKey: recovered.canonical } : { ok: false };
+}
