@@ -18,6 +18,7 @@ import { MessagesService } from '../gen/service/v1/messages_pb.js';
 import { MfaService } from '../gen/service/v1/mfa_pb.js';
 import { PhoneAuthService } from '../gen/service/v1/phone_pb.js';
 import { ProfileService } from '../gen/service/v1/profile_pb.js';
+import { RecoveryService } from '../gen/service/v1/recovery_pb.js';
 import { RelayService } from '../gen/service/v1/relay_pb.js';
 import { SessionService } from '../gen/service/v1/session_pb.js';
 import { SystemService } from '../gen/service/v1/system_pb.js';
@@ -43,6 +44,7 @@ import { createPresenceArea } from '../presence/presence-area.js';
 import type { MessagingEvents } from '../realtime/events/messaging-events.js';
 import type { UserConnections } from '../realtime/events/user-connections.js';
 import type { UserEventStream } from '../realtime/events/user-event-stream.js';
+import { createRecoveryArea } from '../recovery/recovery-area.js';
 import { createRelayArea } from '../relay/relay-area.js';
 import type { FrontendErrorCounter } from '../system/frontend-errors.js';
 import { createSystemService } from '../system/system-service.js';
@@ -150,8 +152,37 @@ export async function buildApiAreas(ports: ApiAreaPorts): Promise<ApiAreas> {
     logger,
     outages: ports.outages,
   });
+  const recovery = await createRecoveryArea({
+    settings: config.accounts,
+    serviceName: config.service.name,
+    store,
+    accounts,
+    wallets: {
+      hasAccount: async (address) => (await accounts.find(address)) !== null,
+      isTaken: async (address) => (await accounts.findRecord(address)) !== null || (await identity.retiredWallets.find(address)) !== null,
+    },
+    spentSignatures: identity.spentSignatures,
+    mac: identity.secretMac,
+    // The account walk is built below, over every owner (recovery's too); a move runs only once serving.
+    moves: {
+      move: async (from, to) => void (await accountLife.walker.walk('move', from, to)),
+      isMoving: async (from, to) => {
+        const walk = await accountLife.walks.find(from);
+        return walk?.kind === 'move' && walk.to === to;
+      },
+    },
+    events,
+  });
   // Identity last: its account record is what a finished move or deletion leaves behind.
-  const accountData: AccountDataOwner[] = [contacts.accountData, messaging.accountData, presence.accountData, keys.accountData, relay.accountData, identity.accountData];
+  const accountData: AccountDataOwner[] = [
+    contacts.accountData,
+    messaging.accountData,
+    presence.accountData,
+    keys.accountData,
+    relay.accountData,
+    recovery.accountData,
+    identity.accountData,
+  ];
   const accountLife = await createAccountsArea({
     settings: config.accounts,
     store,
@@ -180,6 +211,7 @@ export async function buildApiAreas(ports: ApiAreaPorts): Promise<ApiAreas> {
       [ProfileService.typeName, { ...presence.service, ...accountLife.service }],
       [KeysService.typeName, keys.service],
       [RelayService.typeName, relay.service],
+      [RecoveryService.typeName, recovery.service],
     ]),
   };
 }

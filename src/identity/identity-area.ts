@@ -163,6 +163,9 @@ export async function createIdentityArea(deps: IdentityDependencies) {
     mfa,
     sessions,
     spentSignatures,
+    retiredWallets,
+    /** A keyed hash under the service's secret (MFA_ENCRYPTION_KEY), for one-time codes of other areas. */
+    secretMac: (text: string) => box.mac(text),
     /** Identity's records in account moves and deletions, and the walks' first step (`close`). */
     accountData,
     mirror: endedSessionsMirror(store, revocations),
