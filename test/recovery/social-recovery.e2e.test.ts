@@ -18,7 +18,9 @@ const clients: RealtimeClient[] = [];
 afterAll(() => clients.forEach((client) => client.close()));
 
 const lower = (session: SignedIn) => session.user.address.toLowerCase();
-const users = (count: number) => Promise.all(Array.from({ length: count }, () => signIn(service.baseUrl)));
+const user = () => signIn(service.baseUrl);
+const twoUsers = () => Promise.all([user(), user()]);
+const fourUsers = () => Promise.all([user(), user(), user(), user()]);
 
 async function configured(owner: SignedIn, guardians: SignedIn[], min: number) {
   return expectOk(await setupRecovery(api, owner, { guardians: guardians.map((guardian) => guardian.user.address), min_guardians_required: min, time_lock_hours: 24 }));
@@ -26,7 +28,7 @@ async function configured(owner: SignedIn, guardians: SignedIn[], min: number) {
 
 describe('a full social recovery with three guardians and a time lock', () => {
   it('moves the account to the new wallet: old wallet refused, sessions ended, history and username kept', async () => {
-    const [alice, bob, carol, dave] = await users(4);
+    const [alice, bob, carol, dave] = await fourUsers();
     const setup = await configured(alice, [bob, carol, dave], 2);
     expect(setup).toMatchObject({ guardians: [lower(bob), lower(carol), lower(dave)], min_guardians_required: 2, time_lock_hours: 24, cancelled_request_id: '' });
     expect(setup.backup_codes).toHaveLength(12);
@@ -76,7 +78,9 @@ describe('the other ends of a request', () => {
   let owner: SignedIn;
   let guardians: SignedIn[];
   beforeEach(async () => {
-    [owner, ...guardians] = await users(4);
+    const [first, ...rest] = await fourUsers();
+    owner = first;
+    guardians = rest;
     await configured(owner, guardians, 2);
   });
 
@@ -114,7 +118,7 @@ describe('the other ends of a request', () => {
 
 describe('backup-code recovery', () => {
   it('moves the account at once; each code works once; earlier codes die with a new setup; 5 wrong codes lock it', async () => {
-    const [owner, spare] = await users(2);
+    const [owner, spare] = await twoUsers();
     const first = expectOk(await setupRecovery(api, owner, { guardians: [], min_guardians_required: 0 })).backup_codes as string[];
     const codes = expectOk(await setupRecovery(api, owner, { guardians: [], min_guardians_required: 0 })).backup_codes as string[];
     expect(codes).toHaveLength(12);
@@ -142,7 +146,7 @@ describe('bad input gets the envelope and the right status', () => {
   let opened: any;
   const newWallet = new TestUser();
   beforeAll(async () => {
-    [owner, guardian] = await users(2);
+    [owner, guardian] = await twoUsers();
     await configured(owner, [guardian], 1);
     opened = expectOk(await initiate(api, owner.user.address, newWallet)).request;
   });
