@@ -9,7 +9,6 @@ import { Code } from '@connectrpc/connect';
 import { apiError, invalidArgument } from '../platform/errors/api-error.js';
 import { renderError } from '../platform/errors/http-status.js';
 import { callInfo, callInfoKey } from '../platform/rpc/call-context.js';
-import { requestBodyKey } from '../platform/rpc/request-body.js';
 import type { UnaryHandler } from '../platform/rpc/rpc-pipeline.js';
 import { RestHandlerContext } from './rest-handler-context.js';
 import { Router } from './routing/router.js';
@@ -60,7 +59,7 @@ export class RestGateway {
       baseLogger: request.logger,
       generation: route.generation,
     });
-    const values = createContextValues().set(callInfoKey, info).set(requestBodyKey, request.body);
+    const values = createContextValues().set(callInfoKey, info);
     const context = new RestHandlerContext(route.service, route.method, request.method, request.path, request.headers, values);
     try {
       const input = requestMessage(route, { variables, query: new URLSearchParams(request.query), body: parseBody(request) });

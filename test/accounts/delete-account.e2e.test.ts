@@ -6,7 +6,7 @@
 import { enableMfa } from '../identity/mfa/mfa-support.js';
 import { expectAccessAccepted, expectFailure, expectOk, expectRefreshRefused } from '../support/session-api.js';
 import { serviceForThisFile } from '../support/service-for-tests.js';
-import { xSignature } from '../support/signed-request.js';
+import { DELETE_ACCOUNT_RPC, SETUP_RECOVERY_RPC, encodeDeleteAccount, xSignature } from '../support/signed-request.js';
 import { bearer, signIn, TestUser } from '../support/wallet.js';
 import type { SignedIn } from '../support/wallet.js';
 
@@ -14,9 +14,9 @@ const { service, api } = serviceForThisFile({ RATE_LIMITS_ENABLED: 'false' });
 const PATH = '/api/v1/delete-account';
 
 /** POSTs the deletion with the exact body text it signs. */
-async function deleteWith(session: SignedIn, body: Record<string, unknown>, signature?: string | ((text: string) => Promise<string>)) {
+async function deleteWith(session: SignedIn, body: Record<string, unknown>, signature?: string | ((body: Record<string, unknown>) => Promise<string>)) {
   const text = JSON.stringify(body);
-  const header = typeof signature === 'function' ? await signature(text) : signature;
+  const header = typeof signature === 'function' ? await signature(body) : signature;
   const response = await fetch(api.url(PATH), {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...bearer(session), ...(header === undefined ? {} : { 'x-signature': header }) },
@@ -25,8 +25,8 @@ async function deleteWith(session: SignedIn, body: Record<string, unknown>, sign
   return { status: response.status, body: (await response.json()) as any, headers: response.headers };
 }
 
-const signedBy = (session: SignedIn, options: { timestampMs?: number; path?: string } = {}) => (text: string) =>
-  xSignature(session.user, { method: 'POST', path: options.path ?? PATH, body: text, timestampMs: options.timestampMs });
+const signedBy = (session: SignedIn, options: { timestampMs?: number; rpc?: string } = {}) => (body: Record<string, unknown>) =>
+  xSignature(session.user, { rpc: options.rpc ?? DELETE_ACCOUNT_RPC, body: encodeDeleteAccount(body), timestampMs: options.timestampMs });
 
 describe('the X-Signature gate', () => {
   let alice: SignedIn;
@@ -41,11 +41,11 @@ describe('the X-Signature gate', () => {
     await expectAccessAccepted(api, alice.accessToken);
   });
 
-  it('refuses a signature by another wallet, of another path, of another body, or stale', async () => {
+  it('refuses a signature by another wallet, of another RPC, of another body, or stale', async () => {
     const body = { confirm: alice.user.address };
-    expectFailure(await deleteWith(alice, body, (text) => xSignature(mallory.user, { method: 'POST', path: PATH, body: text }, alice.user.address)), 401, 'UNAUTHORIZED');
-    expectFailure(await deleteWith(alice, body, signedBy(alice, { path: '/api/v1/recovery/setup' })), 401, 'UNAUTHORIZED');
-    const otherBody = await xSignature(alice.user, { method: 'POST', path: PATH, body: JSON.stringify({ confirm: alice.user.address, reason: 'x' }) });
+    expectFailure(await deleteWith(alice, body, (signed) => xSignature(mallory.user, { rpc: DELETE_ACCOUNT_RPC, body: encodeDeleteAccount(signed) }, alice.user.address)), 401, 'UNAUTHORIZED');
+    expectFailure(await deleteWith(alice, body, signedBy(alice, { rpc: SETUP_RECOVERY_RPC })), 401, 'UNAUTHORIZED');
+    const otherBody = await signedBy(alice)({ confirm: alice.user.address, reason: 'x' });
     expectFailure(await deleteWith(alice, body, otherBody), 401, 'UNAUTHORIZED');
     expectFailure(await deleteWith(alice, body, signedBy(alice, { timestampMs: Date.now() - 6 * 60_000 })), 401, 'EXPIRED_SIGNATURE');
     await expectAccessAccepted(api, alice.accessToken);
@@ -53,18 +53,19 @@ describe('the X-Signature gate', () => {
 
   it('bad input gets the envelope and 400, and a spent signature is not accepted again', async () => {
     const wrongConfirm = { confirm: mallory.user.address };
-    const header = await signedBy(alice)(JSON.stringify(wrongConfirm));
+    const header = await signedBy(alice)(wrongConfirm);
     expectFailure(await deleteWith(alice, wrongConfirm, header), 400, 'INVALID_ARGUMENT');
     expectFailure(await deleteWith(alice, wrongConfirm, header), 401, 'REPLAY_DETECTED');
     expectFailure(await deleteWith(alice, { confirm: alice.user.address, reason: 'x'.repeat(501) }, signedBy(alice)), 400, 'INVALID_ARGUMENT');
-    expectFailure(await deleteWith(alice, { confirm: alice.user.address, unknown_member: 1 }, signedBy(alice)), 400, 'INVALID_ARGUMENT');
-    expectFailure(await deleteWith(alice, { confirm: 7 }, signedBy(alice)), 400, 'INVALID_ARGUMENT');
+    const valid = await signedBy(alice)({ confirm: alice.user.address });
+    expectFailure(await deleteWith(alice, { confirm: alice.user.address, unknown_member: 1 }, valid), 400, 'INVALID_ARGUMENT');
+    expectFailure(await deleteWith(alice, { confirm: 7 }, valid), 400, 'INVALID_ARGUMENT');
     await expectAccessAccepted(api, alice.accessToken);
   });
 });
 
 describe('a deletion', () => {
-  it('ends every session, refuses the wallet and hides the account from others', async () => {
+  it('ends every session, refuses the wallet and hides the account from others; the legacy path takes the same signature', async () => {
     const alice = await signIn(service.baseUrl);
     const second = await signIn(service.baseUrl, alice.user, 'sign-in');
     const bob = await signIn(service.baseUrl);
@@ -72,7 +73,13 @@ describe('a deletion', () => {
     expectOk(await api.post('/api/v1/send', { client_message_id: 'd-2', recipient_address: alice.user.address, ciphertext: 'aGk=' }, bearer(bob)));
     expectOk(await api.post('/api/v1/update-status', { status: 'busy', status_text: 'x' }, bearer(alice)));
 
-    const deleted = expectOk(await deleteWith(alice, { confirm: alice.user.address.toUpperCase().replace('0X', '0x'), reason: 'leaving' }, signedBy(alice)));
+    const body = { confirm: alice.user.address.toUpperCase().replace('0X', '0x'), reason: 'leaving' };
+    const legacy = await fetch(api.url('/api/delete-account'), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...bearer(alice), 'x-signature': await signedBy(alice)(body) },
+      body: JSON.stringify(body),
+    });
+    const deleted = expectOk({ status: legacy.status, body: await legacy.json(), headers: legacy.headers });
     expect(deleted.deleted_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
 
     for (const session of [alice, second]) {

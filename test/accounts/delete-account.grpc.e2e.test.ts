@@ -1,17 +1,16 @@
 /**
- * The X-Signature gate over native gRPC: the signed request names `POST` and the RPC's gRPC
- * path, and hashes the request message's protobuf encoding (built here by hand from the field
- * numbers of profile.proto, independently of both the server's and the client's encoders).
+ * The X-Signature gate over native gRPC: the signed request names the RPC and hashes the request
+ * message's protobuf encoding (built here by hand from the field numbers of profile.proto,
+ * independently of both the server's and the client's encoders).
  */
 import { grpc, grpcClient } from '../support/grpc-client.js';
 import { expectFailure } from '../support/session-api.js';
 import { serviceForThisFile } from '../support/service-for-tests.js';
-import { xSignature } from '../support/signed-request.js';
+import { DELETE_ACCOUNT_RPC, SETUP_RECOVERY_RPC, xSignature } from '../support/signed-request.js';
 import { signIn } from '../support/wallet.js';
 import { call } from '../identity/grpc/grpc-call.js';
 
 const { service, api } = serviceForThisFile({ RATE_LIMITS_ENABLED: 'false' });
-const PATH = '/service.v1.ProfileService/DeleteAccount';
 
 /** DeleteAccountRequest with only `confirm` (field 1, length-delimited) set. */
 const encodedRequest = (confirm: string) => Buffer.concat([Buffer.from([0x0a, Buffer.byteLength(confirm)]), Buffer.from(confirm)]);
@@ -26,11 +25,11 @@ it('DeleteAccount over gRPC needs the X-Signature metadata of the encoded reques
   expect(unsigned.error?.code).toBe(grpc.status.UNAUTHENTICATED);
   expect(unsigned.status.metadata.get('x-error-code')).toEqual(['SIGNATURE_REQUIRED']);
 
-  const ofRestPath = await xSignature(alice.user, { method: 'POST', path: '/api/v1/delete-account', body: encodedRequest(alice.user.address) });
-  const wrongPath = await call(profile, 'DeleteAccount', request, { authorization, 'x-signature': ofRestPath });
-  expect(wrongPath.status.metadata.get('x-error-code')).toEqual(['UNAUTHORIZED']);
+  const ofOtherRpc = await xSignature(alice.user, { rpc: SETUP_RECOVERY_RPC, body: encodedRequest(alice.user.address) });
+  const wrongRpc = await call(profile, 'DeleteAccount', request, { authorization, 'x-signature': ofOtherRpc });
+  expect(wrongRpc.status.metadata.get('x-error-code')).toEqual(['UNAUTHORIZED']);
 
-  const signature = await xSignature(alice.user, { method: 'POST', path: PATH, body: encodedRequest(alice.user.address) });
+  const signature = await xSignature(alice.user, { rpc: DELETE_ACCOUNT_RPC, body: encodedRequest(alice.user.address) });
   const deleted = await call(profile, 'DeleteAccount', request, { authorization, 'x-signature': signature });
   expect(deleted.error).toBeUndefined();
   expect(deleted.response).toMatchObject({ success: true, deleted_at: expect.stringMatching(/Z$/) });

@@ -4,7 +4,7 @@
  * X-Signature, and the requests of the flow over real HTTP.
  */
 import type { Api } from '../support/session-api.js';
-import { xSignature } from '../support/signed-request.js';
+import { SETUP_RECOVERY_RPC, encodeSetupRecovery, xSignature } from '../support/signed-request.js';
 import { SERVICE_NAME, TestUser, bearer } from '../support/wallet.js';
 import type { SignedIn } from '../support/wallet.js';
 
@@ -23,13 +23,22 @@ export const approvalMessage = (request: RequestNames, timestampMs = Date.now())
 export const rejectionMessage = (request: RequestNames, reason: string) =>
   [`${SERVICE_NAME} Recovery Rejection`, `Request: ${request.id}`, `Account: ${request.address}`, `New wallet: ${request.new_wallet_address}`, `Reason: ${reason}`].join('\n');
 
-/** POST /api/v1/recovery/setup with the owner's X-Signature over the exact body. */
+/** POST /api/v1/recovery/setup with the owner's X-Signature of the request. */
 export async function setupRecovery(api: Api, owner: SignedIn, body: Record<string, unknown>, options: { sign?: boolean } = {}) {
   const text = JSON.stringify(body);
   const headers: Record<string, string> = { 'content-type': 'application/json', ...bearer(owner) };
-  if (options.sign !== false) headers['x-signature'] = await xSignature(owner.user, { method: 'POST', path: '/api/v1/recovery/setup', body: text });
+  if (options.sign !== false) headers['x-signature'] = await xSignature(owner.user, { rpc: SETUP_RECOVERY_RPC, body: encodableOrEmpty(body) });
   const response = await fetch(api.url('/api/v1/recovery/setup'), { method: 'POST', headers, body: text });
   return { status: response.status, body: (await response.json()) as any, headers: response.headers };
+}
+
+/** A body that is not even a SetupRecoveryRequest (bad-input tests) is refused before the signature is read. */
+function encodableOrEmpty(body: Record<string, unknown>): Buffer {
+  try {
+    return encodeSetupRecovery(body);
+  } catch {
+    return encodeSetupRecovery({});
+  }
 }
 
 /** InitiateRecovery from `newWallet` for the account of `owner`. */

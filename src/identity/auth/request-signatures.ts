@@ -3,14 +3,13 @@
  * access token is not enough for them, the caller's wallet must sign the very request. The
  * sign-in rules apply: timestamp within 5 minutes, low-S, and each signature accepted once
  * (spent in the store, like sign-in signatures, so the rule survives restarts and a Redis that
- * lost its data).
+ * lost its data). The signed request names the RPC and the protobuf encoding of its message
+ * (wallet/request-signature.ts), the same whichever transport brought it.
  */
 import { toBinary } from '@bufbuild/protobuf';
 import type { DescMethod, DescMessage, MessageShape } from '@bufbuild/protobuf';
 import type { HandlerContext } from '@connectrpc/connect';
 import { unauthenticated } from '../../platform/errors/api-error.js';
-import { callInfoOf } from '../../platform/rpc/call-context.js';
-import { requestBodyKey } from '../../platform/rpc/request-body.js';
 import { requestHeaderOf } from '../../platform/rpc/request-header.js';
 import { parseSignatureHeader, verifySignedRequest } from '../wallet/request-signature.js';
 import { SIGN_IN_TOLERANCE_MS } from '../wallet/verify-sign-in.js';
@@ -32,14 +31,14 @@ export class RequestSignatures {
   async require(wallet: string, method: DescMethod, request: unknown, context: HandlerContext): Promise<void> {
     const header = parseSignatureHeader(requestHeaderOf(context, SIGNATURE_HEADER) ?? '');
     if (!header) throw unauthenticated('This operation needs an X-Signature header: <timestamp_ms>.<signature>', 'SIGNATURE_REQUIRED');
-    const rest = callInfoOf(context).transport === 'rest';
     const verified = verifySignedRequest(
       {
         serviceName: this.serviceName,
         wallet,
-        method: context.requestMethod.toUpperCase(),
-        path: rest ? pathOf(context.url) : `/${method.parent.typeName}/${method.name}`,
-        body: rest ? (context.values.get(requestBodyKey) ?? new Uint8Array()) : toBinary(method.input, request as MessageShape<DescMessage>),
+        rpc: `/${method.parent.typeName}/${method.name}`,
+        // Re-encoded from the decoded request: protobuf-es writes fields in field-number order
+        // and leaves out proto3 defaults, as every conforming encoder does.
+        body: toBinary(method.input, request as MessageShape<DescMessage>),
         timestampMs: header.timestampMs,
       },
       header.signature,
@@ -50,9 +49,4 @@ export class RequestSignatures {
     }
     if (!(await this.spentSignatures.spend(verified.replayKey))) throw unauthenticated('This signature was already used', 'REPLAY_DETECTED');
   }
-}
-
-/** A REST context's url is the path, possibly with a query; a Connect one is absolute. */
-function pathOf(url: string): string {
-  return new URL(url, 'http://localhost').pathname;
 }

@@ -1,7 +1,9 @@
 /**
  * The signed request of a signature-gated RPC (`(access).signature_required`, options.proto):
- * the `X-Signature` header format and the message it signs. Pure functions: freshness and
- * replay are the caller's (auth/request-signatures.ts), as for the sign-in templates.
+ * the `X-Signature` header format and the message it signs. The request is named by its RPC
+ * and its body by the SHA-256 of the request message's protobuf encoding, so one signature
+ * holds whichever way the call arrives: REST (directly, or transcoded to gRPC by Envoy), gRPC
+ * or Connect. Pure functions: freshness and replay are the caller's (auth/request-signatures.ts).
  */
 import { createHash } from 'node:crypto';
 import { recoverPersonalSignAddress } from './eip191.js';
@@ -13,11 +15,9 @@ export interface SignedRequest {
   readonly serviceName: string;
   /** The caller's address, lowercase. */
   readonly wallet: string;
-  /** The HTTP method, uppercase (`POST` over gRPC and Connect). */
-  readonly method: string;
-  /** The request path without the query (`/<package>.<Service>/<Method>` over gRPC and Connect). */
-  readonly path: string;
-  /** The exact body bytes (the protobuf encoding over gRPC and Connect). */
+  /** The RPC: `/<package>.<Service>/<Method>`, its gRPC path. */
+  readonly rpc: string;
+  /** The request message's protobuf encoding. */
   readonly body: Uint8Array;
   readonly timestampMs: number;
 }
@@ -31,8 +31,7 @@ export function signedRequestMessage(request: SignedRequest): string {
   return [
     `${request.serviceName} Signed Request`,
     `Wallet: ${request.wallet}`,
-    `Method: ${request.method}`,
-    `Path: ${request.path}`,
+    `RPC: ${request.rpc}`,
     `Body-SHA256: ${createHash('sha256').update(request.body).digest('hex')}`,
     `Timestamp: ${request.timestampMs}`,
   ].join('\n');

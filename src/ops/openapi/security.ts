@@ -31,7 +31,7 @@ export function securitySchemes(sessionCookieName: string): Record<string, Secur
       description:
         'Ethereum wallet signature for request-level authentication on signature-gated operations, on top of ' +
         'the access token: `<timestamp_ms>.<signature>`, the EIP-191 signature by the caller\'s wallet of ' +
-        '"<SERVICE_NAME> Signed Request\\nWallet: <address>\\nMethod: <METHOD>\\nPath: <path>\\nBody-SHA256: <hex>\\nTimestamp: <timestamp_ms>" ' +
+        '"<SERVICE_NAME> Signed Request\\nWallet: <address>\\nRPC: /<package>.<Service>/<Method>\\nBody-SHA256: <hex of the request message\'s protobuf encoding>\\nTimestamp: <timestamp_ms>" ' +
         '(options.proto, `signature_required`): within 5 minutes of server time, accepted once, low-S.',
     },
     WalletAuth: {

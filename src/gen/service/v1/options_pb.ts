@@ -44,26 +44,30 @@ export type Access = Message<"service.v1.Access"> & {
 
   /**
    * On top of the access token, the call must carry a fresh wallet signature of the request in
-   * the `X-Signature` header (the spec's SignatureAuth), so that a stolen access token alone
-   * cannot perform it. The header is `X-Signature: <timestamp_ms>.<signature>`: the EIP-191
-   * `personal_sign` signature (65 bytes as hex, `0x` optional, low-S) by the caller's wallet of
-   * this message (LF line endings, no trailing newline):
+   * the `X-Signature` header (the spec's SignatureAuth; gRPC metadata `x-signature`), so that a
+   * stolen access token alone cannot perform it. The header is
+   * `X-Signature: <timestamp_ms>.<signature>`: the EIP-191 `personal_sign` signature (65 bytes
+   * as hex, `0x` optional, low-S) by the caller's wallet of this message (LF line endings, no
+   * trailing newline):
    *
    * ```
    * <SERVICE_NAME> Signed Request
    * Wallet: <caller address, lowercase>
-   * Method: <HTTP method, uppercase>
-   * Path: <request path, without the query>
-   * Body-SHA256: <lowercase hex SHA-256 of the exact request body bytes>
+   * RPC: /<package>.<Service>/<Method>
+   * Body-SHA256: <lowercase hex SHA-256 of the request message's protobuf encoding>
    * Timestamp: <timestamp_ms>
    * ```
    *
-   * Over gRPC and Connect, the method is `POST`, the path is `/<package>.<Service>/<Method>`
-   * and the body is the request message's protobuf binary encoding. The sign-in rules apply:
-   * the timestamp within 5 minutes of server time (`401 EXPIRED_SIGNATURE`), each signature
-   * accepted once within 10 minutes (`401 REPLAY_DETECTED`, kept in the store), low-S only. A
-   * missing or malformed header is `401 SIGNATURE_REQUIRED`; a signature that is not the
-   * caller's over this message is `401 UNAUTHORIZED`.
+   * The request is named by its RPC (for example `/service.v1.ProfileService/DeleteAccount`,
+   * whatever the REST path or version prefix) and its body by the protobuf encoding of the
+   * request message (fields in field-number order, proto3 defaults left out, as every
+   * conforming encoder writes them), so one signature holds whichever way the call arrives:
+   * REST (the JSON body stands for the same message; an Envoy edge transcodes it to gRPC),
+   * gRPC or Connect. The sign-in rules apply: the timestamp within 5 minutes of server time
+   * (`401 EXPIRED_SIGNATURE`), each signature accepted once within 10 minutes
+   * (`401 REPLAY_DETECTED`, kept in the store), low-S only. A missing or malformed header is
+   * `401 SIGNATURE_REQUIRED`; a signature that is not the caller's over this message is
+   * `401 UNAUTHORIZED`.
    *
    * @generated from field: bool signature_required = 4;
    */
