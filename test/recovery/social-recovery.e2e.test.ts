@@ -1,7 +1,7 @@
 /**
  * Social recovery end to end over real HTTP and a real /ws client, on a clock shortened by
- * RECOVERY_HOUR (an hour of the windows and time locks lasts 20 ms: the 24-hour time lock
- * 480 ms, each 7-day window 3.36 s). Signatures come from ethers wallets.
+ * RECOVERY_HOUR (an hour of the windows and time locks lasts 40 ms: the 24-hour time lock
+ * 0.96 s, each 7-day window 6.72 s). Signatures come from ethers wallets.
  */
 import { RealtimeClient } from '../support/realtime-client.js';
 import { expectFailure, expectOk, sleep } from '../support/session-api.js';
@@ -10,7 +10,7 @@ import { TestUser, bearer, signIn } from '../support/wallet.js';
 import type { SignedIn } from '../support/wallet.js';
 import { approvalMessage, approve, completeSocial, completeWithCode, initiate, newWalletProof, reject, setupRecovery } from './recovery-support.js';
 
-const HOUR_MS = 20;
+const HOUR_MS = 40;
 const TIME_LOCK_MS = 24 * HOUR_MS;
 const WINDOW_MS = 7 * 24 * HOUR_MS;
 const { service, api } = serviceForThisFile({ RATE_LIMITS_ENABLED: 'false', RECOVERY_HOUR: `${HOUR_MS}ms` });
