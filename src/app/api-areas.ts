@@ -4,6 +4,8 @@
  * implementation serves each API service is decided here too; a service (or method) missing
  * from the map is still routed, and answers NOT_IMPLEMENTED (HTTP 501) until its issue lands.
  */
+import type { AccountWalkMetrics } from '../accounts/account-walk-metrics.js';
+import { createAccountsArea } from '../accounts/accounts-area.js';
 import { createAdminService } from '../admin/admin-service.js';
 import type { BlockMirror } from '../contacts/block-mirror.js';
 import { createContactsArea } from '../contacts/contacts-area.js';
@@ -19,6 +21,7 @@ import { MessagesService } from '../gen/service/v1/messages_pb.js';
 import { MfaService } from '../gen/service/v1/mfa_pb.js';
 import { PhoneAuthService } from '../gen/service/v1/phone_pb.js';
 import { ProfileService } from '../gen/service/v1/profile_pb.js';
+import { RecoveryService } from '../gen/service/v1/recovery_pb.js';
 import { RelayService } from '../gen/service/v1/relay_pb.js';
 import { SessionService } from '../gen/service/v1/session_pb.js';
 import { SystemService } from '../gen/service/v1/system_pb.js';
@@ -47,6 +50,7 @@ import { createProfileArea } from '../profile/profile-area.js';
 import type { MessagingEvents } from '../realtime/events/messaging-events.js';
 import type { UserConnections } from '../realtime/events/user-connections.js';
 import type { UserEventStream } from '../realtime/events/user-event-stream.js';
+import { createRecoveryArea } from '../recovery/recovery-area.js';
 import { createRelayArea } from '../relay/relay-area.js';
 import type { FrontendErrorCounter } from '../system/frontend-errors.js';
 import { createSystemService } from '../system/system-service.js';
@@ -72,6 +76,7 @@ export interface ApiAreaPorts {
   readonly keyRecords: KeyRecordVerifier;
   readonly keysMetrics: KeysMetrics;
   readonly locationMetrics: LocationMetrics;
+  readonly accountWalkMetrics: AccountWalkMetrics;
   /** Where background work reports dependency outages (once per interval). */
   readonly outages: OutageLog;
 }
@@ -192,11 +197,57 @@ export async function buildApiAreas(ports: ApiAreaPorts): Promise<ApiAreas> {
     logger,
     outages: ports.outages,
   });
+  const recovery = await createRecoveryArea({
+    settings: config.accounts,
+    serviceName: config.service.name,
+    store,
+    accounts,
+    wallets: {
+      hasAccount: async (address) => (await accounts.find(address)) !== null,
+      isTaken: async (address) => (await accounts.findRecord(address)) !== null || (await identity.retiredWallets.find(address)) !== null,
+    },
+    spentSignatures: identity.spentSignatures,
+    mac: identity.secretMac,
+    // The account walk is built below, over every owner (recovery's too); a move runs only once serving.
+    moves: {
+      move: async (from, to) => void (await accountLife.walker.walk('move', from, to)),
+      isMoving: async (from, to) => {
+        const walk = await accountLife.walks.find(from);
+        return walk?.kind === 'move' && walk.to === to;
+      },
+    },
+    events,
+  });
+  // Identity last: its account record is what a finished move or deletion leaves behind.
+  // Groups before messaging: leaving a group (ownership passed) needs the member records that
+  // messaging's deletion removes.
+  const accountData: AccountDataOwner[] = [
+    location.accountData,
+    profile.accountData,
+    groups.accountData,
+    contacts.accountData,
+    messaging.accountData,
+    presence.accountData,
+    keys.accountData,
+    relay.accountData,
+    recovery.accountData,
+    identity.accountData,
+  ];
+  const accountLife = await createAccountsArea({
+    settings: config.accounts,
+    store,
+    owners: accountData,
+    closer: identity.accountData,
+    confirmSecondFactor: (address, code) => identity.mfa.confirm(address, code),
+    metrics: ports.accountWalkMetrics,
+    logger,
+    outages: ports.outages,
+  });
   return {
     authentication: identity.authentication,
     mirrors: [identity.mirror, contacts.mirror],
-    backgroundTasks: [messaging.announcementSweeper, keys.republisher, relay.drains, location.expirySweeper],
-    accountData: [profile.accountData, location.accountData, groups.accountData],
+    backgroundTasks: [messaging.announcementSweeper, keys.republisher, relay.drains, location.expirySweeper, accountLife.resumer],
+    accountData,
     implementations: new Map<string, PartialServiceImpl>([
       [SystemService.typeName, createSystemService(ports.frontendErrors)],
       [AuthService.typeName, identity.services.auth],
@@ -208,11 +259,13 @@ export async function buildApiAreas(ports: ApiAreaPorts): Promise<ApiAreas> {
       [MessagesService.typeName, messaging.service],
       [GroupsService.typeName, groups.service],
       [ContactsService.typeName, contacts.service],
-      // One service, two areas: presence answers UpdateStatus, the profile area the rest.
-      [ProfileService.typeName, { ...presence.service, ...profile.service }],
+      // One service, three parts: presence answers UpdateStatus, account life DeleteAccount,
+      // the profile area the rest.
+      [ProfileService.typeName, { ...presence.service, ...profile.service, ...accountLife.service }],
       [KeysService.typeName, keys.service],
       [RelayService.typeName, relay.service],
       [LocationService.typeName, location.service],
+      [RecoveryService.typeName, recovery.service],
     ]),
   };
 }

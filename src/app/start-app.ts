@@ -23,6 +23,7 @@ import { createTokenVerification } from '../identity/tokens/token-verification.j
 import { KEY_RECORD_NAMESPACE, KeyRecordVerifier } from '../keys/directory/key-record-rules.js';
 import { createKeysMetrics } from '../keys/keys-metrics.js';
 import { createLocationMetrics } from '../location/location-metrics.js';
+import { createAccountWalkMetrics } from '../accounts/account-walk-metrics.js';
 import { createLimitsArea } from '../limits/limits-area.js';
 import { Readiness } from '../ops/readiness.js';
 import type { DependencyCheck } from '../ops/readiness.js';
@@ -87,6 +88,7 @@ export async function startApp(config: Config, logger: Logger): Promise<RunningA
   const realtimeMetrics = createRealtimeMetrics(metrics.registry);
   const keysMetrics = createKeysMetrics(metrics.registry);
   const locationMetrics = createLocationMetrics(metrics.registry);
+  const accountWalkMetrics = createAccountWalkMetrics(metrics.registry);
   const verification = await createTokenVerification(config.tokens, config.store.dataDir, sharedState);
   const wsTickets = new WsTickets(sharedState);
   const blockMirror = new BlockMirror(sharedState);
@@ -125,6 +127,7 @@ export async function startApp(config: Config, logger: Logger): Promise<RunningA
       keyRecords,
       keysMetrics,
       locationMetrics,
+      accountWalkMetrics,
       outages,
     });
     // Before serving: the security mirrors in shared state are complete (or being repaired).

@@ -1,3 +1,4 @@
+import { accountsIndexes } from '../accounts/accounts-area.js';
 import { contactsIndexes } from '../contacts/contacts-area.js';
 import { groupsIndexes } from '../groups/groups-area.js';
 import { identityIndexes } from '../identity/identity-area.js';
@@ -6,6 +7,7 @@ import { locationIndexes } from '../location/location-area.js';
 import { messagingIndexes } from '../messaging/messaging-area.js';
 import type { IndexSpec } from '../platform/store/document-store.js';
 import { profileIndexes } from '../profile/profile-area.js';
+import { recoveryIndexes } from '../recovery/recovery-area.js';
 import { relayIndexes } from '../relay/relay-area.js';
 
 /** Every index the service declares: what `ensure-indexes` builds before a rollout. */
@@ -18,4 +20,6 @@ export const storeIndexes: IndexSpec[] = [
   ...relayIndexes,
   ...profileIndexes,
   ...locationIndexes,
+  ...accountsIndexes,
+  ...recoveryIndexes,
 ];

@@ -7,6 +7,7 @@ import type { MirrorSource } from '../platform/shared-state/mirror-keeper.js';
 import type { Collection, DocumentStore, IndexSpec } from '../platform/store/document-store.js';
 import { DuplicateKeyError } from '../platform/store/document-store.js';
 import { newestFirstPage } from '../platform/store/newest-first-page.js';
+import { rekeyDocuments } from '../platform/store/rekey-documents.js';
 import type { NewestFirstPage } from '../platform/store/newest-first-page.js';
 import type { BlockMirror } from './block-mirror.js';
 
@@ -20,7 +21,11 @@ export interface Block {
 
 export const CONTACT_BLOCKS = 'contact_blocks';
 
-export const blockIndexes: IndexSpec[] = [{ collection: CONTACT_BLOCKS, name: 'by_blocker', key: { blocker: 1, blockedAt: -1, _id: 1 } }];
+export const blockIndexes: IndexSpec[] = [
+  { collection: CONTACT_BLOCKS, name: 'by_blocker', key: { blocker: 1, blockedAt: -1, _id: 1 } },
+  // Who blocked an account, for moving and deleting it.
+  { collection: CONTACT_BLOCKS, name: 'by_blocked', key: { blocked: 1 } },
+];
 
 const blockId = (blocker: string, blocked: string) => `${blocker}|${blocked}`;
 
@@ -101,6 +106,30 @@ export class BlockList {
   /** The blocker's blocks, most recent first. */
   listBlocked(blocker: string, limit: number, after: CursorPosition | undefined): Promise<NewestFirstPage<Block>> {
     return newestFirstPage(this.blocks, { blocker }, 'blockedAt', limit, after);
+  }
+
+  /**
+   * Re-keys every block made by or against `from` to `to` (an account move), keeping each
+   * block's time; an existing block at the new key is kept. The new block reaches the mirror
+   * before the store, and the old one leaves the mirror after the store, as block and unblock do.
+   */
+  async moveAll(from: string, to: string): Promise<void> {
+    const swap = (address: string) => (address === from ? to : address);
+    await rekeyDocuments(this.blocks, { $or: [{ blocker: from }, { blocked: from }] }, (block) => {
+      const blocker = swap(block.blocker);
+      const blocked = swap(block.blocked);
+      return { ...block, _id: blockId(blocker, blocked), blocker, blocked };
+    }, {
+      before: (block) => this.mirror.record(block.blocker, block.blocked, true),
+      after: (block) => this.mirror.record(block.blocker, block.blocked, false),
+    });
+  }
+
+  /** Removes every block made by or against the account (a deletion): store first, then the mirror. */
+  async removeAll(address: string): Promise<void> {
+    const blocks = await this.blocks.find({ $or: [{ blocker: address }, { blocked: address }] });
+    await this.blocks.deleteMany({ $or: [{ blocker: address }, { blocked: address }] });
+    await Promise.all(blocks.map((block) => this.mirror.record(block.blocker, block.blocked, false)));
   }
 
   /** Copies every block into the mirror (mirror-keeper.ts calls it when Redis lost its data). */

@@ -6,6 +6,7 @@
  */
 import { KEY_BUNDLES } from '../keys/store/key-bundle-repository.js';
 import type { Collection, DocumentStore } from '../platform/store/document-store.js';
+import { rekeyDocuments } from '../platform/store/rekey-documents.js';
 
 export interface ContactVerification {
   /** `<verifier>|<contact>` */
@@ -56,4 +57,27 @@ export class ContactVerifications {
     ]);
     return record !== null && current !== undefined && record.identityKey === current;
   }
+
+  /**
+   * Re-keys the verifications made by and of the account to its new address. Those of it stay
+   * bound to the identity key compared, so they read unverified once the new device publishes
+   * its own key (recovery.proto: it must).
+   */
+  async moveAll(from: string, to: string): Promise<void> {
+    await rekeyDocuments(this.verifications, verificationsOf(from), (record) => {
+      const [verifier, contact] = record._id.split('|') as [string, string];
+      return { ...record, _id: verificationId(verifier === from ? to : verifier, contact === from ? to : contact) };
+    });
+  }
+
+  async removeAll(address: string): Promise<void> {
+    await this.verifications.deleteMany(verificationsOf(address));
+  }
 }
+
+/**
+ * Every verification made by or of the account. The ids are `<verifier>|<contact>` of hex
+ * addresses (nothing to escape); the second half scans the collection, which only a move or a
+ * deletion does.
+ */
+const verificationsOf = (address: string) => ({ $or: [{ _id: { $regex: `^${address}\\|` } }, { _id: { $regex: `\\|${address}$` } }] });

@@ -13,6 +13,7 @@ import type { DocumentStore, IndexSpec } from '../platform/store/document-store.
 import { BlockList, blockIndexes, blocksMirror } from './block-list.js';
 import type { BlockMirror } from './block-mirror.js';
 import { ContactVerifications } from './contact-verifications.js';
+import { ContactsAccountData } from './contacts-account-data.js';
 import { createContactsService } from './contacts-service.js';
 import { ContactDiscovery } from './discovery/contact-discovery.js';
 import { EnumerationQuota } from './discovery/enumeration-quota.js';
@@ -34,7 +35,13 @@ export async function createContactsArea({ store, blockMirror, accounts, phoneAc
   const blocks = new BlockList(store, blockMirror);
   const verifications = new ContactVerifications(store);
   const discovery = new ContactDiscovery(phoneAccounts, accounts, blocks, new EnumerationQuota(sharedState, settings));
-  return { blocks, verifications, mirror: blocksMirror(blocks), service: createContactsService({ blocks, verifications, accounts, discovery }) };
+  return {
+    blocks,
+    verifications,
+    mirror: blocksMirror(blocks),
+    accountData: new ContactsAccountData(blocks, verifications),
+    service: createContactsService({ blocks, verifications, accounts, discovery }),
+  };
 }
 
 export type ContactsArea = Awaited<ReturnType<typeof createContactsArea>>;

@@ -16,11 +16,14 @@ import type { DocumentStore, IndexSpec } from '../platform/store/document-store.
 import { accountIndexes } from './accounts/account.js';
 import { AccountRepository } from './accounts/account-repository.js';
 import { HeldUsernames, heldUsernameIndexes } from './accounts/held-usernames.js';
+import { RetiredWallets, retiredWalletIndexes } from './accounts/retired-wallets.js';
 import { Usernames } from './accounts/usernames.js';
 import { AuditLog, auditIndexes } from './audit/audit-log.js';
 import { authenticate } from './auth/authenticate.js';
+import { RequestSignatures } from './auth/request-signatures.js';
 import type { CookiePolicy } from './auth/cookies.js';
 import { createAuthService } from './auth-service.js';
+import { IdentityAccountData } from './identity-account-data.js';
 import { deviceIndexes } from './devices/device.js';
 import { DeviceRepository } from './devices/device-repository.js';
 import { createDeviceService } from './device-service.js';
@@ -81,6 +84,7 @@ export const identityIndexes: IndexSpec[] = [
   ...trustedDeviceIndexes,
   ...phoneAccountIndexes,
   ...spentSignatureIndexes,
+  ...retiredWalletIndexes,
 ];
 
 export async function createIdentityArea(deps: IdentityDependencies) {
@@ -90,6 +94,7 @@ export async function createIdentityArea(deps: IdentityDependencies) {
   const serviceName = settings.service.name;
   const accounts = new AccountRepository(store);
   const usernames = new Usernames(accounts, new HeldUsernames(store));
+  const retiredWallets = new RetiredWallets(store);
   const audit = new AuditLog(store);
   const lockouts = new Lockouts(sharedState, deps.lockoutsEnabled);
   const sessions = new SessionManager(store, revocations, new SessionActivity(sharedState), { ttlMs: settings.sessions.ttlMs, idleTimeoutMs: settings.sessions.idleTimeoutMs });
@@ -101,12 +106,14 @@ export async function createIdentityArea(deps: IdentityDependencies) {
   };
   const dpop = new DpopValidator({ sharedState });
   const tokenPairs = new TokenPairIssuer(tokens, refreshTokens);
-  const sessionStarter = new SessionStarter({ sessions, tokenPairs, cookies, audit });
+  const sessionStarter = new SessionStarter({ sessions, tokenPairs, cookies, audit, retiredWallets });
   const pendingSignIns = new PendingSignIns(sharedState, tokens);
   const trustedDevices = new TrustedDevices(store, settings.mfa.trustedDeviceTtlMs);
   const box = new SecretBox(await loadMfaMasterKey(settings.mfa.encryptionKey, deps.dataDir));
   const mfa = new Mfa({ store, box, accounts, lockouts, trustedDevices });
   const phoneAccounts = new PhoneAccounts(store);
+  const devices = new DeviceRepository(store);
+  const spentSignatures = new SpentSignatures(store);
   const signIn = {
     accounts,
     audit,
@@ -117,16 +124,16 @@ export async function createIdentityArea(deps: IdentityDependencies) {
     refreshTokens,
     tokenPairs,
     sessionStarter,
-    walletProof: new WalletProof({ serviceName, spentSignatures: new SpentSignatures(store), lockouts, audit }),
+    walletProof: new WalletProof({ serviceName, spentSignatures, lockouts, audit }),
     usernames,
-    registration: new Registration(accounts, usernames, settings.registration.powDifficultyBits),
+    registration: new Registration(accounts, usernames, retiredWallets, settings.registration.powDifficultyBits),
     mfaGate: new MfaGate({ trustedDevices, pendingSignIns, sessionStarter }),
   };
 
   const services = {
     auth: createAuthService({ ...signIn, wsTickets: deps.wsTickets, cookies }),
     session: createSessionService({ sessions, revocations, accounts, cookies, audit }),
-    device: createDeviceService(new DeviceRepository(store)),
+    device: createDeviceService(devices),
     mfa: createMfaService({ serviceName, mfa, challenges: new MfaChallenges(sharedState), pendingSignIns, accounts, lockouts, dpop, sessionStarter, audit }),
     phoneAuth: createPhoneAuthService({
       ...signIn,
@@ -147,9 +154,28 @@ export async function createIdentityArea(deps: IdentityDependencies) {
     revocations,
     accounts,
     verifyMfaToken: (token) => pendingSignIns.verifyToken(token),
+    requestSignatures: new RequestSignatures(serviceName, spentSignatures),
   });
   /** What the app wires into the pipeline and hands to sibling areas; `mirror` goes to the mirror keeper. */
-  return { services, authentication, accounts, usernames, audit, lockouts, phoneAccounts, mirror: endedSessionsMirror(store, revocations) };
+  const accountData = new IdentityAccountData({ accounts, retiredWallets, sessions, refreshTokens, devices, mfa, phoneAccounts });
+  return {
+    services,
+    authentication,
+    accounts,
+    usernames,
+    audit,
+    lockouts,
+    phoneAccounts,
+    mfa,
+    sessions,
+    spentSignatures,
+    retiredWallets,
+    /** A keyed hash under the service's secret (MFA_ENCRYPTION_KEY), for one-time codes of other areas. */
+    secretMac: (text: string) => box.mac(text),
+    /** Identity's records in account moves and deletions, and the walks' first step (`close`). */
+    accountData,
+    mirror: endedSessionsMirror(store, revocations),
+  };
 }
 
 export type IdentityArea = Awaited<ReturnType<typeof createIdentityArea>>;

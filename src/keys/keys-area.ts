@@ -11,6 +11,7 @@ import type { DocumentStore, IndexSpec } from '../platform/store/document-store.
 import type { KeyRecordVerifier } from './directory/key-record-rules.js';
 import { KeyRecordRepublisher } from './directory/republisher.js';
 import type { KeysMetrics } from './keys-metrics.js';
+import { KeysAccountData } from './keys-account-data.js';
 import { createKeysService } from './keys-service.js';
 import type { RegistrationCompletion } from './publish-bundle.js';
 import { KeyBundleRepository } from './store/key-bundle-repository.js';
@@ -38,7 +39,7 @@ export async function createKeysArea(deps: KeysDependencies) {
   const prekeys = new OneTimePreKeys(deps.store);
   const service = createKeysService({ serviceName: deps.serviceName, verifier: deps.verifier, directory: deps.directory, bundles, prekeys, registrations: deps.registrations, metrics: deps.metrics });
   /** `republisher` keeps the directory holding the stored bundles; the app starts and stops it. */
-  return { service, bundles, republisher: new KeyRecordRepublisher(bundles, deps.directory, deps.sharedState, deps.logger) };
+  return { service, bundles, accountData: new KeysAccountData(bundles, prekeys), republisher: new KeyRecordRepublisher(bundles, deps.directory, deps.sharedState, deps.logger) };
 }
 
 export type KeysArea = Awaited<ReturnType<typeof createKeysArea>>;

@@ -31,6 +31,7 @@ import { Stars, starIndexes } from './messages/stars.js';
 import { MESSAGES, messageIndexes } from './messages/stored-message.js';
 import type { StoredMessage } from './messages/stored-message.js';
 import { ViewOnce } from './messages/view-once.js';
+import { MessagingAccountData } from './messaging-account-data.js';
 import { createMessagesService } from './messages-service.js';
 
 export interface MessagingDependencies {
@@ -67,5 +68,11 @@ export async function createMessagingArea(deps: MessagingDependencies) {
     disappearingTimer: new DisappearingTimer(conversations, sender),
   });
   // The sender and media catalog go to the areas whose conversations messaging carries (groups).
-  return { service, sender, media, announcementSweeper: new AnnouncementSweeper(messages, announcer, logger) };
+  return {
+    service,
+    sender,
+    media,
+    announcementSweeper: new AnnouncementSweeper(messages, announcer, logger),
+    accountData: new MessagingAccountData(store, conversations, messages),
+  };
 }

@@ -5,6 +5,7 @@
  */
 import type { BlockList } from '../contacts/block-list.js';
 import type { Conversations } from '../messaging/conversations/conversations.js';
+import type { AccountDataOwner } from '../platform/accounts/account-data-owner.js';
 import type { DocumentStore } from '../platform/store/document-store.js';
 import type { MessagingEvents } from '../realtime/events/messaging-events.js';
 import { ContactsAudience } from './contacts-audience.js';
@@ -21,7 +22,13 @@ export interface PresenceDependencies {
 export function createPresenceArea({ store, conversations, blocks, events }: PresenceDependencies) {
   const audience = new ContactsAudience(conversations, blocks);
   const presence = new Presence(store, audience, blocks, events);
-  return { presence, audience, service: createPresenceService(presence) };
+  const accountData: AccountDataOwner = {
+    // A move keeps the chosen status under the new address; a deletion removes it.
+    name: 'presence',
+    moveAccount: (from, to) => presence.moveRecord(from, to),
+    deleteAccount: (address) => presence.removeRecord(address),
+  };
+  return { presence, audience, accountData, service: createPresenceService(presence) };
 }
 
 export type PresenceArea = ReturnType<typeof createPresenceArea>;

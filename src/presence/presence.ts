@@ -7,6 +7,7 @@ import type { BlockList } from '../contacts/block-list.js';
 import type { MessagingEvents } from '../realtime/events/messaging-events.js';
 import type { Collection, DocumentStore } from '../platform/store/document-store.js';
 import type { ContactsAudience } from './contacts-audience.js';
+import { rekeyDocuments } from '../platform/store/rekey-documents.js';
 
 export const STATUSES = ['online', 'away', 'busy', 'offline'] as const;
 export type Status = (typeof STATUSES)[number];
@@ -42,6 +43,15 @@ export class Presence {
   }
 
   /** What `viewer` may see of `address`'s status: `offline` when `address` has blocked the viewer. */
+  /** The status follows the account to its new address (recovery); an existing one there is kept. */
+  async moveRecord(from: string, to: string): Promise<void> {
+    await rekeyDocuments(this.records, { _id: from }, (record) => ({ ...record, _id: to }));
+  }
+
+  async removeRecord(address: string): Promise<void> {
+    await this.records.deleteOne({ _id: address });
+  }
+
   async seenBy(address: string, viewer: string): Promise<{ status: Status; statusText: string }> {
     const [record, blocked] = await Promise.all([this.records.findOne({ _id: address }), this.blocks.isBlocked(address, viewer)]);
     if (!record || blocked) return { status: 'offline', statusText: '' };

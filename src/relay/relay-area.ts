@@ -19,6 +19,7 @@ import { createRelayService } from './relay-service.js';
 import { DrainsOnConnect } from './sealed/drains-on-connect.js';
 import { SealedDelivery } from './sealed/sealed-delivery.js';
 import { sealedEnvelopeIndexes } from './sealed/sealed-envelope.js';
+import type { AccountDataOwner } from '../platform/accounts/account-data-owner.js';
 import { SealedMailbox } from './sealed/sealed-mailbox.js';
 
 export interface RelayDependencies {
@@ -43,7 +44,14 @@ export async function createRelayArea(deps: RelayDependencies) {
   const certificates = new SenderCertificates(await loadCertificateSigningKey(deps.settings, deps.dataDir));
   const mailbox = new SealedMailbox(deps.store);
   const delivery = new SealedDelivery(mailbox, deps.events, deps.sharedState, deps.logger);
+  const accountData: AccountDataOwner = {
+    // A move re-addresses the queued envelopes; a deletion drops them (profile.proto).
+    name: 'relay',
+    moveAccount: (from, to) => mailbox.moveQueue(from, to),
+    deleteAccount: (address) => mailbox.removeQueue(address),
+  };
   return {
+    accountData,
     service: createRelayService({ certificates, bundles: deps.bundles, accounts: deps.accounts, mailbox, delivery }),
     /** Listens for connection announcements; the app starts it before serving and stops it before storage closes. */
     drains: new DrainsOnConnect(deps.connections, delivery, deps.outages),

@@ -18,6 +18,15 @@ export function grpcClient(address: string, protoFile: string, serviceName: stri
   return new Service(address, grpc.credentials.createInsecure()) as GrpcServiceClient;
 }
 
+/**
+ * The protobuf encoding of a request message as this client sends it (the request serializer
+ * of `method` of `serviceName`), for signatures over the encoded request.
+ */
+export function requestEncoder(protoFile: string, serviceName: string, method: string): (request: object) => Buffer {
+  const definition = protoLoader.loadSync(protoFile, { includeDirs, keepCase: true, longs: String, enums: String, defaults: true });
+  return (definition[serviceName] as unknown as Record<string, grpc.MethodDefinition<object, unknown>>)[method]!.requestSerialize;
+}
+
 /** Calls a unary method; resolves with the response and the trailing metadata, or rejects with the ServiceError. */
 export function unary<T = any>(client: GrpcServiceClient, method: string, request: object, metadata = new grpc.Metadata()) {
   return new Promise<T>((resolve, reject) => {

@@ -11,12 +11,38 @@ export class AccountRepository {
     this.accounts = store.collection<Account>(ACCOUNTS);
   }
 
+  /** A live account: a deleted one is nobody's business but the account life's (below). */
   find(address: string): Promise<Account | null> {
-    return this.accounts.findOne({ _id: address });
+    return this.accounts.findOne({ _id: address, deletedAt: { $exists: false } });
   }
 
   findByUsername(username: string): Promise<Account | null> {
-    return this.accounts.findOne({ username });
+    return this.accounts.findOne({ username, deletedAt: { $exists: false } });
+  }
+
+  /** The record whatever its state, for moving it. */
+  findRecord(address: string): Promise<Account | null> {
+    return this.accounts.findOne({ _id: address });
+  }
+
+  /**
+   * Deletes the account's data from the record and keeps it, deleted, only to hold the username
+   * until `purgeAt`. Idempotent: a repeated call keeps the first times.
+   */
+  async markDeleted(address: string, deletedAt: Date, purgeAt: Date): Promise<void> {
+    await this.accounts.updateOne({ _id: address, deletedAt: { $exists: false } }, { $set: { deletedAt, purgeAt, displayName: '', permissions: [], mfaEnabled: false } });
+  }
+
+  /**
+   * Writes the moved account's record under its new address, once the old record is gone (a
+   * username is unique). Idempotent: an existing record at `account._id` is kept.
+   */
+  async insertMoved(account: Account): Promise<void> {
+    try {
+      await this.accounts.insertOne(account);
+    } catch (error) {
+      if (!(error instanceof DuplicateKeyError) || error.index !== '_id_') throw error;
+    }
   }
 
   /** Grants or revokes a permission; undefined when there is no such account, else whether it changed. */

@@ -3,7 +3,8 @@
  * access rule in the proto (`(access)`): public RPCs run without credentials (but a credential
  * that is presented must be valid), cookie-only RPCs accept only the session cookie, and all
  * others need a Bearer access token or the session cookie. Cookie-authenticated unsafe calls
- * must carry the CSRF token (csrf.ts). `X-Wallet-Address` reaches services only when it names the caller.
+ * must carry the CSRF token (csrf.ts); signature-gated RPCs also a fresh `X-Signature` of the
+ * request by the caller's wallet (request-signatures.ts). `X-Wallet-Address` reaches services only when it names the caller.
  *
  * The `mfa_token` of an MFA-pending sign-in is a Bearer token too, but it authenticates only
  * MFA_PENDING_METHODS (completing the MFA step), and its holder is put in the context under
@@ -23,6 +24,7 @@ import { callerKey } from './caller.js';
 import type { Caller } from './caller.js';
 import { readCookie } from './cookies.js';
 import { checkCsrfToken, csrfTokenRequired } from './csrf.js';
+import type { RequestSignatures } from './request-signatures.js';
 import { MFA_PENDING_METHODS, looksLikeMfaToken, mfaPendingCallerKey } from './mfa-pending-caller.js';
 import type { MfaPendingCaller } from './mfa-pending-caller.js';
 
@@ -35,12 +37,14 @@ export interface AuthenticationDependencies {
   readonly revocations: Revocations;
   readonly accounts: AccountRepository;
   readonly verifyMfaToken: (token: string) => Promise<MfaPendingCaller>;
+  /** The `X-Signature` check of signature-gated RPCs. */
+  readonly requestSignatures: RequestSignatures;
 }
 
 const WALLET_HEADER = 'x-wallet-address';
 
 export function authenticate(deps: AuthenticationDependencies): RpcMiddleware {
-  return async ({ method, context }, next) => {
+  return async ({ method, request, context }, next) => {
     if (MFA_PENDING_METHODS.has(method)) {
       const pending = await fromMfaToken(deps, context);
       if (pending) {
@@ -57,6 +61,7 @@ export function authenticate(deps: AuthenticationDependencies): RpcMiddleware {
     if (caller) {
       context.values.set(callerKey, caller);
       if (rule?.permission) await requirePermission(deps, caller, rule.permission, method);
+      if (rule?.signatureRequired) await deps.requestSignatures.require(caller.address, method, request, context);
     }
     dropForeignWalletHeader(context, caller);
     return next();

@@ -57,4 +57,13 @@ export class DeviceRepository {
     const { deletedCount } = await this.devices.deleteOne({ _id: deviceId, address });
     return deletedCount > 0;
   }
+
+  /** Re-keys the account's devices to its new address (recovery): they keep their push tokens. */
+  async moveAll(from: string, to: string): Promise<void> {
+    await this.devices.updateMany({ address: from }, { $set: { address: to } });
+  }
+
+  async removeAll(address: string): Promise<void> {
+    await this.devices.deleteMany({ address });
+  }
 }

@@ -8,7 +8,8 @@
  * so two concurrent requests can never both spend one code.
  */
 import type { Lockouts } from '../lockout/lockouts.js';
-import { conflict, gone, invalidArgument, notFound, unauthenticated } from '../../platform/errors/api-error.js';
+import { Code, ConnectError } from '@connectrpc/connect';
+import { conflict, gone, invalidArgument, notFound, permissionDenied, unauthenticated } from '../../platform/errors/api-error.js';
 import type { Collection, DocumentStore } from '../../platform/store/document-store.js';
 import type { AccountRepository } from '../accounts/account-repository.js';
 import { recordFailures, recordSuccesses, refuseWhileLocked } from '../lockout/lockout-report.js';
@@ -152,11 +153,54 @@ export class Mfa {
     return { method: usedBackupCode ? 'backup_code' : 'totp', backupCodesRemaining: unusedCount(record.backupCodes) - (usedBackupCode ? 1 : 0) };
   }
 
+  /**
+   * The second factor of a sensitive operation (DeleteAccount): one field holding a current TOTP
+   * code or an unused backup code (spent when accepted). Nothing to check while MFA is off;
+   * missing, malformed or wrong is `403 FORBIDDEN`, and wrong codes count on the lockout as at
+   * VerifyMfa.
+   */
+  async confirm(address: string, code: string): Promise<void> {
+    if (!isOn(await this.find(address))) return;
+    if (code === '') throw permissionDenied('Multi-factor authentication is on: mfa_code is required');
+    const refused = () => permissionDenied('mfa_code is not a current code or an unused backup code');
+    let answer: ParsedAnswer;
+    try {
+      answer = TOTP_CODE.test(code) ? { totp: code } : { backupCode: normalizeBackupCode(code) };
+    } catch {
+      throw refused();
+    }
+    try {
+      await this.verify(address, answer);
+    } catch (error) {
+      if (error instanceof ConnectError && error.code === Code.Unauthenticated) throw refused();
+      throw error;
+    }
+  }
+
   /** Turns MFA off: the secret, the backup codes and the trusted devices go. */
   async disable(address: string): Promise<void> {
     await this.accounts.setMfaEnabled(address, false);
     await this.records.deleteOne({ _id: address });
     await this.trustedDevices.removeAll(address);
+  }
+
+  /**
+   * Moves the MFA settings to the account's new address (recovery keeps them): the TOTP secret
+   * is re-sealed for the new address, an unconfirmed setup is dropped, and the backup codes go,
+   * since their HMACs bind the old address (the user makes new ones). Trusted devices go: the
+   * new wallet's first sign-in passes the second factor. Idempotent; an existing record at `to`
+   * is kept.
+   */
+  async move(from: string, to: string): Promise<void> {
+    const record = await this.find(from);
+    if (record) {
+      const secret = record.secret === null ? null : this.box.seal(this.box.open(record.secret, from), to);
+      const { _id, ...kept } = record;
+      const moved = { ...kept, secret, pendingSecret: null, pendingExpiresAt: null, backupCodes: [], backupCodesGeneratedAt: null };
+      await this.records.updateOne({ _id: to }, { $setOnInsert: moved }, { upsert: true });
+      await this.records.deleteOne({ _id: from });
+    }
+    await this.trustedDevices.removeAll(from);
   }
 
   /** A new set of backup codes in place of the current one. */

@@ -78,4 +78,19 @@ export class PhoneAccounts {
   async remove(address: string): Promise<void> {
     await this.accounts.deleteOne({ _id: address });
   }
+
+  /**
+   * Re-binds the number to the account's new address (recovery). The hash is unique, so the
+   * old binding first sets its hash aside (`moving:` prefix, which no client hash has); a move
+   * that died at any step finishes when it runs again.
+   */
+  async move(from: string, to: string): Promise<void> {
+    const binding = await this.accounts.findOne({ _id: from });
+    if (!binding) return;
+    const phoneHash = binding.phoneHash.replace(/^moving:/, '');
+    await this.accounts.updateOne({ _id: from }, { $set: { phoneHash: `moving:${phoneHash}` } });
+    const { _id, ...kept } = binding;
+    await this.accounts.updateOne({ _id: to }, { $setOnInsert: { ...kept, phoneHash } }, { upsert: true });
+    await this.accounts.deleteOne({ _id: from });
+  }
 }

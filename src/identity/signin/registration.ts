@@ -6,6 +6,7 @@ import { Code } from '@connectrpc/connect';
 import { apiError, invalidArgument } from '../../platform/errors/api-error.js';
 import type { Account } from '../accounts/account.js';
 import type { AccountRepository } from '../accounts/account-repository.js';
+import type { RetiredWallets } from '../accounts/retired-wallets.js';
 import type { Usernames } from '../accounts/usernames.js';
 import { hasProofOfWork, isWellFormedPowNonce } from '../wallet/proof-of-work.js';
 import type { ParsedSignInMessage } from '../wallet/sign-in-templates.js';
@@ -14,6 +15,8 @@ export class Registration {
   constructor(
     private readonly accounts: AccountRepository,
     private readonly usernames: Usernames,
+    /** A moved account's old wallet never registers again; a deleted account's not while its username is held. */
+    private readonly retiredWallets: RetiredWallets,
     /** 0: no proof of work. */
     private readonly powDifficultyBits: number,
   ) {}
@@ -25,6 +28,7 @@ export class Registration {
     address: string,
     origin: Account['origin'],
   ): Promise<Account> {
+    await this.retiredWallets.refuseRetired(address);
     if (parsed.kind === 'sign-in') throw invalidArgument('This wallet has no account yet: sign a registration message with a username');
     const username = await this.usernames.claimable(parsed.username ?? request.username, address);
     const bits = this.powDifficultyBits;

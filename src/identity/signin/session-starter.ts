@@ -1,9 +1,11 @@
 /**
  * Finishing a sign-in, whichever way the user proved who they are (wallet signature, phone,
- * second factor): a new session, its token pair, and the session and CSRF cookies.
+ * second factor): a new session, its token pair, and the session and CSRF cookies; never for
+ * the wallet of a moved or deleted account.
  */
 import type { HandlerContext } from '@connectrpc/connect';
 import { callInfoOf } from '../../platform/rpc/call-context.js';
+import type { RetiredWallets } from '../accounts/retired-wallets.js';
 import type { AuditLog } from '../audit/audit-log.js';
 import { setSessionCookies } from '../auth/cookies.js';
 import type { CookiePolicy } from '../auth/cookies.js';
@@ -20,6 +22,8 @@ export interface SessionStarterDependencies {
   readonly tokenPairs: TokenPairIssuer;
   readonly cookies: CookiePolicy;
   readonly audit: AuditLog;
+  /** The wallets of moved and deleted accounts, refused whichever way they sign in. */
+  readonly retiredWallets: RetiredWallets;
 }
 
 export class SessionStarter {
@@ -30,6 +34,7 @@ export class SessionStarter {
     init: { address: string; authMethod: Session['authMethod']; deviceName: string; dpopJkt: string | null },
   ): Promise<StartedSession> {
     const { sessions, tokenPairs, cookies, audit } = this.deps;
+    await this.deps.retiredWallets.refuseRetired(init.address);
     const call = callInfoOf(context);
     const userAgent = (context.requestHeader.get('user-agent') ?? '').slice(0, 512);
     const opened = await sessions.open({

@@ -49,6 +49,10 @@ export class KeyBundleRepository {
     return stored ? toBundle(stored) : undefined;
   }
 
+  async remove(address: string): Promise<void> {
+    await this.bundles.deleteOne({ _id: address });
+  }
+
   async exists(address: string): Promise<boolean> {
     return (await this.bundles.findOne({ _id: address }, { projection: { _id: 1 } })) !== null;
   }

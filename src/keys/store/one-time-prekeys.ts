@@ -34,6 +34,10 @@ export class OneTimePreKeys {
   }
 
   /** Hands out one of the owner's keys, removing it; undefined when none are left. */
+  async removeAll(owner: string): Promise<void> {
+    await this.keys.deleteMany({ owner });
+  }
+
   async take(owner: string): Promise<OneTimePreKey | undefined> {
     const taken = await this.keys.findOneAndDelete({ owner }, { sort: { keyId: 1 } });
     return taken ? { keyId: taken.keyId, publicKey: taken.publicKey } : undefined;

@@ -28,7 +28,11 @@ export function securitySchemes(sessionCookieName: string): Record<string, Secur
       type: 'apiKey',
       in: 'header',
       name: 'X-Signature',
-      description: 'Ethereum wallet signature for request-level authentication on signature-gated operations.',
+      description:
+        'Ethereum wallet signature for request-level authentication on signature-gated operations, on top of ' +
+        'the access token: `<timestamp_ms>.<signature>`, the EIP-191 signature by the caller\'s wallet of ' +
+        '"<SERVICE_NAME> Signed Request\\nWallet: <address>\\nRPC: /<package>.<Service>/<Method>\\nBody-SHA256: <hex of the request message\'s protobuf encoding>\\nTimestamp: <timestamp_ms>" ' +
+        '(options.proto, `signature_required`): within 5 minutes of server time, accepted once, low-S.',
     },
     WalletAuth: {
       type: 'apiKey',
@@ -49,5 +53,7 @@ export function operationSecurity(method: DescMethod): SecurityRequirements | un
   const access = accessOf(method);
   if (access?.public) return [];
   if (access?.cookieSessionOnly) return [{ CookieSession: [] }];
+  // Both requirements of an alternative must hold: the session and the request's signature.
+  if (access?.signatureRequired) return DEFAULT_SECURITY.map((session) => ({ ...session, SignatureAuth: [] }));
   return undefined;
 }

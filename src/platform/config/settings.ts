@@ -241,6 +241,20 @@ export const settings = {
       100_000,
     ),
   },
+  accounts: {
+    recoveryHourMs: durationSetting(
+      'RECOVERY_HOUR',
+      'The length of an hour in social recovery\'s windows (the time lock of 24 to 720 hours, the 7-day approval and completion windows). Only tests shorten it, to run a recovery\'s life in seconds.',
+      '1h',
+    ),
+    faultExitAfterOwner: integerSetting(
+      'ACCOUNT_WALK_FAULT_EXIT_AFTER',
+      'Fault injection, for tests only: the process exits (code 137, as kill -9) after this many owners of an account move or deletion, so that the resumption at the next start can be tested. 0: never.',
+      0,
+      0,
+      100,
+    ),
+  },
   realtime: {
     heartbeatSeconds: integerSetting(
       'WS_HEARTBEAT_SECONDS',
@@ -281,6 +295,7 @@ export type GroupSettings = Config['groups'];
 export type RealtimeSettings = Config['realtime'];
 export type DiscoverySettings = Config['discovery'];
 export type LocationSettings = Config['location'];
+export type AccountsSettings = Config['accounts'];
 
 /** Every setting in one list: the README table and the Helm chart are checked against it. */
 export const allSettings: readonly Setting<unknown>[] = Object.values(settings).flatMap((section): Setting<unknown>[] => Object.values(section));

@@ -60,6 +60,16 @@ export class SealedMailbox {
     );
   }
 
+  /** Envelopes queued for the account follow it to its new address (recovery). */
+  async moveQueue(from: string, to: string): Promise<void> {
+    await this.envelopes.updateMany({ recipient: from }, { $set: { recipient: to } });
+  }
+
+  /** The account's undelivered envelopes, and the retry records of delivered ones, go (deletion). */
+  async removeQueue(recipient: string): Promise<void> {
+    await this.envelopes.deleteMany({ recipient });
+  }
+
   async isDelivered(id: string): Promise<boolean> {
     return (await this.envelopes.findOne({ _id: id }, { projection: { deliveredAt: 1 } }))?.deliveredAt != null;
   }

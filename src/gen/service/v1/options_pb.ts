@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file service/v1/options.proto.
  */
 export const file_service_v1_options: GenFile = /*@__PURE__*/
-  fileDesc("ChhzZXJ2aWNlL3YxL29wdGlvbnMucHJvdG8SCnNlcnZpY2UudjEiSQoGQWNjZXNzEg4KBnB1YmxpYxgBIAEoCBISCgpwZXJtaXNzaW9uGAIgASgJEhsKE2Nvb2tpZV9zZXNzaW9uX29ubHkYAyABKAgigQEKCVJhdGVMaW1pdBINCgVsaW1pdBgBIAEoDRINCgVidXJzdBgCIAEoDRIWCg53aW5kb3dfc2Vjb25kcxgDIAEoDRIeChZleGVtcHRfZnJvbV91c2VyX3F1b3RhGAQgASgIEh4KFmF1dGhlbnRpY2F0aW9uX2F0dGVtcHQYBSABKAg6TAoGYWNjZXNzEh4uZ29vZ2xlLnByb3RvYnVmLk1ldGhvZE9wdGlvbnMYuY4DIAEoCzISLnNlcnZpY2UudjEuQWNjZXNzUgZhY2Nlc3M6VgoKcmF0ZV9saW1pdBIeLmdvb2dsZS5wcm90b2J1Zi5NZXRob2RPcHRpb25zGLqOAyABKAsyFS5zZXJ2aWNlLnYxLlJhdGVMaW1pdFIJcmF0ZUxpbWl0YgZwcm90bzM", [file_google_protobuf_descriptor]);
+  fileDesc("ChhzZXJ2aWNlL3YxL29wdGlvbnMucHJvdG8SCnNlcnZpY2UudjEiZQoGQWNjZXNzEg4KBnB1YmxpYxgBIAEoCBISCgpwZXJtaXNzaW9uGAIgASgJEhsKE2Nvb2tpZV9zZXNzaW9uX29ubHkYAyABKAgSGgoSc2lnbmF0dXJlX3JlcXVpcmVkGAQgASgIIoEBCglSYXRlTGltaXQSDQoFbGltaXQYASABKA0SDQoFYnVyc3QYAiABKA0SFgoOd2luZG93X3NlY29uZHMYAyABKA0SHgoWZXhlbXB0X2Zyb21fdXNlcl9xdW90YRgEIAEoCBIeChZhdXRoZW50aWNhdGlvbl9hdHRlbXB0GAUgASgIOkwKBmFjY2VzcxIeLmdvb2dsZS5wcm90b2J1Zi5NZXRob2RPcHRpb25zGLmOAyABKAsyEi5zZXJ2aWNlLnYxLkFjY2Vzc1IGYWNjZXNzOlYKCnJhdGVfbGltaXQSHi5nb29nbGUucHJvdG9idWYuTWV0aG9kT3B0aW9ucxi6jgMgASgLMhUuc2VydmljZS52MS5SYXRlTGltaXRSCXJhdGVMaW1pdGIGcHJvdG8z", [file_google_protobuf_descriptor]);
 
 /**
  * Access rule of an RPC.
@@ -41,6 +41,37 @@ export type Access = Message<"service.v1.Access"> & {
    * @generated from field: bool cookie_session_only = 3;
    */
   cookieSessionOnly: boolean;
+
+  /**
+   * On top of the access token, the call must carry a fresh wallet signature of the request in
+   * the `X-Signature` header (the spec's SignatureAuth; gRPC metadata `x-signature`), so that a
+   * stolen access token alone cannot perform it. The header is
+   * `X-Signature: <timestamp_ms>.<signature>`: the EIP-191 `personal_sign` signature (65 bytes
+   * as hex, `0x` optional, low-S) by the caller's wallet of this message (LF line endings, no
+   * trailing newline):
+   *
+   * ```
+   * <SERVICE_NAME> Signed Request
+   * Wallet: <caller address, lowercase>
+   * RPC: /<package>.<Service>/<Method>
+   * Body-SHA256: <lowercase hex SHA-256 of the request message's protobuf encoding>
+   * Timestamp: <timestamp_ms>
+   * ```
+   *
+   * The request is named by its RPC (for example `/service.v1.ProfileService/DeleteAccount`,
+   * whatever the REST path or version prefix) and its body by the protobuf encoding of the
+   * request message (fields in field-number order, proto3 defaults left out, as every
+   * conforming encoder writes them), so one signature holds whichever way the call arrives:
+   * REST (the JSON body stands for the same message; an Envoy edge transcodes it to gRPC),
+   * gRPC or Connect. The sign-in rules apply: the timestamp within 5 minutes of server time
+   * (`401 EXPIRED_SIGNATURE`), each signature accepted once within 10 minutes
+   * (`401 REPLAY_DETECTED`, kept in the store), low-S only. A missing or malformed header is
+   * `401 SIGNATURE_REQUIRED`; a signature that is not the caller's over this message is
+   * `401 UNAUTHORIZED`.
+   *
+   * @generated from field: bool signature_required = 4;
+   */
+  signatureRequired: boolean;
 };
 
 /**

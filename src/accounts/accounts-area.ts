@@ -1,0 +1,55 @@
+/**
+ * The account-life area of an api process: moving an account to a new address (social
+ * recovery completes with it) and deleting one, both as one durable walk over every area's
+ * address-keyed records (`owners`, the app's `accountData` list, identity's account record
+ * last), started by identity closing the wallet. Unfinished walks are finished by `resumer`.
+ */
+import type { AccountDataOwner } from '../platform/accounts/account-data-owner.js';
+import type { AccountsSettings } from '../platform/config/settings.js';
+import type { Logger } from '../platform/logging/logger.js';
+import type { OutageLog } from '../platform/logging/outage-log.js';
+import type { DocumentStore, IndexSpec } from '../platform/store/document-store.js';
+import { AccountWalks, accountWalkIndexes } from './account-walk.js';
+import type { AccountWalkMetrics } from './account-walk-metrics.js';
+import { AccountWalker } from './account-walker.js';
+import type { WalletCloser } from './account-walker.js';
+import { deleteAccount } from './delete-account.js';
+import { WalkResumer } from './walk-resumer.js';
+
+export interface AccountsDependencies {
+  readonly settings: AccountsSettings;
+  readonly store: DocumentStore;
+  /** Every area's owner of address-keyed records, in walk order. */
+  readonly owners: readonly AccountDataOwner[];
+  readonly closer: WalletCloser;
+  readonly confirmSecondFactor: (address: string, code: string) => Promise<void>;
+  readonly metrics: AccountWalkMetrics;
+  readonly logger: Logger;
+  readonly outages: OutageLog;
+}
+
+/** Every index of the account-life area (created at start, and by the ensure-indexes command before a rollout). */
+export const accountsIndexes: IndexSpec[] = [...accountWalkIndexes];
+
+export async function createAccountsArea(deps: AccountsDependencies) {
+  await deps.store.ensureIndexes(accountsIndexes);
+  const walks = new AccountWalks(deps.store);
+  const logger = deps.logger.child({ area: 'accounts' });
+  const walker = new AccountWalker({
+    walks,
+    owners: deps.owners,
+    closer: deps.closer,
+    metrics: deps.metrics,
+    logger,
+    faultExitAfterOwner: deps.settings.faultExitAfterOwner,
+  });
+  return {
+    walker,
+    walks,
+    resumer: new WalkResumer(walks, walker, deps.metrics, logger, deps.outages),
+    /** ProfileService.DeleteAccount. */
+    service: { deleteAccount: deleteAccount({ walker, confirmSecondFactor: deps.confirmSecondFactor }) },
+  };
+}
+
+export type AccountsArea = Awaited<ReturnType<typeof createAccountsArea>>;

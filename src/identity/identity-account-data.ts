@@ -1,0 +1,82 @@
+/**
+ * Identity's records in an account move (social recovery) or deletion, and the first step of
+ * both (`close`): the wallet is retired (no sign-in, no registration: retired-wallets.ts) and
+ * every session ends with its refresh tokens, before any other owner changes anything.
+ *
+ * A move keeps the account: the account record (username, display name, permissions, MFA flag)
+ * is written under the new address from the copy taken at `close`; devices (with their push
+ * tokens) and the phone binding are re-keyed; MFA stays on with the TOTP secret re-sealed for
+ * the new address, but its backup codes (bound to the old address) and trusted devices go. The
+ * audit trail stays under the old address, where it happened. Where the new address already
+ * holds a record, that record is kept.
+ *
+ * A deletion removes devices, MFA (secret, backup codes, trusted devices) and the phone binding,
+ * ends the sessions and deletes refresh tokens; the account record stays, marked deleted and
+ * invisible, only to hold the username for 30 days (TTL), as long as the wallet is refused.
+ * The audit trail is kept for its 180 days: it is the security record of what happened.
+ */
+import type { AccountDataOwner } from '../platform/accounts/account-data-owner.js';
+import type { DeviceRepository } from './devices/device-repository.js';
+import type { Mfa } from './mfa/mfa.js';
+import type { PhoneAccounts } from './phone/phone-accounts.js';
+import type { RefreshTokenRepository } from './sessions/refresh-token-repository.js';
+import type { SessionManager } from './sessions/session-manager.js';
+import { USERNAME_HOLD_MS } from './accounts/account.js';
+import type { AccountRepository } from './accounts/account-repository.js';
+import type { RetiredWallets } from './accounts/retired-wallets.js';
+
+export interface IdentityAccountDataDependencies {
+  readonly accounts: AccountRepository;
+  readonly retiredWallets: RetiredWallets;
+  readonly sessions: SessionManager;
+  readonly refreshTokens: RefreshTokenRepository;
+  readonly devices: DeviceRepository;
+  readonly mfa: Mfa;
+  readonly phoneAccounts: PhoneAccounts;
+}
+
+export class IdentityAccountData implements AccountDataOwner {
+  readonly name = 'identity';
+
+  constructor(private readonly deps: IdentityAccountDataDependencies) {}
+
+  /** The first step of a move (`movedTo`) or deletion (null); idempotent. */
+  async close(address: string, movedTo: string | null): Promise<void> {
+    const { accounts, retiredWallets } = this.deps;
+    if (movedTo === null) {
+      const deletedAt = new Date();
+      const purgeAt = new Date(deletedAt.getTime() + USERNAME_HOLD_MS);
+      await retiredWallets.retire({ _id: address, reason: 'deleted', movedTo: null, account: null, expiresAt: purgeAt });
+      await accounts.markDeleted(address, deletedAt, purgeAt);
+    } else {
+      await retiredWallets.retire({ _id: address, reason: 'moved', movedTo, account: await accounts.findRecord(address) });
+    }
+    await this.endSessions(address, movedTo === null ? 'account_deleted' : 'account_moved');
+  }
+
+  async moveAccount(from: string, to: string): Promise<void> {
+    const { accounts, retiredWallets, devices, mfa, phoneAccounts } = this.deps;
+    const retired = await retiredWallets.find(from);
+    if (!retired?.account) throw new Error('an account move must close the wallet first');
+    // A sign-in that passed its checks just before `close` may have opened a session since.
+    await this.endSessions(from, 'account_moved');
+    await devices.moveAll(from, to);
+    await mfa.move(from, to);
+    await phoneAccounts.move(from, to);
+    await accounts.delete(from);
+    await accounts.insertMoved({ ...retired.account, _id: to });
+  }
+
+  async deleteAccount(address: string): Promise<void> {
+    const { devices, mfa, phoneAccounts } = this.deps;
+    await this.endSessions(address, 'account_deleted');
+    await devices.removeAll(address);
+    await mfa.disable(address);
+    await phoneAccounts.remove(address);
+  }
+
+  private async endSessions(address: string, reason: string): Promise<void> {
+    await this.deps.sessions.endAll(address, reason);
+    await this.deps.refreshTokens.removeAll(address);
+  }
+}

@@ -1,0 +1,60 @@
+/**
+ * The recovery area of an api process: social recovery by guardians with a time lock, and
+ * recovery backup codes (recovery.proto). Completing a recovery moves the account through the
+ * account walk (`moves`, src/accounts); identity lends its view of wallets, its spent-signature
+ * store and its keyed hash; notices go over /ws.
+ */
+import type { AccountRepository } from '../identity/accounts/account-repository.js';
+import type { AccountsSettings } from '../platform/config/settings.js';
+import type { DocumentStore, IndexSpec } from '../platform/store/document-store.js';
+import type { MessagingEvents } from '../realtime/events/messaging-events.js';
+import { GuardianDecisions } from './guardian-decisions.js';
+import { RecoveryAccountData } from './recovery-account-data.js';
+import type { KeyedHash } from './recovery-codes.js';
+import { RecoveryCompletion } from './recovery-completion.js';
+import type { AccountMoves } from './recovery-completion.js';
+import { RecoveryConfigs, recoveryConfigIndexes } from './recovery-config.js';
+import { RecoveryNotices } from './recovery-notices.js';
+import { RecoveryOpening } from './recovery-opening.js';
+import type { Wallets } from './recovery-opening.js';
+import { RecoveryRequests, recoveryRequestIndexes } from './recovery-request.js';
+import { createRecoveryService } from './recovery-service.js';
+import { RecoverySetup } from './recovery-setup.js';
+import { RecoverySignatures } from './recovery-signatures.js';
+import type { SignatureSpender } from './recovery-signatures.js';
+
+export interface RecoveryDependencies {
+  readonly settings: Pick<AccountsSettings, 'recoveryHourMs'>;
+  readonly serviceName: string;
+  readonly store: DocumentStore;
+  readonly accounts: AccountRepository;
+  readonly wallets: Wallets;
+  readonly spentSignatures: SignatureSpender;
+  /** Identity's secret MAC, for the backup codes' keyed hashes. */
+  readonly mac: KeyedHash;
+  readonly moves: AccountMoves;
+  readonly events: MessagingEvents;
+}
+
+/** Every index of the recovery area (created at start, and by the ensure-indexes command before a rollout). */
+export const recoveryIndexes: IndexSpec[] = [...recoveryConfigIndexes, ...recoveryRequestIndexes];
+
+export async function createRecoveryArea(deps: RecoveryDependencies) {
+  await deps.store.ensureIndexes(recoveryIndexes);
+  const configs = new RecoveryConfigs(deps.store);
+  const requests = new RecoveryRequests(deps.store, deps.settings.recoveryHourMs);
+  const notices = new RecoveryNotices(deps.events);
+  const service = createRecoveryService({
+    serviceName: deps.serviceName,
+    accounts: deps.accounts,
+    requests,
+    setup: new RecoverySetup(configs, requests, notices, deps.mac),
+    opening: new RecoveryOpening(configs, requests, notices, deps.wallets),
+    decisions: new GuardianDecisions(requests, notices),
+    completion: new RecoveryCompletion({ configs, requests, moves: deps.moves, notices, wallets: deps.wallets, mac: deps.mac }),
+    signatures: new RecoverySignatures(deps.spentSignatures),
+  });
+  return { service, accountData: new RecoveryAccountData(configs, requests) };
+}
+
+export type RecoveryArea = Awaited<ReturnType<typeof createRecoveryArea>>;

@@ -1,0 +1,109 @@
+/**
+ * An account move (backup-code recovery) and an account deletion killed mid-way: the real
+ * service runs as a child process with ACCOUNT_WALK_FAULT_EXIT_AFTER, so it kill -9s itself
+ * after a few owners of the walk; a new process on the same DATA_DIR (without the fault, and
+ * with its in-process shared state empty, as after a Redis loss) finishes the walk at start,
+ * and the account ends consistent: moved or deleted everywhere, the old wallet refused.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startChildService } from '../support/child-service.js';
+import type { ChildService } from '../support/child-service.js';
+import { Api, expectFailure, expectOk, sleep } from '../support/session-api.js';
+import { DELETE_ACCOUNT_RPC, encodeDeleteAccount, xSignature } from '../support/signed-request.js';
+import { TestUser, bearer, signIn } from '../support/wallet.js';
+import type { SignedIn } from '../support/wallet.js';
+import { completeWithCode, setupRecovery } from '../recovery/recovery-support.js';
+
+const ENV = { RATE_LIMITS_ENABLED: 'false', KEYS_DHT: 'off' };
+/** Owners of the walk (api-areas.ts): contacts, messaging, presence, keys, relay, recovery, identity. */
+const OWNERS_BEFORE_THE_KILL = 3;
+
+let dataDir: string;
+let running: ChildService | undefined;
+beforeEach(async () => {
+  dataDir = await mkdtemp(join(tmpdir(), 'walk-crash-'));
+});
+afterEach(async () => {
+  await running?.stop();
+  running = undefined;
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+async function start(faulty: boolean): Promise<Api> {
+  running = await startChildService({ ...ENV, ...(faulty ? { ACCOUNT_WALK_FAULT_EXIT_AFTER: String(OWNERS_BEFORE_THE_KILL) } : {}) }, { dataDir });
+  return new Api(running.baseUrl);
+}
+
+/** Runs `request`, which the process answers by dying; waits for the exit. */
+async function diesDuring(request: () => Promise<unknown>): Promise<void> {
+  const exited = new Promise<void>((resolve) => running!.process.once('exit', () => resolve()));
+  await request().then(
+    (reply) => {
+      throw new Error(`the process answered instead of dying: ${JSON.stringify(reply)}`);
+    },
+    () => undefined,
+  );
+  await exited;
+  expect(running!.output()).toContain('killing the process mid-walk');
+  running = undefined;
+}
+
+/** Retries `check` until it passes: the new process resumes the walk as it starts. */
+async function eventually(check: () => Promise<void>, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      return await check();
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+      await sleep(200);
+    }
+  }
+}
+
+async function chatting(api: Api): Promise<[SignedIn, SignedIn]> {
+  const [alice, bob] = await Promise.all([signIn(api.baseUrl), signIn(api.baseUrl)]);
+  expectOk(await api.post('/api/v1/send', { client_message_id: 'c-1', recipient_address: bob.user.address, ciphertext: 'aGk=' }, bearer(alice)));
+  expectOk(await api.post('/api/v1/send', { client_message_id: 'c-2', recipient_address: alice.user.address, ciphertext: 'aGk=' }, bearer(bob)));
+  expectOk(await api.post('/api/v1/update-status', { status: 'away', status_text: 'moving' }, bearer(alice)));
+  return [alice, bob];
+}
+
+it('a recovery killed mid-move is finished by the next process: account on the new wallet, history intact', async () => {
+  let api = await start(true);
+  const [alice, bob] = await chatting(api);
+  const codes = expectOk(await setupRecovery(api, alice, { guardians: [bob.user.address], min_guardians_required: 1, time_lock_hours: 24 })).backup_codes as string[];
+  const newWallet = new TestUser();
+  await diesDuring(() => completeWithCode(api, alice.user.address, newWallet, codes[0]!));
+
+  api = await start(false);
+  await eventually(async () => expectOk(await api.post('/api/v1/initialize', await newWallet.initializeBody('sign-in'))));
+  const moved = expectOk(await api.post('/api/v1/initialize', await newWallet.initializeBody('sign-in')));
+  expect(moved.user.username).toBe(alice.user.username);
+  expectFailure(await api.post('/api/v1/initialize', await alice.user.initializeBody('sign-in')), 403, 'ACCOUNT_CLOSED');
+  expectFailure(await api.listSessions(alice.accessToken), 401, 'UNAUTHORIZED');
+  const bobAgain = expectOk(await api.post('/api/v1/initialize', await bob.user.initializeBody('sign-in')));
+  const history = expectOk(await api.get(`/api/v1/messages?peer_address=${newWallet.address}`, { authorization: `Bearer ${bobAgain.access_token}` })).messages;
+  expect(history.map((message: any) => message.sender_address).sort()).toEqual([bob.user.address.toLowerCase(), newWallet.address.toLowerCase()].sort());
+  expectFailure(await api.get(`/api/v1/messages?peer_address=${alice.user.address}`, { authorization: `Bearer ${bobAgain.access_token}` }), 404, 'NOT_FOUND');
+  // The spent code stays spent; the configuration moved with the account.
+  expectFailure(await completeWithCode(api, newWallet.address, new TestUser(), codes[0]!), 401, 'UNAUTHORIZED');
+  expectOk(await completeWithCode(api, newWallet.address, new TestUser(), codes[1]!));
+});
+
+it('a deletion killed mid-way is finished by the next process', async () => {
+  let api = await start(true);
+  const [alice, bob] = await chatting(api);
+  const body = JSON.stringify({ confirm: alice.user.address });
+  const signature = await xSignature(alice.user, { rpc: DELETE_ACCOUNT_RPC, body: encodeDeleteAccount({ confirm: alice.user.address }) });
+  await diesDuring(() => fetch(api.url('/api/v1/delete-account'), { method: 'POST', headers: { 'content-type': 'application/json', ...bearer(alice), 'x-signature': signature }, body }));
+
+  api = await start(false);
+  const bobAgain = expectOk(await api.post('/api/v1/initialize', await bob.user.initializeBody('sign-in')));
+  await eventually(async () => expectFailure(await api.get(`/api/v1/messages?peer_address=${alice.user.address}`, { authorization: `Bearer ${bobAgain.access_token}` }), 404, 'NOT_FOUND'));
+  expectFailure(await api.post('/api/v1/initialize', await alice.user.initializeBody('sign-in')), 403, 'ACCOUNT_CLOSED');
+  expectFailure(await api.listSessions(alice.accessToken), 401, 'UNAUTHORIZED');
+  await eventually(async () => expect(running!.output()).toContain('account walk finished'));
+});
