@@ -5,10 +5,12 @@
  * from the map is still routed, and answers NOT_IMPLEMENTED (HTTP 501) until its issue lands.
  */
 import { createAdminService } from '../admin/admin-service.js';
+import { createChannelsArea } from '../channels/channels-area.js';
 import type { BlockMirror } from '../contacts/block-mirror.js';
 import { createContactsArea } from '../contacts/contacts-area.js';
 import { AdminService } from '../gen/service/v1/admin_pb.js';
 import { AuthService } from '../gen/service/v1/auth_pb.js';
+import { ChannelsService } from '../gen/service/v1/channels_pb.js';
 import { ContactsService } from '../gen/service/v1/contacts_pb.js';
 import { DeviceService } from '../gen/service/v1/device_pb.js';
 import { KeysService } from '../gen/service/v1/keys_pb.js';
@@ -27,6 +29,7 @@ import { createKeysArea } from '../keys/keys-area.js';
 import type { KeysMetrics } from '../keys/keys-metrics.js';
 import type { RateLimiter } from '../limits/rate-limiter.js';
 import { Conversations } from '../messaging/conversations/conversations.js';
+import { MediaCatalog } from '../messaging/messages/media-catalog.js';
 import { createMessagingArea } from '../messaging/messaging-area.js';
 import type { AccountDataOwner } from '../platform/accounts/account-data-owner.js';
 import type { Config } from '../platform/config/settings.js';
@@ -39,6 +42,8 @@ import type { SharedState } from '../platform/shared-state/shared-state.js';
 import type { DocumentStore } from '../platform/store/document-store.js';
 import { createPresenceArea } from '../presence/presence-area.js';
 import type { MessagingEvents } from '../realtime/events/messaging-events.js';
+import type { ChannelFollows } from '../realtime/events/channel-follows.js';
+import type { ChannelPostStream } from '../realtime/events/channel-post-stream.js';
 import type { UserConnections } from '../realtime/events/user-connections.js';
 import type { UserEventStream } from '../realtime/events/user-event-stream.js';
 import { createRelayArea } from '../relay/relay-area.js';
@@ -58,6 +63,9 @@ export interface ApiAreaPorts {
   /** The users' event streams and connection announcements, for the relay's deliveries. */
   readonly userEvents: UserEventStream;
   readonly userConnections: UserConnections;
+  /** Channel posts on their way to the ws pods, and who follows which channel. */
+  readonly channelPosts: ChannelPostStream;
+  readonly channelFollows: ChannelFollows;
   readonly frontendErrors: FrontendErrorCounter;
   readonly smsNumberLimiter: RateLimiter | undefined;
   /** The key directory (a DHT node, or local records), opened with the keys area's record rules. */
@@ -147,11 +155,20 @@ export async function buildApiAreas(ports: ApiAreaPorts): Promise<ApiAreas> {
     logger,
     outages: ports.outages,
   });
+  const channels = await createChannelsArea({
+    settings: config.channels,
+    store,
+    accounts,
+    media: new MediaCatalog(store),
+    posts: ports.channelPosts,
+    follows: ports.channelFollows,
+    logger,
+  });
   return {
     authentication: identity.authentication,
-    mirrors: [identity.mirror, contacts.mirror],
+    mirrors: [identity.mirror, contacts.mirror, channels.mirror],
     backgroundTasks: [messaging.announcementSweeper, keys.republisher, relay.drains],
-    accountData: [],
+    accountData: [channels.accountData],
     implementations: new Map<string, PartialServiceImpl>([
       [SystemService.typeName, createSystemService(ports.frontendErrors)],
       [AuthService.typeName, identity.services.auth],
@@ -165,6 +182,7 @@ export async function buildApiAreas(ports: ApiAreaPorts): Promise<ApiAreas> {
       [ProfileService.typeName, presence.service],
       [KeysService.typeName, keys.service],
       [RelayService.typeName, relay.service],
+      [ChannelsService.typeName, channels.service],
     ]),
   };
 }

@@ -1,3 +1,4 @@
+import { channelsIndexes } from '../channels/channels-area.js';
 import { contactsIndexes } from '../contacts/contacts-area.js';
 import { identityIndexes } from '../identity/identity-area.js';
 import { keysIndexes } from '../keys/keys-area.js';
@@ -6,4 +7,4 @@ import type { IndexSpec } from '../platform/store/document-store.js';
 import { relayIndexes } from '../relay/relay-area.js';
 
 /** Every index the service declares: what `ensure-indexes` builds before a rollout. */
-export const storeIndexes: IndexSpec[] = [...identityIndexes, ...contactsIndexes, ...messagingIndexes, ...keysIndexes, ...relayIndexes];
+export const storeIndexes: IndexSpec[] = [...identityIndexes, ...contactsIndexes, ...messagingIndexes, ...keysIndexes, ...relayIndexes, ...channelsIndexes];

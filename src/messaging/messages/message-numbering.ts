@@ -25,7 +25,7 @@ import { unavailable } from '../../platform/errors/api-error.js';
 import type { Collection } from '../../platform/store/document-store.js';
 import { DuplicateKeyError } from '../../platform/store/document-store.js';
 import type { Conversations } from '../conversations/conversations.js';
-import { SerialQueues } from './serial-queues.js';
+import { SerialQueues } from '../../platform/concurrency/serial-queues.js';
 import { SEQUENCE_INDEX } from './stored-message.js';
 import type { StoredMessage } from './stored-message.js';
 
