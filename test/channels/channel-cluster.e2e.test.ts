@@ -29,7 +29,9 @@ await withRedis((redisUrl) => {
   let counter = 0;
 
   beforeAll(async () => {
-    [owner, ...readers] = await Promise.all([1, 2, 3, 4].map(() => signIn(apiPod.baseUrl)));
+    const users = await Promise.all([1, 2, 3, 4].map(() => signIn(apiPod.baseUrl)));
+    owner = users[0]!;
+    readers = users.slice(1);
   });
   afterAll(async () => {
     for (const client of clients) client.close();

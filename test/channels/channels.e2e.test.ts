@@ -7,6 +7,7 @@ import { grpc, grpcClient, unary } from '../support/grpc-client.js';
 import type { GrpcServiceClient } from '../support/grpc-client.js';
 import { RealtimeClient } from '../support/realtime-client.js';
 import { expectFailure, expectOk } from '../support/session-api.js';
+import type { Reply } from '../support/session-api.js';
 import { serviceForThisFile } from '../support/service-for-tests.js';
 import { bearer, signIn } from '../support/wallet.js';
 import type { SignedIn } from '../support/wallet.js';
@@ -90,7 +91,7 @@ describe('creating and reading', () => {
 });
 
 describe('the role table', () => {
-  const cases: [string, (channelId: string, by: SignedIn) => Promise<{ status: number }>][] = [
+  const cases: [string, (channelId: string, by: SignedIn) => Promise<Reply>][] = [
     ['publish', (id, by) => publish(by, id, 'post')],
     ['edit', (id, by) => api.call('PATCH', `/api/v1/channels/${id}`, { body: { description: 'edited' }, headers: bearer(by) })],
     ['add an admin', (id, by) => api.post(`/api/v1/channels/${id}/admins/${stranger.user.address}`, {}, bearer(by))],
@@ -111,7 +112,7 @@ describe('the role table', () => {
         const by = { owner, admin, subscriber, stranger }[role]!;
         const reply = await call(id, by);
         if (expected === 200) expectOk(reply);
-        else expectFailure(reply as never, 403, 'FORBIDDEN');
+        else expectFailure(reply, 403, 'FORBIDDEN');
       });
     }
   }

@@ -466,7 +466,8 @@ export type PublishChannelPostRequest = Message<"service.v1.PublishChannelPostRe
 
   /**
    * The client-chosen idempotency key: 1 to 64 characters from `A-Z`, `a-z`, `0-9`, `_` and `-`,
-   * unique per sender (shared with the other send RPCs). Required.
+   * unique per sender among channel posts (a retry with the same key and body returns the
+   * stored post with `duplicate`; another body or channel is `409 CONFLICT`). Required.
    *
    * @generated from field: string client_message_id = 2 [json_name = "client_message_id"];
    */
@@ -896,8 +897,8 @@ export const RemoveChannelAdminResponseSchema: GenMessage<RemoveChannelAdminResp
 
 /**
  * Broadcast channels: the owner and its admins post, subscribers read. Posts are `Message`
- * records with `channel_id` set; they can also be read with `GET /api/v1/messages?channel_id=`
- * and marked read with `POST /api/v1/mark-as-read`.
+ * records with `channel_id` set, `conversation_id` `channel:<channel id>` and `sequence`
+ * numbered 1, 2, 3, ... per channel; they are stored once, whatever the number of subscribers.
  *
  * Post content is end-to-end encrypted by the posting client under a channel key that the
  * channel's clients share with subscribers (for example inside the channel link); the server
@@ -1015,7 +1016,7 @@ export const ChannelsService: GenService<{
   },
   /**
    * Publishes a post to a channel. Owner and admins only. Idempotent by `client_message_id`
-   * exactly like `POST /api/v1/send`. Subscribers are notified over the WebSocket and push.
+   * like `POST /api/v1/send`. Connected subscribers receive it over the WebSocket (`channel.post`).
    *
    * Errors: `400 INVALID_ARGUMENT` (bad `client_message_id`, unknown `kind`, empty or oversized
    * `ciphertext`, `media_id` missing for a media kind or of another upload kind, `duration_ms`
