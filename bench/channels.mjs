@@ -18,6 +18,7 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import WebSocket from 'ws';
+import { connectAll } from './realtime.mjs';
 import { startWithUsers } from './sign-in.mjs';
 import { percentile, postJson, printTable, timedRequests } from './support.mjs';
 
@@ -42,22 +43,9 @@ export async function benchChannels(directMessages) {
     const subscribing = await timedRequests(subscribers, 32, async (index) => {
       await postJson(`${base}/api/v1/channels/${channelId}/subscribe`, {}, auth(index));
     });
-    const sockets = [];
-    let next = 0;
-    await Promise.all(
-      Array.from({ length: 200 }, async () => {
-        while (next < connected) {
-          const index = next++;
-          sockets[index] = await new Promise((resolve, reject) => {
-            const socket = new WebSocket(`ws://127.0.0.1:${service.httpPort}/ws`, ['bearer', sessions[index].access_token]);
-            socket.once('message', () => resolve(socket));
-            socket.once('error', reject);
-          });
-        }
-      }),
-    );
+    const sockets = await connectAll(connected, (index) => new WebSocket(`ws://127.0.0.1:${service.httpPort}/ws`, ['bearer', sessions[index].access_token]));
     await sleep(2000);
-    let waiting = new Map();
+    const waiting = new Map();
     for (const socket of sockets) {
       socket.on('message', (data) => {
         const text = data.toString();

@@ -29,6 +29,7 @@ export class ChannelDelivery {
     private readonly counter: DeliveryCounter,
     onPost: (publishedAt: number) => void,
     private readonly onFailure: (error: unknown, address: string) => void,
+    private readonly onTopicCount: (count: number) => void,
   ) {
     this.topics = new TopicSubscriptions(
       (channelId, handler) => posts.subscribe(channelId, handler),
@@ -66,12 +67,7 @@ export class ChannelDelivery {
     const feeds = this.feedsByAddress.get(feed.address);
     if (!feeds?.delete(feed)) return;
     if (feeds.size === 0) this.feedsByAddress.delete(feed.address);
-    for (const channelId of feed.channels) this.topics.remove(channelId, feed);
-  }
-
-  /** Channel topics this pod subscribes to now. */
-  get topicCount(): number {
-    return this.topics.size;
+    for (const channelId of [...feed.channels]) this.leave(feed, channelId);
   }
 
   private isOpen(feed: ChannelFeed): boolean {
@@ -100,11 +96,14 @@ export class ChannelDelivery {
 
   private join(feed: ChannelFeed, channelId: string): Promise<void> {
     feed.follow(channelId);
-    return this.topics.add(channelId, feed);
+    const added = this.topics.add(channelId, feed);
+    this.onTopicCount(this.topics.size);
+    return added;
   }
 
   private leave(feed: ChannelFeed, channelId: string): void {
     feed.unfollow(channelId);
     this.topics.remove(channelId, feed);
+    this.onTopicCount(this.topics.size);
   }
 }

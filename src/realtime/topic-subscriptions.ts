@@ -53,7 +53,7 @@ export class TopicSubscriptions<M, L> {
     });
   }
 
-  /** How many topics this pod subscribes to (tests and metrics). */
+  /** How many topics this pod subscribes to (the metrics). */
   get size(): number {
     return this.topics.size;
   }

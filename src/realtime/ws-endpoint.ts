@@ -132,8 +132,13 @@ export function createWsEndpoint(deps: WsEndpointDependencies): WsEndpoint {
     (error) => logFailure(error, 'open sockets not checked against ended sessions; retrying', ''),
   );
   sessions.listen();
-  const channelDelivery = new ChannelDelivery(deps.channelPosts, deps.channelFollows, counter, observeFanout, (error, address) =>
-    logFailure(error, 'channel follows not read; retrying', address),
+  const channelDelivery = new ChannelDelivery(
+    deps.channelPosts,
+    deps.channelFollows,
+    counter,
+    observeFanout,
+    (error, address) => logFailure(error, 'channel follows not read; retrying', address),
+    (count) => deps.metrics.channelTopics.set(count),
   );
   channelDelivery.listen();
 

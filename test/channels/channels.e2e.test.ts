@@ -53,6 +53,9 @@ describe('creating and reading', () => {
     const seen = expectOk(await api.get(`/api/v1/channels/${id}`, bearer(admin)));
     expect(seen).toMatchObject({ channel: { id, owner_address: addressOf(owner), my_role: 'admin', subscriber_count: 1, is_public: true, last_sequence: 0 }, admin_addresses: [addressOf(admin)] });
     expect(expectOk(await api.get(`/api/v1/channels/${id}`, bearer(stranger))).channel.my_role).toBe('');
+    const legacy = await api.get(`/api/channels/${id}`, bearer(subscriber));
+    expect(expectOk(legacy).channel.my_role).toBe('subscriber');
+    expect(legacy.headers.get('deprecation')).toBe('true');
   });
 
   it('refuses bad input with the envelope', async () => {
