@@ -77,6 +77,21 @@ describe('creating and reading', () => {
     expectFailure(await api.post(`/api/v1/channels/${id}/posts`, { client_message_id: 'ok', ciphertext: b64('x'), kind: 'poem' }, bearer(owner)), 400, 'INVALID_ARGUMENT');
     expectFailure(await api.post(`/api/v1/channels/${id}/posts`, { client_message_id: 'ok', ciphertext: b64('x'), kind: 'image' }, bearer(owner)), 400, 'INVALID_ARGUMENT');
     expectFailure(await api.post(`/api/v1/channels/${id}/posts`, { client_message_id: 'ok', ciphertext: Buffer.alloc(65_537).toString('base64') }, bearer(owner)), 400, 'INVALID_ARGUMENT');
+    expectFailure(await api.post(`/api/v1/channels/${id}/posts`, { client_message_id: 'ok', ciphertext: b64('x'), kind: 'voice', media_id: 'm1' }, bearer(owner)), 400, 'INVALID_ARGUMENT');
+    expectFailure(await api.post(`/api/v1/channels/${id}/posts`, { client_message_id: 'ok', ciphertext: b64('x'), kind: 'image', media_id: 'no-such-upload' }, bearer(owner)), 404, 'NOT_FOUND');
+    expectFailure(await api.post('/api/v1/channels', { name: 'ok', avatar_media_id: 'no-such-upload' }, bearer(owner)), 404, 'NOT_FOUND');
+    expectFailure(await api.call('PATCH', `/api/v1/channels/${id}`, { body: {}, headers: bearer(owner) }), 400, 'INVALID_ARGUMENT');
+    expectFailure(await api.call('PATCH', `/api/v1/channels/${id}`, { body: { name: ' ' }, headers: bearer(owner) }), 400, 'INVALID_ARGUMENT');
+    expectFailure(await api.call('PATCH', `/api/v1/channels/${id}`, { body: { description: 'x', clear_description: true }, headers: bearer(owner) }), 400, 'INVALID_ARGUMENT');
+    expectFailure(await api.call('PATCH', '/api/v1/channels/unknown', { body: { name: 'x' }, headers: bearer(owner) }), 404, 'NOT_FOUND');
+  });
+
+  it('edits name and description, and clears the description', async () => {
+    const id = await createChannel(owner, { description: 'first' });
+    const edited = expectOk(await api.call('PATCH', `/api/v1/channels/${id}`, { body: { name: '  Renamed  ' }, headers: bearer(owner) }));
+    expect(edited.channel).toMatchObject({ name: 'Renamed', description: 'first' });
+    expectOk(await api.call('PATCH', `/api/v1/channels/${id}`, { body: { clear_description: true }, headers: bearer(owner) }));
+    expect(expectOk(await api.get(`/api/v1/channels/${id}`, bearer(stranger))).channel).toMatchObject({ name: 'Renamed', description: '' });
   });
 
   it('hides a private channel from non-members (404) but lets anyone with its id subscribe', async () => {
