@@ -22,6 +22,8 @@ export class ChannelDelivery {
   private readonly topics: TopicSubscriptions<StreamedPost, ChannelFeed>;
   private readonly feedsByAddress = new Map<string, Set<ChannelFeed>>();
   private listening: Promise<Unsubscribe> | undefined;
+  /** Follow changes heard per feed: a list read while one arrived may be stale and is read again. */
+  private readonly changesHeard = new WeakMap<ChannelFeed, number>();
 
   constructor(
     private readonly posts: ChannelPostStream,
@@ -76,8 +78,10 @@ export class ChannelDelivery {
 
   /** Makes the feed follow exactly its user's list. */
   private async refresh(feed: ChannelFeed): Promise<void> {
+    const heard = this.changesHeard.get(feed) ?? 0;
     const list = await this.follows.of(feed.address);
     if (!this.isOpen(feed)) return;
+    if ((this.changesHeard.get(feed) ?? 0) !== heard) return this.refresh(feed);
     if (list === 'unknown') {
       setTimeout(() => void this.refresh(feed).catch((error: unknown) => this.onFailure(error, feed.address)), UNKNOWN_RETRY_MS).unref();
       return;
@@ -89,6 +93,7 @@ export class ChannelDelivery {
 
   private changed(address: string, change: FollowChange, channelId: string): void {
     for (const feed of this.feedsByAddress.get(address) ?? []) {
+      this.changesHeard.set(feed, (this.changesHeard.get(feed) ?? 0) + 1);
       if (change === '-') this.leave(feed, channelId);
       else if (!feed.channels.has(channelId)) this.join(feed, channelId).catch((error: unknown) => this.onFailure(error, address));
     }
