@@ -1,5 +1,6 @@
 /**
- * The channels area's AccountDataOwner, called directly on a real embedded store and the
+ * What the channels area gives other areas, called directly: `ChannelAccess` (for polls) and
+ * the AccountDataOwner, called directly on a real embedded store and the
  * in-process shared state: a move re-keys roles (keeping the stronger one where both addresses
  * had one) and the follow mirror; a deletion removes owned channels with their posts and
  * followers, and the user's roles elsewhere. Both can be run again after a crash.
@@ -103,4 +104,19 @@ it('a deletion removes owned channels with their posts and followers, and the ro
   expect(await countOf('elsewhere')).toBe(0);
   expect(await roleOf('administered', OTHER)).toBe('owner');
   expect(await follows.of(OLD)).toEqual([]);
+});
+
+it('ChannelAccess: anyone reads a public channel, only members a private one; owner and admins publish', async () => {
+  await channelWith('public', OLD, { [NEW]: 'admin' });
+  await channelWith('private', OLD, { [OTHER]: 'subscriber' });
+  await channels.channels.updateOne({ _id: 'private' }, { $set: { isPublic: false } });
+  const stranger = `0x${'4'.repeat(40)}`;
+  expect(await area.access.mayRead('public', stranger)).toBe(true);
+  expect(await area.access.mayRead('private', stranger)).toBe(false);
+  expect(await area.access.mayRead('private', OTHER)).toBe(true);
+  expect(await area.access.mayRead('unknown', OLD)).toBe(false);
+  expect(await area.access.mayPublish('public', OLD)).toBe(true);
+  expect(await area.access.mayPublish('public', NEW)).toBe(true);
+  expect(await area.access.mayPublish('private', OTHER)).toBe(false);
+  expect(await area.access.mayPublish('public', stranger)).toBe(false);
 });
