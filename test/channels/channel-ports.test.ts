@@ -1,7 +1,6 @@
 /**
- * What the channels area gives other areas, called directly: `ChannelAccess` (for polls) and
- * the AccountDataOwner, called directly on a real embedded store and the
- * in-process shared state: a move re-keys roles (keeping the stronger one where both addresses
+ * What the channels area gives other areas, called directly on a real embedded store and the
+ * in-process shared state: `ChannelAccess` (for polls), and the AccountDataOwner: a move re-keys roles (keeping the stronger one where both addresses
  * had one) and the follow mirror; a deletion removes owned channels with their posts and
  * followers, and the user's roles elsewhere. Both can be run again after a crash.
  */
