@@ -6,26 +6,17 @@
  * exactly the posts it missed. When Redis loses the follow mirror, it is rebuilt from the store
  * and new connections receive posts again.
  */
-import { generateKeyPairSync } from 'node:crypto';
-import { startChildService } from '../support/child-service.js';
-import type { ChildService } from '../support/child-service.js';
-import { RealtimeClient } from '../support/realtime-client.js';
+import { clusterForThisFile } from '../support/cluster-for-tests.js';
+import type { RealtimeClient } from '../support/realtime-client.js';
 import { expectOk, sleep } from '../support/session-api.js';
-import { serviceForThisFile } from '../support/service-for-tests.js';
 import { bearer, signIn } from '../support/wallet.js';
 import type { SignedIn } from '../support/wallet.js';
-import { adminConnection, deleteKeys, uniqueTestPrefix, withRedis } from '../platform/shared-state/redis-for-tests.js';
+import { adminConnection, deleteKeys, withRedis } from '../platform/shared-state/redis-for-tests.js';
 
 await withRedis((redisUrl) => {
-  const prefix = uniqueTestPrefix('channels');
-  const signingKey = generateKeyPairSync('ed25519').privateKey.export({ format: 'pem', type: 'pkcs8' }).toString();
-  const shared = { REDIS_URL: redisUrl, REDIS_KEY_PREFIX: prefix, JWT_SIGNING_KEY: signingKey, RATE_LIMITS_ENABLED: 'false' };
-  const { service: apiPod, api } = serviceForThisFile({ ...shared, ROLE: 'api', ALLOW_EMBEDDED_STORE: 'true' }, { start: startChildService });
-  const { service: ws1 } = serviceForThisFile({ ...shared, ROLE: 'ws' }, { start: startChildService });
-  const { service: ws2 } = serviceForThisFile({ ...shared, ROLE: 'ws' }, { start: startChildService });
+  const { prefix, apiPod, api, ws1, ws2, connect } = clusterForThisFile(redisUrl, 'channels');
   let owner: SignedIn;
   let readers: SignedIn[];
-  const clients: RealtimeClient[] = [];
   let counter = 0;
 
   beforeAll(async () => {
@@ -33,16 +24,7 @@ await withRedis((redisUrl) => {
     owner = users[0]!;
     readers = users.slice(1);
   });
-  afterAll(async () => {
-    for (const client of clients) client.close();
-    await deleteKeys(redisUrl, prefix);
-  });
 
-  const connect = async (session: SignedIn, pod: ChildService) => {
-    const client = await RealtimeClient.connect(apiPod.baseUrl, pod.baseUrl, session.accessToken);
-    clients.push(client);
-    return client;
-  };
   const publish = async (channelId: string) => expectOk(await api.post(`/api/v1/channels/${channelId}/posts`, { client_message_id: `c-${++counter}`, ciphertext: Buffer.from(`post ${counter}`).toString('base64') }, bearer(owner))).chat_message;
   const postsOf = (client: RealtimeClient, channelId: string) => client.ofType('channel.post').filter((frame) => frame.channel_id === channelId).map((frame) => frame.sequence as number);
   const topicSubscribers = async (channelId: string) => {
