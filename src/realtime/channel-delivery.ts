@@ -16,12 +16,16 @@ import type { ChannelFollows, FollowChange } from './events/channel-follows.js';
 import type { ChannelPostStream, StreamedPost } from './events/channel-post-stream.js';
 import { TopicSubscriptions } from './topic-subscriptions.js';
 
-const UNKNOWN_RETRY_MS = 1000;
+/** How long to wait before listening or reading a follow list again after a failed attempt. */
+const RETRY_MS = 1000;
 
 export class ChannelDelivery {
   private readonly topics: TopicSubscriptions<StreamedPost, ChannelFeed>;
   private readonly feedsByAddress = new Map<string, Set<ChannelFeed>>();
   private listening: Promise<Unsubscribe> | undefined;
+  private listenRetry: NodeJS.Timeout | undefined;
+  private listenFailed = false;
+  private stopped = false;
   /** Follow changes heard per feed: a list read while one arrived may be stale and is read again. */
   private readonly changesHeard = new WeakMap<ChannelFeed, number>();
 
@@ -40,19 +44,32 @@ export class ChannelDelivery {
     );
   }
 
-  /** Starts hearing follow changes (once per pod). */
+  /**
+   * Starts hearing follow changes, retrying every second while shared state is away; feeds
+   * opened meanwhile re-read their lists once it listens (they may have missed changes).
+   */
   listen(): void {
     this.listening = this.follows.listen(
       (address, change, channelId) => this.changed(address, change, channelId),
-      () => {
-        for (const feeds of this.feedsByAddress.values()) for (const feed of feeds) void this.refresh(feed);
+      () => this.refreshAll(),
+    );
+    this.listening.then(
+      (unsubscribe) => {
+        if (this.stopped) void unsubscribe().catch(() => undefined);
+        else if (this.listenFailed) this.refreshAll();
+      },
+      (error: unknown) => {
+        this.listenFailed = true;
+        this.onFailure(error, '');
+        if (!this.stopped) this.listenRetry = setTimeout(() => this.listen(), RETRY_MS);
       },
     );
-    this.listening.catch((error: unknown) => this.onFailure(error, ''));
   }
 
   async stop(): Promise<void> {
-    await (await this.listening?.catch(() => undefined))?.();
+    this.stopped = true;
+    clearTimeout(this.listenRetry);
+    await (await this.listening?.catch(() => undefined))?.().catch(() => undefined);
   }
 
   /** A connection's feed, following its user's channels; rejects when shared state is away. */
@@ -72,6 +89,12 @@ export class ChannelDelivery {
     for (const channelId of [...feed.channels]) this.leave(feed, channelId);
   }
 
+  private refreshAll(): void {
+    for (const feeds of this.feedsByAddress.values()) {
+      for (const feed of feeds) this.refresh(feed).catch((error: unknown) => this.onFailure(error, feed.address));
+    }
+  }
+
   private isOpen(feed: ChannelFeed): boolean {
     return this.feedsByAddress.get(feed.address)?.has(feed) ?? false;
   }
@@ -83,7 +106,7 @@ export class ChannelDelivery {
     if (!this.isOpen(feed)) return;
     if ((this.changesHeard.get(feed) ?? 0) !== heard) return this.refresh(feed);
     if (list === 'unknown') {
-      setTimeout(() => void this.refresh(feed).catch((error: unknown) => this.onFailure(error, feed.address)), UNKNOWN_RETRY_MS).unref();
+      setTimeout(() => void this.refresh(feed).catch((error: unknown) => this.onFailure(error, feed.address)), RETRY_MS).unref();
       return;
     }
     const wanted = new Set(list);
