@@ -26,7 +26,7 @@ import { freePort, percentile, postJson, printTable, residentBytes } from './sup
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Opens every socket (at most 200 handshakes at a time) and resolves when each got its greeting. */
-async function connectAll(count, open) {
+export async function connectAll(count, open) {
   const sockets = new Array(count);
   let next = 0;
   await Promise.all(

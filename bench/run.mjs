@@ -2,11 +2,13 @@
 // BENCH_DURATION (seconds per HTTP measurement, default 10) shortens or lengthens the runs;
 // BENCH_SIGNIN_COUNT and BENCH_SIGNIN_CONCURRENCY size the sign-in benchmark (bench/sign-in.mjs);
 // BENCH_WS_CLIENTS, BENCH_WS_DEVICES, BENCH_WS_MESSAGES and BENCH_WS_CONCURRENCY the realtime one
-// (bench/realtime.mjs); BENCH_SEND_MESSAGES and BENCH_SEND_CONCURRENCY the send one (bench/send.mjs);
+// (bench/realtime.mjs); BENCH_CHANNEL_SUBSCRIBERS, BENCH_CHANNEL_CONNECTED and BENCH_CHANNEL_POSTS the
+// channel fan-out (bench/channels.mjs); BENCH_SEND_MESSAGES and BENCH_SEND_CONCURRENCY the send one (bench/send.mjs);
 // BENCH_KEYS_OWNERS and BENCH_KEYS_CONCURRENCY the key-bundle one (bench/keys.mjs);
 // BENCH_GROUP_MEMBERS, BENCH_GROUP_MESSAGES and BENCH_GROUP_CONCURRENCY the group one (bench/groups.mjs).
 // BENCH_PROFILE=<dir> makes each started service write a V8 CPU profile there.
 import { cpus } from 'node:os';
+import { benchChannels } from './channels.mjs';
 import { benchGateway } from './gateway.mjs';
 import { benchGroups } from './groups.mjs';
 import { benchKeys } from './keys.mjs';
@@ -23,6 +25,7 @@ await benchStore();
 await benchSignIn();
 await benchLimiter();
 await benchSend();
-await benchRealtime();
+const directMessages = await benchRealtime();
+await benchChannels(directMessages);
 await benchGroups();
 await benchKeys();

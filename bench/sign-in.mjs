@@ -20,6 +20,8 @@ import { postJson, printTable, startService, timedRequests } from './support.mjs
 const SERVICE_NAME = 'Service'; // the SERVICE_NAME default, which the templates embed
 const FRESHNESS_BUDGET_MS = 4 * 60_000;
 const WARM_UP = 200;
+/** Users signed and registered together by startWithUsers (well within the freshness window). */
+const USER_BATCH = 1000;
 
 const registrationMessage = (address, username, timestampMs) =>
   [
@@ -58,13 +60,21 @@ export async function prepare(count, prefix) {
  * `count` fresh users: the service, its base URL, and each user's session and lowercase address.
  */
 export async function startWithUsers(count, prefix) {
-  const wallets = await prepare(count, prefix);
   const service = await startService({ LOG_LEVEL: 'warn', RATE_LIMITS_ENABLED: 'false' });
   const base = `http://127.0.0.1:${service.httpPort}`;
   try {
     const sessions = [];
-    for (const wallet of wallets) sessions.push(await postJson(`${base}/api/v1/initialize`, JSON.parse(wallet.registration)));
-    const addresses = wallets.map((wallet) => JSON.parse(wallet.registration).wallet_address.toLowerCase());
+    const addresses = [];
+    // Signed timestamps must still be fresh when they are posted: sign and register a batch at a time.
+    for (let first = 0; first < count; first += USER_BATCH) {
+      const wallets = await prepare(Math.min(USER_BATCH, count - first), `${prefix}${first}`);
+      const batch = new Array(wallets.length);
+      await timedRequests(wallets.length, 32, async (index) => {
+        batch[index] = await postJson(`${base}/api/v1/initialize`, JSON.parse(wallets[index].registration));
+      });
+      sessions.push(...batch);
+      addresses.push(...wallets.map((wallet) => JSON.parse(wallet.registration).wallet_address.toLowerCase()));
+    }
     return { service, base, sessions, addresses };
   } catch (error) {
     await service.stop();

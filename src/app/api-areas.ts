@@ -7,12 +7,14 @@
 import type { AccountWalkMetrics } from '../accounts/account-walk-metrics.js';
 import { createAccountsArea } from '../accounts/accounts-area.js';
 import { createAdminService } from '../admin/admin-service.js';
+import { createChannelsArea } from '../channels/channels-area.js';
 import type { BlockMirror } from '../contacts/block-mirror.js';
 import { createContactsArea } from '../contacts/contacts-area.js';
 import { GroupsService } from '../gen/service/v1/groups_pb.js';
 import { createGroupsArea } from '../groups/groups-area.js';
 import { AdminService } from '../gen/service/v1/admin_pb.js';
 import { AuthService } from '../gen/service/v1/auth_pb.js';
+import { ChannelsService } from '../gen/service/v1/channels_pb.js';
 import { ContactsService } from '../gen/service/v1/contacts_pb.js';
 import { DeviceService } from '../gen/service/v1/device_pb.js';
 import { KeysService } from '../gen/service/v1/keys_pb.js';
@@ -35,6 +37,7 @@ import { createLocationArea } from '../location/location-area.js';
 import type { LocationMetrics } from '../location/location-metrics.js';
 import type { RateLimiter } from '../limits/rate-limiter.js';
 import { Conversations } from '../messaging/conversations/conversations.js';
+import { MediaCatalog } from '../messaging/messages/media-catalog.js';
 import { createMessagingArea } from '../messaging/messaging-area.js';
 import type { AccountDataOwner } from '../platform/accounts/account-data-owner.js';
 import type { Config } from '../platform/config/settings.js';
@@ -48,6 +51,8 @@ import type { DocumentStore } from '../platform/store/document-store.js';
 import { createPresenceArea } from '../presence/presence-area.js';
 import { createProfileArea } from '../profile/profile-area.js';
 import type { MessagingEvents } from '../realtime/events/messaging-events.js';
+import type { ChannelFollows } from '../realtime/events/channel-follows.js';
+import type { ChannelPostStream } from '../realtime/events/channel-post-stream.js';
 import type { UserConnections } from '../realtime/events/user-connections.js';
 import type { UserEventStream } from '../realtime/events/user-event-stream.js';
 import { createRecoveryArea } from '../recovery/recovery-area.js';
@@ -68,6 +73,9 @@ export interface ApiAreaPorts {
   /** The users' event streams and connection announcements, for the relay's deliveries. */
   readonly userEvents: UserEventStream;
   readonly userConnections: UserConnections;
+  /** Channel posts on their way to the ws pods, and who follows which channel. */
+  readonly channelPosts: ChannelPostStream;
+  readonly channelFollows: ChannelFollows;
   readonly frontendErrors: FrontendErrorCounter;
   readonly smsNumberLimiter: RateLimiter | undefined;
   /** The key directory (a DHT node, or local records), opened with the keys area's record rules. */
@@ -197,6 +205,15 @@ export async function buildApiAreas(ports: ApiAreaPorts): Promise<ApiAreas> {
     logger,
     outages: ports.outages,
   });
+  const channels = await createChannelsArea({
+    settings: config.channels,
+    store,
+    accounts,
+    media: new MediaCatalog(store),
+    posts: ports.channelPosts,
+    follows: ports.channelFollows,
+    logger,
+  });
   const recovery = await createRecoveryArea({
     settings: config.accounts,
     serviceName: config.service.name,
@@ -225,6 +242,7 @@ export async function buildApiAreas(ports: ApiAreaPorts): Promise<ApiAreas> {
     location.accountData,
     profile.accountData,
     groups.accountData,
+    channels.accountData,
     contacts.accountData,
     messaging.accountData,
     presence.accountData,
@@ -245,7 +263,7 @@ export async function buildApiAreas(ports: ApiAreaPorts): Promise<ApiAreas> {
   });
   return {
     authentication: identity.authentication,
-    mirrors: [identity.mirror, contacts.mirror],
+    mirrors: [identity.mirror, contacts.mirror, channels.mirror],
     backgroundTasks: [messaging.announcementSweeper, keys.republisher, relay.drains, location.expirySweeper, accountLife.resumer],
     accountData,
     implementations: new Map<string, PartialServiceImpl>([
@@ -266,6 +284,7 @@ export async function buildApiAreas(ports: ApiAreaPorts): Promise<ApiAreas> {
       [RelayService.typeName, relay.service],
       [LocationService.typeName, location.service],
       [RecoveryService.typeName, recovery.service],
+      [ChannelsService.typeName, channels.service],
     ]),
   };
 }

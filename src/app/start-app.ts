@@ -40,6 +40,8 @@ import { openSharedState } from '../platform/shared-state/open-shared-state.js';
 import type { DocumentStore } from '../platform/store/document-store.js';
 import { openStore } from '../platform/store/open-store.js';
 import { MessagingEvents } from '../realtime/events/messaging-events.js';
+import { ChannelFollows } from '../realtime/events/channel-follows.js';
+import { ChannelPostStream } from '../realtime/events/channel-post-stream.js';
 import { UserConnections } from '../realtime/events/user-connections.js';
 import { UserEventStream } from '../realtime/events/user-event-stream.js';
 import { createRealtimeArea } from '../realtime/realtime-area.js';
@@ -94,6 +96,8 @@ export async function startApp(config: Config, logger: Logger): Promise<RunningA
   const blockMirror = new BlockMirror(sharedState);
   const userEvents = new UserEventStream(sharedState, { retainCount: config.realtime.replayEvents, retentionMs: config.realtime.replayRetentionMs });
   const userConnections = new UserConnections(sharedState);
+  const channelPosts = new ChannelPostStream(sharedState, { retainCount: config.channels.replayPosts, retentionMs: config.channels.replayRetentionMs });
+  const channelFollows = new ChannelFollows(sharedState);
 
   const routes = servesApi ? buildRouteTable(apiServices) : [];
   let gateway: RestGateway | undefined;
@@ -121,6 +125,8 @@ export async function startApp(config: Config, logger: Logger): Promise<RunningA
       events: new MessagingEvents(userEvents, logger),
       userEvents,
       userConnections,
+      channelPosts,
+      channelFollows,
       frontendErrors,
       smsNumberLimiter: limits.smsNumberLimiter,
       keyDirectory,
@@ -156,6 +162,8 @@ export async function startApp(config: Config, logger: Logger): Promise<RunningA
         sharedState,
         events: userEvents,
         connections: userConnections,
+        channelPosts,
+        channelFollows,
         tickets: wsTickets,
         verification,
         blockMirror,

@@ -1,4 +1,5 @@
 import { accountsIndexes } from '../accounts/accounts-area.js';
+import { channelsIndexes } from '../channels/channels-area.js';
 import { contactsIndexes } from '../contacts/contacts-area.js';
 import { groupsIndexes } from '../groups/groups-area.js';
 import { identityIndexes } from '../identity/identity-area.js';
@@ -16,6 +17,7 @@ export const storeIndexes: IndexSpec[] = [
   ...contactsIndexes,
   ...messagingIndexes,
   ...groupsIndexes,
+  ...channelsIndexes,
   ...keysIndexes,
   ...relayIndexes,
   ...profileIndexes,

@@ -11,6 +11,8 @@ import type { RealtimeSettings } from '../platform/config/settings.js';
 import type { Logger } from '../platform/logging/logger.js';
 import type { OutageLog } from '../platform/logging/outage-log.js';
 import type { SharedState } from '../platform/shared-state/shared-state.js';
+import type { ChannelFollows } from './events/channel-follows.js';
+import type { ChannelPostStream } from './events/channel-post-stream.js';
 import type { UserConnections } from './events/user-connections.js';
 import type { UserEventStream } from './events/user-event-stream.js';
 import type { RealtimeMetrics } from './realtime-metrics.js';
@@ -23,6 +25,8 @@ export interface RealtimeDependencies {
   readonly sharedState: SharedState;
   readonly events: UserEventStream;
   readonly connections: UserConnections;
+  readonly channelPosts: ChannelPostStream;
+  readonly channelFollows: ChannelFollows;
   readonly tickets: WsTickets;
   readonly verification: TokenVerification;
   readonly blockMirror: BlockMirror;
@@ -38,6 +42,8 @@ export function createRealtimeArea(deps: RealtimeDependencies): WsEndpoint {
     verification: deps.verification,
     events: deps.events,
     connections: deps.connections,
+    channelPosts: deps.channelPosts,
+    channelFollows: deps.channelFollows,
     signaling: new CallSignaling(deps.sharedState, deps.events, deps.frameLimits, deps.blockMirror),
     limits: deps.frameLimits,
     metrics: deps.metrics,

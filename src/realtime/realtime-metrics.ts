@@ -9,6 +9,8 @@ export interface RealtimeMetrics {
   readonly fanoutLatency: Histogram;
   readonly slowConsumersDropped: Counter;
   readonly framesRefused: Counter<'reason'>;
+  /** Broadcast-channel topics this pod subscribes to (one per channel a connected user follows). */
+  readonly channelTopics: Gauge;
 }
 
 const FANOUT_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5];
@@ -40,5 +42,6 @@ export function createRealtimeMetrics(registry: Registry): RealtimeMetrics {
       labelNames: ['reason'],
       registers,
     }),
+    channelTopics: new Gauge({ name: 'ws_channel_topics', help: 'Channel topics this process subscribes to: channels that a user connected here follows.', registers }),
   };
 }

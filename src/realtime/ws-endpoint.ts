@@ -20,8 +20,12 @@ import type { OutageLog } from '../platform/logging/outage-log.js';
 import type { WsFrameLimits } from '../limits/ws-limits.js';
 import type { Logger } from '../platform/logging/logger.js';
 import { statusLine } from '../server/http-message.js';
+import { ChannelDelivery } from './channel-delivery.js';
+import type { ChannelFeed } from './channel-feed.js';
 import { ClientConnection } from './client-connection.js';
 import type { FrameSink, ResumePoint } from './client-connection.js';
+import type { ChannelFollows } from './events/channel-follows.js';
+import type { ChannelPostStream } from './events/channel-post-stream.js';
 import { controlFrame } from './events/event-envelope.js';
 import type { UserConnections } from './events/user-connections.js';
 import type { UserEventStream } from './events/user-event-stream.js';
@@ -41,6 +45,9 @@ export interface WsEndpointDependencies {
   /** Told of every connection that receives its user's events (queued deliveries follow). */
   readonly connections: UserConnections;
   readonly signaling: CallSignaling;
+  /** Channel posts and who follows which channel (channel-delivery.ts). */
+  readonly channelPosts: ChannelPostStream;
+  readonly channelFollows: ChannelFollows;
   readonly limits: WsFrameLimits;
   readonly metrics: RealtimeMetrics;
   readonly logger: Logger;
@@ -63,6 +70,7 @@ interface SocketState {
   sessionId?: string;
   readonly resume: ResumePoint | undefined;
   connection?: ClientConnection;
+  channelFeed?: ChannelFeed;
   closed: boolean;
   /** Client frames are handled one after the other, in the order they came. */
   inbound: Promise<void>;
@@ -81,7 +89,8 @@ const SESSION_ENDED_REASON = 'session ended: sign in again';
 
 export function createWsEndpoint(deps: WsEndpointDependencies): WsEndpoint {
   const sockets = new Set<WebSocket<SocketState>>();
-  const channels = new UserChannels(deps.events, (publishedAt) => deps.metrics.fanoutLatency.observe(Math.max(0, Date.now() - publishedAt) / 1000));
+  const observeFanout = (publishedAt: number) => deps.metrics.fanoutLatency.observe(Math.max(0, Date.now() - publishedAt) / 1000);
+  const channels = new UserChannels(deps.events, observeFanout);
   const counter = { delivered: (kind: 'durable' | 'ephemeral' | 'replayed', count: number) => deps.metrics.eventsDelivered.inc({ kind }, count) };
 
   const dropSlowConsumer = (ws: WebSocket<SocketState>) => {
@@ -123,6 +132,15 @@ export function createWsEndpoint(deps: WsEndpointDependencies): WsEndpoint {
     (error) => logFailure(error, 'open sockets not checked against ended sessions; retrying', ''),
   );
   sessions.listen();
+  const channelDelivery = new ChannelDelivery(
+    deps.channelPosts,
+    deps.channelFollows,
+    counter,
+    observeFanout,
+    (error, address) => logFailure(error, 'channel follows not read; retrying', address),
+    (count) => deps.metrics.channelTopics.set(count),
+  );
+  channelDelivery.listen();
 
   /** Whom the connection's credentials name, if valid and their session is live; rejects when that cannot be checked. */
   async function authenticate(ws: WebSocket<SocketState>): Promise<WsIdentity | undefined> {
@@ -147,10 +165,14 @@ export function createWsEndpoint(deps: WsEndpointDependencies): WsEndpoint {
         reply(ws, controlFrame('ack', { ref }));
         return;
       }
-      if (frame.type !== 'ping') throw new FrameError('UNKNOWN_TYPE', `Unknown frame type "${frame.type}"`);
+      if (frame.type !== 'ping' && frame.type !== CHANNELS_RESUME) throw new FrameError('UNKNOWN_TYPE', `Unknown frame type "${frame.type}"`);
+      const lastSeen = frame.type === CHANNELS_RESUME ? channelPositionsOf(frame.body) : undefined;
       const verdict = await deps.limits.message(state.address);
       if (!verdict.allowed) throw new FrameError('RATE_LIMIT_EXCEEDED', 'WebSocket message limit exceeded', Math.max(1, Math.ceil((verdict.retryAfterMs ?? 0) / 1000)));
-      reply(ws, controlFrame('pong', { ref }));
+      if (lastSeen) {
+        await state.channelFeed?.resume(lastSeen);
+        reply(ws, controlFrame('ack', { ref }));
+      } else reply(ws, controlFrame('pong', { ref }));
     } catch (error) {
       if (error instanceof DependencyUnavailableError) {
         deps.outages.report(error);
@@ -206,6 +228,11 @@ export function createWsEndpoint(deps: WsEndpointDependencies): WsEndpoint {
               state.connection = connection;
               return channels
                 .attach(connection)
+                .then(() => channelDelivery.open(identity.address, sinkOf(ws)))
+                .then((feed) => {
+                  if (state.closed) channelDelivery.close(feed);
+                  else state.channelFeed = feed;
+                })
                 .then(() => connection.start(state.resume))
                 .then(() => {
                   deps.connections.announce(identity.address).catch((error: unknown) => logFailure(error, 'connection not announced; queued deliveries wait for the next one', identity.address));
@@ -238,6 +265,7 @@ export function createWsEndpoint(deps: WsEndpointDependencies): WsEndpoint {
           state.closed = true;
           wakeDrainWaiters(state);
           if (state.connection) channels.detach(state.connection);
+          if (state.channelFeed) channelDelivery.close(state.channelFeed);
           if (state.sessionId) sessions.remove(state.sessionId, ws);
         },
       });
@@ -245,6 +273,7 @@ export function createWsEndpoint(deps: WsEndpointDependencies): WsEndpoint {
 
     closeAll() {
       sessions.stop();
+      void channelDelivery.stop();
       for (const ws of sockets) closeWith(ws, CLOSE_RESTARTING, 'server restarting: reconnect with stream and last_seq');
     },
   };
@@ -286,6 +315,25 @@ function parseFrame(text: string): { type: string; ref: string | null; body: Rec
     throw new FrameError('INVALID_ARGUMENT', 'id is 1 to 64 characters from A-Z, a-z, 0-9, _ . : -');
   }
   return { type: frame.type, ref: (frame.id as string | undefined) ?? null, body: frame };
+}
+
+/** The client frame that catches a connection up on its channels (docs/realtime.md, "Channels"). */
+const CHANNELS_RESUME = 'channels.resume';
+/** Channels one `channels.resume` may name (the most a user can follow is far below). */
+const MAX_RESUME_CHANNELS = 10_000;
+const CHANNEL_ID = /^[\w-]{1,64}$/;
+
+/** `positions`: an object of channel id to the last post number seen (a whole number). */
+function channelPositionsOf(body: Record<string, unknown>): Map<string, number> {
+  const positions = body.positions;
+  const refuse = () => new FrameError('INVALID_ARGUMENT', `positions is an object of at most ${MAX_RESUME_CHANNELS} channel ids to the last post sequence seen (a whole number)`);
+  if (typeof positions !== 'object' || positions === null || Array.isArray(positions)) throw refuse();
+  const entries = Object.entries(positions);
+  if (entries.length > MAX_RESUME_CHANNELS) throw refuse();
+  for (const [channelId, seen] of entries) {
+    if (!CHANNEL_ID.test(channelId) || typeof seen !== 'number' || !Number.isSafeInteger(seen) || seen < 0 || seen > 0xffffffff) throw refuse();
+  }
+  return new Map(entries as [string, number][]);
 }
 
 function refuse(res: HttpResponse, status: number, error: string, code: string): void {

@@ -4,39 +4,20 @@
  * connection on a ws pod exactly once; one sent while the recipient is offline is queued and
  * handed over when it connects, through another pod, and not again on later connections.
  */
-import { generateKeyPairSync } from 'node:crypto';
-import { startChildService } from '../support/child-service.js';
-import type { ChildService } from '../support/child-service.js';
-import { RealtimeClient } from '../support/realtime-client.js';
+import { clusterForThisFile } from '../support/cluster-for-tests.js';
 import { expectOk, sleep } from '../support/session-api.js';
-import { serviceForThisFile } from '../support/service-for-tests.js';
 import { bearer, signIn } from '../support/wallet.js';
 import type { SignedIn } from '../support/wallet.js';
-import { adminConnection, deleteKeys, uniqueTestPrefix, withRedis } from '../platform/shared-state/redis-for-tests.js';
+import { adminConnection, withRedis } from '../platform/shared-state/redis-for-tests.js';
 
 await withRedis((redisUrl) => {
-  const prefix = uniqueTestPrefix('relay');
-  const signingKey = generateKeyPairSync('ed25519').privateKey.export({ format: 'pem', type: 'pkcs8' }).toString();
-  const shared = { REDIS_URL: redisUrl, REDIS_KEY_PREFIX: prefix, JWT_SIGNING_KEY: signingKey, RATE_LIMITS_ENABLED: 'false' };
-  const { service: apiPod, api } = serviceForThisFile({ ...shared, ROLE: 'api', ALLOW_EMBEDDED_STORE: 'true' }, { start: startChildService });
-  const { service: ws1 } = serviceForThisFile({ ...shared, ROLE: 'ws' }, { start: startChildService });
-  const { service: ws2 } = serviceForThisFile({ ...shared, ROLE: 'ws' }, { start: startChildService });
+  const { prefix, apiPod, api, ws1, ws2, connect } = clusterForThisFile(redisUrl, 'relay');
   let sender: SignedIn;
-  const clients: RealtimeClient[] = [];
 
   beforeAll(async () => {
     sender = await signIn(apiPod.baseUrl);
   });
-  afterAll(async () => {
-    for (const client of clients) client.close();
-    await deleteKeys(redisUrl, prefix);
-  });
 
-  const connect = async (session: SignedIn, pod: ChildService) => {
-    const client = await RealtimeClient.connect(apiPod.baseUrl, pod.baseUrl, session.accessToken);
-    clients.push(client);
-    return client;
-  };
   /** Waits until no ws pod holds the user's channel any more (the pod unsubscribes after the close). */
   const untilNoPodListens = async (session: SignedIn) => {
     const admin = await adminConnection(redisUrl);

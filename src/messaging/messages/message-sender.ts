@@ -26,7 +26,7 @@ import type { MediaCatalog } from './media-catalog.js';
 import { audienceOf } from './message-audience.js';
 import type { MessageAnnouncer } from './message-announcer.js';
 import type { MessageNumbering } from './message-numbering.js';
-import { SerialQueues } from './serial-queues.js';
+import { SerialQueues } from '../../platform/concurrency/serial-queues.js';
 import { byIdempotencyKey, type MessageKind, type StoredMessage } from './stored-message.js';
 
 export interface SendRequest {

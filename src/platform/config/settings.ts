@@ -255,6 +255,17 @@ export const settings = {
       100,
     ),
   },
+  channels: {
+    maxSubscriptions: integerSetting(
+      'CHANNEL_MAX_SUBSCRIPTIONS',
+      'Channels one user may follow (owned, administered and subscribed together); one more is refused with 409 SUBSCRIPTION_LIMIT.',
+      500,
+      1,
+      100_000,
+    ),
+    replayPosts: integerSetting('CHANNEL_REPLAY_POSTS', 'Posts kept per channel in shared state for /ws catch-up (`channels.resume`); an older gap gets `channel.resync_required`.', 1000, 10, 100_000),
+    replayRetentionMs: durationSetting('CHANNEL_REPLAY_RETENTION', 'How long a channel post stays replayable over /ws after it is published.', '24h'),
+  },
   realtime: {
     heartbeatSeconds: integerSetting(
       'WS_HEARTBEAT_SECONDS',
@@ -292,6 +303,7 @@ export type CaptchaSettings = Config['captcha'];
 export type KeysSettings = Config['keys'];
 export type RelaySettings = Config['relay'];
 export type GroupSettings = Config['groups'];
+export type ChannelSettings = Config['channels'];
 export type RealtimeSettings = Config['realtime'];
 export type DiscoverySettings = Config['discovery'];
 export type LocationSettings = Config['location'];

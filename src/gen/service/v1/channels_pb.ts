@@ -14,7 +14,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file service/v1/channels.proto.
  */
 export const file_service_v1_channels: GenFile = /*@__PURE__*/
-  fileDesc("ChlzZXJ2aWNlL3YxL2NoYW5uZWxzLnByb3RvEgpzZXJ2aWNlLnYxIrACCgdDaGFubmVsEgoKAmlkGAEgASgJEgwKBG5hbWUYAiABKAkSEwoLZGVzY3JpcHRpb24YAyABKAkSKAoPYXZhdGFyX21lZGlhX2lkGAQgASgJUg9hdmF0YXJfbWVkaWFfaWQSJAoNb3duZXJfYWRkcmVzcxgFIAEoCVINb3duZXJfYWRkcmVzcxIqChBzdWJzY3JpYmVyX2NvdW50GAYgASgNUhBzdWJzY3JpYmVyX2NvdW50Eh4KCmNyZWF0ZWRfYXQYByABKAlSCmNyZWF0ZWRfYXQSHAoJaXNfcHVibGljGAggASgIUglpc19wdWJsaWMSGAoHbXlfcm9sZRgJIAEoCVIHbXlfcm9sZRIiCgxsYXN0X3Bvc3RfYXQYCiABKAlSDGxhc3RfcG9zdF9hdCKrAQoUQ3JlYXRlQ2hhbm5lbFJlcXVlc3QSDAoEbmFtZRgBIAEoCRITCgtkZXNjcmlwdGlvbhgCIAEoCRIoCg9hdmF0YXJfbWVkaWFfaWQYAyABKAlSD2F2YXRhcl9tZWRpYV9pZBIcCglpc19wdWJsaWMYBCABKAhSCWlzX3B1YmxpYxIoCg9hZG1pbl9hZGRyZXNzZXMYBSADKAlSD2FkbWluX2FkZHJlc3NlcyJfChVDcmVhdGVDaGFubmVsUmVzcG9uc2USDwoHc3VjY2VzcxgBIAEoCBIPCgdtZXNzYWdlGAIgASgJEiQKB2NoYW5uZWwYAyABKAsyEy5zZXJ2aWNlLnYxLkNoYW5uZWwiYQoTTGlzdENoYW5uZWxzUmVxdWVzdBINCgVzY29wZRgBIAEoCRINCgVxdWVyeRgCIAEoCRIcCglwYWdlX3NpemUYAyABKAVSCXBhZ2Vfc2l6ZRIOCgZjdXJzb3IYBCABKAkigQEKFExpc3RDaGFubmVsc1Jlc3BvbnNlEg8KB3N1Y2Nlc3MYASABKAgSDwoHbWVzc2FnZRgCIAEoCRIlCghjaGFubmVscxgDIAMoCzITLnNlcnZpY2UudjEuQ2hhbm5lbBIgCgtuZXh0X2N1cnNvchgEIAEoCVILbmV4dF9jdXJzb3IiMwoRR2V0Q2hhbm5lbFJlcXVlc3QSHgoKY2hhbm5lbF9pZBgBIAEoCVIKY2hhbm5lbF9pZCKGAQoSR2V0Q2hhbm5lbFJlc3BvbnNlEg8KB3N1Y2Nlc3MYASABKAgSDwoHbWVzc2FnZRgCIAEoCRIkCgdjaGFubmVsGAMgASgLMhMuc2VydmljZS52MS5DaGFubmVsEigKD2FkbWluX2FkZHJlc3NlcxgEIAMoCVIPYWRtaW5fYWRkcmVzc2VzIjkKF1N1YnNjcmliZUNoYW5uZWxSZXF1ZXN0Eh4KCmNoYW5uZWxfaWQYASABKAlSCmNoYW5uZWxfaWQiYgoYU3Vic2NyaWJlQ2hhbm5lbFJlc3BvbnNlEg8KB3N1Y2Nlc3MYASABKAgSDwoHbWVzc2FnZRgCIAEoCRIkCgdjaGFubmVsGAMgASgLMhMuc2VydmljZS52MS5DaGFubmVsIjsKGVVuc3Vic2NyaWJlQ2hhbm5lbFJlcXVlc3QSHgoKY2hhbm5lbF9pZBgBIAEoCVIKY2hhbm5lbF9pZCI+ChpVbnN1YnNjcmliZUNoYW5uZWxSZXNwb25zZRIPCgdzdWNjZXNzGAEgASgIEg8KB21lc3NhZ2UYAiABKAkiyQEKGVB1Ymxpc2hDaGFubmVsUG9zdFJlcXVlc3QSHgoKY2hhbm5lbF9pZBgBIAEoCVIKY2hhbm5lbF9pZBIsChFjbGllbnRfbWVzc2FnZV9pZBgCIAEoCVIRY2xpZW50X21lc3NhZ2VfaWQSDAoEa2luZBgDIAEoCRISCgpjaXBoZXJ0ZXh0GAQgASgMEhoKCG1lZGlhX2lkGAUgASgJUghtZWRpYV9pZBIgCgtkdXJhdGlvbl9tcxgGIAEoDVILZHVyYXRpb25fbXMiigEKGlB1Ymxpc2hDaGFubmVsUG9zdFJlc3BvbnNlEg8KB3N1Y2Nlc3MYASABKAgSDwoHbWVzc2FnZRgCIAEoCRI3CgxjaGF0X21lc3NhZ2UYAyABKAsyEy5zZXJ2aWNlLnYxLk1lc3NhZ2VSDGNoYXRfbWVzc2FnZRIRCglkdXBsaWNhdGUYBCABKAgiZwoXTGlzdENoYW5uZWxQb3N0c1JlcXVlc3QSHgoKY2hhbm5lbF9pZBgBIAEoCVIKY2hhbm5lbF9pZBIcCglwYWdlX3NpemUYAiABKAVSCXBhZ2Vfc2l6ZRIOCgZjdXJzb3IYAyABKAkiggEKGExpc3RDaGFubmVsUG9zdHNSZXNwb25zZRIPCgdzdWNjZXNzGAEgASgIEg8KB21lc3NhZ2UYAiABKAkSIgoFcG9zdHMYAyADKAsyEy5zZXJ2aWNlLnYxLk1lc3NhZ2USIAoLbmV4dF9jdXJzb3IYBCABKAlSC25leHRfY3Vyc29yMsAHCg9DaGFubmVsc1NlcnZpY2USeQoNQ3JlYXRlQ2hhbm5lbBIgLnNlcnZpY2UudjEuQ3JlYXRlQ2hhbm5lbFJlcXVlc3QaIS5zZXJ2aWNlLnYxLkNyZWF0ZUNoYW5uZWxSZXNwb25zZSIj0vMYBAgFEAKC0+STAhU6ASoiEC9hcGkvdjEvY2hhbm5lbHMSawoMTGlzdENoYW5uZWxzEh8uc2VydmljZS52MS5MaXN0Q2hhbm5lbHNSZXF1ZXN0GiAuc2VydmljZS52MS5MaXN0Q2hhbm5lbHNSZXNwb25zZSIYgtPkkwISEhAvYXBpL3YxL2NoYW5uZWxzEnIKCkdldENoYW5uZWwSHS5zZXJ2aWNlLnYxLkdldENoYW5uZWxSZXF1ZXN0Gh4uc2VydmljZS52MS5HZXRDaGFubmVsUmVzcG9uc2UiJYLT5JMCHxIdL2FwaS92MS9jaGFubmVscy97Y2hhbm5lbF9pZH0SkQEKEFN1YnNjcmliZUNoYW5uZWwSIy5zZXJ2aWNlLnYxLlN1YnNjcmliZUNoYW5uZWxSZXF1ZXN0GiQuc2VydmljZS52MS5TdWJzY3JpYmVDaGFubmVsUmVzcG9uc2UiMoLT5JMCLDoBKiInL2FwaS92MS9jaGFubmVscy97Y2hhbm5lbF9pZH0vc3Vic2NyaWJlEpkBChJVbnN1YnNjcmliZUNoYW5uZWwSJS5zZXJ2aWNlLnYxLlVuc3Vic2NyaWJlQ2hhbm5lbFJlcXVlc3QaJi5zZXJ2aWNlLnYxLlVuc3Vic2NyaWJlQ2hhbm5lbFJlc3BvbnNlIjSC0+STAi46ASoiKS9hcGkvdjEvY2hhbm5lbHMve2NoYW5uZWxfaWR9L3Vuc3Vic2NyaWJlEpMBChJQdWJsaXNoQ2hhbm5lbFBvc3QSJS5zZXJ2aWNlLnYxLlB1Ymxpc2hDaGFubmVsUG9zdFJlcXVlc3QaJi5zZXJ2aWNlLnYxLlB1Ymxpc2hDaGFubmVsUG9zdFJlc3BvbnNlIi6C0+STAig6ASoiIy9hcGkvdjEvY2hhbm5lbHMve2NoYW5uZWxfaWR9L3Bvc3RzEooBChBMaXN0Q2hhbm5lbFBvc3RzEiMuc2VydmljZS52MS5MaXN0Q2hhbm5lbFBvc3RzUmVxdWVzdBokLnNlcnZpY2UudjEuTGlzdENoYW5uZWxQb3N0c1Jlc3BvbnNlIiuC0+STAiUSIy9hcGkvdjEvY2hhbm5lbHMve2NoYW5uZWxfaWR9L3Bvc3RzYgZwcm90bzM", [file_google_api_annotations, file_service_v1_messages, file_service_v1_options]);
+  fileDesc("ChlzZXJ2aWNlL3YxL2NoYW5uZWxzLnByb3RvEgpzZXJ2aWNlLnYxItYCCgdDaGFubmVsEgoKAmlkGAEgASgJEgwKBG5hbWUYAiABKAkSEwoLZGVzY3JpcHRpb24YAyABKAkSKAoPYXZhdGFyX21lZGlhX2lkGAQgASgJUg9hdmF0YXJfbWVkaWFfaWQSJAoNb3duZXJfYWRkcmVzcxgFIAEoCVINb3duZXJfYWRkcmVzcxIqChBzdWJzY3JpYmVyX2NvdW50GAYgASgNUhBzdWJzY3JpYmVyX2NvdW50Eh4KCmNyZWF0ZWRfYXQYByABKAlSCmNyZWF0ZWRfYXQSHAoJaXNfcHVibGljGAggASgIUglpc19wdWJsaWMSGAoHbXlfcm9sZRgJIAEoCVIHbXlfcm9sZRIiCgxsYXN0X3Bvc3RfYXQYCiABKAlSDGxhc3RfcG9zdF9hdBIkCg1sYXN0X3NlcXVlbmNlGAsgASgNUg1sYXN0X3NlcXVlbmNlIqsBChRDcmVhdGVDaGFubmVsUmVxdWVzdBIMCgRuYW1lGAEgASgJEhMKC2Rlc2NyaXB0aW9uGAIgASgJEigKD2F2YXRhcl9tZWRpYV9pZBgDIAEoCVIPYXZhdGFyX21lZGlhX2lkEhwKCWlzX3B1YmxpYxgEIAEoCFIJaXNfcHVibGljEigKD2FkbWluX2FkZHJlc3NlcxgFIAMoCVIPYWRtaW5fYWRkcmVzc2VzIl8KFUNyZWF0ZUNoYW5uZWxSZXNwb25zZRIPCgdzdWNjZXNzGAEgASgIEg8KB21lc3NhZ2UYAiABKAkSJAoHY2hhbm5lbBgDIAEoCzITLnNlcnZpY2UudjEuQ2hhbm5lbCJhChNMaXN0Q2hhbm5lbHNSZXF1ZXN0Eg0KBXNjb3BlGAEgASgJEg0KBXF1ZXJ5GAIgASgJEhwKCXBhZ2Vfc2l6ZRgDIAEoBVIJcGFnZV9zaXplEg4KBmN1cnNvchgEIAEoCSKBAQoUTGlzdENoYW5uZWxzUmVzcG9uc2USDwoHc3VjY2VzcxgBIAEoCBIPCgdtZXNzYWdlGAIgASgJEiUKCGNoYW5uZWxzGAMgAygLMhMuc2VydmljZS52MS5DaGFubmVsEiAKC25leHRfY3Vyc29yGAQgASgJUgtuZXh0X2N1cnNvciIzChFHZXRDaGFubmVsUmVxdWVzdBIeCgpjaGFubmVsX2lkGAEgASgJUgpjaGFubmVsX2lkIoYBChJHZXRDaGFubmVsUmVzcG9uc2USDwoHc3VjY2VzcxgBIAEoCBIPCgdtZXNzYWdlGAIgASgJEiQKB2NoYW5uZWwYAyABKAsyEy5zZXJ2aWNlLnYxLkNoYW5uZWwSKAoPYWRtaW5fYWRkcmVzc2VzGAQgAygJUg9hZG1pbl9hZGRyZXNzZXMiOQoXU3Vic2NyaWJlQ2hhbm5lbFJlcXVlc3QSHgoKY2hhbm5lbF9pZBgBIAEoCVIKY2hhbm5lbF9pZCJiChhTdWJzY3JpYmVDaGFubmVsUmVzcG9uc2USDwoHc3VjY2VzcxgBIAEoCBIPCgdtZXNzYWdlGAIgASgJEiQKB2NoYW5uZWwYAyABKAsyEy5zZXJ2aWNlLnYxLkNoYW5uZWwiOwoZVW5zdWJzY3JpYmVDaGFubmVsUmVxdWVzdBIeCgpjaGFubmVsX2lkGAEgASgJUgpjaGFubmVsX2lkIj4KGlVuc3Vic2NyaWJlQ2hhbm5lbFJlc3BvbnNlEg8KB3N1Y2Nlc3MYASABKAgSDwoHbWVzc2FnZRgCIAEoCSLJAQoZUHVibGlzaENoYW5uZWxQb3N0UmVxdWVzdBIeCgpjaGFubmVsX2lkGAEgASgJUgpjaGFubmVsX2lkEiwKEWNsaWVudF9tZXNzYWdlX2lkGAIgASgJUhFjbGllbnRfbWVzc2FnZV9pZBIMCgRraW5kGAMgASgJEhIKCmNpcGhlcnRleHQYBCABKAwSGgoIbWVkaWFfaWQYBSABKAlSCG1lZGlhX2lkEiAKC2R1cmF0aW9uX21zGAYgASgNUgtkdXJhdGlvbl9tcyKKAQoaUHVibGlzaENoYW5uZWxQb3N0UmVzcG9uc2USDwoHc3VjY2VzcxgBIAEoCBIPCgdtZXNzYWdlGAIgASgJEjcKDGNoYXRfbWVzc2FnZRgDIAEoCzITLnNlcnZpY2UudjEuTWVzc2FnZVIMY2hhdF9tZXNzYWdlEhEKCWR1cGxpY2F0ZRgEIAEoCCJnChdMaXN0Q2hhbm5lbFBvc3RzUmVxdWVzdBIeCgpjaGFubmVsX2lkGAEgASgJUgpjaGFubmVsX2lkEhwKCXBhZ2Vfc2l6ZRgCIAEoBVIJcGFnZV9zaXplEg4KBmN1cnNvchgDIAEoCSKCAQoYTGlzdENoYW5uZWxQb3N0c1Jlc3BvbnNlEg8KB3N1Y2Nlc3MYASABKAgSDwoHbWVzc2FnZRgCIAEoCRIiCgVwb3N0cxgDIAMoCzITLnNlcnZpY2UudjEuTWVzc2FnZRIgCgtuZXh0X2N1cnNvchgEIAEoCVILbmV4dF9jdXJzb3Ii1QEKFFVwZGF0ZUNoYW5uZWxSZXF1ZXN0Eh4KCmNoYW5uZWxfaWQYASABKAlSCmNoYW5uZWxfaWQSDAoEbmFtZRgCIAEoCRITCgtkZXNjcmlwdGlvbhgDIAEoCRIoCg9hdmF0YXJfbWVkaWFfaWQYBCABKAlSD2F2YXRhcl9tZWRpYV9pZBIsChFjbGVhcl9kZXNjcmlwdGlvbhgFIAEoCFIRY2xlYXJfZGVzY3JpcHRpb24SIgoMY2xlYXJfYXZhdGFyGAYgASgIUgxjbGVhcl9hdmF0YXIiXwoVVXBkYXRlQ2hhbm5lbFJlc3BvbnNlEg8KB3N1Y2Nlc3MYASABKAgSDwoHbWVzc2FnZRgCIAEoCRIkCgdjaGFubmVsGAMgASgLMhMuc2VydmljZS52MS5DaGFubmVsIjYKFERlbGV0ZUNoYW5uZWxSZXF1ZXN0Eh4KCmNoYW5uZWxfaWQYASABKAlSCmNoYW5uZWxfaWQiOQoVRGVsZXRlQ2hhbm5lbFJlc3BvbnNlEg8KB3N1Y2Nlc3MYASABKAgSDwoHbWVzc2FnZRgCIAEoCSJJChZBZGRDaGFubmVsQWRtaW5SZXF1ZXN0Eh4KCmNoYW5uZWxfaWQYASABKAlSCmNoYW5uZWxfaWQSDwoHYWRkcmVzcxgCIAEoCSJlChdBZGRDaGFubmVsQWRtaW5SZXNwb25zZRIPCgdzdWNjZXNzGAEgASgIEg8KB21lc3NhZ2UYAiABKAkSKAoPYWRtaW5fYWRkcmVzc2VzGAMgAygJUg9hZG1pbl9hZGRyZXNzZXMiTAoZUmVtb3ZlQ2hhbm5lbEFkbWluUmVxdWVzdBIeCgpjaGFubmVsX2lkGAEgASgJUgpjaGFubmVsX2lkEg8KB2FkZHJlc3MYAiABKAkiaAoaUmVtb3ZlQ2hhbm5lbEFkbWluUmVzcG9uc2USDwoHc3VjY2VzcxgBIAEoCBIPCgdtZXNzYWdlGAIgASgJEigKD2FkbWluX2FkZHJlc3NlcxgDIAMoCVIPYWRtaW5fYWRkcmVzc2VzMvMLCg9DaGFubmVsc1NlcnZpY2USeQoNQ3JlYXRlQ2hhbm5lbBIgLnNlcnZpY2UudjEuQ3JlYXRlQ2hhbm5lbFJlcXVlc3QaIS5zZXJ2aWNlLnYxLkNyZWF0ZUNoYW5uZWxSZXNwb25zZSIj0vMYBAgFEAKC0+STAhU6ASoiEC9hcGkvdjEvY2hhbm5lbHMSawoMTGlzdENoYW5uZWxzEh8uc2VydmljZS52MS5MaXN0Q2hhbm5lbHNSZXF1ZXN0GiAuc2VydmljZS52MS5MaXN0Q2hhbm5lbHNSZXNwb25zZSIYgtPkkwISEhAvYXBpL3YxL2NoYW5uZWxzEnIKCkdldENoYW5uZWwSHS5zZXJ2aWNlLnYxLkdldENoYW5uZWxSZXF1ZXN0Gh4uc2VydmljZS52MS5HZXRDaGFubmVsUmVzcG9uc2UiJYLT5JMCHxIdL2FwaS92MS9jaGFubmVscy97Y2hhbm5lbF9pZH0SkQEKEFN1YnNjcmliZUNoYW5uZWwSIy5zZXJ2aWNlLnYxLlN1YnNjcmliZUNoYW5uZWxSZXF1ZXN0GiQuc2VydmljZS52MS5TdWJzY3JpYmVDaGFubmVsUmVzcG9uc2UiMoLT5JMCLDoBKiInL2FwaS92MS9jaGFubmVscy97Y2hhbm5lbF9pZH0vc3Vic2NyaWJlEpkBChJVbnN1YnNjcmliZUNoYW5uZWwSJS5zZXJ2aWNlLnYxLlVuc3Vic2NyaWJlQ2hhbm5lbFJlcXVlc3QaJi5zZXJ2aWNlLnYxLlVuc3Vic2NyaWJlQ2hhbm5lbFJlc3BvbnNlIjSC0+STAi46ASoiKS9hcGkvdjEvY2hhbm5lbHMve2NoYW5uZWxfaWR9L3Vuc3Vic2NyaWJlEpMBChJQdWJsaXNoQ2hhbm5lbFBvc3QSJS5zZXJ2aWNlLnYxLlB1Ymxpc2hDaGFubmVsUG9zdFJlcXVlc3QaJi5zZXJ2aWNlLnYxLlB1Ymxpc2hDaGFubmVsUG9zdFJlc3BvbnNlIi6C0+STAig6ASoiIy9hcGkvdjEvY2hhbm5lbHMve2NoYW5uZWxfaWR9L3Bvc3RzEooBChBMaXN0Q2hhbm5lbFBvc3RzEiMuc2VydmljZS52MS5MaXN0Q2hhbm5lbFBvc3RzUmVxdWVzdBokLnNlcnZpY2UudjEuTGlzdENoYW5uZWxQb3N0c1Jlc3BvbnNlIiuC0+STAiUSIy9hcGkvdjEvY2hhbm5lbHMve2NoYW5uZWxfaWR9L3Bvc3RzEn4KDVVwZGF0ZUNoYW5uZWwSIC5zZXJ2aWNlLnYxLlVwZGF0ZUNoYW5uZWxSZXF1ZXN0GiEuc2VydmljZS52MS5VcGRhdGVDaGFubmVsUmVzcG9uc2UiKILT5JMCIjoBKjIdL2FwaS92MS9jaGFubmVscy97Y2hhbm5lbF9pZH0SewoNRGVsZXRlQ2hhbm5lbBIgLnNlcnZpY2UudjEuRGVsZXRlQ2hhbm5lbFJlcXVlc3QaIS5zZXJ2aWNlLnYxLkRlbGV0ZUNoYW5uZWxSZXNwb25zZSIlgtPkkwIfKh0vYXBpL3YxL2NoYW5uZWxzL3tjaGFubmVsX2lkfRKVAQoPQWRkQ2hhbm5lbEFkbWluEiIuc2VydmljZS52MS5BZGRDaGFubmVsQWRtaW5SZXF1ZXN0GiMuc2VydmljZS52MS5BZGRDaGFubmVsQWRtaW5SZXNwb25zZSI5gtPkkwIzOgEqIi4vYXBpL3YxL2NoYW5uZWxzL3tjaGFubmVsX2lkfS9hZG1pbnMve2FkZHJlc3N9EpsBChJSZW1vdmVDaGFubmVsQWRtaW4SJS5zZXJ2aWNlLnYxLlJlbW92ZUNoYW5uZWxBZG1pblJlcXVlc3QaJi5zZXJ2aWNlLnYxLlJlbW92ZUNoYW5uZWxBZG1pblJlc3BvbnNlIjaC0+STAjAqLi9hcGkvdjEvY2hhbm5lbHMve2NoYW5uZWxfaWR9L2FkbWlucy97YWRkcmVzc31iBnByb3RvMw", [file_google_api_annotations, file_service_v1_messages, file_service_v1_options]);
 
 /**
  * A broadcast channel, as seen by the caller.
@@ -93,6 +93,15 @@ export type Channel = Message<"service.v1.Channel"> & {
    * @generated from field: string last_post_at = 10 [json_name = "last_post_at"];
    */
   lastPostAt: string;
+
+  /**
+   * The sequence number of the latest post (posts are numbered 1, 2, 3, ... per channel); 0 if
+   * there is none. A client that has seen fewer posts catches up with `channels.resume` on
+   * `/ws` or with `ListChannelPosts`.
+   *
+   * @generated from field: uint32 last_sequence = 11 [json_name = "last_sequence"];
+   */
+  lastSequence: number;
 };
 
 /**
@@ -457,7 +466,8 @@ export type PublishChannelPostRequest = Message<"service.v1.PublishChannelPostRe
 
   /**
    * The client-chosen idempotency key: 1 to 64 characters from `A-Z`, `a-z`, `0-9`, `_` and `-`,
-   * unique per sender (shared with the other send RPCs). Required.
+   * unique per sender among channel posts (a retry with the same key and body returns the
+   * stored post with `duplicate`; another body or channel is `409 CONFLICT`). Required.
    *
    * @generated from field: string client_message_id = 2 [json_name = "client_message_id"];
    */
@@ -620,9 +630,275 @@ export const ListChannelPostsResponseSchema: GenMessage<ListChannelPostsResponse
   messageDesc(file_service_v1_channels, 14);
 
 /**
+ * What to change in a channel.
+ *
+ * @generated from message service.v1.UpdateChannelRequest
+ */
+export type UpdateChannelRequest = Message<"service.v1.UpdateChannelRequest"> & {
+  /**
+   * The channel id (from the URL path).
+   *
+   * @generated from field: string channel_id = 1 [json_name = "channel_id"];
+   */
+  channelId: string;
+
+  /**
+   * The new name, 1 to 64 characters after trimming whitespace; empty keeps the name.
+   *
+   * @generated from field: string name = 2;
+   */
+  name: string;
+
+  /**
+   * The new description, at most 1,024 characters; empty keeps it (see `clear_description`).
+   *
+   * @generated from field: string description = 3;
+   */
+  description: string;
+
+  /**
+   * The media id of a new picture (an upload of kind `avatar` by the caller); empty keeps it.
+   *
+   * @generated from field: string avatar_media_id = 4 [json_name = "avatar_media_id"];
+   */
+  avatarMediaId: string;
+
+  /**
+   * True to remove the description.
+   *
+   * @generated from field: bool clear_description = 5 [json_name = "clear_description"];
+   */
+  clearDescription: boolean;
+
+  /**
+   * True to remove the picture.
+   *
+   * @generated from field: bool clear_avatar = 6 [json_name = "clear_avatar"];
+   */
+  clearAvatar: boolean;
+};
+
+/**
+ * Describes the message service.v1.UpdateChannelRequest.
+ * Use `create(UpdateChannelRequestSchema)` to create a new message.
+ */
+export const UpdateChannelRequestSchema: GenMessage<UpdateChannelRequest> = /*@__PURE__*/
+  messageDesc(file_service_v1_channels, 15);
+
+/**
+ * The edited channel.
+ *
+ * @generated from message service.v1.UpdateChannelResponse
+ */
+export type UpdateChannelResponse = Message<"service.v1.UpdateChannelResponse"> & {
+  /**
+   * Always true on success.
+   *
+   * @generated from field: bool success = 1;
+   */
+  success: boolean;
+
+  /**
+   * Human-readable status text.
+   *
+   * @generated from field: string message = 2;
+   */
+  message: string;
+
+  /**
+   * The channel after the change.
+   *
+   * @generated from field: service.v1.Channel channel = 3;
+   */
+  channel?: Channel | undefined;
+};
+
+/**
+ * Describes the message service.v1.UpdateChannelResponse.
+ * Use `create(UpdateChannelResponseSchema)` to create a new message.
+ */
+export const UpdateChannelResponseSchema: GenMessage<UpdateChannelResponse> = /*@__PURE__*/
+  messageDesc(file_service_v1_channels, 16);
+
+/**
+ * The channel to delete.
+ *
+ * @generated from message service.v1.DeleteChannelRequest
+ */
+export type DeleteChannelRequest = Message<"service.v1.DeleteChannelRequest"> & {
+  /**
+   * The channel id (from the URL path).
+   *
+   * @generated from field: string channel_id = 1 [json_name = "channel_id"];
+   */
+  channelId: string;
+};
+
+/**
+ * Describes the message service.v1.DeleteChannelRequest.
+ * Use `create(DeleteChannelRequestSchema)` to create a new message.
+ */
+export const DeleteChannelRequestSchema: GenMessage<DeleteChannelRequest> = /*@__PURE__*/
+  messageDesc(file_service_v1_channels, 17);
+
+/**
+ * The channel is deleted.
+ *
+ * @generated from message service.v1.DeleteChannelResponse
+ */
+export type DeleteChannelResponse = Message<"service.v1.DeleteChannelResponse"> & {
+  /**
+   * Always true on success.
+   *
+   * @generated from field: bool success = 1;
+   */
+  success: boolean;
+
+  /**
+   * Human-readable status text.
+   *
+   * @generated from field: string message = 2;
+   */
+  message: string;
+};
+
+/**
+ * Describes the message service.v1.DeleteChannelResponse.
+ * Use `create(DeleteChannelResponseSchema)` to create a new message.
+ */
+export const DeleteChannelResponseSchema: GenMessage<DeleteChannelResponse> = /*@__PURE__*/
+  messageDesc(file_service_v1_channels, 18);
+
+/**
+ * The user to make an admin.
+ *
+ * @generated from message service.v1.AddChannelAdminRequest
+ */
+export type AddChannelAdminRequest = Message<"service.v1.AddChannelAdminRequest"> & {
+  /**
+   * The channel id (from the URL path).
+   *
+   * @generated from field: string channel_id = 1 [json_name = "channel_id"];
+   */
+  channelId: string;
+
+  /**
+   * The user's wallet address, any case (from the URL path).
+   *
+   * @generated from field: string address = 2;
+   */
+  address: string;
+};
+
+/**
+ * Describes the message service.v1.AddChannelAdminRequest.
+ * Use `create(AddChannelAdminRequestSchema)` to create a new message.
+ */
+export const AddChannelAdminRequestSchema: GenMessage<AddChannelAdminRequest> = /*@__PURE__*/
+  messageDesc(file_service_v1_channels, 19);
+
+/**
+ * The user is an admin.
+ *
+ * @generated from message service.v1.AddChannelAdminResponse
+ */
+export type AddChannelAdminResponse = Message<"service.v1.AddChannelAdminResponse"> & {
+  /**
+   * Always true on success.
+   *
+   * @generated from field: bool success = 1;
+   */
+  success: boolean;
+
+  /**
+   * Human-readable status text.
+   *
+   * @generated from field: string message = 2;
+   */
+  message: string;
+
+  /**
+   * The admins' wallet addresses (lowercase), not including the owner.
+   *
+   * @generated from field: repeated string admin_addresses = 3 [json_name = "admin_addresses"];
+   */
+  adminAddresses: string[];
+};
+
+/**
+ * Describes the message service.v1.AddChannelAdminResponse.
+ * Use `create(AddChannelAdminResponseSchema)` to create a new message.
+ */
+export const AddChannelAdminResponseSchema: GenMessage<AddChannelAdminResponse> = /*@__PURE__*/
+  messageDesc(file_service_v1_channels, 20);
+
+/**
+ * The admin to remove.
+ *
+ * @generated from message service.v1.RemoveChannelAdminRequest
+ */
+export type RemoveChannelAdminRequest = Message<"service.v1.RemoveChannelAdminRequest"> & {
+  /**
+   * The channel id (from the URL path).
+   *
+   * @generated from field: string channel_id = 1 [json_name = "channel_id"];
+   */
+  channelId: string;
+
+  /**
+   * The admin's wallet address, any case (from the URL path).
+   *
+   * @generated from field: string address = 2;
+   */
+  address: string;
+};
+
+/**
+ * Describes the message service.v1.RemoveChannelAdminRequest.
+ * Use `create(RemoveChannelAdminRequestSchema)` to create a new message.
+ */
+export const RemoveChannelAdminRequestSchema: GenMessage<RemoveChannelAdminRequest> = /*@__PURE__*/
+  messageDesc(file_service_v1_channels, 21);
+
+/**
+ * The user is no longer an admin.
+ *
+ * @generated from message service.v1.RemoveChannelAdminResponse
+ */
+export type RemoveChannelAdminResponse = Message<"service.v1.RemoveChannelAdminResponse"> & {
+  /**
+   * Always true on success.
+   *
+   * @generated from field: bool success = 1;
+   */
+  success: boolean;
+
+  /**
+   * Human-readable status text.
+   *
+   * @generated from field: string message = 2;
+   */
+  message: string;
+
+  /**
+   * The admins' wallet addresses (lowercase), not including the owner.
+   *
+   * @generated from field: repeated string admin_addresses = 3 [json_name = "admin_addresses"];
+   */
+  adminAddresses: string[];
+};
+
+/**
+ * Describes the message service.v1.RemoveChannelAdminResponse.
+ * Use `create(RemoveChannelAdminResponseSchema)` to create a new message.
+ */
+export const RemoveChannelAdminResponseSchema: GenMessage<RemoveChannelAdminResponse> = /*@__PURE__*/
+  messageDesc(file_service_v1_channels, 22);
+
+/**
  * Broadcast channels: the owner and its admins post, subscribers read. Posts are `Message`
- * records with `channel_id` set; they can also be read with `GET /api/v1/messages?channel_id=`
- * and marked read with `POST /api/v1/mark-as-read`.
+ * records with `channel_id` set, `conversation_id` `channel:<channel id>` and `sequence`
+ * numbered 1, 2, 3, ... per channel; they are stored once, whatever the number of subscribers.
  *
  * Post content is end-to-end encrypted by the posting client under a channel key that the
  * channel's clients share with subscribers (for example inside the channel link); the server
@@ -632,6 +908,27 @@ export const ListChannelPostsResponseSchema: GenMessage<ListChannelPostsResponse
  * user; a private channel is unlisted and visible only to its owner, admins and subscribers, and
  * anyone who knows its id can subscribe (the id is unguessable and works as the invitation).
  * A private channel the caller cannot see is reported as `404 NOT_FOUND`.
+ *
+ * Roles: exactly one owner (the creator), up to 20 admins, and subscribers. Who may do what
+ * (anyone else gets `403 FORBIDDEN`, or `404 NOT_FOUND` where the channel is private and not
+ * visible to them):
+ *
+ * | Action                                   | owner | admin | subscriber / other |
+ * |------------------------------------------|-------|-------|--------------------|
+ * | publish a post                           | yes   | yes   | 403                |
+ * | edit name, description, picture          | yes   | yes   | 403                |
+ * | add or remove an admin                   | yes   | 403   | 403                |
+ * | delete the channel (and all its posts)   | yes   | 403   | 403                |
+ * | unsubscribe                              | 403   | yes (ends the admin role) | yes |
+ *
+ * Ownership cannot be given away or left: the owner deletes the channel instead.
+ *
+ * Live delivery: subscribers (and the owner and admins) receive every post over `/ws` as a
+ * `channel.post` frame numbered by the channel's own sequence (`Message.sequence`), and catch up
+ * after a reconnection with the `channels.resume` client frame (docs/realtime.md). A post is
+ * stored once, whatever the number of subscribers. A user may follow at most
+ * `CHANNEL_MAX_SUBSCRIPTIONS` channels (owned, administered and subscribed together); one more
+ * is refused with `409 SUBSCRIPTION_LIMIT`.
  *
  * Every RPC requires a verified access token (Bearer, or a cookie session with its CSRF token)
  * and answers `401 UNAUTHORIZED` without one, and `429 RATE_LIMIT_EXCEEDED` (with
@@ -648,7 +945,8 @@ export const ChannelsService: GenService<{
    * Errors: `400 INVALID_ARGUMENT` (empty or too long `name`, too long `description`, more than
    * 20 `admin_addresses`, a malformed address, `avatar_media_id` not of kind `avatar`),
    * `401 UNAUTHORIZED`, `404 NOT_FOUND` (an admin address has no account; `avatar_media_id`
-   * unknown or not uploaded by the caller), `429 RATE_LIMIT_EXCEEDED`.
+   * unknown or not uploaded by the caller), `409 SUBSCRIPTION_LIMIT` (the caller or an admin
+   * already follows `CHANNEL_MAX_SUBSCRIPTIONS` channels), `429 RATE_LIMIT_EXCEEDED`.
    *
    * @generated from rpc service.v1.ChannelsService.CreateChannel
    */
@@ -690,7 +988,9 @@ export const ChannelsService: GenService<{
    * Subscribes the caller to a channel. Subscribing again, or as its owner or an admin,
    * succeeds and changes nothing.
    *
-   * Errors: `401 UNAUTHORIZED`, `404 NOT_FOUND` (unknown channel), `429 RATE_LIMIT_EXCEEDED`.
+   * Errors: `401 UNAUTHORIZED`, `404 NOT_FOUND` (unknown channel), `409 SUBSCRIPTION_LIMIT`
+   * (the caller already follows `CHANNEL_MAX_SUBSCRIPTIONS` channels),
+   * `429 RATE_LIMIT_EXCEEDED`.
    *
    * @generated from rpc service.v1.ChannelsService.SubscribeChannel
    */
@@ -716,7 +1016,7 @@ export const ChannelsService: GenService<{
   },
   /**
    * Publishes a post to a channel. Owner and admins only. Idempotent by `client_message_id`
-   * exactly like `POST /api/v1/send`. Subscribers are notified over the WebSocket and push.
+   * like `POST /api/v1/send`. Connected subscribers receive it over the WebSocket (`channel.post`).
    *
    * Errors: `400 INVALID_ARGUMENT` (bad `client_message_id`, unknown `kind`, empty or oversized
    * `ciphertext`, `media_id` missing for a media kind or of another upload kind, `duration_ms`
@@ -745,6 +1045,68 @@ export const ChannelsService: GenService<{
     methodKind: "unary";
     input: typeof ListChannelPostsRequestSchema;
     output: typeof ListChannelPostsResponseSchema;
+  },
+  /**
+   * Edits the channel's name, description or picture. Owner and admins only. Fields left empty
+   * keep their value; `clear_description` and `clear_avatar` empty those.
+   *
+   * Errors: `400 INVALID_ARGUMENT` (too long `name` or `description`, nothing to change,
+   * `avatar_media_id` not of kind `avatar`), `401 UNAUTHORIZED`, `403 FORBIDDEN` (the caller is
+   * not the owner or an admin), `404 NOT_FOUND` (unknown channel, or private and not visible to
+   * the caller; `avatar_media_id` unknown or not uploaded by the caller),
+   * `429 RATE_LIMIT_EXCEEDED`.
+   *
+   * @generated from rpc service.v1.ChannelsService.UpdateChannel
+   */
+  updateChannel: {
+    methodKind: "unary";
+    input: typeof UpdateChannelRequestSchema;
+    output: typeof UpdateChannelResponseSchema;
+  },
+  /**
+   * Deletes the channel with all its posts and subscriptions. Owner only.
+   *
+   * Errors: `401 UNAUTHORIZED`, `403 FORBIDDEN` (the caller is not the owner), `404 NOT_FOUND`
+   * (unknown channel, or private and not visible to the caller), `429 RATE_LIMIT_EXCEEDED`.
+   *
+   * @generated from rpc service.v1.ChannelsService.DeleteChannel
+   */
+  deleteChannel: {
+    methodKind: "unary";
+    input: typeof DeleteChannelRequestSchema;
+    output: typeof DeleteChannelResponseSchema;
+  },
+  /**
+   * Makes a user an admin of the channel (subscribing them if needed). Owner only. Adding an
+   * existing admin succeeds and changes nothing.
+   *
+   * Errors: `400 INVALID_ARGUMENT` (malformed `address`, or the owner's own), `401 UNAUTHORIZED`,
+   * `403 FORBIDDEN` (the caller is not the owner), `404 NOT_FOUND` (unknown channel, private and
+   * not visible to the caller, or no account has `address`), `409 CONFLICT` (the channel has 20
+   * admins), `409 SUBSCRIPTION_LIMIT` (the user already follows `CHANNEL_MAX_SUBSCRIPTIONS`
+   * channels), `429 RATE_LIMIT_EXCEEDED`.
+   *
+   * @generated from rpc service.v1.ChannelsService.AddChannelAdmin
+   */
+  addChannelAdmin: {
+    methodKind: "unary";
+    input: typeof AddChannelAdminRequestSchema;
+    output: typeof AddChannelAdminResponseSchema;
+  },
+  /**
+   * Takes the admin role from a user, who stays a subscriber. Owner only. Removing someone who
+   * is not an admin succeeds and changes nothing.
+   *
+   * Errors: `400 INVALID_ARGUMENT` (malformed `address`, or the owner's own),
+   * `401 UNAUTHORIZED`, `403 FORBIDDEN` (the caller is not the owner), `404 NOT_FOUND` (unknown
+   * channel, or private and not visible to the caller), `429 RATE_LIMIT_EXCEEDED`.
+   *
+   * @generated from rpc service.v1.ChannelsService.RemoveChannelAdmin
+   */
+  removeChannelAdmin: {
+    methodKind: "unary";
+    input: typeof RemoveChannelAdminRequestSchema;
+    output: typeof RemoveChannelAdminResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_service_v1_channels, 0);

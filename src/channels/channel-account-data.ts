@@ -1,0 +1,50 @@
+/**
+ * The channels area's records keyed by a wallet address, for recovery and account deletion.
+ *
+ * Move: every role is re-keyed to the new address (the follow mirror too) and owned channels
+ * name the new owner. Where the new address already has a role in the same channel, the
+ * stronger one is kept (owner > admin > subscriber) and the other record is dropped. Posts keep
+ * the address they were published under (history, as for sent messages).
+ * Delete: the channels the user owns are deleted with their posts and followers; the user's
+ * admin roles and subscriptions elsewhere are removed.
+ * Both repeat safely after a crash: each step filters on the old address.
+ */
+import type { AccountDataOwner } from '../platform/accounts/account-data-owner.js';
+import type { ChannelFollows } from '../realtime/events/channel-follows.js';
+import type { ChannelRepository } from './channel.js';
+import { strongerRole } from './channel-members.js';
+import type { ChannelMembers } from './channel-members.js';
+import type { ChannelMembership } from './channel-membership.js';
+import type { ChannelPosts } from './channel-posts.js';
+
+export function channelAccountData(
+  channels: ChannelRepository,
+  members: ChannelMembers,
+  membership: ChannelMembership,
+  posts: ChannelPosts,
+  follows: ChannelFollows,
+): AccountDataOwner {
+  return {
+    name: 'channels',
+
+    async moveAccount(from, to) {
+      await channels.transferOwnership(from, to);
+      for (const member of await members.ofAddress(from)) {
+        const existing = await members.find(member.channelId, to);
+        if (!existing) await membership.join(member.channelId, to, member.role);
+        else if (strongerRole(existing.role, member.role) !== existing.role) await members.changeRole(member.channelId, to, existing.role, member.role);
+        // Two records become one: a subscriber among them is one subscriber fewer.
+        const merged = existing !== null && (existing.role === 'subscriber' || member.role === 'subscriber');
+        await membership.leave(member.channelId, from, member.role);
+        if (merged && member.role !== 'subscriber') await channels.addSubscribers(member.channelId, -1);
+      }
+      await follows.replace(from, []);
+    },
+
+    async deleteAccount(address) {
+      for (const channel of await channels.ownedBy(address)) await membership.removeChannel(channel, (channelId) => posts.removeChannel(channelId));
+      for (const member of await members.ofAddress(address)) await membership.leave(member.channelId, address, member.role);
+      await follows.replace(address, []);
+    },
+  };
+}

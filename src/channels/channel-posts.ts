@@ -1,0 +1,114 @@
+/**
+ * A channel's posts (`channel_posts`): stored once each, whatever the number of subscribers,
+ * numbered 1, 2, 3, ... by the channel's own sequence, and idempotent by the publisher's
+ * `client_message_id`.
+ *
+ * Numbering (platform/store/sequence-numbering.ts, as for a conversation's messages): a number
+ * exists only in the post holding it (unique index on `(channelId, sequence)`), so a crash
+ * before the post is durable leaves no hole. Posts are never deleted one by one (only with their
+ * channel), so the highest stored number is the last one.
+ */
+import { Binary } from 'bson';
+import type { CursorPosition } from '../platform/api/page-cursor.js';
+import { SerialQueues } from '../platform/concurrency/serial-queues.js';
+import { conflict } from '../platform/errors/api-error.js';
+import type { Collection, DocumentStore, IndexSpec } from '../platform/store/document-store.js';
+import { DuplicateKeyError } from '../platform/store/document-store.js';
+import { newId } from '../platform/store/new-id.js';
+import { newestFirstPage } from '../platform/store/newest-first-page.js';
+import type { NewestFirstPage } from '../platform/store/newest-first-page.js';
+import { SequenceNumbering } from '../platform/store/sequence-numbering.js';
+
+export interface StoredPost {
+  _id: string;
+  channelId: string;
+  sequence: number;
+  senderAddress: string;
+  clientMessageId: string;
+  kind: string;
+  ciphertext: Binary;
+  mediaId: string;
+  durationMs: number;
+  sentAt: Date;
+}
+
+export type NewPost = Pick<StoredPost, 'channelId' | 'senderAddress' | 'clientMessageId' | 'kind' | 'mediaId' | 'durationMs'> & { readonly ciphertext: Uint8Array };
+
+export const CHANNEL_POSTS = 'channel_posts';
+const SEQUENCE_INDEX = 'by_channel_sequence';
+
+export const channelPostIndexes: IndexSpec[] = [
+  { collection: CHANNEL_POSTS, name: SEQUENCE_INDEX, key: { channelId: 1, sequence: 1 }, unique: true },
+  { collection: CHANNEL_POSTS, name: 'by_idempotency_key', key: { senderAddress: 1, clientMessageId: 1 }, unique: true },
+  { collection: CHANNEL_POSTS, name: 'by_channel_time', key: { channelId: 1, sentAt: -1, _id: 1 } },
+];
+
+export class ChannelPosts {
+  readonly posts: Collection<StoredPost>;
+  /** Requests with one idempotency key take turns, so a retry finds its post instead of racing it. */
+  private readonly sameKeyTurns = new SerialQueues();
+  private readonly numbering: SequenceNumbering;
+
+  constructor(store: DocumentStore) {
+    const posts = (this.posts = store.collection<StoredPost>(CHANNEL_POSTS));
+    this.numbering = new SequenceNumbering({
+      async lastStored(channelId) {
+        const [newest] = await posts.find({ channelId }, { sort: { sequence: -1 }, limit: 1, projection: { sequence: 1 } });
+        return newest?.sequence ?? 0;
+      },
+      isTaken: (error) => error instanceof DuplicateKeyError && error.index === SEQUENCE_INDEX,
+    });
+  }
+
+  /**
+   * Stores the post under the channel's next number; a retry with the same `client_message_id`
+   * and body gets the stored post (`duplicate`), another body 409.
+   */
+  append(post: NewPost): Promise<{ post: StoredPost; duplicate: boolean }> {
+    return this.sameKeyTurns.run(`${post.senderAddress} ${post.clientMessageId}`, async () => {
+      const earlier = await this.storedPublish(post);
+      if (earlier) return { post: earlier, duplicate: true };
+      try {
+        return { post: await this.numbered(post), duplicate: false };
+      } catch (error) {
+        const winner = error instanceof DuplicateKeyError ? await this.storedPublish(post) : null;
+        if (!winner) throw error;
+        return { post: winner, duplicate: true };
+      }
+    });
+  }
+
+  /** A channel's posts, newest first. */
+  page(channelId: string, limit: number, after: CursorPosition | undefined): Promise<NewestFirstPage<StoredPost>> {
+    return newestFirstPage(this.posts, { channelId }, 'sentAt', limit, after);
+  }
+
+  async removeChannel(channelId: string): Promise<void> {
+    await this.posts.deleteMany({ channelId });
+    this.numbering.forget(channelId);
+  }
+
+  /** The stored post of this idempotency key: null if none, 409 when its body differs. */
+  private async storedPublish(post: NewPost): Promise<StoredPost | null> {
+    const stored = await this.posts.findOne({ senderAddress: post.senderAddress, clientMessageId: post.clientMessageId });
+    if (!stored) return null;
+    const same =
+      stored.channelId === post.channelId &&
+      stored.kind === post.kind &&
+      stored.mediaId === post.mediaId &&
+      stored.durationMs === post.durationMs &&
+      Buffer.from(stored.ciphertext.buffer).equals(Buffer.from(post.ciphertext));
+    if (!same) throw conflict('client_message_id was already used for a different post');
+    return stored;
+  }
+
+  private numbered(post: NewPost): Promise<StoredPost> {
+    return this.numbering.append(post.channelId, {
+      write: async (sequence) => {
+        const stored: StoredPost = { _id: newId(), ...post, ciphertext: new Binary(post.ciphertext), sequence, sentAt: new Date() };
+        await this.posts.insertOne(stored);
+        return stored;
+      },
+    });
+  }
+}

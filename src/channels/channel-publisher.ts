@@ -1,0 +1,36 @@
+/**
+ * Publishing a post: stored once under the channel's next number, then handed to the channel's
+ * topic (one publish, whatever the number of subscribers; channel-post-stream.ts). The store
+ * is the record: when the publish fails (Redis away) the post stays published, live followers
+ * miss it and are told to re-read when the next post shows the gap, and reconnecting ones
+ * re-read it over REST. A retry of the same post publishes it again (harmless: connections skip
+ * numbers they have sent).
+ */
+import type { Logger } from '../platform/logging/logger.js';
+import type { ChannelPostStream } from '../realtime/events/channel-post-stream.js';
+import { channelPostFrame } from '../realtime/events/channel-post-stream.js';
+import type { ChannelRepository } from './channel.js';
+import type { ChannelPosts, NewPost } from './channel-posts.js';
+import { postJson, postView } from './channel-view.js';
+import type { Message } from '../gen/service/v1/messages_pb.js';
+
+export class ChannelPublisher {
+  constructor(
+    private readonly channels: ChannelRepository,
+    private readonly posts: ChannelPosts,
+    private readonly stream: ChannelPostStream,
+    private readonly logger: Logger,
+  ) {}
+
+  async publish(post: NewPost): Promise<{ post: Message; duplicate: boolean }> {
+    const { post: stored, duplicate } = await this.posts.append(post);
+    if (!duplicate) await this.channels.recordPost(stored.channelId, stored.sequence, stored.sentAt);
+    const view = postView(stored);
+    try {
+      await this.stream.publish(stored.channelId, stored.sequence, channelPostFrame(stored.channelId, stored.sequence, postJson(view)));
+    } catch (error) {
+      this.logger.warn({ err: error, channelId: stored.channelId, sequence: stored.sequence }, 'channel post not published; followers re-read it over REST');
+    }
+    return { post: view, duplicate };
+  }
+}

@@ -1,0 +1,55 @@
+/**
+ * The channels area of an api process: channels, their roles and posts in the store; posts go
+ * to subscribers through the channel topics (realtime's `ChannelPostStream`) and the follow
+ * mirror tells the ws pods who follows what (`ChannelFollows`, rebuilt by the mirror keeper
+ * from `mirror`). `access` is for the polls area (may an address read or publish in a channel).
+ */
+import type { AccountRepository } from '../identity/accounts/account-repository.js';
+import type { ChannelSettings } from '../platform/config/settings.js';
+import type { Logger } from '../platform/logging/logger.js';
+import type { DocumentStore, IndexSpec } from '../platform/store/document-store.js';
+import type { ChannelFollows } from '../realtime/events/channel-follows.js';
+import type { ChannelPostStream } from '../realtime/events/channel-post-stream.js';
+import { ChannelRepository, channelIndexes } from './channel.js';
+import { ChannelGate } from './channel-access.js';
+import type { ChannelAccess } from './channel-access.js';
+import { channelAccountData } from './channel-account-data.js';
+import { channelFollowsMirror } from './channel-follows-mirror.js';
+import { ChannelMembers, channelMemberIndexes } from './channel-members.js';
+import { ChannelMembership } from './channel-membership.js';
+import { ChannelPosts, channelPostIndexes } from './channel-posts.js';
+import { ChannelPublisher } from './channel-publisher.js';
+import { createChannelsService } from './channels-service.js';
+import type { MediaUploads } from './channels-service.js';
+
+export interface ChannelsDependencies {
+  readonly settings: ChannelSettings;
+  readonly store: DocumentStore;
+  readonly accounts: AccountRepository;
+  readonly media: MediaUploads;
+  readonly posts: ChannelPostStream;
+  readonly follows: ChannelFollows;
+  readonly logger: Logger;
+}
+
+/** Every index of the channels area (created at start, and by the ensure-indexes command before a rollout). */
+export const channelsIndexes: IndexSpec[] = [...channelIndexes, ...channelMemberIndexes, ...channelPostIndexes];
+
+export async function createChannelsArea(deps: ChannelsDependencies) {
+  await deps.store.ensureIndexes(channelsIndexes);
+  const channels = new ChannelRepository(deps.store);
+  const members = new ChannelMembers(deps.store);
+  const posts = new ChannelPosts(deps.store);
+  const membership = new ChannelMembership(channels, members, deps.follows, deps.settings.maxSubscriptions);
+  const gate = new ChannelGate(channels, members);
+  const publisher = new ChannelPublisher(channels, posts, deps.posts, deps.logger);
+  const access: ChannelAccess = gate;
+  return {
+    service: createChannelsService({ channels, members, membership, gate, posts, publisher, accounts: deps.accounts, media: deps.media }),
+    access,
+    mirror: channelFollowsMirror(members, deps.follows),
+    accountData: channelAccountData(channels, members, membership, posts, deps.follows),
+  };
+}
+
+export type ChannelsArea = Awaited<ReturnType<typeof createChannelsArea>>;

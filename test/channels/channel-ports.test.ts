@@ -1,0 +1,121 @@
+/**
+ * What the channels area gives other areas, called directly on a real embedded store and the
+ * in-process shared state: `ChannelAccess` (for polls), and the AccountDataOwner: a move re-keys roles (keeping the stronger one where both addresses
+ * had one) and the follow mirror; a deletion removes owned channels with their posts and
+ * followers, and the user's roles elsewhere. Both can be run again after a crash.
+ */
+import { createChannelsArea } from '../../src/channels/channels-area.js';
+import { ChannelRepository } from '../../src/channels/channel.js';
+import { ChannelMembers } from '../../src/channels/channel-members.js';
+import { ChannelPosts } from '../../src/channels/channel-posts.js';
+import type { AccountRepository } from '../../src/identity/accounts/account-repository.js';
+import { createLogger } from '../../src/platform/logging/logger.js';
+import { MemorySharedState } from '../../src/platform/shared-state/memory-shared-state.js';
+import { MIRRORS_COMPLETE_KEY } from '../../src/platform/shared-state/mirror-completeness.js';
+import { ChannelFollows } from '../../src/realtime/events/channel-follows.js';
+import { ChannelPostStream } from '../../src/realtime/events/channel-post-stream.js';
+import { openEmbeddedStore } from '../support/stores-under-test.js';
+import type { StoreUnderTest } from '../support/stores-under-test.js';
+
+const OLD = `0x${'1'.repeat(40)}`;
+const NEW = `0x${'2'.repeat(40)}`;
+const OTHER = `0x${'3'.repeat(40)}`;
+
+let underTest: StoreUnderTest;
+let state: MemorySharedState;
+let follows: ChannelFollows;
+let area: Awaited<ReturnType<typeof createChannelsArea>>;
+let channels: ChannelRepository;
+let members: ChannelMembers;
+
+beforeEach(async () => {
+  underTest = await openEmbeddedStore();
+  const logger = createLogger('silent');
+  state = new MemorySharedState({ keyPrefix: 'test:', logger });
+  await state.set(MIRRORS_COMPLETE_KEY, 'yes');
+  follows = new ChannelFollows(state);
+  area = await createChannelsArea({
+    settings: { maxSubscriptions: 100, replayPosts: 100, replayRetentionMs: 60_000 },
+    store: underTest.store,
+    accounts: {} as AccountRepository,
+    media: { requireOwnUpload: async () => undefined },
+    posts: new ChannelPostStream(state, { retainCount: 100, retentionMs: 60_000 }),
+    follows,
+    logger,
+  });
+  channels = new ChannelRepository(underTest.store);
+  members = new ChannelMembers(underTest.store);
+});
+afterEach(() => underTest.dispose());
+
+/** A channel owned by `owner` with the given roles, written as the service writes them. */
+async function channelWith(id: string, owner: string, roles: Record<string, 'admin' | 'subscriber'>): Promise<void> {
+  await channels.insert({ _id: id, name: id, nameLower: id, description: '', avatarMediaId: '', ownerAddress: owner, isPublic: true, createdAt: new Date(), subscriberCount: 0, lastPostAt: null, lastSequence: 0 });
+  await members.add({ channelId: id, address: owner, role: 'owner', since: new Date() });
+  await follows.follow(owner, id);
+  for (const [address, role] of Object.entries(roles)) {
+    await members.add({ channelId: id, address, role, since: new Date() });
+    if (role === 'subscriber') await channels.addSubscribers(id, 1);
+    await follows.follow(address, id);
+  }
+}
+
+const roleOf = async (channelId: string, address: string) => (await members.find(channelId, address))?.role;
+const countOf = async (channelId: string) => (await channels.find(channelId))?.subscriberCount;
+
+it('a move re-keys ownership and roles, keeps the stronger role on a merge, and can run again', async () => {
+  await channelWith('owned', OLD, { [OTHER]: 'subscriber' });
+  await channelWith('admin-there', OTHER, { [OLD]: 'admin', [NEW]: 'subscriber' });
+  await channelWith('both-subscribe', OTHER, { [OLD]: 'subscriber', [NEW]: 'subscriber' });
+  await channelWith('only-old', OTHER, { [OLD]: 'subscriber' });
+
+  await area.accountData.moveAccount(OLD, NEW);
+  await area.accountData.moveAccount(OLD, NEW);
+
+  expect((await channels.find('owned'))?.ownerAddress).toBe(NEW);
+  expect(await roleOf('owned', NEW)).toBe('owner');
+  expect(await roleOf('admin-there', NEW)).toBe('admin');
+  expect(await countOf('admin-there')).toBe(0);
+  expect(await roleOf('both-subscribe', NEW)).toBe('subscriber');
+  expect(await countOf('both-subscribe')).toBe(1);
+  expect(await roleOf('only-old', NEW)).toBe('subscriber');
+  expect(await countOf('only-old')).toBe(1);
+  expect(await members.ofAddress(OLD)).toEqual([]);
+  expect(await follows.of(OLD)).toEqual([]);
+  expect(((await follows.of(NEW)) as string[]).sort()).toEqual(['admin-there', 'both-subscribe', 'only-old', 'owned']);
+});
+
+it('a deletion removes owned channels with their posts and followers, and the roles elsewhere', async () => {
+  await channelWith('owned', OLD, { [OTHER]: 'subscriber' });
+  await channelWith('elsewhere', OTHER, { [OLD]: 'subscriber' });
+  await channelWith('administered', OTHER, { [OLD]: 'admin' });
+  const posts = new ChannelPosts(underTest.store);
+  await posts.append({ channelId: 'owned', senderAddress: OLD, clientMessageId: 'a', kind: 'text', ciphertext: new Uint8Array([1]), mediaId: '', durationMs: 0 });
+
+  await area.accountData.deleteAccount(OLD);
+  await area.accountData.deleteAccount(OLD);
+
+  expect(await channels.find('owned')).toBeNull();
+  expect(await posts.posts.countDocuments({ channelId: 'owned' })).toBe(0);
+  expect(await members.members.countDocuments({ channelId: 'owned' })).toBe(0);
+  expect(await follows.of(OTHER)).toEqual(expect.not.arrayContaining(['owned']));
+  expect(await members.ofAddress(OLD)).toEqual([]);
+  expect(await countOf('elsewhere')).toBe(0);
+  expect(await roleOf('administered', OTHER)).toBe('owner');
+  expect(await follows.of(OLD)).toEqual([]);
+});
+
+it('ChannelAccess: anyone reads a public channel, only members a private one; owner and admins publish', async () => {
+  await channelWith('public', OLD, { [NEW]: 'admin' });
+  await channelWith('private', OLD, { [OTHER]: 'subscriber' });
+  await channels.channels.updateOne({ _id: 'private' }, { $set: { isPublic: false } });
+  const stranger = `0x${'4'.repeat(40)}`;
+  expect(await area.access.mayRead('public', stranger)).toBe(true);
+  expect(await area.access.mayRead('private', stranger)).toBe(false);
+  expect(await area.access.mayRead('private', OTHER)).toBe(true);
+  expect(await area.access.mayRead('unknown', OLD)).toBe(false);
+  expect(await area.access.mayPublish('public', OLD)).toBe(true);
+  expect(await area.access.mayPublish('public', NEW)).toBe(true);
+  expect(await area.access.mayPublish('private', OTHER)).toBe(false);
+  expect(await area.access.mayPublish('public', stranger)).toBe(false);
+});

@@ -1,0 +1,71 @@
+/**
+ * One connection's channel feed against the real post stream (in-process shared state): live
+ * posts go out in number order, a jump is filled from the kept posts or reported as
+ * `channel.resync_required`, duplicates are skipped, and `channels.resume` replays only what
+ * came before the first live post.
+ */
+import { ChannelFeed } from '../../src/realtime/channel-feed.js';
+import type { FrameSink } from '../../src/realtime/client-connection.js';
+import { ChannelPostStream, channelPostFrame } from '../../src/realtime/events/channel-post-stream.js';
+import type { StreamedPost } from '../../src/realtime/events/channel-post-stream.js';
+import { createLogger } from '../../src/platform/logging/logger.js';
+import { MemorySharedState } from '../../src/platform/shared-state/memory-shared-state.js';
+
+const CHANNEL = 'c1';
+let posts: ChannelPostStream;
+let sent: { type: string; sequence?: number; channel_id?: string }[];
+let feed: ChannelFeed;
+
+beforeEach(() => {
+  posts = new ChannelPostStream(new MemorySharedState({ keyPrefix: 'feed:', logger: createLogger('silent') }), { retainCount: 100, retentionMs: 60_000 });
+  sent = [];
+  const sink: FrameSink = {
+    send: (frame) => (sent.push(JSON.parse(frame)), true),
+    sendPaced: async (frame) => (sent.push(JSON.parse(frame)), true),
+    dropSlowConsumer: () => undefined,
+  };
+  feed = new ChannelFeed('0xabc', sink, posts, { delivered: () => undefined });
+  feed.follow(CHANNEL);
+});
+
+const frameOf = (sequence: number) => channelPostFrame(CHANNEL, sequence, { sequence });
+const live = (sequence: number): StreamedPost => ({ channelId: CHANNEL, sequence, publishedAt: Date.now(), frame: frameOf(sequence) });
+const keep = async (...sequences: number[]) => {
+  for (const sequence of sequences) await posts.publish(CHANNEL, sequence, frameOf(sequence));
+};
+const settled = () => new Promise((resolve) => setTimeout(resolve, 20));
+
+it('fills a jump from the kept posts and skips what was sent', async () => {
+  await keep(1, 2, 3);
+  feed.deliver(live(1));
+  feed.deliver(live(3));
+  await settled();
+  feed.deliver(live(2));
+  feed.deliver(live(3));
+  expect(sent.map((frame) => frame.sequence)).toEqual([1, 2, 3]);
+});
+
+it('reports a jump it cannot fill, then goes on', async () => {
+  feed.deliver(live(1));
+  feed.deliver(live(4));
+  await settled();
+  expect(sent).toEqual([expect.objectContaining({ sequence: 1 }), { type: 'channel.resync_required', channel_id: CHANNEL, sequence: 3 }, expect.objectContaining({ sequence: 4 })]);
+});
+
+it('resume replays up to the first live post only, holding live posts meanwhile', async () => {
+  await keep(1, 2, 3, 4, 5);
+  feed.deliver(live(4));
+  const resumed = feed.resume(new Map([[CHANNEL, 1], ['not-followed', 0]]));
+  feed.deliver(live(5));
+  await resumed;
+  await settled();
+  expect(sent.map((frame) => frame.sequence)).toEqual([4, 2, 3, 5]);
+  await feed.resume(new Map([[CHANNEL, 0]]));
+  expect(sent).toHaveLength(4);
+});
+
+it('an unfollowed channel delivers nothing', () => {
+  feed.unfollow(CHANNEL);
+  feed.deliver(live(1));
+  expect(sent).toEqual([]);
+});
