@@ -16,6 +16,7 @@ import { MessagesService } from '../gen/service/v1/messages_pb.js';
 import { MfaService } from '../gen/service/v1/mfa_pb.js';
 import { PhoneAuthService } from '../gen/service/v1/phone_pb.js';
 import { ProfileService } from '../gen/service/v1/profile_pb.js';
+import { PushService } from '../gen/service/v1/push_pb.js';
 import { RelayService } from '../gen/service/v1/relay_pb.js';
 import { SessionService } from '../gen/service/v1/session_pb.js';
 import { SystemService } from '../gen/service/v1/system_pb.js';
@@ -38,7 +39,12 @@ import type { MirrorSource } from '../platform/shared-state/mirror-keeper.js';
 import type { SharedState } from '../platform/shared-state/shared-state.js';
 import type { DocumentStore } from '../platform/store/document-store.js';
 import { createPresenceArea } from '../presence/presence-area.js';
+import type { PushQueue } from '../push/delivery/push-queue.js';
+import type { WakeUps } from '../push/delivery/wake-ups.js';
+import { createPushArea } from '../push/push-area.js';
+import type { PushMetrics } from '../push/push-metrics.js';
 import type { MessagingEvents } from '../realtime/events/messaging-events.js';
+import type { SessionConnections } from '../realtime/events/session-connections.js';
 import type { UserConnections } from '../realtime/events/user-connections.js';
 import type { UserEventStream } from '../realtime/events/user-event-stream.js';
 import { createRelayArea } from '../relay/relay-area.js';
@@ -58,6 +64,15 @@ export interface ApiAreaPorts {
   /** The users' event streams and connection announcements, for the relay's deliveries. */
   readonly userEvents: UserEventStream;
   readonly userConnections: UserConnections;
+  /** Which sessions have a live /ws connection (push skips their devices). */
+  readonly sessionConnections: SessionConnections;
+  /**
+   * The push queue and what fills it: `wakeUps.wake(address, { kind, conversationId?, seq? })`
+   * is how an area wakes a user's offline devices (kinds in src/push/delivery/wake-kinds.ts).
+   */
+  readonly pushQueue: PushQueue;
+  readonly wakeUps: WakeUps;
+  readonly pushMetrics: PushMetrics;
   readonly frontendErrors: FrontendErrorCounter;
   readonly smsNumberLimiter: RateLimiter | undefined;
   /** The key directory (a DHT node, or local records), opened with the keys area's record rules. */
@@ -86,7 +101,7 @@ export interface ApiAreas {
   readonly mirrors: readonly MirrorSource[];
   /**
    * Messaging's sweeper of messages left unannounced, the keys area's re-publisher of key
-   * records and the relay's drains on connection announcements.
+   * records, the relay's drains on connection announcements and the push dispatcher.
    */
   readonly backgroundTasks: readonly BackgroundTask[];
   /**
@@ -123,6 +138,7 @@ export async function buildApiAreas(ports: ApiAreaPorts): Promise<ApiAreas> {
     verifications: contacts.verifications,
     presence: presence.presence,
     events,
+    wakeUps: ports.wakeUps,
     logger,
   });
   const keys = await createKeysArea({
@@ -146,12 +162,26 @@ export async function buildApiAreas(ports: ApiAreaPorts): Promise<ApiAreas> {
     bundles: keys.bundles,
     logger,
     outages: ports.outages,
+    wakeUps: ports.wakeUps,
   });
+  const push = await createPushArea({
+    settings: config.push,
+    dataDir: config.store.dataDir,
+    store,
+    sharedState,
+    queue: ports.pushQueue,
+    connections: ports.sessionConnections,
+    activeSessionsOf: async (address) => (await identity.sessions.listActive(address)).map((session) => session._id),
+    metrics: ports.pushMetrics,
+    logger,
+    outages: ports.outages,
+  });
+  identity.sessions.onEnded(push.sessionEnds);
   return {
     authentication: identity.authentication,
     mirrors: [identity.mirror, contacts.mirror],
-    backgroundTasks: [messaging.announcementSweeper, keys.republisher, relay.drains],
-    accountData: [],
+    backgroundTasks: [messaging.announcementSweeper, keys.republisher, relay.drains, push.dispatcher],
+    accountData: [push.accountData],
     implementations: new Map<string, PartialServiceImpl>([
       [SystemService.typeName, createSystemService(ports.frontendErrors)],
       [AuthService.typeName, identity.services.auth],
@@ -165,6 +195,7 @@ export async function buildApiAreas(ports: ApiAreaPorts): Promise<ApiAreas> {
       [ProfileService.typeName, presence.service],
       [KeysService.typeName, keys.service],
       [RelayService.typeName, relay.service],
+      [PushService.typeName, push.service],
     ]),
   };
 }

@@ -10,7 +10,9 @@
  * api-areas.ts, the /ws tier by its area factory. A process with a store also runs the mirror
  * keeper over the areas' shared-state mirrors (ended sessions, blocks), complete before the
  * first request is served, and the areas' background tasks (the sweeper of messages left
- * unannounced, the key-record re-publisher, the relay's drains on connection announcements).
+ * unannounced, the key-record re-publisher, the relay's drains on connection announcements,
+ * the push dispatcher). Push wake-ups (`WakeUps`, over the shared push queue) are built for every
+ * role: api areas wake recipients of messages, ws pods the callees of calls.
  */
 import { BlockMirror } from '../contacts/block-mirror.js';
 import { buildRouteTable } from '../gateway/routing/route-table.js';
@@ -24,6 +26,9 @@ import { KEY_RECORD_NAMESPACE, KeyRecordVerifier } from '../keys/directory/key-r
 import { createKeysMetrics } from '../keys/keys-metrics.js';
 import { createLimitsArea } from '../limits/limits-area.js';
 import { Readiness } from '../ops/readiness.js';
+import { PushQueue } from '../push/delivery/push-queue.js';
+import { WakeUps } from '../push/delivery/wake-ups.js';
+import { createPushMetrics } from '../push/push-metrics.js';
 import type { DependencyCheck } from '../ops/readiness.js';
 import { apiServices } from '../platform/api/api-services.js';
 import type { Config } from '../platform/config/settings.js';
@@ -38,6 +43,7 @@ import { openSharedState } from '../platform/shared-state/open-shared-state.js';
 import type { DocumentStore } from '../platform/store/document-store.js';
 import { openStore } from '../platform/store/open-store.js';
 import { MessagingEvents } from '../realtime/events/messaging-events.js';
+import { SessionConnections } from '../realtime/events/session-connections.js';
 import { UserConnections } from '../realtime/events/user-connections.js';
 import { UserEventStream } from '../realtime/events/user-event-stream.js';
 import { createRealtimeArea } from '../realtime/realtime-area.js';
@@ -85,11 +91,16 @@ export async function startApp(config: Config, logger: Logger): Promise<RunningA
   });
   const realtimeMetrics = createRealtimeMetrics(metrics.registry);
   const keysMetrics = createKeysMetrics(metrics.registry);
+  const pushMetrics = createPushMetrics(metrics.registry);
   const verification = await createTokenVerification(config.tokens, config.store.dataDir, sharedState);
   const wsTickets = new WsTickets(sharedState);
   const blockMirror = new BlockMirror(sharedState);
   const userEvents = new UserEventStream(sharedState, { retainCount: config.realtime.replayEvents, retentionMs: config.realtime.replayRetentionMs });
   const userConnections = new UserConnections(sharedState);
+  const sessionConnections = new SessionConnections(sharedState);
+  // Push wake-ups come from every role (ws pods: incoming calls); api pods drain the queue.
+  const pushQueue = new PushQueue(sharedState);
+  const wakeUps = new WakeUps(pushQueue, logger, outages);
 
   const routes = servesApi ? buildRouteTable(apiServices) : [];
   let gateway: RestGateway | undefined;
@@ -117,6 +128,10 @@ export async function startApp(config: Config, logger: Logger): Promise<RunningA
       events: new MessagingEvents(userEvents, logger),
       userEvents,
       userConnections,
+      sessionConnections,
+      pushQueue,
+      wakeUps,
+      pushMetrics,
       frontendErrors,
       smsNumberLimiter: limits.smsNumberLimiter,
       keyDirectory,
@@ -150,6 +165,8 @@ export async function startApp(config: Config, logger: Logger): Promise<RunningA
         sharedState,
         events: userEvents,
         connections: userConnections,
+        sessionConnections,
+        wakeCallee: (callee) => void wakeUps.wake(callee, { kind: 'call' }),
         tickets: wsTickets,
         verification,
         blockMirror,

@@ -144,7 +144,7 @@ export async function createIdentityArea(deps: IdentityDependencies) {
     verifyMfaToken: (token) => pendingSignIns.verifyToken(token),
   });
   /** What the app wires into the pipeline and hands to sibling areas; `mirror` goes to the mirror keeper. */
-  return { services, authentication, accounts, audit, lockouts, phoneAccounts, mirror: endedSessionsMirror(store, revocations) };
+  return { services, authentication, accounts, audit, lockouts, phoneAccounts, sessions, mirror: endedSessionsMirror(store, revocations) };
 }
 
 export type IdentityArea = Awaited<ReturnType<typeof createIdentityArea>>;

@@ -10,6 +10,7 @@ import type { BlockList } from '../contacts/block-list.js';
 import type { ContactVerifications } from '../contacts/contact-verifications.js';
 import type { AccountRepository } from '../identity/accounts/account-repository.js';
 import type { Logger } from '../platform/logging/logger.js';
+import type { WakeUps } from '../push/delivery/wake-ups.js';
 import type { DocumentStore, IndexSpec } from '../platform/store/document-store.js';
 import type { MessagingEvents } from '../realtime/events/messaging-events.js';
 import { ChatList } from './chats/chat-list.js';
@@ -40,6 +41,8 @@ export interface MessagingDependencies {
   readonly verifications: ContactVerifications;
   readonly presence: PresenceView;
   readonly events: MessagingEvents;
+  /** Push wake-ups of recipients' offline devices. */
+  readonly wakeUps: WakeUps;
   readonly logger: Logger;
 }
 
@@ -51,7 +54,7 @@ export async function createMessagingArea(deps: MessagingDependencies) {
   await store.ensureIndexes(messagingIndexes);
   const messages = store.collection<StoredMessage>(MESSAGES);
   const announcer = new MessageAnnouncer(messages, conversations, events, logger);
-  const sender = new MessageSender(conversations, messages, blocks, new MediaCatalog(store), announcer, new MessageNumbering(conversations, messages));
+  const sender = new MessageSender(conversations, messages, blocks, new MediaCatalog(store), announcer, new MessageNumbering(conversations, messages), deps.wakeUps);
   const service = createMessagesService({
     conversations,
     sender,

@@ -11,10 +11,12 @@ import type { RealtimeSettings } from '../platform/config/settings.js';
 import type { Logger } from '../platform/logging/logger.js';
 import type { OutageLog } from '../platform/logging/outage-log.js';
 import type { SharedState } from '../platform/shared-state/shared-state.js';
+import type { SessionConnections } from './events/session-connections.js';
 import type { UserConnections } from './events/user-connections.js';
 import type { UserEventStream } from './events/user-event-stream.js';
 import type { RealtimeMetrics } from './realtime-metrics.js';
 import { CallSignaling } from './signaling/call-signaling.js';
+import type { WakeCallee } from './signaling/call-signaling.js';
 import { createWsEndpoint } from './ws-endpoint.js';
 import type { WsEndpoint } from './ws-endpoint.js';
 
@@ -23,6 +25,9 @@ export interface RealtimeDependencies {
   readonly sharedState: SharedState;
   readonly events: UserEventStream;
   readonly connections: UserConnections;
+  readonly sessionConnections: SessionConnections;
+  /** Push notification of an incoming call to the callee's offline devices (the push area's). */
+  readonly wakeCallee: WakeCallee;
   readonly tickets: WsTickets;
   readonly verification: TokenVerification;
   readonly blockMirror: BlockMirror;
@@ -38,7 +43,8 @@ export function createRealtimeArea(deps: RealtimeDependencies): WsEndpoint {
     verification: deps.verification,
     events: deps.events,
     connections: deps.connections,
-    signaling: new CallSignaling(deps.sharedState, deps.events, deps.frameLimits, deps.blockMirror),
+    sessionConnections: deps.sessionConnections,
+    signaling: new CallSignaling(deps.sharedState, deps.events, deps.frameLimits, deps.blockMirror, deps.wakeCallee),
     limits: deps.frameLimits,
     metrics: deps.metrics,
     logger: deps.logger,

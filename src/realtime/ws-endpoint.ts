@@ -23,6 +23,7 @@ import { statusLine } from '../server/http-message.js';
 import { ClientConnection } from './client-connection.js';
 import type { FrameSink, ResumePoint } from './client-connection.js';
 import { controlFrame } from './events/event-envelope.js';
+import type { SessionConnections } from './events/session-connections.js';
 import type { UserConnections } from './events/user-connections.js';
 import type { UserEventStream } from './events/user-event-stream.js';
 import { FrameError } from './frame-error.js';
@@ -40,6 +41,8 @@ export interface WsEndpointDependencies {
   readonly events: UserEventStream;
   /** Told of every connection that receives its user's events (queued deliveries follow). */
   readonly connections: UserConnections;
+  /** Told of every session with a live connection (push notifications skip its device). */
+  readonly sessionConnections: SessionConnections;
   readonly signaling: CallSignaling;
   readonly limits: WsFrameLimits;
   readonly metrics: RealtimeMetrics;
@@ -61,6 +64,8 @@ interface SocketState {
   address: string;
   /** The session the credentials belong to, once they are known. */
   sessionId?: string;
+  /** Whether this socket counts in SessionConnections (released on close). */
+  heldSession?: boolean;
   readonly resume: ResumePoint | undefined;
   connection?: ClientConnection;
   closed: boolean;
@@ -204,8 +209,8 @@ export function createWsEndpoint(deps: WsEndpointDependencies): WsEndpoint {
               state.address = identity.address;
               const connection = new ClientConnection(identity.address, sinkOf(ws), deps.events, counter, deps.heartbeatSeconds);
               state.connection = connection;
-              return channels
-                .attach(connection)
+              state.heldSession = true;
+              return Promise.all([channels.attach(connection), deps.sessionConnections.hold(identity.sessionId)])
                 .then(() => connection.start(state.resume))
                 .then(() => {
                   deps.connections.announce(identity.address).catch((error: unknown) => logFailure(error, 'connection not announced; queued deliveries wait for the next one', identity.address));
@@ -239,6 +244,7 @@ export function createWsEndpoint(deps: WsEndpointDependencies): WsEndpoint {
           wakeDrainWaiters(state);
           if (state.connection) channels.detach(state.connection);
           if (state.sessionId) sessions.remove(state.sessionId, ws);
+          if (state.sessionId && state.heldSession) deps.sessionConnections.release(state.sessionId);
         },
       });
     },

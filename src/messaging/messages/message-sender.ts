@@ -14,10 +14,14 @@
  * number. Only two that reach the insert at the same instant on two processes meet at the
  * idempotency index; the loser reads the winner's message, and the number it tried stays free
  * for that process's next message.
+ *
+ * A new direct message also wakes its recipient's offline devices (push, kind `message`): only
+ * queued, never awaited, so push can neither slow nor fail a send.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { Binary } from 'bson';
 import type { BlockList } from '../../contacts/block-list.js';
+import type { WakeUps } from '../../push/delivery/wake-ups.js';
 import { conflict, invalidArgument, permissionDenied } from '../../platform/errors/api-error.js';
 import type { Collection } from '../../platform/store/document-store.js';
 import { DuplicateKeyError } from '../../platform/store/document-store.js';
@@ -59,6 +63,7 @@ export class MessageSender {
     private readonly media: MediaCatalog,
     private readonly announcer: MessageAnnouncer,
     private readonly numbering: MessageNumbering,
+    private readonly wakeUps: WakeUps,
   ) {}
 
   private readonly sameKeyTurns = new SerialQueues();
@@ -137,6 +142,9 @@ export class MessageSender {
       this.conversations.touch(target, audience, message.sentAt),
     ]);
     await this.announcer.announce(message, audience);
+    if (target.type === 'direct' && fields.kind !== 'system' && !message.withheld && target.peer !== message.senderAddress) {
+      void this.wakeUps.wake(target.peer, { kind: 'message', conversationId: target.conversationId, seq: sequence });
+    }
     return message;
   }
 

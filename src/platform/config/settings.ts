@@ -209,6 +209,30 @@ export const settings = {
       'Key id of SENDER_CERT_SIGNING_KEY in certificates and the trust root. Unset: the RFC 7638 thumbprint of its public key.',
     ),
   },
+  push: {
+    vapidSubject: stringSetting(
+      'PUSH_VAPID_SUBJECT',
+      'The VAPID `sub` claim (RFC 8292) that push services use to contact the operator: a `mailto:` or `https:` URL.',
+      'mailto:push@localhost',
+      /^(mailto:[^\s@]+@[^\s@]+|https:\/\/[^\s]+)$/,
+    ),
+    vapidPublicKey: optionalTextSetting(
+      'PUSH_VAPID_PUBLIC_KEY',
+      'VAPID public key: the 65-byte uncompressed P-256 point, base64url. Set together with PUSH_VAPID_PRIVATE_KEY. Unset: a key pair created once in DATA_DIR/keys/ (one node only; a cluster must set both).',
+    ),
+    vapidPrivateKey: optionalTextSetting('PUSH_VAPID_PRIVATE_KEY', 'VAPID private key: the 32-byte P-256 scalar, base64url. Set together with PUSH_VAPID_PUBLIC_KEY.'),
+    caFile: optionalTextSetting(
+      'PUSH_CA_FILE',
+      'PEM file of certificate authorities trusted for push services besides the system ones (a self-hosted push gateway, tests). Unset: the system ones only.',
+    ),
+    proxyUrl: optionalUrlSetting('PUSH_PROXY', 'HTTP(S) proxy through which pushes leave the cluster (egress). Unset: direct connections.', ['http:', 'https:']),
+    timeoutMs: durationSetting('PUSH_TIMEOUT', 'How long one request to a push service may stay silent before it is abandoned and retried.', '10s'),
+    coalesceWindowMs: durationSetting(
+      'PUSH_COALESCE_WINDOW',
+      'At most one push per device and kind of event within this window: a burst of messages to an offline device wakes it once.',
+      '10s',
+    ),
+  },
   realtime: {
     heartbeatSeconds: integerSetting(
       'WS_HEARTBEAT_SECONDS',
@@ -245,6 +269,7 @@ export type LimitSettings = Config['limits'];
 export type CaptchaSettings = Config['captcha'];
 export type KeysSettings = Config['keys'];
 export type RelaySettings = Config['relay'];
+export type PushSettings = Config['push'];
 export type RealtimeSettings = Config['realtime'];
 
 /** Every setting in one list: the README table and the Helm chart are checked against it. */
