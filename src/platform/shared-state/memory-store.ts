@@ -73,10 +73,10 @@ export class MemoryStore implements LocalScriptState {
   zrangeByScore(key: string, max: number, count: number): [string, number][] {
     const set = this.sortedSets.get(key);
     if (!set) return [];
-    return [...set]
-      .filter(([, score]) => score <= max)
-      .sort(([memberA, a], [memberB, b]) => a - b || Buffer.compare(Buffer.from(memberA), Buffer.from(memberB)))
-      .slice(0, count);
+    const due: [string, number][] = [];
+    for (const entry of set) if (entry[1] <= max) due.push(entry);
+    // Code-unit order is byte order for the ASCII members scripts use (JSON, ids).
+    return due.sort(([memberA, a], [memberB, b]) => a - b || (memberA < memberB ? -1 : memberA > memberB ? 1 : 0)).slice(0, count);
   }
 
   zcard(key: string): number {

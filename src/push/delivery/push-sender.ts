@@ -6,12 +6,16 @@
  * so it is removed; 429 waits for `Retry-After`; 408, 5xx and network failures are retried
  * with backoff.
  *
+ * The VAPID JWT is signed once per push service (its origin is the JWT's audience) and reused
+ * for VAPID_REUSE_MS: signing costs about twice as much as encrypting a payload, and RFC 8292
+ * lets a token serve until it expires (here 12 hours, at most 24 allowed).
+ *
  * The Topic header names the kind of event: a push service keeps only the newest pending push
  * of a topic for a device that is off, so a device that was away for a day gets one push per
  * kind, not one per coalescing window.
  */
 import { Agent } from 'node:https';
-import { rootCertificates } from 'node:tls';
+import { createSecureContext, rootCertificates } from 'node:tls';
 import webPush from 'web-push';
 import type { VapidKeys } from '../vapid/vapid-keys.js';
 import type { DeliveryJob } from './push-queue.js';
@@ -32,20 +36,29 @@ export interface PushSenderOptions {
   readonly extraCa: string | undefined;
 }
 
+const VAPID_LIFETIME_SECONDS = 12 * 3600;
+const VAPID_REUSE_MS = 6 * 3600_000;
+/** Push services a deployment talks to are a handful; the bound only guards against a flood of made-up origins. */
+const MAX_CACHED_AUDIENCES = 1000;
+
 export class PushSender {
   private readonly agent: Agent | undefined;
+  /** The Authorization header per audience (push service origin), and when to sign a new one. */
+  private readonly vapidHeaders = new Map<string, { authorization: string; renewAt: number }>();
 
   constructor(private readonly options: PushSenderOptions) {
     // Keep-alive: pushes to one push service reuse connections. A proxy brings its own agent.
-    this.agent = options.proxyUrl ? undefined : new Agent({ keepAlive: true, ...(options.extraCa ? { ca: [...rootCertificates, options.extraCa] } : {}) });
+    // Extra CAs go in one secure context made here: as a `ca` option the agent would join the
+    // whole list of roots into its connection-pool key on every request, and parse it per connection.
+    const secureContext = options.extraCa ? createSecureContext({ ca: [...rootCertificates, options.extraCa] }) : undefined;
+    this.agent = options.proxyUrl ? undefined : new Agent({ keepAlive: true, ...(secureContext ? { secureContext } : {}) });
   }
 
   async send(job: DeliveryJob): Promise<SendOutcome> {
     const { ttlSeconds, urgency } = WAKE_KINDS[job.kind];
-    const { vapid } = this.options;
     try {
       await webPush.sendNotification({ endpoint: job.endpoint, keys: { p256dh: job.p256dh, auth: job.auth } }, job.payload, {
-        vapidDetails: { subject: vapid.subject, publicKey: vapid.publicKey, privateKey: vapid.privateKey },
+        headers: { Authorization: this.vapidAuthorization(new URL(job.endpoint).origin) },
         TTL: Math.max(0, Math.min(ttlSeconds, Math.floor((job.expiresAt - Date.now()) / 1000))),
         urgency,
         topic: job.kind,
@@ -57,6 +70,18 @@ export class PushSender {
     } catch (error) {
       return outcomeOf(error);
     }
+  }
+
+  private vapidAuthorization(audience: string): string {
+    const now = Date.now();
+    const cached = this.vapidHeaders.get(audience);
+    if (cached && cached.renewAt > now) return cached.authorization;
+    const { subject, publicKey, privateKey } = this.options.vapid;
+    const expiration = Math.floor(now / 1000) + VAPID_LIFETIME_SECONDS;
+    const { Authorization: authorization } = webPush.getVapidHeaders(audience, subject, publicKey, privateKey, 'aes128gcm', expiration);
+    if (this.vapidHeaders.size >= MAX_CACHED_AUDIENCES) this.vapidHeaders.clear();
+    this.vapidHeaders.set(audience, { authorization, renewAt: now + VAPID_REUSE_MS });
+    return authorization;
   }
 
   close(): void {
