@@ -66,7 +66,9 @@ function newDevice(origin, name) {
   return { endpoint: `${origin}/push/${name}`, keys: { p256dh: ecdh.getPublicKey().toString('base64url'), auth: randomBytes(16).toString('base64url') } };
 }
 
+/** The queue depth gauge is refreshed about every second: only a reading taken after that says the round's jobs are done. */
 async function queueDrained(base) {
+  await new Promise((resolve) => setTimeout(resolve, 1500));
   for (;;) {
     const metrics = await (await fetch(`${base}/metrics`)).text();
     if (/^push_queue_depth 0$/m.test(metrics)) return;
@@ -125,7 +127,10 @@ export async function benchPush({ count = Number(process.env.BENCH_PUSH_COUNT ??
       receiver.arrivals.clear();
       const sentAt = new Map();
       const withPush = await sendRound('pushed', sentAt);
-      await receiver.waitFor(count);
+      await receiver.waitFor(count).catch(async (error) => {
+        const counters = (await (await fetch(`${base}/metrics`)).text()).split('\n').filter((line) => line.startsWith('push_'));
+        throw new Error(`${error.message}; the service counted:\n${counters.join('\n')}`);
+      });
       const lastArrival = Math.max(...receiver.arrivals.values());
       const latencies = [...receiver.arrivals].map(([url, at]) => at - sentAt.get(url)).sort((a, b) => a - b);
       printTable(`Push: ${count} pushes to ${count} devices, ${concurrency} in flight, local HTTPS push service`, {
