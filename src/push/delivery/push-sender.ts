@@ -102,8 +102,10 @@ function outcomeOf(error: unknown): SendOutcome {
 /** `Retry-After` as delay-seconds or an HTTP date (RFC 9110 section 10.2.3); null when absent or unreadable. */
 export function retryAfterMs(header: string | string[] | undefined, now = Date.now()): number | null {
   const value = Array.isArray(header) ? header[0] : header;
-  if (value === undefined || value.trim() === '') return null;
-  if (/^\d+$/.test(value.trim())) return Number(value.trim()) * 1000;
-  const date = Date.parse(value);
-  return Number.isNaN(date) ? null : Math.max(0, date - now);
+  if (value === undefined) return null;
+  const text = value.trim();
+  if (/^\d+$/.test(text)) return Number(text) * 1000;
+  // The IMF-fixdate every sender must produce, e.g. `Sun, 06 Nov 1994 08:49:37 GMT`.
+  if (!/^[A-Z][a-z]{2}, \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} GMT$/.test(text)) return null;
+  return Math.max(0, Date.parse(text) - now);
 }
