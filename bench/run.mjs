@@ -5,7 +5,8 @@
 // (bench/realtime.mjs); BENCH_CHANNEL_SUBSCRIBERS, BENCH_CHANNEL_CONNECTED and BENCH_CHANNEL_POSTS the
 // channel fan-out (bench/channels.mjs); BENCH_SEND_MESSAGES and BENCH_SEND_CONCURRENCY the send one (bench/send.mjs);
 // BENCH_KEYS_OWNERS and BENCH_KEYS_CONCURRENCY the key-bundle one (bench/keys.mjs);
-// BENCH_GROUP_MEMBERS, BENCH_GROUP_MESSAGES and BENCH_GROUP_CONCURRENCY the group one (bench/groups.mjs).
+// BENCH_GROUP_MEMBERS, BENCH_GROUP_MESSAGES and BENCH_GROUP_CONCURRENCY the group one (bench/groups.mjs);
+// BENCH_PUSH_COUNT and BENCH_PUSH_CONCURRENCY the push one (bench/push.mjs).
 // BENCH_PROFILE=<dir> makes each started service write a V8 CPU profile there.
 import { cpus } from 'node:os';
 import { benchChannels } from './channels.mjs';
@@ -13,6 +14,7 @@ import { benchGateway } from './gateway.mjs';
 import { benchGroups } from './groups.mjs';
 import { benchKeys } from './keys.mjs';
 import { benchLimiter } from './limiter.mjs';
+import { benchPush } from './push.mjs';
 import { benchRealtime } from './realtime.mjs';
 import { benchSend } from './send.mjs';
 import { benchSignIn } from './sign-in.mjs';
@@ -29,3 +31,4 @@ const directMessages = await benchRealtime();
 await benchChannels(directMessages);
 await benchGroups();
 await benchKeys();
+await benchPush();

@@ -59,8 +59,8 @@ export async function prepare(count, prefix) {
  * Starts the service as `npm start` runs it (LOG_LEVEL=warn, rate limits off) and registers
  * `count` fresh users: the service, its base URL, and each user's session and lowercase address.
  */
-export async function startWithUsers(count, prefix) {
-  const service = await startService({ LOG_LEVEL: 'warn', RATE_LIMITS_ENABLED: 'false' });
+export async function startWithUsers(count, prefix, env = {}) {
+  const service = await startService({ LOG_LEVEL: 'warn', RATE_LIMITS_ENABLED: 'false', ...env });
   const base = `http://127.0.0.1:${service.httpPort}`;
   try {
     const sessions = [];

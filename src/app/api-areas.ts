@@ -23,6 +23,7 @@ import { MessagesService } from '../gen/service/v1/messages_pb.js';
 import { MfaService } from '../gen/service/v1/mfa_pb.js';
 import { PhoneAuthService } from '../gen/service/v1/phone_pb.js';
 import { ProfileService } from '../gen/service/v1/profile_pb.js';
+import { PushService } from '../gen/service/v1/push_pb.js';
 import { RecoveryService } from '../gen/service/v1/recovery_pb.js';
 import { RelayService } from '../gen/service/v1/relay_pb.js';
 import { SessionService } from '../gen/service/v1/session_pb.js';
@@ -50,9 +51,14 @@ import type { SharedState } from '../platform/shared-state/shared-state.js';
 import type { DocumentStore } from '../platform/store/document-store.js';
 import { createPresenceArea } from '../presence/presence-area.js';
 import { createProfileArea } from '../profile/profile-area.js';
-import type { MessagingEvents } from '../realtime/events/messaging-events.js';
+import type { PushQueue } from '../push/delivery/push-queue.js';
+import type { WakeUps } from '../push/delivery/wake-ups.js';
+import { createPushArea } from '../push/push-area.js';
+import type { PushMetrics } from '../push/push-metrics.js';
 import type { ChannelFollows } from '../realtime/events/channel-follows.js';
 import type { ChannelPostStream } from '../realtime/events/channel-post-stream.js';
+import type { MessagingEvents } from '../realtime/events/messaging-events.js';
+import type { SessionConnections } from '../realtime/events/session-connections.js';
 import type { UserConnections } from '../realtime/events/user-connections.js';
 import type { UserEventStream } from '../realtime/events/user-event-stream.js';
 import { createRecoveryArea } from '../recovery/recovery-area.js';
@@ -76,6 +82,15 @@ export interface ApiAreaPorts {
   /** Channel posts on their way to the ws pods, and who follows which channel. */
   readonly channelPosts: ChannelPostStream;
   readonly channelFollows: ChannelFollows;
+  /** Which sessions have a live /ws connection (push skips their devices). */
+  readonly sessionConnections: SessionConnections;
+  /**
+   * The push queue and what fills it: `wakeUps.wake(address, { kind, conversationId?, seq? })`
+   * is how an area wakes a user's offline devices (kinds in src/push/delivery/wake-kinds.ts).
+   */
+  readonly pushQueue: PushQueue;
+  readonly wakeUps: WakeUps;
+  readonly pushMetrics: PushMetrics;
   readonly frontendErrors: FrontendErrorCounter;
   readonly smsNumberLimiter: RateLimiter | undefined;
   /** The key directory (a DHT node, or local records), opened with the keys area's record rules. */
@@ -106,8 +121,8 @@ export interface ApiAreas {
   readonly mirrors: readonly MirrorSource[];
   /**
    * Messaging's sweeper of messages left unannounced, the keys area's re-publisher of key
-   * records, the relay's drains on connection announcements and the location area's sweeper
-   * of expired sessions.
+   * records, the relay's drains on connection announcements, the location area's sweeper of
+   * expired sessions, the resumer of account walks and the push dispatcher.
    */
   readonly backgroundTasks: readonly BackgroundTask[];
   /**
@@ -162,6 +177,7 @@ export async function buildApiAreas(ports: ApiAreaPorts): Promise<ApiAreas> {
     verifications: contacts.verifications,
     profiles: profile.publicProfiles,
     events,
+    wakeUps: ports.wakeUps,
     logger,
   });
   const location = await createLocationArea({
@@ -204,6 +220,19 @@ export async function buildApiAreas(ports: ApiAreaPorts): Promise<ApiAreas> {
     bundles: keys.bundles,
     logger,
     outages: ports.outages,
+    wakeUps: ports.wakeUps,
+  });
+  const push = await createPushArea({
+    settings: config.push,
+    dataDir: config.store.dataDir,
+    store,
+    sharedState,
+    queue: ports.pushQueue,
+    connections: ports.sessionConnections,
+    activeSessionsOf: async (address) => (await identity.sessions.listActive(address)).map((session) => session._id),
+    metrics: ports.pushMetrics,
+    logger,
+    outages: ports.outages,
   });
   const channels = await createChannelsArea({
     settings: config.channels,
@@ -243,6 +272,7 @@ export async function buildApiAreas(ports: ApiAreaPorts): Promise<ApiAreas> {
     profile.accountData,
     groups.accountData,
     channels.accountData,
+    push.accountData,
     contacts.accountData,
     messaging.accountData,
     presence.accountData,
@@ -261,10 +291,11 @@ export async function buildApiAreas(ports: ApiAreaPorts): Promise<ApiAreas> {
     logger,
     outages: ports.outages,
   });
+  identity.sessions.onEnded(push.sessionEnds);
   return {
     authentication: identity.authentication,
     mirrors: [identity.mirror, contacts.mirror, channels.mirror],
-    backgroundTasks: [messaging.announcementSweeper, keys.republisher, relay.drains, location.expirySweeper, accountLife.resumer],
+    backgroundTasks: [messaging.announcementSweeper, keys.republisher, relay.drains, location.expirySweeper, accountLife.resumer, push.dispatcher],
     accountData,
     implementations: new Map<string, PartialServiceImpl>([
       [SystemService.typeName, createSystemService(ports.frontendErrors)],
@@ -285,6 +316,7 @@ export async function buildApiAreas(ports: ApiAreaPorts): Promise<ApiAreas> {
       [LocationService.typeName, location.service],
       [RecoveryService.typeName, recovery.service],
       [ChannelsService.typeName, channels.service],
+      [PushService.typeName, push.service],
     ]),
   };
 }

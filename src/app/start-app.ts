@@ -10,7 +10,9 @@
  * api-areas.ts, the /ws tier by its area factory. A process with a store also runs the mirror
  * keeper over the areas' shared-state mirrors (ended sessions, blocks), complete before the
  * first request is served, and the areas' background tasks (the sweeper of messages left
- * unannounced, the key-record re-publisher, the relay's drains on connection announcements).
+ * unannounced, the key-record re-publisher, the relay's drains on connection announcements,
+ * the push dispatcher). Push wake-ups (`WakeUps`, over the shared push queue) are built for every
+ * role: api areas wake recipients of messages, ws pods the callees of calls.
  */
 import { BlockMirror } from '../contacts/block-mirror.js';
 import { buildRouteTable } from '../gateway/routing/route-table.js';
@@ -26,6 +28,9 @@ import { createLocationMetrics } from '../location/location-metrics.js';
 import { createAccountWalkMetrics } from '../accounts/account-walk-metrics.js';
 import { createLimitsArea } from '../limits/limits-area.js';
 import { Readiness } from '../ops/readiness.js';
+import { PushQueue } from '../push/delivery/push-queue.js';
+import { WakeUps } from '../push/delivery/wake-ups.js';
+import { createPushMetrics } from '../push/push-metrics.js';
 import type { DependencyCheck } from '../ops/readiness.js';
 import { apiServices } from '../platform/api/api-services.js';
 import type { Config } from '../platform/config/settings.js';
@@ -42,6 +47,7 @@ import { openStore } from '../platform/store/open-store.js';
 import { MessagingEvents } from '../realtime/events/messaging-events.js';
 import { ChannelFollows } from '../realtime/events/channel-follows.js';
 import { ChannelPostStream } from '../realtime/events/channel-post-stream.js';
+import { SessionConnections } from '../realtime/events/session-connections.js';
 import { UserConnections } from '../realtime/events/user-connections.js';
 import { UserEventStream } from '../realtime/events/user-event-stream.js';
 import { createRealtimeArea } from '../realtime/realtime-area.js';
@@ -91,6 +97,7 @@ export async function startApp(config: Config, logger: Logger): Promise<RunningA
   const keysMetrics = createKeysMetrics(metrics.registry);
   const locationMetrics = createLocationMetrics(metrics.registry);
   const accountWalkMetrics = createAccountWalkMetrics(metrics.registry);
+  const pushMetrics = createPushMetrics(metrics.registry);
   const verification = await createTokenVerification(config.tokens, config.store.dataDir, sharedState);
   const wsTickets = new WsTickets(sharedState);
   const blockMirror = new BlockMirror(sharedState);
@@ -98,6 +105,10 @@ export async function startApp(config: Config, logger: Logger): Promise<RunningA
   const userConnections = new UserConnections(sharedState);
   const channelPosts = new ChannelPostStream(sharedState, { retainCount: config.channels.replayPosts, retentionMs: config.channels.replayRetentionMs });
   const channelFollows = new ChannelFollows(sharedState);
+  const sessionConnections = new SessionConnections(sharedState);
+  // Push wake-ups come from every role (ws pods: incoming calls); api pods drain the queue.
+  const pushQueue = new PushQueue(sharedState);
+  const wakeUps = new WakeUps(pushQueue, logger, outages);
 
   const routes = servesApi ? buildRouteTable(apiServices) : [];
   let gateway: RestGateway | undefined;
@@ -127,6 +138,10 @@ export async function startApp(config: Config, logger: Logger): Promise<RunningA
       userConnections,
       channelPosts,
       channelFollows,
+      sessionConnections,
+      pushQueue,
+      wakeUps,
+      pushMetrics,
       frontendErrors,
       smsNumberLimiter: limits.smsNumberLimiter,
       keyDirectory,
@@ -164,6 +179,8 @@ export async function startApp(config: Config, logger: Logger): Promise<RunningA
         connections: userConnections,
         channelPosts,
         channelFollows,
+        sessionConnections,
+        wakeCallee: (callee) => void wakeUps.wake(callee, { kind: 'call' }),
         tickets: wsTickets,
         verification,
         blockMirror,

@@ -8,6 +8,7 @@ import { locationIndexes } from '../location/location-area.js';
 import { messagingIndexes } from '../messaging/messaging-area.js';
 import type { IndexSpec } from '../platform/store/document-store.js';
 import { profileIndexes } from '../profile/profile-area.js';
+import { pushIndexes } from '../push/push-area.js';
 import { recoveryIndexes } from '../recovery/recovery-area.js';
 import { relayIndexes } from '../relay/relay-area.js';
 
@@ -24,4 +25,5 @@ export const storeIndexes: IndexSpec[] = [
   ...locationIndexes,
   ...accountsIndexes,
   ...recoveryIndexes,
+  ...pushIndexes,
 ];

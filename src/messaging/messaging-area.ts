@@ -11,6 +11,7 @@ import type { BlockList } from '../contacts/block-list.js';
 import type { ContactVerifications } from '../contacts/contact-verifications.js';
 import type { AccountRepository } from '../identity/accounts/account-repository.js';
 import type { Logger } from '../platform/logging/logger.js';
+import type { WakeUps } from '../push/delivery/wake-ups.js';
 import type { DocumentStore, IndexSpec } from '../platform/store/document-store.js';
 import type { MessagingEvents } from '../realtime/events/messaging-events.js';
 import { ChatList } from './chats/chat-list.js';
@@ -42,6 +43,8 @@ export interface MessagingDependencies {
   readonly verifications: ContactVerifications;
   readonly profiles: ProfileView;
   readonly events: MessagingEvents;
+  /** Push wake-ups of recipients' offline devices. */
+  readonly wakeUps: WakeUps;
   readonly logger: Logger;
 }
 
@@ -54,7 +57,7 @@ export async function createMessagingArea(deps: MessagingDependencies) {
   const messages = store.collection<StoredMessage>(MESSAGES);
   const announcer = new MessageAnnouncer(messages, conversations, events, logger);
   const media = new MediaCatalog(store);
-  const sender = new MessageSender(conversations, messages, blocks, media, announcer, new MessageNumbering(conversations, messages));
+  const sender = new MessageSender(conversations, messages, blocks, media, announcer, new MessageNumbering(conversations, messages), deps.wakeUps);
   const service = createMessagesService({
     conversations,
     sender,

@@ -13,10 +13,12 @@ import type { OutageLog } from '../platform/logging/outage-log.js';
 import type { SharedState } from '../platform/shared-state/shared-state.js';
 import type { ChannelFollows } from './events/channel-follows.js';
 import type { ChannelPostStream } from './events/channel-post-stream.js';
+import type { SessionConnections } from './events/session-connections.js';
 import type { UserConnections } from './events/user-connections.js';
 import type { UserEventStream } from './events/user-event-stream.js';
 import type { RealtimeMetrics } from './realtime-metrics.js';
 import { CallSignaling } from './signaling/call-signaling.js';
+import type { WakeCallee } from './signaling/call-signaling.js';
 import { createWsEndpoint } from './ws-endpoint.js';
 import type { WsEndpoint } from './ws-endpoint.js';
 
@@ -27,6 +29,9 @@ export interface RealtimeDependencies {
   readonly connections: UserConnections;
   readonly channelPosts: ChannelPostStream;
   readonly channelFollows: ChannelFollows;
+  readonly sessionConnections: SessionConnections;
+  /** Push notification of an incoming call to the callee's offline devices (the push area's). */
+  readonly wakeCallee: WakeCallee;
   readonly tickets: WsTickets;
   readonly verification: TokenVerification;
   readonly blockMirror: BlockMirror;
@@ -44,7 +49,8 @@ export function createRealtimeArea(deps: RealtimeDependencies): WsEndpoint {
     connections: deps.connections,
     channelPosts: deps.channelPosts,
     channelFollows: deps.channelFollows,
-    signaling: new CallSignaling(deps.sharedState, deps.events, deps.frameLimits, deps.blockMirror),
+    sessionConnections: deps.sessionConnections,
+    signaling: new CallSignaling(deps.sharedState, deps.events, deps.frameLimits, deps.blockMirror, deps.wakeCallee),
     limits: deps.frameLimits,
     metrics: deps.metrics,
     logger: deps.logger,

@@ -27,6 +27,7 @@ import type { FrameSink, ResumePoint } from './client-connection.js';
 import type { ChannelFollows } from './events/channel-follows.js';
 import type { ChannelPostStream } from './events/channel-post-stream.js';
 import { controlFrame } from './events/event-envelope.js';
+import type { SessionConnections } from './events/session-connections.js';
 import type { UserConnections } from './events/user-connections.js';
 import type { UserEventStream } from './events/user-event-stream.js';
 import { FrameError } from './frame-error.js';
@@ -44,6 +45,8 @@ export interface WsEndpointDependencies {
   readonly events: UserEventStream;
   /** Told of every connection that receives its user's events (queued deliveries follow). */
   readonly connections: UserConnections;
+  /** Told of every session with a live connection (push notifications skip its device). */
+  readonly sessionConnections: SessionConnections;
   readonly signaling: CallSignaling;
   /** Channel posts and who follows which channel (channel-delivery.ts). */
   readonly channelPosts: ChannelPostStream;
@@ -68,6 +71,8 @@ interface SocketState {
   address: string;
   /** The session the credentials belong to, once they are known. */
   sessionId?: string;
+  /** Whether this socket counts in SessionConnections (released on close). */
+  heldSession?: boolean;
   readonly resume: ResumePoint | undefined;
   connection?: ClientConnection;
   channelFeed?: ChannelFeed;
@@ -226,8 +231,8 @@ export function createWsEndpoint(deps: WsEndpointDependencies): WsEndpoint {
               state.address = identity.address;
               const connection = new ClientConnection(identity.address, sinkOf(ws), deps.events, counter, deps.heartbeatSeconds);
               state.connection = connection;
-              return channels
-                .attach(connection)
+              state.heldSession = true;
+              return Promise.all([channels.attach(connection), deps.sessionConnections.hold(identity.sessionId)])
                 .then(() => channelDelivery.open(identity.address, sinkOf(ws)))
                 .then((feed) => {
                   if (state.closed) channelDelivery.close(feed);
@@ -267,6 +272,7 @@ export function createWsEndpoint(deps: WsEndpointDependencies): WsEndpoint {
           if (state.connection) channels.detach(state.connection);
           if (state.channelFeed) channelDelivery.close(state.channelFeed);
           if (state.sessionId) sessions.remove(state.sessionId, ws);
+          if (state.sessionId && state.heldSession) deps.sessionConnections.release(state.sessionId);
         },
       });
     },

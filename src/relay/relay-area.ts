@@ -9,6 +9,7 @@ import type { KeyBundleRepository } from '../keys/store/key-bundle-repository.js
 import type { RelaySettings } from '../platform/config/settings.js';
 import type { Logger } from '../platform/logging/logger.js';
 import type { OutageLog } from '../platform/logging/outage-log.js';
+import type { WakeUps } from '../push/delivery/wake-ups.js';
 import type { SharedState } from '../platform/shared-state/shared-state.js';
 import type { DocumentStore, IndexSpec } from '../platform/store/document-store.js';
 import type { UserConnections } from '../realtime/events/user-connections.js';
@@ -34,6 +35,8 @@ export interface RelayDependencies {
   readonly bundles: KeyBundleRepository;
   readonly logger: Logger;
   readonly outages: OutageLog;
+  /** Push wake-ups of recipients with queued envelopes. */
+  readonly wakeUps: WakeUps;
 }
 
 /** Every index of the relay area (created at start, and by the ensure-indexes command before a rollout). */
@@ -43,7 +46,7 @@ export async function createRelayArea(deps: RelayDependencies) {
   await deps.store.ensureIndexes(relayIndexes);
   const certificates = new SenderCertificates(await loadCertificateSigningKey(deps.settings, deps.dataDir));
   const mailbox = new SealedMailbox(deps.store);
-  const delivery = new SealedDelivery(mailbox, deps.events, deps.sharedState, deps.logger);
+  const delivery = new SealedDelivery(mailbox, deps.events, deps.sharedState, deps.logger, deps.wakeUps);
   const accountData: AccountDataOwner = {
     // A move re-addresses the queued envelopes; a deletion drops them (profile.proto).
     name: 'relay',

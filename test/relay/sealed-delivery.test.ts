@@ -11,6 +11,8 @@ import { pino } from 'pino';
 import { MemorySharedState } from '../../src/platform/shared-state/memory-shared-state.js';
 import { EmbeddedDocumentStore } from '../../src/platform/store/embedded/embedded-store.js';
 import type { UserEventStream } from '../../src/realtime/events/user-event-stream.js';
+import type { WakeUps } from '../../src/push/delivery/wake-ups.js';
+import type { WakeUp } from '../../src/push/delivery/wake-kinds.js';
 import { SealedDelivery } from '../../src/relay/sealed/sealed-delivery.js';
 import { sealedEnvelopeIndexes } from '../../src/relay/sealed/sealed-envelope.js';
 import { SealedMailbox } from '../../src/relay/sealed/sealed-mailbox.js';
@@ -20,12 +22,15 @@ let dataDir: string;
 let store: EmbeddedDocumentStore;
 let mailbox: SealedMailbox;
 const logger = pino({ level: 'silent' });
+let wakes: { address: string; wake: WakeUp }[];
+const wakeUps = { wake: async (address: string, wake: WakeUp) => void wakes.push({ address, wake }) } as WakeUps;
 
 beforeEach(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'sealed-'));
   store = await EmbeddedDocumentStore.open({ dataDir, logger: silentLogger });
   await store.ensureIndexes(sealedEnvelopeIndexes);
   mailbox = new SealedMailbox(store);
+  wakes = [];
 });
 afterEach(async () => {
   await store.close();
@@ -39,12 +44,13 @@ function fakeEvents(connected: () => Promise<boolean>, publish: (event: string) 
 
 it('hands an envelope over once, whichever of the send and several drains claims it', async () => {
   const published: string[] = [];
-  const delivery = new SealedDelivery(mailbox, fakeEvents(async () => true, async (event) => published.push(event)), new MemorySharedState({ keyPrefix: 't:', logger }), logger);
+  const delivery = new SealedDelivery(mailbox, fakeEvents(async () => true, async (event) => published.push(event)), new MemorySharedState({ keyPrefix: 't:', logger }), logger, wakeUps);
   const { envelope } = await mailbox.accept('0xr', 'c1', Buffer.from('payload'));
   await Promise.all([delivery.deliver(envelope), delivery.drain('0xr'), delivery.drain('0xr'), delivery.deliver(envelope)]);
   expect(published).toHaveLength(1);
   expect(JSON.parse(published[0]!).data).toEqual({ message_id: envelope._id, sealed_payload: Buffer.from('payload').toString('base64'), received_at: envelope.receivedAt.toISOString() });
   expect(await mailbox.isDelivered(envelope._id)).toBe(true);
+  expect(wakes).toEqual([]);
 });
 
 it('puts an envelope back in the queue, payload included, when its event cannot be published', async () => {
@@ -54,7 +60,7 @@ it('puts an envelope back in the queue, payload included, when its event cannot 
     if (fail) throw new Error('Redis is away');
     return published.push(event);
   });
-  const delivery = new SealedDelivery(mailbox, events, new MemorySharedState({ keyPrefix: 't:', logger }), logger);
+  const delivery = new SealedDelivery(mailbox, events, new MemorySharedState({ keyPrefix: 't:', logger }), logger, wakeUps);
   const { envelope } = await mailbox.accept('0xr', 'c1', Buffer.from('kept'));
   expect(await delivery.deliver(envelope)).toBe(false);
   expect(await mailbox.isDelivered(envelope._id)).toBe(false);
@@ -64,8 +70,10 @@ it('puts an envelope back in the queue, payload included, when its event cannot 
 });
 
 it('keeps the envelope queued when shared state cannot say whether the recipient is connected', async () => {
-  const delivery = new SealedDelivery(mailbox, fakeEvents(() => Promise.reject(new Error('Redis is away')), async () => 1), new MemorySharedState({ keyPrefix: 't:', logger }), logger);
+  const delivery = new SealedDelivery(mailbox, fakeEvents(() => Promise.reject(new Error('Redis is away')), async () => 1), new MemorySharedState({ keyPrefix: 't:', logger }), logger, wakeUps);
   const { envelope } = await mailbox.accept('0xr', 'c1', Buffer.from('queued'));
   expect(await delivery.deliver(envelope)).toBe(false);
   expect(await mailbox.isDelivered(envelope._id)).toBe(false);
+  // Queued for a recipient who is not (known to be) connected: their offline devices are woken, naming nobody.
+  expect(wakes).toEqual([{ address: '0xr', wake: { kind: 'sealed_message' } }]);
 });

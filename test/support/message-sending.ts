@@ -17,10 +17,13 @@ import { MESSAGES } from '../../src/messaging/messages/stored-message.js';
 import type { StoredMessage } from '../../src/messaging/messages/stored-message.js';
 import { messagingIndexes } from '../../src/messaging/messaging-area.js';
 import { createLogger } from '../../src/platform/logging/logger.js';
+import { OutageLog } from '../../src/platform/logging/outage-log.js';
 import type { SharedState } from '../../src/platform/shared-state/shared-state.js';
 import type { Collection, DocumentStore } from '../../src/platform/store/document-store.js';
 import { MessagingEvents } from '../../src/realtime/events/messaging-events.js';
 import { UserEventStream } from '../../src/realtime/events/user-event-stream.js';
+import { PushQueue } from '../../src/push/delivery/push-queue.js';
+import { WakeUps } from '../../src/push/delivery/wake-ups.js';
 
 export interface MessageSending {
   readonly conversations: Conversations;
@@ -37,6 +40,6 @@ export async function messageSending(store: DocumentStore, sharedState: SharedSt
   const events = new MessagingEvents(new UserEventStream(sharedState, { retainCount: 100, retentionMs: 60_000 }), logger);
   const blocks = new BlockList(store, new BlockMirror(sharedState));
   const announcer = new MessageAnnouncer(messages, conversations, events, logger);
-  const sender = new MessageSender(conversations, messages, blocks, new MediaCatalog(store), announcer, new MessageNumbering(conversations, messages));
+  const sender = new MessageSender(conversations, messages, blocks, new MediaCatalog(store), announcer, new MessageNumbering(conversations, messages), new WakeUps(new PushQueue(sharedState), logger, new OutageLog(logger)));
   return { conversations, messages, sender, sweeper: new AnnouncementSweeper(messages, announcer, logger) };
 }

@@ -4,7 +4,8 @@
  * ending one or all, and reading them. Ending a session is marked through `Revocations` first
  * (every pod refuses its tokens and closes its sockets at once), then recorded in storage, the
  * record that the mark is rebuilt from: if the store write fails the mark stays, and the session
- * is refused rather than revived.
+ * is refused rather than revived. Then the listeners of other areas hear of it
+ * (`onEnded`: push subscriptions of the session go).
  */
 import { randomBytes } from 'node:crypto';
 import type { Collection, DocumentStore } from '../../platform/store/document-store.js';
@@ -13,6 +14,7 @@ import type { Session } from './session.js';
 import { hashSecret, matchesHash, newSecret } from '../secrets/session-secrets.js';
 import type { Revocations } from './revocations.js';
 import type { SessionActivity } from './session-activity.js';
+import type { SessionEndListener } from './session-end-listener.js';
 
 export const MAX_SESSIONS = 5;
 /** How long an ended session stays readable for support and audit before its record goes. */
@@ -46,6 +48,7 @@ export class SessionManager {
    */
   private readonly lastTouched = new Map<string, { writtenAt: number; seenAt: number }>();
   private readonly touchIntervalMs: number;
+  private readonly endListeners: SessionEndListener[] = [];
 
   constructor(
     store: DocumentStore,
@@ -142,7 +145,14 @@ export class SessionManager {
       { $set: { endedAt: now, endReason: reason, expiresAt: new Date(now.getTime() + ENDED_RETENTION_MS) } },
     );
     this.lastTouched.delete(sessionId);
+    // Also when it had ended already: a listener that missed the first end (a crash) catches up.
+    await Promise.all(this.endListeners.map((listener) => listener.sessionEnded(sessionId)));
     return ended !== null;
+  }
+
+  /** Registers what another area does when a session ends (the app wires it). */
+  onEnded(listener: SessionEndListener): void {
+    this.endListeners.push(listener);
   }
 
   /** Ends (as `end` does) every active session of an account, or every one but `keep`. Returns how many ended. */

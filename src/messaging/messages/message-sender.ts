@@ -14,10 +14,14 @@
  * number. Only two that reach the insert at the same instant on two processes meet at the
  * idempotency index; the loser reads the winner's message, and the number it tried stays free
  * for that process's next message.
+ *
+ * A new direct message also wakes its recipient's offline devices (push, kind `message`): only
+ * queued, never awaited, so push can neither slow nor fail a send.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { Binary } from 'bson';
 import type { BlockList } from '../../contacts/block-list.js';
+import type { WakeUps } from '../../push/delivery/wake-ups.js';
 import { conflict, invalidArgument, permissionDenied } from '../../platform/errors/api-error.js';
 import type { Collection } from '../../platform/store/document-store.js';
 import { DuplicateKeyError } from '../../platform/store/document-store.js';
@@ -59,6 +63,7 @@ export class MessageSender {
     private readonly media: MediaCatalog,
     private readonly announcer: MessageAnnouncer,
     private readonly numbering: MessageNumbering,
+    private readonly wakeUps: WakeUps,
   ) {}
 
   private readonly sameKeyTurns = new SerialQueues();
@@ -137,7 +142,21 @@ export class MessageSender {
       this.conversations.touch(target, audience, message.sentAt),
     ]);
     await this.announcer.announce(message, audience);
+    this.wakeRecipients(target, message, audience);
     return message;
+  }
+
+  /**
+   * Push wake-ups for the recipients' offline devices (the push dispatcher skips connected
+   * ones and coalesces bursts): a user's direct or group message, never a server-written
+   * event (a rename would wake a whole group) nor a withheld message; not the sender's devices.
+   */
+  private wakeRecipients(target: Target, message: StoredMessage, audience: readonly string[]): void {
+    if (message.kind === 'system' || message.withheld) return;
+    const kind = target.type === 'direct' ? 'message' : 'group_message';
+    for (const address of audience) {
+      if (address !== message.senderAddress) void this.wakeUps.wake(address, { kind, conversationId: target.conversationId, seq: message.sequence });
+    }
   }
 
   /** The message stored earlier under this idempotency key, if any. */

@@ -25,4 +25,11 @@ const apiPodsShareOneDatabase: CrossCheck = ({ process: processSettings, store }
   }
 };
 
-export const crossChecks: readonly CrossCheck[] = [captchaNeedsSecret, twilioNeedsCredentials, apiPodsShareOneDatabase];
+// A VAPID key pair is one key: half of it configured would sign with a key the browsers never saw.
+const vapidKeysTogether: CrossCheck = ({ push }) => {
+  if ((push.vapidPublicKey === undefined) !== (push.vapidPrivateKey === undefined)) {
+    throw new ConfigError(push.vapidPublicKey === undefined ? 'PUSH_VAPID_PUBLIC_KEY' : 'PUSH_VAPID_PRIVATE_KEY', 'must be set together with its other half');
+  }
+};
+
+export const crossChecks: readonly CrossCheck[] = [captchaNeedsSecret, twilioNeedsCredentials, apiPodsShareOneDatabase, vapidKeysTogether];

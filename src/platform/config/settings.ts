@@ -266,6 +266,30 @@ export const settings = {
     replayPosts: integerSetting('CHANNEL_REPLAY_POSTS', 'Posts kept per channel in shared state for /ws catch-up (`channels.resume`); an older gap gets `channel.resync_required`.', 1000, 10, 100_000),
     replayRetentionMs: durationSetting('CHANNEL_REPLAY_RETENTION', 'How long a channel post stays replayable over /ws after it is published.', '24h'),
   },
+  push: {
+    vapidSubject: stringSetting(
+      'PUSH_VAPID_SUBJECT',
+      'The VAPID `sub` claim (RFC 8292) that push services use to contact the operator: a `mailto:` or `https:` URL.',
+      'mailto:push@localhost',
+      /^(mailto:[^\s@]+@[^\s@]+|https:\/\/[^\s]+)$/,
+    ),
+    vapidPublicKey: optionalTextSetting(
+      'PUSH_VAPID_PUBLIC_KEY',
+      'VAPID public key: the 65-byte uncompressed P-256 point, base64url. Set together with PUSH_VAPID_PRIVATE_KEY. Unset: a key pair created once in DATA_DIR/keys/ (one node only; a cluster must set both).',
+    ),
+    vapidPrivateKey: optionalTextSetting('PUSH_VAPID_PRIVATE_KEY', 'VAPID private key: the 32-byte P-256 scalar, base64url. Set together with PUSH_VAPID_PUBLIC_KEY.'),
+    caFile: optionalTextSetting(
+      'PUSH_CA_FILE',
+      'PEM file of certificate authorities trusted for push services besides the system ones (a self-hosted push gateway, tests). Unset: the system ones only.',
+    ),
+    proxyUrl: optionalUrlSetting('PUSH_PROXY', 'HTTP(S) proxy through which pushes leave the cluster (egress). Unset: direct connections.', ['http:', 'https:']),
+    timeoutMs: durationSetting('PUSH_TIMEOUT', 'How long one request to a push service may stay silent before it is abandoned and retried.', '10s'),
+    coalesceWindowMs: durationSetting(
+      'PUSH_COALESCE_WINDOW',
+      'At most one push per device and kind of event within this window: a burst of messages to an offline device wakes it once.',
+      '10s',
+    ),
+  },
   realtime: {
     heartbeatSeconds: integerSetting(
       'WS_HEARTBEAT_SECONDS',
@@ -304,6 +328,7 @@ export type KeysSettings = Config['keys'];
 export type RelaySettings = Config['relay'];
 export type GroupSettings = Config['groups'];
 export type ChannelSettings = Config['channels'];
+export type PushSettings = Config['push'];
 export type RealtimeSettings = Config['realtime'];
 export type DiscoverySettings = Config['discovery'];
 export type LocationSettings = Config['location'];

@@ -25,6 +25,8 @@ export interface MemoryStoreOptions {
 export class MemoryStore implements LocalScriptState {
   private readonly entries = new Map<string, Entry>();
   private readonly channels = new Map<string, Set<Listener>>();
+  /** Sorted sets: member to score. A set that becomes empty is removed, as Redis does. */
+  private readonly sortedSets = new Map<string, Map<string, number>>();
   private readonly sweepIntervalMs: number;
   private sweeper: NodeJS.Timeout | undefined;
 
@@ -49,9 +51,36 @@ export class MemoryStore implements LocalScriptState {
   }
 
   delete(key: string): boolean {
-    const existed = this.live(key) !== undefined;
+    const existed = this.live(key) !== undefined || this.sortedSets.has(key);
     this.entries.delete(key);
+    this.sortedSets.delete(key);
     return existed;
+  }
+
+  zadd(key: string, score: number, member: string): void {
+    const set = this.sortedSets.get(key) ?? new Map<string, number>();
+    set.set(member, score);
+    this.sortedSets.set(key, set);
+  }
+
+  zrem(key: string, member: string): boolean {
+    const set = this.sortedSets.get(key);
+    if (!set?.delete(member)) return false;
+    if (set.size === 0) this.sortedSets.delete(key);
+    return true;
+  }
+
+  zrangeByScore(key: string, max: number, count: number): [string, number][] {
+    const set = this.sortedSets.get(key);
+    if (!set) return [];
+    const due: [string, number][] = [];
+    for (const entry of set) if (entry[1] <= max) due.push(entry);
+    // Code-unit order is byte order for the ASCII members scripts use (JSON, ids).
+    return due.sort(([memberA, a], [memberB, b]) => a - b || (memberA < memberB ? -1 : memberA > memberB ? 1 : 0)).slice(0, count);
+  }
+
+  zcard(key: string): number {
+    return this.sortedSets.get(key)?.size ?? 0;
   }
 
   pttl(key: string): number {

@@ -255,6 +255,9 @@ function scriptSha(script: SharedStateScript<readonly ScriptArg[], ScriptReply>)
  * Logs transitions only (lost once, restored once) rather than every failed reconnect
  * attempt. 'reconnecting' marks a loss (a deliberate close() never reconnects); the
  * 'error' listener supplies its cause and keeps ioredis from printing unhandled errors.
+ * The cause is logged as its message, like every outage (OutageLog): whether a stopping Redis
+ * closed the socket cleanly or reset it under a command in flight (ECONNRESET) is a matter of
+ * timing, and neither is a bug with a stack worth reading.
  */
 function reportConnectionState(connection: Redis, role: string, logger: SharedStateLogger): void {
   let healthy = true;
@@ -265,7 +268,7 @@ function reportConnectionState(connection: Redis, role: string, logger: SharedSt
   connection.on('reconnecting', () => {
     if (!healthy) return;
     healthy = false;
-    logger.warn({ err: lastError, role }, 'Redis connection unavailable; shared-state commands fail until it is back');
+    logger.warn({ cause: lastError?.message, role }, 'Redis connection unavailable; shared-state commands fail until it is back');
   });
   connection.on('ready', () => {
     lastError = undefined;

@@ -102,8 +102,9 @@ export type ScriptReply = string | number | null | ReadonlyArray<string | number
 
 /**
  * The key space as a script's in-memory twin sees it: the Redis string commands a small
- * script needs, with Redis semantics. Values are strings only (no hashes or lists), so
- * a Lua script must keep to string keys to have a faithful `local` twin.
+ * script needs, and the few sorted-set commands a work queue needs (ZADD, ZREM,
+ * ZRANGEBYSCORE, ZCARD), with Redis semantics. There are no hashes or lists, so a Lua
+ * script must keep to string keys and sorted sets to have a faithful `local` twin.
  */
 export interface LocalScriptState {
   /** GET */
@@ -121,6 +122,17 @@ export interface LocalScriptState {
    * that the channel gets the key prefix (and, with a hash tag, the slot of its keys).
    */
   publish(channel: string, message: string): void;
+  /** ZADD key score member: adds the member or moves it to the new score. */
+  zadd(key: string, score: number, member: string): void;
+  /** ZREM; true when the member was there. */
+  zrem(key: string, member: string): boolean;
+  /**
+   * ZRANGEBYSCORE key -inf max WITHSCORES LIMIT 0 count: the members of score <= `max`,
+   * lowest score first (ties in byte order of the member), at most `count` of them.
+   */
+  zrangeByScore(key: string, max: number, count: number): [member: string, score: number][];
+  /** ZCARD */
+  zcard(key: string): number;
 }
 
 export interface ScriptDefinition<TResult extends ScriptReply> {

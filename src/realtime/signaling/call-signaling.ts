@@ -8,6 +8,10 @@
  * the other are refused with the same answer as any other refusal (`CALL_REFUSED`), so a
  * caller cannot tell a block from an unreachable callee.
  *
+ * A new call also wakes the callee's devices that have no live connection (a push notification
+ * of kind `call`), through `WakeCallee`: the push area is above realtime, so it comes in as a
+ * function.
+ *
  * Limits (spec): signaling frames 10 per minute, burst 5, per user; ICE candidates 100 per
  * minute, burst 30, per user; 50 ICE candidates per call for both parties together.
  */
@@ -28,6 +32,9 @@ const MAX_CANDIDATE_LENGTH = 4096;
 /** Longer than any call; the record only exists to bind the call id to its two parties. */
 const CALL_TTL_MS = 4 * 60 * 60 * 1000;
 
+/** Wakes the callee's offline devices for an incoming call; never throws. */
+export type WakeCallee = (callee: string) => void;
+
 interface CallParties {
   readonly caller: string;
   readonly callee: string;
@@ -39,6 +46,7 @@ export class CallSignaling {
     private readonly events: UserEventStream,
     private readonly limits: WsFrameLimits,
     private readonly blocks: BlockMirror,
+    private readonly wakeCallee: WakeCallee,
   ) {}
 
   /** Relays one call frame from `from`; throws FrameError when it is refused. */
@@ -70,7 +78,8 @@ export class CallSignaling {
     const created = await this.state.set(callKey(callId), parties, { ttlMs: CALL_TTL_MS, onlyIfAbsent: true });
     // A repeated offer on the same call (renegotiation) is fine; a call id of other parties is not.
     if (!created && (await this.state.get(callKey(callId))) !== parties) throw new FrameError('CONFLICT', 'call_id is in use');
-    return this.relay(to, 'call.offer', { call_id: callId, from_address: from, media, sdp });
+    await this.relay(to, 'call.offer', { call_id: callId, from_address: from, media, sdp });
+    if (created) this.wakeCallee(to);
   }
 
   private async iceCandidate(from: string, callId: string, frame: Record<string, unknown>): Promise<void> {

@@ -4,12 +4,14 @@
  * store (exactly once), then published as the durable `/ws` event `sealed.message`, numbered in
  * the recipient's stream so that a connection dropping just then gets it on resume. Otherwise
  * it waits in the store, up to 30 days, and is handed over when a ws pod announces the
- * recipient's next connection (`drain`).
+ * recipient's next connection (`drain`); meanwhile the recipient's offline devices are woken
+ * (push, kind `sealed_message`, which names nobody).
  *
  * The event carries the relay's message id, the payload and when it was received; nothing
  * about the sender.
  */
 import type { Logger } from '../../platform/logging/logger.js';
+import type { WakeUps } from '../../push/delivery/wake-ups.js';
 import type { SharedState } from '../../platform/shared-state/shared-state.js';
 import { eventJson } from '../../realtime/events/event-envelope.js';
 import type { UserEventStream } from '../../realtime/events/user-event-stream.js';
@@ -25,6 +27,7 @@ export class SealedDelivery {
     private readonly events: UserEventStream,
     private readonly sharedState: SharedState,
     private readonly logger: Logger,
+    private readonly wakeUps: WakeUps,
   ) {}
 
   /**
@@ -37,7 +40,10 @@ export class SealedDelivery {
       this.logger.warn({ err: error, messageId: envelope._id }, 'sealed envelope queued: shared state did not say whether its recipient is connected');
       return false;
     });
-    if (!connected) return false;
+    if (!connected) {
+      void this.wakeUps.wake(envelope.recipient, { kind: 'sealed_message' });
+      return false;
+    }
     const claimed = await this.mailbox.claim({ _id: envelope._id });
     // Claimed meanwhile by a drain, which delivers it.
     if (!claimed) return true;

@@ -30,6 +30,13 @@ describe('cross-setting checks', () => {
     expect(loadConfig({}).store).toMatchObject({ mongodbUrl: undefined, allowEmbeddedStore: false, mongodbAllowStandalone: false });
   });
 
+  it('PUSH_VAPID_PUBLIC_KEY and PUSH_VAPID_PRIVATE_KEY come together or not at all', () => {
+    expect(() => loadConfig({ PUSH_VAPID_PUBLIC_KEY: 'BPub' })).toThrow('PUSH_VAPID_PRIVATE_KEY must be set together with its other half');
+    expect(() => loadConfig({ PUSH_VAPID_PRIVATE_KEY: 'priv' })).toThrow('PUSH_VAPID_PUBLIC_KEY must be set together with its other half');
+    expect(loadConfig({ PUSH_VAPID_PUBLIC_KEY: 'BPub', PUSH_VAPID_PRIVATE_KEY: 'priv' }).push).toMatchObject({ vapidPublicKey: 'BPub', vapidPrivateKey: 'priv' });
+    expect(loadConfig({}).push).toMatchObject({ vapidPublicKey: undefined, vapidPrivateKey: undefined, vapidSubject: 'mailto:push@localhost' });
+  });
+
   it('RATE_LIMIT_OVERRIDES is checked against the API when the configuration loads', () => {
     expect(() => loadConfig({ RATE_LIMIT_OVERRIDES: '{"NoSuch.Rpc": {"limit": 1}}' })).toThrow('RATE_LIMIT_OVERRIDES has an unknown key "NoSuch.Rpc"');
     const overrides = loadConfig({ RATE_LIMIT_OVERRIDES: '{"AuthService.Initialize": {"burst": 3, "window_seconds": 30}}' }).limits.overrides;
@@ -40,7 +47,7 @@ describe('cross-setting checks', () => {
 it('each section holds only its own settings', () => {
   const config = loadConfig({});
   expect(Object.keys(config).sort()).toEqual(
-    ['accounts', 'captcha', 'channels', 'discovery', 'groups', 'http', 'keys', 'limits', 'location', 'mfa', 'phone', 'process', 'realtime', 'registration', 'relay', 'service', 'sessions', 'sharedState', 'sms', 'store', 'tokens'].sort(),
+    ['accounts', 'captcha', 'channels', 'discovery', 'groups', 'http', 'keys', 'limits', 'location', 'mfa', 'phone', 'process', 'push', 'realtime', 'registration', 'relay', 'service', 'sessions', 'sharedState', 'sms', 'store', 'tokens'].sort(),
   );
   expect(Object.keys(config.tokens).sort()).toEqual(['issuer', 'signingKey', 'signingKeyId', 'verificationKeys']);
   expect(Object.isFrozen(config) && Object.isFrozen(config.http)).toBe(true);

@@ -221,8 +221,19 @@ export const GetPushPublicKeyResponseSchema: GenMessage<GetPushPublicKeyResponse
 
 /**
  * Web Push (RFC 8030) subscriptions for browsers. The service sends notifications encrypted
- * per RFC 8291 with the subscription's keys and signed with its VAPID key (RFC 8292). Native
- * apps register platform push tokens with DeviceService.RegisterDevice instead.
+ * per RFC 8291 (`aes128gcm`) with the subscription's keys and signed with its VAPID key
+ * (RFC 8292). Native apps register platform push tokens with DeviceService.RegisterDevice
+ * instead.
+ *
+ * A push only tells a device that has no live `/ws` connection to connect and catch up; it
+ * never carries message content. Its payload is a JSON object: `kind` (`message`: a new direct
+ * message; `group_message`; `sealed_message`: a sealed-sender envelope waits, naming nobody;
+ * `call`: an incoming call; `recovery_request`: a guardian is asked to approve a recovery),
+ * plus `conversation_id` and `seq` (the conversation's newest sequence number) for messages.
+ * Pushes of one kind to one device are coalesced (at most one per `PUSH_COALESCE_WINDOW`, 10 s
+ * by default) and carry a `Topic` of their kind, so a push service keeps only the newest one
+ * for a device that is off. Urgency is `high` for calls and recovery requests (TTL 60 s for
+ * calls), `normal` otherwise (TTL one day).
  *
  * Every RPC can also fail with `401 UNAUTHORIZED`, `429 RATE_LIMIT_EXCEEDED` and
  * `500 INTERNAL`.
@@ -232,15 +243,18 @@ export const GetPushPublicKeyResponseSchema: GenMessage<GetPushPublicKeyResponse
 export const PushService: GenService<{
   /**
    * Stores a browser push subscription for the caller (the JSON of the browser's
-   * `PushSubscription`: `endpoint` and `keys`). Idempotent per `endpoint`: subscribing again
-   * updates the keys and moves the endpoint to the caller if another account held it. An
-   * account keeps at most 10 subscriptions; subscribing beyond that removes the least recently
-   * updated one. Subscriptions the push service reports gone (HTTP 404 or 410) are removed
-   * automatically.
+   * `PushSubscription`: `endpoint` and `keys`). The subscription belongs to the caller's session
+   * (device): it is removed when that session ends (logout, revocation, expiry) or the account
+   * is deleted, and no push goes to it while that session has a live `/ws` connection.
+   * Idempotent per `endpoint`: subscribing again updates the keys and moves the endpoint to the
+   * caller's session if another held it. An account keeps at most 10 subscriptions;
+   * subscribing beyond that removes the least recently updated one. Subscriptions the push
+   * service reports gone (HTTP 404 or 410) or refuses (any other 4xx but 408 and 429) are
+   * removed automatically.
    *
    * Errors: `400 INVALID_ARGUMENT` (`endpoint` not an `https` URL or longer than 2048
    * characters; `keys.auth` not 16 bytes or `keys.p256dh` not a 65-byte uncompressed P-256
-   * point, after base64url decoding), `401 UNAUTHORIZED`, `429 RATE_LIMIT_EXCEEDED`
+   * point on the curve, after base64url decoding), `401 UNAUTHORIZED`, `429 RATE_LIMIT_EXCEEDED`
    * (10 per minute, burst 2).
    *
    * @generated from rpc service.v1.PushService.SubscribePush
@@ -255,7 +269,8 @@ export const PushService: GenService<{
    * after `PushSubscription.unsubscribe()` in the browser, or at sign-out). Idempotent:
    * removing an unknown endpoint succeeds with `removed` false.
    *
-   * Errors: `400 INVALID_ARGUMENT` (`endpoint` missing).
+   * Errors: `400 INVALID_ARGUMENT` (`endpoint` missing, not an `https` URL or longer than 2048
+   * characters).
    *
    * @generated from rpc service.v1.PushService.UnsubscribePush
    */
@@ -266,9 +281,8 @@ export const PushService: GenService<{
   },
   /**
    * Returns the service's VAPID public key, to pass as `applicationServerKey` to the browser's
-   * `PushManager.subscribe()`.
-   *
-   * Errors: `503 UNAVAILABLE` (Web Push is not configured on this deployment).
+   * `PushManager.subscribe()`. It stays the same for the deployment's life (subscriptions are
+   * bound to it).
    *
    * @generated from rpc service.v1.PushService.GetPushPublicKey
    */

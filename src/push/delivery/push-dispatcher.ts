@@ -1,0 +1,190 @@
+/**
+ * Drains the push queue on an api pod (a background task the app starts and stops). Every api
+ * pod runs one; the queue's leases make each job one pod's (push-queue.ts).
+ *
+ * A wake job becomes deliveries: the user's subscriptions whose session is still active (those
+ * of sessions that are over are removed here, in case the session's end was not heard), minus
+ * the devices with a live /ws connection on any ws pod, minus those pushed for the same kind of
+ * event within the coalescing window (a key set-if-absent per subscription and kind: across
+ * pods, one of a burst's wake-ups wins). A delivery is one send; what the push service answers
+ * decides: done, removed subscription, or another try later (backoff, or `Retry-After`), until
+ * MAX_ATTEMPTS or the push's TTL.
+ */
+import { DependencyUnavailableError } from '../../platform/errors/dependency-unavailable.js';
+import type { Logger } from '../../platform/logging/logger.js';
+import type { OutageLog } from '../../platform/logging/outage-log.js';
+import type { SharedState } from '../../platform/shared-state/shared-state.js';
+import type { SessionConnections } from '../../realtime/events/session-connections.js';
+import type { PushMetrics } from '../push-metrics.js';
+import type { PushSubscriptionRecord } from '../subscriptions/push-subscription.js';
+import type { PushSubscriptions } from '../subscriptions/push-subscriptions.js';
+import type { ClaimedJob, DeliveryJob, PushQueue, WakeJob } from './push-queue.js';
+import type { PushSender } from './push-sender.js';
+import { WAKE_KINDS, payloadOf } from './wake-kinds.js';
+
+/** The ids of an account's active sessions (identity's), for dropping subscriptions of ended ones. */
+export type ActiveSessionsOf = (address: string) => Promise<readonly string[]>;
+
+export interface PushDispatcherDependencies {
+  readonly queue: PushQueue;
+  readonly subscriptions: PushSubscriptions;
+  readonly activeSessionsOf: ActiveSessionsOf;
+  readonly connections: SessionConnections;
+  readonly sharedState: SharedState;
+  readonly sender: PushSender;
+  readonly metrics: PushMetrics;
+  readonly logger: Logger;
+  readonly outages: OutageLog;
+  readonly coalesceWindowMs: number;
+  /** Longer than any send (PUSH_TIMEOUT), so that a job is not taken again while being sent. */
+  readonly leaseMs: number;
+}
+
+/** Jobs taken per claim and worked on at once. */
+const BATCH = 32;
+/** How long an idle dispatcher waits before polling the queue again. */
+const POLL_MS = 200;
+const STATS_INTERVAL_MS = 1000;
+export const MAX_ATTEMPTS = 8;
+const MAX_BACKOFF_MS = 5 * 60_000;
+
+export class PushDispatcher {
+  private stopped = true;
+  private running: Promise<void> | undefined;
+  private wakeIdle: (() => void) | undefined;
+  private statsAt = 0;
+
+  constructor(private readonly deps: PushDispatcherDependencies) {}
+
+  start(): void {
+    this.stopped = false;
+    this.running = this.loop();
+  }
+
+  /** Resolves once the jobs in hand are done; what is left stays queued for the other pods. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.wakeIdle?.();
+    await this.running;
+    this.deps.sender.close();
+  }
+
+  private async loop(): Promise<void> {
+    while (!this.stopped) {
+      const claimed = await this.deps.queue.claim(BATCH, this.deps.leaseMs).catch((error: unknown) => {
+        this.report(error, 'push queue not read');
+        return [];
+      });
+      await this.updateStats();
+      if (claimed.length === 0) await this.idle();
+      else await Promise.all(claimed.map((job) => this.work(job)));
+    }
+  }
+
+  private async work(claimed: ClaimedJob): Promise<void> {
+    try {
+      if (claimed.job.type === 'wake') await this.expand(claimed.job);
+      else if (!(await this.deliver(claimed, claimed.job))) return;
+      await this.deps.queue.finish(claimed);
+    } catch (error) {
+      // The job stays leased and is taken again when the lease runs out.
+      this.report(error, 'push job failed; it is tried again after its lease');
+    }
+  }
+
+  private async expand(job: WakeJob): Promise<void> {
+    const subscriptions = await this.deps.subscriptions.forAccount(job.address);
+    if (subscriptions.length === 0) return;
+    const active = new Set(await this.deps.activeSessionsOf(job.address));
+    const ended = [...new Set(subscriptions.filter((s) => !active.has(s.sessionId)).map((s) => s.sessionId))];
+    if (ended.length > 0) this.deps.metrics.subscriptionsRemoved.inc({ reason: 'session_ended' }, await this.deps.subscriptions.removeOfSessions(ended));
+    await Promise.all(subscriptions.filter((s) => active.has(s.sessionId)).map((subscription) => this.wakeDevice(subscription, job)));
+  }
+
+  private async wakeDevice(subscription: PushSubscriptionRecord, job: WakeJob): Promise<void> {
+    const { kind } = job.wake;
+    if (await this.deps.connections.isConnected(subscription.sessionId)) {
+      this.deps.metrics.skipped.inc({ reason: 'connected' });
+      return;
+    }
+    const quietKey = `push:quiet:${subscription._id}:${kind}`;
+    if (!(await this.deps.sharedState.set(quietKey, '1', { ttlMs: this.deps.coalesceWindowMs, onlyIfAbsent: true }))) {
+      this.deps.metrics.skipped.inc({ reason: 'coalesced' });
+      return;
+    }
+    await this.deps.queue.add({
+      type: 'deliver',
+      subscriptionId: subscription._id,
+      endpoint: subscription.endpoint,
+      p256dh: subscription.p256dh,
+      auth: subscription.auth,
+      kind,
+      payload: payloadOf(job.wake),
+      attempt: 0,
+      expiresAt: Date.now() + WAKE_KINDS[kind].ttlSeconds * 1000,
+    });
+  }
+
+  /** Sends; answers whether the job is done (false: it was put back for a retry). */
+  private async deliver(claimed: ClaimedJob, job: DeliveryJob): Promise<boolean> {
+    const { metrics } = this.deps;
+    if (Date.now() >= job.expiresAt) {
+      metrics.failed.inc({ reason: 'expired' });
+      return true;
+    }
+    const result = await this.deps.sender.send(job);
+    if (result.outcome === 'sent') {
+      metrics.sent.inc({ kind: job.kind });
+      return true;
+    }
+    if (result.outcome !== 'retry') {
+      const removed = await this.deps.subscriptions.removeGone(job.subscriptionId, job);
+      if (removed) metrics.subscriptionsRemoved.inc({ reason: result.outcome });
+      this.deps.logger.info({ subscriptionId: job.subscriptionId, status: result.status }, 'push subscription removed: the push service refused it');
+      return true;
+    }
+    const attempt = job.attempt + 1;
+    const dueAt = Date.now() + (result.retryAfterMs ?? backoffMs(attempt));
+    if (attempt >= MAX_ATTEMPTS || dueAt >= job.expiresAt) {
+      metrics.failed.inc({ reason: attempt >= MAX_ATTEMPTS ? 'gave_up' : 'expired' });
+      return true;
+    }
+    metrics.retried.inc({ reason: result.reason });
+    await this.deps.queue.retry(claimed, { ...job, attempt }, dueAt);
+    return false;
+  }
+
+  private async updateStats(): Promise<void> {
+    const now = Date.now();
+    if (now - this.statsAt < STATS_INTERVAL_MS) return;
+    this.statsAt = now;
+    try {
+      const { depth, earliestDueAt } = await this.deps.queue.stats();
+      this.deps.metrics.queueDepth.set(depth);
+      this.deps.metrics.queueAge.set(earliestDueAt === null ? 0 : Math.max(0, now - earliestDueAt) / 1000);
+    } catch (error) {
+      this.report(error, 'push queue statistics not read');
+    }
+  }
+
+  private idle(): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(resolve, POLL_MS);
+      this.wakeIdle = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+  }
+
+  private report(error: unknown, message: string): void {
+    if (error instanceof DependencyUnavailableError) this.deps.outages.report(error);
+    else this.deps.logger.error({ err: error }, message);
+  }
+}
+
+/** 1 s, 2 s, 4 s… up to 5 minutes, with up to a quarter of jitter so that retries of a burst spread out. */
+function backoffMs(attempt: number): number {
+  const base = Math.min(MAX_BACKOFF_MS, 1000 * 2 ** (attempt - 1));
+  return Math.round(base * (1 + Math.random() * 0.25));
+}

@@ -1,0 +1,154 @@
+/**
+ * The push work queue, in shared state so that every api pod drains one queue and each job is
+ * done once. Design: one Redis sorted set whose members are the jobs (JSON, each with a random
+ * id) and whose scores are the times (epoch ms) they are due.
+ *
+ * - A claim atomically takes the due jobs and moves their score to the end of a lease: no other
+ *   pod sees them until then. A pod that dies mid-job (kill -9) loses nothing: the lease runs out
+ *   and the job is due again (at-least-once; a push is sent twice only if a pod dies between the
+ *   push service's answer and the job's removal, or a send outlives the lease, which the send
+ *   timeout prevents).
+ * - A finished job is removed; a retry replaces the member (its attempt count changed) with a
+ *   later score, which is also how backoff and `Retry-After` are waited out: nothing sleeps.
+ *
+ * Why not a list (BRPOPLPUSH) or a stream (XREADGROUP): delays and retries need a time index
+ * anyway, and the sorted set gives due times, leases and retries with one structure and one
+ * round trip per claim. Why not the store: ws pods (calls) have none, and a queue must outlive
+ * neither the pushes' own short TTLs nor Redis: jobs lost with Redis are pushes not sent, and
+ * clients still catch up when they next connect.
+ */
+import { randomBytes } from 'node:crypto';
+import { defineScript } from '../../platform/shared-state/shared-state.js';
+import type { SharedState } from '../../platform/shared-state/shared-state.js';
+import type { WakeKind, WakeUp } from './wake-kinds.js';
+
+/** "Wake this user": expanded by an api pod into one delivery per subscription that needs it. */
+export interface WakeJob {
+  readonly type: 'wake';
+  readonly id: string;
+  readonly address: string;
+  readonly wake: WakeUp;
+}
+
+/** One push to one subscription, with everything needed to send it from any pod. */
+export interface DeliveryJob {
+  readonly type: 'deliver';
+  readonly id: string;
+  readonly subscriptionId: string;
+  readonly endpoint: string;
+  readonly p256dh: string;
+  readonly auth: string;
+  readonly kind: WakeKind;
+  readonly payload: string;
+  /** Sends tried so far. */
+  readonly attempt: number;
+  /** Epoch ms after which the push is worthless (its TTL). */
+  readonly expiresAt: number;
+}
+
+export type PushJob = WakeJob | DeliveryJob;
+export type NewJob = Omit<WakeJob, 'id'> | Omit<DeliveryJob, 'id'>;
+
+export interface ClaimedJob {
+  readonly job: PushJob;
+  /** The member as stored: what finishing or retrying the job refers to. */
+  readonly member: string;
+  /** When it was due: how long it waited. */
+  readonly dueAt: number;
+}
+
+const QUEUE_KEY = 'push:{queue}:due';
+
+const addJob = defineScript<[dueAt: number, member: string], number>({
+  name: 'push-queue-add',
+  keys: 1,
+  lua: `redis.call('ZADD', KEYS[1], ARGV[1], ARGV[2])
+return 1`,
+  local: (state, [key], [dueAt, member]) => {
+    state.zadd(key!, Number(dueAt), member!);
+    return 1;
+  },
+});
+
+/** Takes up to ARGV[3] jobs due at ARGV[1] and leases them until ARGV[2]; returns member, due, member, due… */
+const claimJobs = defineScript<[now: number, leaseUntil: number, count: number], string[]>({
+  name: 'push-queue-claim',
+  keys: 1,
+  lua: `local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'WITHSCORES', 'LIMIT', 0, ARGV[3])
+for i = 1, #due, 2 do redis.call('ZADD', KEYS[1], ARGV[2], due[i]) end
+return due`,
+  local: (state, [key], [now, leaseUntil, count]) => {
+    const due = state.zrangeByScore(key!, Number(now), Number(count));
+    for (const [member] of due) state.zadd(key!, Number(leaseUntil), member);
+    return due.flatMap(([member, score]) => [member, String(score)]);
+  },
+});
+
+/** Replaces a leased job by its next attempt (ARGV[3], due ARGV[2]) unless it is gone; 1 when replaced. */
+const replaceJob = defineScript<[member: string, dueAt: number, next: string], number>({
+  name: 'push-queue-replace',
+  keys: 1,
+  lua: `if redis.call('ZREM', KEYS[1], ARGV[1]) == 0 then return 0 end
+redis.call('ZADD', KEYS[1], ARGV[2], ARGV[3])
+return 1`,
+  local: (state, [key], [member, dueAt, next]) => {
+    if (!state.zrem(key!, member!)) return 0;
+    state.zadd(key!, Number(dueAt), next!);
+    return 1;
+  },
+});
+
+const removeJob = defineScript<[member: string], number>({
+  name: 'push-queue-remove',
+  keys: 1,
+  lua: `return redis.call('ZREM', KEYS[1], ARGV[1])`,
+  local: (state, [key], [member]) => (state.zrem(key!, member!) ? 1 : 0),
+});
+
+/** The number of jobs (waiting, leased or waiting for a retry) and the earliest score, '-1' when empty. */
+const queueStats = defineScript<[], [number, string]>({
+  name: 'push-queue-stats',
+  keys: 1,
+  lua: `local first = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', '+inf', 'WITHSCORES', 'LIMIT', 0, 1)
+return {redis.call('ZCARD', KEYS[1]), first[2] or '-1'}`,
+  local: (state, [key]) => {
+    const [first] = state.zrangeByScore(key!, Infinity, 1);
+    return [state.zcard(key!), first === undefined ? '-1' : String(first[1])];
+  },
+});
+
+export class PushQueue {
+  constructor(private readonly state: SharedState) {}
+
+  async add(job: NewJob, dueAt = Date.now()): Promise<void> {
+    await this.state.run(addJob, [QUEUE_KEY], [dueAt, JSON.stringify({ ...job, id: newJobId() })]);
+  }
+
+  /** Up to `count` due jobs, each leased to the caller for `leaseMs`. */
+  async claim(count: number, leaseMs: number, now = Date.now()): Promise<ClaimedJob[]> {
+    const reply = await this.state.run(claimJobs, [QUEUE_KEY], [now, now + leaseMs, count]);
+    const claimed: ClaimedJob[] = [];
+    for (let i = 0; i < reply.length; i += 2) {
+      const member = reply[i]!;
+      claimed.push({ job: JSON.parse(member) as PushJob, member, dueAt: Number(reply[i + 1]) });
+    }
+    return claimed;
+  }
+
+  async finish(claimed: ClaimedJob): Promise<void> {
+    await this.state.run(removeJob, [QUEUE_KEY], [claimed.member]);
+  }
+
+  /** Puts the job back as `next`, due at `dueAt`. */
+  async retry(claimed: ClaimedJob, next: DeliveryJob, dueAt: number): Promise<void> {
+    await this.state.run(replaceJob, [QUEUE_KEY], [claimed.member, dueAt, JSON.stringify(next)]);
+  }
+
+  /** Jobs held (due, leased or waiting for a retry) and the earliest due time among them (null when none). */
+  async stats(): Promise<{ depth: number; earliestDueAt: number | null }> {
+    const [depth, earliest] = await this.state.run(queueStats, [QUEUE_KEY], []);
+    return { depth, earliestDueAt: earliest === '-1' ? null : Number(earliest) };
+  }
+}
+
+const newJobId = () => randomBytes(9).toString('base64url');

@@ -1,0 +1,33 @@
+/**
+ * What other areas call when an event should reach a user who may be offline: `wake(address,
+ * { kind, conversationId?, seq? })`. It only queues a wake job (one shared-state write) and
+ * never throws or waits for delivery, so a send is neither slowed nor failed by push: an api
+ * pod's PushDispatcher later finds the user's subscriptions, skips the devices connected over
+ * /ws, coalesces bursts and sends. Built once per process by the app for every role (call
+ * offers come from ws pods).
+ *
+ * Kinds (wake-kinds.ts): `message` (new direct message, wired in messaging), `sealed_message`
+ * (relay), `call` (call signaling), `group_message` and `recovery_request` (for the groups and
+ * recovery areas).
+ */
+import type { Logger } from '../../platform/logging/logger.js';
+import type { OutageLog } from '../../platform/logging/outage-log.js';
+import { DependencyUnavailableError } from '../../platform/errors/dependency-unavailable.js';
+import type { PushQueue } from './push-queue.js';
+import type { WakeUp } from './wake-kinds.js';
+
+export class WakeUps {
+  constructor(
+    private readonly queue: PushQueue,
+    private readonly logger: Logger,
+    private readonly outages: OutageLog,
+  ) {}
+
+  /** Queues the wake-up; resolves once it is queued or its failure logged (never rejects). */
+  wake(address: string, wake: WakeUp): Promise<void> {
+    return this.queue.add({ type: 'wake', address, wake }).catch((error: unknown) => {
+      if (error instanceof DependencyUnavailableError) this.outages.report(error);
+      else this.logger.error({ err: error, kind: wake.kind }, 'push wake-up not queued');
+    });
+  }
+}

@@ -1,0 +1,101 @@
+/**
+ * The push work queue on both shared-state implementations (in memory, and on the real Redis
+ * when it answers): two "pods" claiming at once take each job once; a leased job is invisible
+ * until its lease runs out and then due again (a pod that died mid-job loses nothing); a retry
+ * waits until its due time; the statistics see waiting and leased jobs.
+ */
+import { pino } from 'pino';
+import { MemorySharedState } from '../../src/platform/shared-state/memory-shared-state.js';
+import { MemoryStore } from '../../src/platform/shared-state/memory-store.js';
+import { openSharedState } from '../../src/platform/shared-state/open-shared-state.js';
+import type { SharedState } from '../../src/platform/shared-state/shared-state.js';
+import { PushQueue } from '../../src/push/delivery/push-queue.js';
+import type { DeliveryJob } from '../../src/push/delivery/push-queue.js';
+import { deleteKeys, uniqueTestPrefix, withRedis } from '../platform/shared-state/redis-for-tests.js';
+
+const logger = pino({ level: 'silent' });
+
+const delivery = (n: number): Omit<DeliveryJob, 'id'> => ({
+  type: 'deliver',
+  subscriptionId: `sub-${n}`,
+  endpoint: `https://push.example/${n}`,
+  p256dh: 'p',
+  auth: 'a',
+  kind: 'message',
+  payload: '{"kind":"message"}',
+  attempt: 0,
+  expiresAt: Date.now() + 60_000,
+});
+
+function describeQueue(name: string, openPods: () => Promise<{ pods: [SharedState, SharedState]; dispose(): Promise<void> }>) {
+  describe(name, () => {
+    let pods: [SharedState, SharedState];
+    let dispose: () => Promise<void>;
+    beforeEach(async () => {
+      ({ pods, dispose } = await openPods());
+    });
+    afterEach(() => dispose());
+
+    it('gives each job to one of two pods claiming at once', async () => {
+      const [a, b] = [new PushQueue(pods[0]), new PushQueue(pods[1])];
+      const now = Date.now();
+      await Promise.all(Array.from({ length: 40 }, (_, n) => a.add(delivery(n), now - 1)));
+      const claims = await Promise.all([a.claim(8, 60_000, now), b.claim(8, 60_000, now), a.claim(8, 60_000, now), b.claim(8, 60_000, now), a.claim(16, 60_000, now), b.claim(16, 60_000, now)]);
+      const taken = claims.flat().map((claimed) => (claimed.job as DeliveryJob).subscriptionId);
+      expect(taken).toHaveLength(40);
+      expect(new Set(taken).size).toBe(40);
+      expect(await a.claim(8, 60_000, now)).toEqual([]);
+      expect((await b.stats()).depth).toBe(40);
+    });
+
+    it('hands a leased job out again once its lease ran out, and not before', async () => {
+      const queue = new PushQueue(pods[0]);
+      const now = Date.now();
+      await queue.add(delivery(1), now);
+      const [first] = await queue.claim(1, 1000, now);
+      expect(first!.dueAt).toBe(now);
+      expect(await new PushQueue(pods[1]).claim(1, 1000, now + 999)).toEqual([]);
+      const [again] = await new PushQueue(pods[1]).claim(1, 1000, now + 1000);
+      expect(again!.job).toEqual(first!.job);
+      await queue.finish(again!);
+      expect(await queue.stats()).toEqual({ depth: 0, earliestDueAt: null });
+    });
+
+    it('keeps a retry until it is due, with its new attempt count; a job finished elsewhere is not put back', async () => {
+      const queue = new PushQueue(pods[0]);
+      const now = Date.now();
+      await queue.add(delivery(2), now);
+      const [claimed] = await queue.claim(1, 60_000, now);
+      const job = claimed!.job as DeliveryJob;
+      await queue.retry(claimed!, { ...job, attempt: 1 }, now + 5000);
+      expect(await queue.stats()).toEqual({ depth: 1, earliestDueAt: now + 5000 });
+      expect(await queue.claim(1, 60_000, now + 4999)).toEqual([]);
+      const [retried] = await queue.claim(1, 60_000, now + 5000);
+      expect(retried!.job).toEqual({ ...job, attempt: 1 });
+      await queue.finish(retried!);
+      // The original lease's holder is late: its retry finds the job gone and adds nothing.
+      await queue.retry(claimed!, { ...job, attempt: 2 }, now);
+      expect((await queue.stats()).depth).toBe(0);
+    });
+  });
+}
+
+describeQueue('in memory', async () => {
+  const store = new MemoryStore();
+  const pods: [SharedState, SharedState] = [new MemorySharedState({ keyPrefix: 'q:', logger, store }), new MemorySharedState({ keyPrefix: 'q:', logger, store })];
+  return { pods, dispose: async () => void (await Promise.all(pods.map((pod) => pod.close()))) };
+});
+
+await withRedis((redisUrl) => {
+  describeQueue('on Redis', async () => {
+    const prefix = uniqueTestPrefix('push-queue');
+    const pods = (await Promise.all([openSharedState({ redisUrl, keyPrefix: prefix, logger }), openSharedState({ redisUrl, keyPrefix: prefix, logger })])) as [SharedState, SharedState];
+    return {
+      pods,
+      async dispose() {
+        await Promise.all(pods.map((pod) => pod.close()));
+        await deleteKeys(redisUrl, prefix);
+      },
+    };
+  });
+});
