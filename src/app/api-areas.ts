@@ -263,6 +263,7 @@ export async function buildApiAreas(ports: ApiAreaPorts): Promise<ApiAreas> {
       },
     },
     events,
+    wakeUps: ports.wakeUps,
   });
   // Identity last: its account record is what a finished move or deletion leaves behind.
   // Groups before messaging: leaving a group (ownership passed) needs the member records that

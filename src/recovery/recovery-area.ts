@@ -7,6 +7,7 @@
 import type { AccountRepository } from '../identity/accounts/account-repository.js';
 import type { AccountsSettings } from '../platform/config/settings.js';
 import type { DocumentStore, IndexSpec } from '../platform/store/document-store.js';
+import type { WakeUps } from '../push/delivery/wake-ups.js';
 import type { MessagingEvents } from '../realtime/events/messaging-events.js';
 import { GuardianDecisions } from './guardian-decisions.js';
 import { RecoveryAccountData } from './recovery-account-data.js';
@@ -34,6 +35,8 @@ export interface RecoveryDependencies {
   readonly mac: KeyedHash;
   readonly moves: AccountMoves;
   readonly events: MessagingEvents;
+  /** Push wake-ups of the owner's and guardians' offline devices for recovery notices. */
+  readonly wakeUps: WakeUps;
 }
 
 /** Every index of the recovery area (created at start, and by the ensure-indexes command before a rollout). */
@@ -43,7 +46,7 @@ export async function createRecoveryArea(deps: RecoveryDependencies) {
   await deps.store.ensureIndexes(recoveryIndexes);
   const configs = new RecoveryConfigs(deps.store);
   const requests = new RecoveryRequests(deps.store, deps.settings.recoveryHourMs);
-  const notices = new RecoveryNotices(deps.events);
+  const notices = new RecoveryNotices(deps.events, deps.wakeUps);
   const service = createRecoveryService({
     serviceName: deps.serviceName,
     accounts: deps.accounts,

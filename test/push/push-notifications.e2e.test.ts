@@ -179,6 +179,26 @@ describe('delivery', () => {
     expect(delivered!.at - throttled!.at).toBeGreaterThanOrEqual(2900);
   });
 
+  it('wakes every other member of a group for a member\'s message, never the sender, and not for group events', async () => {
+    const [dave, erin] = await Promise.all([signIn(service.baseUrl), signIn(service.baseUrl)]);
+    const [senderDevice, daveDevice, erinDevice] = [pushService.device(), pushService.device(), pushService.device()];
+    await Promise.all([subscribed(alice, senderDevice), subscribed(dave, daveDevice), subscribed(erin, erinDevice)]);
+    const groupId = expectOk(await api.post('/api/v1/groups/create', { name: 'Push', member_addresses: [dave.user.address, erin.user.address] }, bearer(alice))).group.id as string;
+    expectOk(await api.post(`/api/v1/groups/${groupId}/rename`, { name: 'Push renamed' }, bearer(alice)));
+    await sleep(1000);
+    // Creating and renaming are server-written events: nobody was woken for them.
+    expect(pushService.requestsTo(daveDevice)).toHaveLength(0);
+    const sent = expectOk(await api.post('/api/v1/send', { client_message_id: `g-${Date.now()}`, group_id: groupId, ciphertext: b64('group words') }, bearer(alice)));
+    const [toDave] = await pushService.waitForRequests(daveDevice, 1);
+    const [toErin] = await pushService.waitForRequests(erinDevice, 1);
+    for (const push of [toDave!, toErin!]) {
+      expect(payloadOf(push)).toEqual({ kind: 'group_message', conversation_id: `group:${groupId}`, seq: sent.chat_message.sequence });
+      expect(push.plaintext).not.toContain(b64('group words'));
+    }
+    await sleep(1000);
+    expect(pushService.requestsTo(senderDevice)).toHaveLength(0);
+  });
+
   it('wakes the callee of a call, with high urgency and a short TTL', async () => {
     const device = pushService.device();
     const grace = await signIn(service.baseUrl);
