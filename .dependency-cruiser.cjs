@@ -3,7 +3,7 @@
  * test/architecture/dependencies.test.ts and by hand with
  *   npx depcruise src --config .dependency-cruiser.cjs
  */
-const AREAS = '(admin|contacts|identity|limits|messaging|presence|realtime|system)';
+const AREAS = '(admin|contacts|identity|limits|media|messaging|presence|realtime|system)';
 
 module.exports = {
   forbidden: [

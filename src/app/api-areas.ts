@@ -12,6 +12,7 @@ import { AuthService } from '../gen/service/v1/auth_pb.js';
 import { ContactsService } from '../gen/service/v1/contacts_pb.js';
 import { DeviceService } from '../gen/service/v1/device_pb.js';
 import { KeysService } from '../gen/service/v1/keys_pb.js';
+import { MediaService } from '../gen/service/v1/media_pb.js';
 import { MessagesService } from '../gen/service/v1/messages_pb.js';
 import { MfaService } from '../gen/service/v1/mfa_pb.js';
 import { PhoneAuthService } from '../gen/service/v1/phone_pb.js';
@@ -24,6 +25,9 @@ import type { WsTickets } from '../identity/sessions/ws-tickets.js';
 import type { TokenVerification } from '../identity/tokens/token-verification.js';
 import type { KeyRecordVerifier } from '../keys/directory/key-record-rules.js';
 import { createKeysArea } from '../keys/keys-area.js';
+import { createMediaArea } from '../media/media-area.js';
+import type { MediaMetrics } from '../media/media-metrics.js';
+import type { Avatars } from '../media/avatars.js';
 import type { KeysMetrics } from '../keys/keys-metrics.js';
 import type { RateLimiter } from '../limits/rate-limiter.js';
 import { Conversations } from '../messaging/conversations/conversations.js';
@@ -65,6 +69,7 @@ export interface ApiAreaPorts {
   /** The verifier whose rules the key directory applies. */
   readonly keyRecords: KeyRecordVerifier;
   readonly keysMetrics: KeysMetrics;
+  readonly mediaMetrics: MediaMetrics;
   /** Where background work reports dependency outages (once per interval). */
   readonly outages: OutageLog;
 }
@@ -86,7 +91,7 @@ export interface ApiAreas {
   readonly mirrors: readonly MirrorSource[];
   /**
    * Messaging's sweeper of messages left unannounced, the keys area's re-publisher of key
-   * records and the relay's drains on connection announcements.
+   * records, the relay's drains on connection announcements and the media sweeper.
    */
   readonly backgroundTasks: readonly BackgroundTask[];
   /**
@@ -94,6 +99,8 @@ export interface ApiAreas {
    * deletion removes them (identity last: the account record is what marks the walk done).
    */
   readonly accountData: readonly AccountDataOwner[];
+  /** The media area's avatars: a profile update makes an uploaded avatar current through `set`. */
+  readonly avatars: Avatars;
 }
 
 export async function buildApiAreas(ports: ApiAreaPorts): Promise<ApiAreas> {
@@ -115,9 +122,18 @@ export async function buildApiAreas(ports: ApiAreaPorts): Promise<ApiAreas> {
   // (and the groups and channels areas will write their members' records).
   const conversations = new Conversations(store, accounts);
   const presence = createPresenceArea({ store, conversations, blocks: contacts.blocks, events });
+  const media = await createMediaArea({
+    settings: config.media,
+    store,
+    blobStorage: { mongodbUrl: config.store.mongodbUrl, dataDir: config.store.dataDir },
+    conversations,
+    metrics: ports.mediaMetrics,
+    logger,
+  });
   const messaging = await createMessagingArea({
     store,
     conversations,
+    media: media.attachments,
     accounts,
     blocks: contacts.blocks,
     verifications: contacts.verifications,
@@ -148,10 +164,12 @@ export async function buildApiAreas(ports: ApiAreaPorts): Promise<ApiAreas> {
     outages: ports.outages,
   });
   return {
+    // For profile updates (update-profile sets the avatar through it) when that lands.
+    avatars: media.avatars,
     authentication: identity.authentication,
     mirrors: [identity.mirror, contacts.mirror],
-    backgroundTasks: [messaging.announcementSweeper, keys.republisher, relay.drains],
-    accountData: [],
+    backgroundTasks: [messaging.announcementSweeper, keys.republisher, relay.drains, media.background],
+    accountData: [media.accountData],
     implementations: new Map<string, PartialServiceImpl>([
       [SystemService.typeName, createSystemService(ports.frontendErrors)],
       [AuthService.typeName, identity.services.auth],
@@ -165,6 +183,7 @@ export async function buildApiAreas(ports: ApiAreaPorts): Promise<ApiAreas> {
       [ProfileService.typeName, presence.service],
       [KeysService.typeName, keys.service],
       [RelayService.typeName, relay.service],
+      [MediaService.typeName, media.service],
     ]),
   };
 }

@@ -22,6 +22,8 @@ import { WsTickets } from '../identity/sessions/ws-tickets.js';
 import { createTokenVerification } from '../identity/tokens/token-verification.js';
 import { KEY_RECORD_NAMESPACE, KeyRecordVerifier } from '../keys/directory/key-record-rules.js';
 import { createKeysMetrics } from '../keys/keys-metrics.js';
+import { createMediaMetrics } from '../media/media-metrics.js';
+import { maxRequestBytesOf } from '../platform/api/api-services.js';
 import { createLimitsArea } from '../limits/limits-area.js';
 import { Readiness } from '../ops/readiness.js';
 import type { DependencyCheck } from '../ops/readiness.js';
@@ -85,6 +87,7 @@ export async function startApp(config: Config, logger: Logger): Promise<RunningA
   });
   const realtimeMetrics = createRealtimeMetrics(metrics.registry);
   const keysMetrics = createKeysMetrics(metrics.registry);
+  const mediaMetrics = createMediaMetrics(metrics.registry);
   const verification = await createTokenVerification(config.tokens, config.store.dataDir, sharedState);
   const wsTickets = new WsTickets(sharedState);
   const blockMirror = new BlockMirror(sharedState);
@@ -122,6 +125,7 @@ export async function startApp(config: Config, logger: Logger): Promise<RunningA
       keyDirectory,
       keyRecords,
       keysMetrics,
+      mediaMetrics,
       outages,
     });
     // Before serving: the security mirrors in shared state are complete (or being repaired).
@@ -136,7 +140,8 @@ export async function startApp(config: Config, logger: Logger): Promise<RunningA
       host: httpSettings.host,
       port: httpSettings.grpcPort,
       logger,
-      maxBodyBytes: httpSettings.maxBodyBytes,
+      // Connect has one limit per server: the largest any RPC declares (media uploads).
+      maxBodyBytes: Math.max(httpSettings.maxBodyBytes, ...routes.map((route) => maxRequestBytesOf(route.method) ?? 0)),
       trustedProxies: httpSettings.trustedProxies,
       routes: (router) => {
         pipeline.register(router);
@@ -163,6 +168,7 @@ export async function startApp(config: Config, logger: Logger): Promise<RunningA
     host: httpSettings.host,
     port: httpSettings.port,
     maxBodyBytes: httpSettings.maxBodyBytes,
+    maxBodyBytesOf: gateway ? (method, path) => gateway?.maxRequestBytes(method, path) : undefined,
     trustedProxies: httpSettings.trustedProxies,
     logger,
     metrics,

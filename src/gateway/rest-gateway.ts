@@ -6,6 +6,7 @@ import type { DescMethod, JsonValue } from '@bufbuild/protobuf';
 import { createContextValues } from '@connectrpc/connect';
 import type { IncomingRequest, RoutedResponse } from '../server/http-message.js';
 import { Code } from '@connectrpc/connect';
+import { maxRequestBytesOf } from '../platform/api/api-services.js';
 import { apiError, invalidArgument } from '../platform/errors/api-error.js';
 import { renderError } from '../platform/errors/http-status.js';
 import { callInfo, callInfoKey } from '../platform/rpc/call-context.js';
@@ -31,6 +32,12 @@ export class RestGateway {
     private readonly options: GatewayOptions,
   ) {
     this.router = new Router(routes);
+  }
+
+  /** The body limit of the route a request goes to, when its RPC declares one (`max_request_bytes`). */
+  maxRequestBytes(method: string, path: string): number | undefined {
+    const match = this.router.match(method, path);
+    return match.kind === 'found' ? maxRequestBytesOf(match.route.method) : undefined;
   }
 
   async handle(request: IncomingRequest): Promise<RoutedResponse> {
@@ -65,8 +72,11 @@ export class RestGateway {
       const input = requestMessage(route, { variables, query: new URLSearchParams(request.query), body: parseBody(request) });
       const output = responseBody(route, await handler(input, context));
       const contentType = accepted.kind === 'supported' && output.contentType === 'application/json' ? accepted.mediaType : output.contentType;
-      headers.push(['Content-Type', contentType], ...context.headersToSend());
-      return { status: 200, headers, body: output.body, routeLabel: route.template };
+      const serviceHeaders = context.headersToSend();
+      headers.push(['Content-Type', contentType], ...serviceHeaders);
+      // A raw body the service marked with Content-Range is one range of it (media downloads).
+      const partial = output.contentType !== 'application/json' && serviceHeaders.some(([name]) => name === 'content-range');
+      return { status: partial ? 206 : 200, headers, body: output.body, routeLabel: route.template };
     } catch (error) {
       return failure(error, [...headers, ...context.headersToSend()], route.template);
     } finally {

@@ -21,7 +21,7 @@ import { conversationIndexes } from './conversations/conversation.js';
 import type { Conversations } from './conversations/conversations.js';
 import { AnnouncementSweeper } from './messages/announcement-sweeper.js';
 import { History } from './messages/history.js';
-import { MediaCatalog } from './messages/media-catalog.js';
+import type { MediaAttachments } from './messages/media-attachments.js';
 import { MessageAnnouncer } from './messages/message-announcer.js';
 import { MessageNumbering } from './messages/message-numbering.js';
 import { MessageSender } from './messages/message-sender.js';
@@ -37,6 +37,8 @@ export interface MessagingDependencies {
   readonly conversations: Conversations;
   readonly accounts: AccountRepository;
   readonly blocks: BlockList;
+  /** The media area's record of which message uses which upload. */
+  readonly media: MediaAttachments;
   readonly verifications: ContactVerifications;
   readonly presence: PresenceView;
   readonly events: MessagingEvents;
@@ -51,14 +53,14 @@ export async function createMessagingArea(deps: MessagingDependencies) {
   await store.ensureIndexes(messagingIndexes);
   const messages = store.collection<StoredMessage>(MESSAGES);
   const announcer = new MessageAnnouncer(messages, conversations, events, logger);
-  const sender = new MessageSender(conversations, messages, blocks, new MediaCatalog(store), announcer, new MessageNumbering(conversations, messages));
+  const sender = new MessageSender(conversations, messages, blocks, deps.media, announcer, new MessageNumbering(conversations, messages));
   const service = createMessagesService({
     conversations,
     sender,
     history: new History(messages),
     receipts: new Receipts(messages, conversations, blocks, events),
     stars: new Stars(store, messages, conversations),
-    viewOnce: new ViewOnce(messages, events),
+    viewOnce: new ViewOnce(messages, events, deps.media),
     chatList: new ChatList(conversations, messages, accounts),
     peerInfo: new PeerInfo({ accounts, conversations, blocks, verifications: deps.verifications, presence: deps.presence }),
     typing: new Typing(conversations, blocks, events),

@@ -1,6 +1,6 @@
 /**
  * The HTTP front of a process, on uWebSockets.js: reads each request completely (bounded by
- * MAX_BODY_BYTES), gives it a request id and a logger, hands it to the dispatcher, writes the
+ * MAX_BODY_BYTES, or the route's own limit), gives it a request id and a logger, hands it to the dispatcher, writes the
  * answer, and records the access log line and the HTTP metrics. WebSocket routes are attached
  * to the same app by the realtime tier.
  */
@@ -21,6 +21,8 @@ export interface HttpServerOptions {
   readonly host: string;
   readonly port: number;
   readonly maxBodyBytes: number;
+  /** A route's own body limit (media uploads), in place of `maxBodyBytes`. */
+  readonly maxBodyBytesOf?: (method: string, path: string) => number | undefined;
   readonly logger: Logger;
   readonly metrics: Metrics;
   readonly dispatch: Dispatch;
@@ -89,17 +91,18 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
         })
         .then(finish);
 
+    const bodyLimit = options.maxBodyBytesOf?.(request.method, request.path) ?? options.maxBodyBytes;
     const declaredLength = Number(request.headers.get('content-length') ?? '0');
-    if (declaredLength > options.maxBodyBytes) {
-      finish(tooLarge(options.maxBodyBytes));
+    if (declaredLength > bodyLimit) {
+      finish(tooLarge(bodyLimit));
       return;
     }
     if (BODYLESS.has(request.method) || (!request.headers.has('content-length') && !request.headers.has('transfer-encoding'))) {
       void dispatch(undefined);
       return;
     }
-    readBody(res, options.maxBodyBytes, (body) => {
-      if (body === 'too-large') finish(tooLarge(options.maxBodyBytes));
+    readBody(res, bodyLimit, (body) => {
+      if (body === 'too-large') finish(tooLarge(bodyLimit));
       else void dispatch(body);
     });
   });

@@ -5,7 +5,7 @@
 import type { DescMethod, DescService } from '@bufbuild/protobuf';
 import { getOption, hasOption } from '@bufbuild/protobuf';
 import { apiFiles } from '../../gen/api-files.js';
-import { access, rate_limit } from '../../gen/service/v1/options_pb.js';
+import { access, max_request_bytes, rate_limit } from '../../gen/service/v1/options_pb.js';
 import type { Access, RateLimit } from '../../gen/service/v1/options_pb.js';
 
 export const apiServices: readonly DescService[] = apiFiles.flatMap((file) => file.services);
@@ -28,4 +28,9 @@ export function accessOf(method: DescMethod): Access | undefined {
 export function rateLimitOf(method: DescMethod): RateLimit | undefined {
   if (!rateLimits.has(method)) rateLimits.set(method, hasOption(method, rate_limit) ? getOption(method, rate_limit) : undefined);
   return rateLimits.get(method);
+}
+
+/** The RPC's own request body limit (`max_request_bytes`), or undefined for the server's default. */
+export function maxRequestBytesOf(method: DescMethod): number | undefined {
+  return hasOption(method, max_request_bytes) ? getOption(method, max_request_bytes) : undefined;
 }

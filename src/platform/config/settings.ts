@@ -209,6 +209,18 @@ export const settings = {
       'Key id of SENDER_CERT_SIGNING_KEY in certificates and the trust root. Unset: the RFC 7638 thumbprint of its public key.',
     ),
   },
+  media: {
+    unreferencedRetentionMs: durationSetting(
+      'MEDIA_UNREFERENCED_RETENTION',
+      'An upload that no message, avatar or story references this long after it was stored is deleted.',
+      '24h',
+    ),
+    sweepIntervalMs: durationSetting(
+      'MEDIA_SWEEP_INTERVAL',
+      'How often each api pod looks for media to delete (unreferenced past their retention, last reference ended, uploads cut off).',
+      '1m',
+    ),
+  },
   realtime: {
     heartbeatSeconds: integerSetting(
       'WS_HEARTBEAT_SECONDS',
@@ -246,6 +258,7 @@ export type CaptchaSettings = Config['captcha'];
 export type KeysSettings = Config['keys'];
 export type RelaySettings = Config['relay'];
 export type RealtimeSettings = Config['realtime'];
+export type MediaSettings = Config['media'];
 
 /** Every setting in one list: the README table and the Helm chart are checked against it. */
 export const allSettings: readonly Setting<unknown>[] = Object.values(settings).flatMap((section): Setting<unknown>[] => Object.values(section));

@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file service/v1/options.proto.
  */
 export const file_service_v1_options: GenFile = /*@__PURE__*/
-  fileDesc("ChhzZXJ2aWNlL3YxL29wdGlvbnMucHJvdG8SCnNlcnZpY2UudjEiSQoGQWNjZXNzEg4KBnB1YmxpYxgBIAEoCBISCgpwZXJtaXNzaW9uGAIgASgJEhsKE2Nvb2tpZV9zZXNzaW9uX29ubHkYAyABKAgigQEKCVJhdGVMaW1pdBINCgVsaW1pdBgBIAEoDRINCgVidXJzdBgCIAEoDRIWCg53aW5kb3dfc2Vjb25kcxgDIAEoDRIeChZleGVtcHRfZnJvbV91c2VyX3F1b3RhGAQgASgIEh4KFmF1dGhlbnRpY2F0aW9uX2F0dGVtcHQYBSABKAg6TAoGYWNjZXNzEh4uZ29vZ2xlLnByb3RvYnVmLk1ldGhvZE9wdGlvbnMYuY4DIAEoCzISLnNlcnZpY2UudjEuQWNjZXNzUgZhY2Nlc3M6VgoKcmF0ZV9saW1pdBIeLmdvb2dsZS5wcm90b2J1Zi5NZXRob2RPcHRpb25zGLqOAyABKAsyFS5zZXJ2aWNlLnYxLlJhdGVMaW1pdFIJcmF0ZUxpbWl0YgZwcm90bzM", [file_google_protobuf_descriptor]);
+  fileDesc("ChhzZXJ2aWNlL3YxL29wdGlvbnMucHJvdG8SCnNlcnZpY2UudjEiSQoGQWNjZXNzEg4KBnB1YmxpYxgBIAEoCBISCgpwZXJtaXNzaW9uGAIgASgJEhsKE2Nvb2tpZV9zZXNzaW9uX29ubHkYAyABKAgigQEKCVJhdGVMaW1pdBINCgVsaW1pdBgBIAEoDRINCgVidXJzdBgCIAEoDRIWCg53aW5kb3dfc2Vjb25kcxgDIAEoDRIeChZleGVtcHRfZnJvbV91c2VyX3F1b3RhGAQgASgIEh4KFmF1dGhlbnRpY2F0aW9uX2F0dGVtcHQYBSABKAg6TAoGYWNjZXNzEh4uZ29vZ2xlLnByb3RvYnVmLk1ldGhvZE9wdGlvbnMYuY4DIAEoCzISLnNlcnZpY2UudjEuQWNjZXNzUgZhY2Nlc3M6VgoKcmF0ZV9saW1pdBIeLmdvb2dsZS5wcm90b2J1Zi5NZXRob2RPcHRpb25zGLqOAyABKAsyFS5zZXJ2aWNlLnYxLlJhdGVMaW1pdFIJcmF0ZUxpbWl0OkwKEW1heF9yZXF1ZXN0X2J5dGVzEh4uZ29vZ2xlLnByb3RvYnVmLk1ldGhvZE9wdGlvbnMYu44DIAEoDVIPbWF4UmVxdWVzdEJ5dGVzYgZwcm90bzM", [file_google_protobuf_descriptor]);
 
 /**
  * Access rule of an RPC.
@@ -118,4 +118,14 @@ export const access: GenExtension<MethodOptions, Access> = /*@__PURE__*/
  */
 export const rate_limit: GenExtension<MethodOptions, RateLimit> = /*@__PURE__*/
   extDesc(file_service_v1_options, 1);
+
+/**
+ * The largest request body the RPC accepts, in bytes, in place of the server's `MAX_BODY_BYTES`
+ * (media uploads). Absent: `MAX_BODY_BYTES`. A larger body is refused with `413
+ * PAYLOAD_TOO_LARGE` as soon as its declared or received length passes the limit.
+ *
+ * @generated from extension: uint32 max_request_bytes = 51003;
+ */
+export const max_request_bytes: GenExtension<MethodOptions, number> = /*@__PURE__*/
+  extDesc(file_service_v1_options, 2);
 
