@@ -44,7 +44,7 @@ export async function createMediaArea({ settings, store, blobStorage, conversati
   const avatars = new Avatars(store, items);
   const uploads = new Uploads(items, blobs, settings.unreferencedRetentionMs, metrics);
   const downloads = new Downloads(items, blobs, new MediaAccess(conversations), metrics);
-  const sweeper = new MediaSweeper(items, disposal, settings, metrics, logger.child({ area: 'media' }));
+  const sweeper = new MediaSweeper(items, disposal, settings, metrics, logger);
   return {
     service: createMediaService({ uploads, downloads, avatars }),
     attachments: new MessageAttachments(items),
