@@ -40,7 +40,7 @@ describe('cross-setting checks', () => {
 it('each section holds only its own settings', () => {
   const config = loadConfig({});
   expect(Object.keys(config).sort()).toEqual(
-    ['captcha', 'http', 'keys', 'limits', 'mfa', 'phone', 'process', 'realtime', 'registration', 'relay', 'service', 'sessions', 'sharedState', 'sms', 'store', 'tokens'].sort(),
+    ['captcha', 'http', 'keys', 'limits', 'media', 'mfa', 'phone', 'process', 'realtime', 'registration', 'relay', 'service', 'sessions', 'sharedState', 'sms', 'store', 'tokens'].sort(),
   );
   expect(Object.keys(config.tokens).sort()).toEqual(['issuer', 'signingKey', 'signingKeyId', 'verificationKeys']);
   expect(Object.isFrozen(config) && Object.isFrozen(config.http)).toBe(true);
