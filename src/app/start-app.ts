@@ -169,6 +169,7 @@ export async function startApp(config: Config, logger: Logger): Promise<RunningA
     port: httpSettings.port,
     maxBodyBytes: httpSettings.maxBodyBytes,
     maxBodyBytesOf: gateway ? (method, path) => gateway?.maxRequestBytes(method, path) : undefined,
+    streamsBody: gateway ? (method, path, headers) => gateway?.streamsBody(method, path, headers) ?? false : undefined,
     trustedProxies: httpSettings.trustedProxies,
     logger,
     metrics,

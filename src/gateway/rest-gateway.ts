@@ -6,10 +6,12 @@ import type { DescMethod, JsonValue } from '@bufbuild/protobuf';
 import { createContextValues } from '@connectrpc/connect';
 import type { IncomingRequest, RoutedResponse } from '../server/http-message.js';
 import { Code } from '@connectrpc/connect';
-import { maxRequestBytesOf } from '../platform/api/api-services.js';
+import { maxRequestBytesOf, takesStreamedBody } from '../platform/api/api-services.js';
 import { apiError, invalidArgument } from '../platform/errors/api-error.js';
 import { renderError } from '../platform/errors/http-status.js';
 import { callInfo, callInfoKey } from '../platform/rpc/call-context.js';
+import { streamedBodyKey } from '../platform/rpc/streamed-body.js';
+import type { StreamedBody } from '../platform/rpc/streamed-body.js';
 import type { UnaryHandler } from '../platform/rpc/rpc-pipeline.js';
 import { RestHandlerContext } from './rest-handler-context.js';
 import { Router } from './routing/router.js';
@@ -40,6 +42,12 @@ export class RestGateway {
     return match.kind === 'found' ? maxRequestBytesOf(match.route.method) : undefined;
   }
 
+  /** Whether a request's body is handed to its RPC as a stream: a non-JSON body on a `streamed_body` route. */
+  streamsBody(method: string, path: string, headers: ReadonlyMap<string, string>): boolean {
+    const match = this.router.match(method, path);
+    return match.kind === 'found' && takesStreamedBody(match.route.method) && !isJson(headers.get('content-type'));
+  }
+
   async handle(request: IncomingRequest): Promise<RoutedResponse> {
     const match = this.router.match(request.method, request.path);
     if (match.kind !== 'found') {
@@ -67,9 +75,11 @@ export class RestGateway {
       generation: route.generation,
     });
     const values = createContextValues().set(callInfoKey, info);
+    if (request.bodyStream) values.set(streamedBodyKey, streamedBody(request, request.bodyStream));
     const context = new RestHandlerContext(route.service, route.method, request.method, request.path, request.headers, values);
     try {
-      const input = requestMessage(route, { variables, query: new URLSearchParams(request.query), body: parseBody(request) });
+      const query = new URLSearchParams(request.query);
+      const input = requestMessage(route, { variables, query, body: request.bodyStream ? undefined : parseBody(request), queryFillsBody: request.bodyStream !== undefined });
       const output = responseBody(route, await handler(input, context));
       const contentType = accepted.kind === 'supported' && output.contentType === 'application/json' ? accepted.mediaType : output.contentType;
       const serviceHeaders = context.headersToSend();
@@ -85,10 +95,17 @@ export class RestGateway {
   }
 }
 
+const isJson = (contentType: string | undefined) => contentType === undefined || /^application\/([\w.+-]*\+)?json\b/i.test(contentType);
+
+function streamedBody(request: IncomingRequest, chunks: AsyncIterable<Uint8Array>): StreamedBody {
+  const declared = request.headers.get('content-length');
+  return { contentType: request.headers.get('content-type') ?? '', declaredLength: declared === undefined ? undefined : Number(declared), chunks };
+}
+
 function parseBody(request: IncomingRequest): JsonValue | undefined {
   if (!request.body || request.body.byteLength === 0) return undefined;
   const contentType = request.headers.get('content-type');
-  if (contentType && !/^application\/([\w.+-]*\+)?json\b/i.test(contentType)) {
+  if (!isJson(contentType)) {
     throw apiError(Code.InvalidArgument, 'UNSUPPORTED_MEDIA_TYPE', 'The body must be application/json');
   }
   try {

@@ -1,5 +1,6 @@
 /**
- * MediaService (media.proto): uploads in the JSON form, downloads with ranges, and the public
+ * MediaService (media.proto): uploads (JSON, or a raw body streamed into the blob store, which
+ * the REST gateway hands over in the context values), downloads with ranges, and the public
  * avatars. Downloads answer a `google.api.HttpBody`; the REST gateway sends its bytes as they
  * are, with the headers set here (`ETag` is the SHA-256, `Content-Range` marks a partial answer).
  */
@@ -8,11 +9,12 @@ import type { GetAvatarRequest, GetMediaRequest, UploadMediaRequest } from '../g
 import { requireCaller } from '../identity/auth/caller.js';
 import { isWalletAddress } from '../identity/wallet/wallet-address.js';
 import { invalidArgument, notFound } from '../platform/errors/api-error.js';
+import { streamedBodyKey } from '../platform/rpc/streamed-body.js';
 import type { Avatars } from './avatars.js';
 import type { Download, Downloads } from './downloads/downloads.js';
 import type { MediaItem } from './media-item.js';
 import { rulesOf } from './media-kinds.js';
-import { checkDescription } from './uploads/uploads.js';
+import { checkDescription, tooLarge } from './uploads/uploads.js';
 import type { Uploads } from './uploads/uploads.js';
 
 export interface MediaServiceDependencies {
@@ -53,6 +55,19 @@ export function createMediaService({ uploads, downloads, avatars }: MediaService
   return {
     async uploadMedia(request: UploadMediaRequest, context: HandlerContext) {
       const caller = requireCaller(context).address;
+      const streamed = context.values.get(streamedBodyKey);
+      if (streamed) {
+        const headers = context.requestHeader;
+        const description = checkDescription({
+          kind: request.kind || (headers.get('x-media-kind') ?? ''),
+          contentType: streamed.contentType,
+          sha256: request.sha256 || (headers.get('x-media-sha256') ?? ''),
+        });
+        const { maxBytes } = rulesOf(description.kind);
+        // Refused before a byte is read; a body that grows past the limit is refused by the blob store.
+        if (streamed.declaredLength !== undefined && streamed.declaredLength > maxBytes) throw tooLarge(maxBytes);
+        return uploadedView(await uploads.upload(caller, description, streamed.chunks));
+      }
       const description = checkDescription(request);
       const { maxBytes } = rulesOf(description.kind);
       if (request.data.length === 0) throw invalidArgument('data must not be empty');

@@ -1,7 +1,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { Logger } from '../platform/logging/logger.js';
 
-/** A request read completely by the HTTP server, as route handlers receive it. */
+/** A request read by the HTTP server (completely, unless its route streams the body), as route handlers receive it. */
 export interface IncomingRequest {
   readonly method: string;
   /** Raw (percent-encoded) path without the query string. */
@@ -10,6 +10,8 @@ export interface IncomingRequest {
   /** Lower-case header names. */
   readonly headers: ReadonlyMap<string, string>;
   readonly body: Uint8Array | undefined;
+  /** The body as it arrives, for routes that stream it (then `body` is undefined). */
+  readonly bodyStream?: AsyncIterable<Uint8Array>;
   readonly clientIp: string;
   readonly requestId: string;
   /** The process logger; handlers bind the request id themselves when they log. */

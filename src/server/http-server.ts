@@ -12,6 +12,7 @@ import type { Metrics } from '../platform/metrics/metrics.js';
 import { requestIdFrom } from '../platform/rpc/request-id.js';
 import { formatAddress } from './client-address.js';
 import { jsonResponse, statusLine } from './http-message.js';
+import { RequestBodyStream } from './request-body-stream.js';
 import type { HttpResponseData, IncomingRequest, RoutedResponse } from './http-message.js';
 import { resolveClientIp } from './trusted-proxies.js';
 
@@ -23,6 +24,8 @@ export interface HttpServerOptions {
   readonly maxBodyBytes: number;
   /** A route's own body limit (media uploads), in place of `maxBodyBytes`. */
   readonly maxBodyBytesOf?: (method: string, path: string) => number | undefined;
+  /** Whether the request's route takes its body as a stream (media uploads) rather than read whole. */
+  readonly streamsBody?: (method: string, path: string, headers: ReadonlyMap<string, string>) => boolean;
   readonly logger: Logger;
   readonly metrics: Metrics;
   readonly dispatch: Dispatch;
@@ -66,8 +69,10 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
     const request = readHead(res, req, options.trustedProxies);
     const { logger } = options;
     let aborted = false;
+    let bodyStream: RequestBodyStream | undefined;
     res.onAborted(() => {
       aborted = true;
+      bodyStream?.abort();
     });
     const finish = (response: RoutedResponse) => {
       if (!aborted) writeResponse(res, response, request.requestId, draining);
@@ -82,14 +87,14 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
       }
       if (--inFlight === 0 && drained) drained();
     };
-    const dispatch = (body: Uint8Array | undefined) =>
+    const dispatch = (body: Uint8Array | undefined, stream?: RequestBodyStream) =>
       options
-        .dispatch({ ...request, body, logger })
+        .dispatch({ ...request, body, ...(stream ? { bodyStream: stream } : {}), logger })
         .catch((error: unknown) => {
           logger.error({ requestId: request.requestId, err: error }, 'dispatch failed');
           return { ...jsonResponse(500, { success: false, error: 'Internal server error', code: 'INTERNAL' }), routeLabel: 'error' };
         })
-        .then(finish);
+        .then((response) => finish(stream && !stream.complete ? { ...response, closeConnection: true } : response));
 
     const bodyLimit = options.maxBodyBytesOf?.(request.method, request.path) ?? options.maxBodyBytes;
     const declaredLength = Number(request.headers.get('content-length') ?? '0');
@@ -99,6 +104,13 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
     }
     if (BODYLESS.has(request.method) || (!request.headers.has('content-length') && !request.headers.has('transfer-encoding'))) {
       void dispatch(undefined);
+      return;
+    }
+    if (options.streamsBody?.(request.method, request.path, request.headers)) {
+      bodyStream = new RequestBodyStream(res, bodyLimit);
+      const stream = bodyStream;
+      // An answer given before the whole body arrived (a refusal) cannot leave the rest unread on a kept connection.
+      void dispatch(undefined, stream);
       return;
     }
     readBody(res, bodyLimit, (body) => {

@@ -96,6 +96,74 @@ describe('uploads', () => {
   });
 });
 
+/** A raw upload over node:http: the body comes from `chunks`, stopped as soon as the answer arrives. */
+function streamedUpload(who: SignedIn, query: string, chunks: Iterable<Buffer>, headers: Record<string, string> = {}) {
+  return new Promise<{ status: number; body: any; sent: number }>((resolve, reject) => {
+    let sent = 0;
+    let answered = false;
+    const request = httpRequest(api.url(`/api/v1/upload-media${query}`), { method: 'POST', headers: { ...bearer(who), 'content-type': OCTETS, ...headers } });
+    request.on('response', (response) => {
+      answered = true;
+      const parts: Buffer[] = [];
+      response.on('data', (part: Buffer) => parts.push(part));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, body: JSON.parse(Buffer.concat(parts).toString()), sent }));
+    });
+    request.on('error', (error) => (answered ? undefined : reject(error)));
+    const iterator = chunks[Symbol.iterator]();
+    const pump = () => {
+      for (;;) {
+        if (answered) return;
+        const next = iterator.next();
+        if (next.done) return void request.end();
+        sent += next.value.length;
+        if (!request.write(next.value)) return void request.once('drain', pump);
+      }
+    };
+    pump();
+  });
+}
+
+function* pieces(total: number, size = 256 * 1024): Iterable<Buffer> {
+  for (let at = 0; at < total; at += size) yield Buffer.alloc(Math.min(size, total - at), at % 251);
+}
+
+describe('streamed uploads (raw body)', () => {
+  it('stores a 25 MiB video streamed with its sha256 and serves the same bytes', async () => {
+    const data = Buffer.concat([...pieces(25 * MiB)]);
+    const reply = await streamedUpload(alice, `?kind=video&sha256=${sha256(data)}`, pieces(25 * MiB), { 'content-length': String(25 * MiB) });
+    expect(reply.status).toBe(200);
+    expect(reply.body).toMatchObject({ success: true, kind: 'video', size: 25 * MiB, sha256: sha256(data), content_type: OCTETS });
+    const got = await download(alice, `/api/v1/media/${reply.body.media_id}`);
+    expect(got.data.equals(data)).toBe(true);
+  });
+
+  it('takes kind and sha256 from headers too, and refuses a sha256 mismatch', async () => {
+    const data = Buffer.alloc(1000, 3);
+    const ok = await streamedUpload(alice, '', [data], { 'x-media-kind': 'file', 'x-media-sha256': sha256(data) });
+    expect(ok.status).toBe(200);
+    const bad = await streamedUpload(alice, '?kind=file', [data], { 'x-media-sha256': '0'.repeat(64) });
+    expect(bad).toMatchObject({ status: 400, body: { success: false, code: 'INVALID_ARGUMENT' } });
+  });
+
+  it('413 at once for a declared length past the kind limit, with nothing sent', async () => {
+    const reply = await streamedUpload(alice, '?kind=voice', [], { 'content-length': String(10 * MiB + 1) });
+    expect(reply).toMatchObject({ status: 413, body: { success: false, code: 'PAYLOAD_TOO_LARGE' } });
+  });
+
+  it('413 as soon as a chunked body passes the kind limit, without reading the rest', async () => {
+    const reply = await streamedUpload(alice, '?kind=voice', pieces(200 * MiB));
+    expect(reply).toMatchObject({ status: 413, body: { success: false, code: 'PAYLOAD_TOO_LARGE' } });
+    expect(reply.sent).toBeLessThan(100 * MiB);
+  });
+
+  it('refuses a wrong content type or kind and an unauthenticated upload', async () => {
+    expect(await streamedUpload(alice, '?kind=voice', [Buffer.alloc(10)], { 'content-type': 'image/png' })).toMatchObject({ status: 400 });
+    expect(await streamedUpload(alice, '?kind=nothing', [Buffer.alloc(10)])).toMatchObject({ status: 400 });
+    expect(await streamedUpload(alice, '?kind=avatar', [Buffer.from('not an image')], { 'content-type': 'image/png' })).toMatchObject({ status: 400 });
+    expect(await streamedUpload({ accessToken: 'nope' } as SignedIn, '?kind=voice', [Buffer.alloc(10)])).toMatchObject({ status: 401 });
+  });
+});
+
 describe('downloads', () => {
   it('serves the uploader the bytes with length, ETag and ranges (first, middle, suffix, unsatisfiable)', async () => {
     const data = Buffer.from(Array.from({ length: 1000 }, (_, i) => i % 256));

@@ -5,7 +5,7 @@
 import type { DescMethod, DescService } from '@bufbuild/protobuf';
 import { getOption, hasOption } from '@bufbuild/protobuf';
 import { apiFiles } from '../../gen/api-files.js';
-import { access, max_request_bytes, rate_limit } from '../../gen/service/v1/options_pb.js';
+import { access, max_request_bytes, rate_limit, streamed_body } from '../../gen/service/v1/options_pb.js';
 import type { Access, RateLimit } from '../../gen/service/v1/options_pb.js';
 
 export const apiServices: readonly DescService[] = apiFiles.flatMap((file) => file.services);
@@ -33,4 +33,9 @@ export function rateLimitOf(method: DescMethod): RateLimit | undefined {
 /** The RPC's own request body limit (`max_request_bytes`), or undefined for the server's default. */
 export function maxRequestBytesOf(method: DescMethod): number | undefined {
   return hasOption(method, max_request_bytes) ? getOption(method, max_request_bytes) : undefined;
+}
+
+/** Whether the RPC takes a raw, streamed request body over REST (`streamed_body`). */
+export function takesStreamedBody(method: DescMethod): boolean {
+  return hasOption(method, streamed_body) && getOption(method, streamed_body);
 }

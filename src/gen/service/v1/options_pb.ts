@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file service/v1/options.proto.
  */
 export const file_service_v1_options: GenFile = /*@__PURE__*/
-  fileDesc("ChhzZXJ2aWNlL3YxL29wdGlvbnMucHJvdG8SCnNlcnZpY2UudjEiSQoGQWNjZXNzEg4KBnB1YmxpYxgBIAEoCBISCgpwZXJtaXNzaW9uGAIgASgJEhsKE2Nvb2tpZV9zZXNzaW9uX29ubHkYAyABKAgigQEKCVJhdGVMaW1pdBINCgVsaW1pdBgBIAEoDRINCgVidXJzdBgCIAEoDRIWCg53aW5kb3dfc2Vjb25kcxgDIAEoDRIeChZleGVtcHRfZnJvbV91c2VyX3F1b3RhGAQgASgIEh4KFmF1dGhlbnRpY2F0aW9uX2F0dGVtcHQYBSABKAg6TAoGYWNjZXNzEh4uZ29vZ2xlLnByb3RvYnVmLk1ldGhvZE9wdGlvbnMYuY4DIAEoCzISLnNlcnZpY2UudjEuQWNjZXNzUgZhY2Nlc3M6VgoKcmF0ZV9saW1pdBIeLmdvb2dsZS5wcm90b2J1Zi5NZXRob2RPcHRpb25zGLqOAyABKAsyFS5zZXJ2aWNlLnYxLlJhdGVMaW1pdFIJcmF0ZUxpbWl0OkwKEW1heF9yZXF1ZXN0X2J5dGVzEh4uZ29vZ2xlLnByb3RvYnVmLk1ldGhvZE9wdGlvbnMYu44DIAEoDVIPbWF4UmVxdWVzdEJ5dGVzYgZwcm90bzM", [file_google_protobuf_descriptor]);
+  fileDesc("ChhzZXJ2aWNlL3YxL29wdGlvbnMucHJvdG8SCnNlcnZpY2UudjEiSQoGQWNjZXNzEg4KBnB1YmxpYxgBIAEoCBISCgpwZXJtaXNzaW9uGAIgASgJEhsKE2Nvb2tpZV9zZXNzaW9uX29ubHkYAyABKAgigQEKCVJhdGVMaW1pdBINCgVsaW1pdBgBIAEoDRINCgVidXJzdBgCIAEoDRIWCg53aW5kb3dfc2Vjb25kcxgDIAEoDRIeChZleGVtcHRfZnJvbV91c2VyX3F1b3RhGAQgASgIEh4KFmF1dGhlbnRpY2F0aW9uX2F0dGVtcHQYBSABKAg6TAoGYWNjZXNzEh4uZ29vZ2xlLnByb3RvYnVmLk1ldGhvZE9wdGlvbnMYuY4DIAEoCzISLnNlcnZpY2UudjEuQWNjZXNzUgZhY2Nlc3M6VgoKcmF0ZV9saW1pdBIeLmdvb2dsZS5wcm90b2J1Zi5NZXRob2RPcHRpb25zGLqOAyABKAsyFS5zZXJ2aWNlLnYxLlJhdGVMaW1pdFIJcmF0ZUxpbWl0OkwKEW1heF9yZXF1ZXN0X2J5dGVzEh4uZ29vZ2xlLnByb3RvYnVmLk1ldGhvZE9wdGlvbnMYu44DIAEoDVIPbWF4UmVxdWVzdEJ5dGVzOkUKDXN0cmVhbWVkX2JvZHkSHi5nb29nbGUucHJvdG9idWYuTWV0aG9kT3B0aW9ucxi8jgMgASgIUgxzdHJlYW1lZEJvZHliBnByb3RvMw", [file_google_protobuf_descriptor]);
 
 /**
  * Access rule of an RPC.
@@ -128,4 +128,14 @@ export const rate_limit: GenExtension<MethodOptions, RateLimit> = /*@__PURE__*/
  */
 export const max_request_bytes: GenExtension<MethodOptions, number> = /*@__PURE__*/
   extDesc(file_service_v1_options, 2);
+
+/**
+ * Over REST the RPC also takes a raw request body: a body whose `Content-Type` is not JSON is
+ * handed to the service as it arrives (never held whole in memory), as the bytes of the
+ * request's `bytes` field, with the other fields taken from the query string.
+ *
+ * @generated from extension: bool streamed_body = 51004;
+ */
+export const streamed_body: GenExtension<MethodOptions, boolean> = /*@__PURE__*/
+  extDesc(file_service_v1_options, 3);
 
