@@ -10,14 +10,14 @@ import { maxRequestBytesOf, takesStreamedBody } from '../platform/api/api-servic
 import { apiError, invalidArgument } from '../platform/errors/api-error.js';
 import { renderError } from '../platform/errors/http-status.js';
 import { callInfo, callInfoKey } from '../platform/rpc/call-context.js';
-import { streamedBodyKey } from '../platform/rpc/streamed-body.js';
-import type { StreamedBody } from '../platform/rpc/streamed-body.js';
+import { streamedBodyKey, streamedResponseKey } from '../platform/rpc/streamed-body.js';
+import type { StreamedBody, StreamedResponse } from '../platform/rpc/streamed-body.js';
 import type { UnaryHandler } from '../platform/rpc/rpc-pipeline.js';
 import { RestHandlerContext } from './rest-handler-context.js';
 import { Router } from './routing/router.js';
 import type { HttpRoute } from './routing/route-table.js';
 import { requestMessage } from './transcoding/request-message.js';
-import { responseBody } from './transcoding/response-body.js';
+import { HTTP_BODY, responseBody } from './transcoding/response-body.js';
 import { acceptedVersion } from './versioning/accept-version.js';
 import { generationOfPath, versionHeaders } from './versioning/version-headers.js';
 
@@ -76,6 +76,8 @@ export class RestGateway {
     });
     const values = createContextValues().set(callInfoKey, info);
     if (request.bodyStream) values.set(streamedBodyKey, streamedBody(request, request.bodyStream));
+    const streamedResponse: StreamedResponse = {};
+    if (route.method.output.typeName === HTTP_BODY) values.set(streamedResponseKey, streamedResponse);
     const context = new RestHandlerContext(route.service, route.method, request.method, request.path, request.headers, values);
     try {
       const query = new URLSearchParams(request.query);
@@ -86,7 +88,9 @@ export class RestGateway {
       headers.push(['Content-Type', contentType], ...serviceHeaders);
       // A raw body the service marked with Content-Range is one range of it (media downloads).
       const partial = output.contentType !== 'application/json' && serviceHeaders.some(([name]) => name === 'content-range');
-      return { status: partial ? 206 : 200, headers, body: output.body, routeLabel: route.template };
+      const status = partial ? 206 : 200;
+      if (streamedResponse.body) return { status, headers, body: '', stream: streamedResponse.body, routeLabel: route.template };
+      return { status, headers, body: output.body, routeLabel: route.template };
     } catch (error) {
       return failure(error, [...headers, ...context.headersToSend()], route.template);
     } finally {

@@ -9,7 +9,7 @@ import type { GetAvatarRequest, GetMediaRequest, UploadMediaRequest } from '../g
 import { requireCaller } from '../identity/auth/caller.js';
 import { isWalletAddress } from '../identity/wallet/wallet-address.js';
 import { invalidArgument, notFound } from '../platform/errors/api-error.js';
-import { streamedBodyKey } from '../platform/rpc/streamed-body.js';
+import { streamedBodyKey, streamedResponseKey } from '../platform/rpc/streamed-body.js';
 import type { Avatars } from './avatars.js';
 import type { Download, Downloads } from './downloads/downloads.js';
 import type { MediaItem } from './media-item.js';
@@ -42,14 +42,24 @@ export function uploadedView(item: MediaItem) {
 }
 
 export function createMediaService({ uploads, downloads, avatars }: MediaServiceDependencies) {
-  /** The body and headers of a download; a range is marked by Content-Range (the gateway answers 206). */
-  const served = (download: Download, context: HandlerContext, cacheControl: string) => {
+  /**
+   * The body and headers of a download; a range is marked by Content-Range (the gateway answers
+   * 206). Over REST the bytes are left to the gateway to stream; over gRPC they go in the message.
+   */
+  const served = async (download: Download, context: HandlerContext, cacheControl: string) => {
     const headers = context.responseHeader;
     headers.set('etag', `"${download.item.sha256}"`);
     headers.set('accept-ranges', 'bytes');
     headers.set('cache-control', cacheControl);
     if (download.range) headers.set('content-range', `bytes ${download.range.start}-${download.range.end}/${download.item.size}`);
-    return { contentType: download.item.contentType, data: download.data };
+    const streamed = context.values.get(streamedResponseKey);
+    if (streamed) {
+      streamed.body = { length: download.length, chunks: download.chunks };
+      return { contentType: download.item.contentType, data: new Uint8Array() };
+    }
+    const chunks: Buffer[] = [];
+    for await (const chunk of download.chunks) chunks.push(Buffer.from(chunk));
+    return { contentType: download.item.contentType, data: Buffer.concat(chunks) };
   };
 
   return {

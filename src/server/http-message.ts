@@ -18,11 +18,19 @@ export interface IncomingRequest {
   readonly logger: Logger;
 }
 
+/** A response body of known length, read as it is sent. */
+export interface SizedStream {
+  readonly length: number;
+  readonly chunks: AsyncIterable<Uint8Array>;
+}
+
 /** A complete HTTP response, produced by a route handler and written by the server. */
 export interface HttpResponseData {
   readonly status: number;
   readonly headers: readonly (readonly [string, string])[];
   readonly body: string | Uint8Array;
+  /** A body of known length written as it is read (media downloads); `body` is then empty. */
+  readonly stream?: SizedStream;
   /** End the connection after this response. */
   readonly closeConnection?: boolean;
 }

@@ -13,6 +13,7 @@ import { requestIdFrom } from '../platform/rpc/request-id.js';
 import { formatAddress } from './client-address.js';
 import { jsonResponse, statusLine } from './http-message.js';
 import { RequestBodyStream } from './request-body-stream.js';
+import { writeStreamedResponse } from './streamed-response.js';
 import type { HttpResponseData, IncomingRequest, RoutedResponse } from './http-message.js';
 import { resolveClientIp } from './trusted-proxies.js';
 
@@ -75,7 +76,20 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
       bodyStream?.abort();
     });
     const finish = (response: RoutedResponse) => {
+      if (response.stream && !aborted) {
+        writeStreamedResponse(res, response, response.stream, request.requestId, () => aborted)
+          .catch((error: unknown) => {
+            // The status is out already: all that can be done is to cut the connection.
+            logger.error({ requestId: request.requestId, err: error }, 'streamed response failed');
+            if (!aborted) res.close();
+          })
+          .finally(() => record(response));
+        return;
+      }
       if (!aborted) writeResponse(res, response, request.requestId, draining);
+      record(response);
+    };
+    const record = (response: RoutedResponse) => {
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
       const method = KNOWN_METHODS.has(request.method) ? request.method : 'OTHER';
       options.metrics.http.record({ method, route: response.routeLabel, status: String(response.status) }, seconds);

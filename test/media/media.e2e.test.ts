@@ -11,6 +11,7 @@ import { expectFailure, expectOk, sleep } from '../support/session-api.js';
 import { bearer, signIn } from '../support/wallet.js';
 import type { SignedIn } from '../support/wallet.js';
 import { serviceForThisFile } from '../support/service-for-tests.js';
+import { grpc, grpcClient, unary } from '../support/grpc-client.js';
 
 const RETENTION_MS = 4000;
 const { service, api } = serviceForThisFile({ MEDIA_UNREFERENCED_RETENTION: `${RETENTION_MS}ms`, MEDIA_SWEEP_INTERVAL: '200ms' });
@@ -215,6 +216,26 @@ describe('downloads', () => {
     expect(served.data.includes(Buffer.from('secret-location-data'))).toBe(false);
     const sticker = expectOk(await upload(alice, 'sticker', await png(), 'image/png'));
     expect((await download(carol, `/api/v1/media/${sticker.media_id}`)).status).toBe(200);
+  });
+
+  it('over gRPC an upload and its download travel in the messages (HttpBody), under the same access rule', async () => {
+    const media = grpcClient(service.grpcAddress, 'service/v1/media.proto', 'service.v1.MediaService');
+    const as = (who: SignedIn) => {
+      const metadata = new grpc.Metadata();
+      metadata.set('authorization', `Bearer ${who.accessToken}`);
+      return metadata;
+    };
+    try {
+      const data = randomBlob(3 * MiB);
+      const uploaded = await unary(media, 'UploadMedia', { kind: 'file', content_type: OCTETS, data }, as(alice));
+      expect(uploaded).toMatchObject({ success: true, size: 3 * MiB, sha256: sha256(data) });
+      const body = await unary(media, 'GetMedia', { media_id: uploaded.media_id }, as(alice));
+      expect(body.content_type).toBe(OCTETS);
+      expect(Buffer.from(body.data).equals(data)).toBe(true);
+      await expect(unary(media, 'GetMedia', { media_id: uploaded.media_id }, as(carol))).rejects.toMatchObject({ code: grpc.status.NOT_FOUND });
+    } finally {
+      media.close();
+    }
   });
 
   it('is 404 for another user, an unknown id and an absurd id; 401 without a token', async () => {

@@ -1,8 +1,8 @@
 /**
  * Serving a media item: 404 for an unknown id and for one the caller may not download (the
  * same answer, so ids cannot be probed), 410 once it was deleted, else its bytes or the range
- * asked for. The RPC answers a `google.api.HttpBody`, so the bytes are gathered into one buffer
- * (at most the 25 MiB of the largest kind, less for a range).
+ * asked for, as a stream from the blob store (over REST they are sent as they are read; gRPC
+ * answers a `google.api.HttpBody` message, so there they are gathered first).
  */
 import { Code } from '@connectrpc/connect';
 import { apiError, gone, notFound } from '../../platform/errors/api-error.js';
@@ -17,7 +17,9 @@ export interface Download {
   readonly item: MediaItem;
   /** Set when a range was served (206). */
   readonly range?: ByteRange;
-  readonly data: Buffer;
+  /** How many bytes `chunks` yields. */
+  readonly length: number;
+  readonly chunks: AsyncIterable<Uint8Array>;
 }
 
 /** 416 with the size the client should ask within (`Content-Range: bytes *\/size`). */
@@ -48,10 +50,8 @@ export class Downloads {
     const stream = await this.blobs.read(item._id, range);
     // The sweeper deleted the blob between the item's read and this one.
     if (!stream) throw gone('This media was deleted');
-    const chunks: Buffer[] = [];
-    for await (const chunk of stream) chunks.push(Buffer.from(chunk));
-    const data = Buffer.concat(chunks);
-    this.metrics.bytes.inc({ direction: 'download' }, data.length);
-    return { item, data, ...(range ? { range } : {}) };
+    const length = range ? range.end - range.start + 1 : item.size;
+    this.metrics.bytes.inc({ direction: 'download' }, length);
+    return { item, length, chunks: stream, ...(range ? { range } : {}) };
   }
 }
