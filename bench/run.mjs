@@ -3,12 +3,14 @@
 // BENCH_SIGNIN_COUNT and BENCH_SIGNIN_CONCURRENCY size the sign-in benchmark (bench/sign-in.mjs);
 // BENCH_WS_CLIENTS, BENCH_WS_DEVICES, BENCH_WS_MESSAGES and BENCH_WS_CONCURRENCY the realtime one
 // (bench/realtime.mjs); BENCH_SEND_MESSAGES and BENCH_SEND_CONCURRENCY the send one (bench/send.mjs);
-// BENCH_KEYS_OWNERS and BENCH_KEYS_CONCURRENCY the key-bundle one (bench/keys.mjs).
+// BENCH_KEYS_OWNERS and BENCH_KEYS_CONCURRENCY the key-bundle one (bench/keys.mjs); BENCH_MEDIA_COUNT
+// the media one (bench/media.mjs).
 // BENCH_PROFILE=<dir> makes each started service write a V8 CPU profile there.
 import { cpus } from 'node:os';
 import { benchGateway } from './gateway.mjs';
 import { benchKeys } from './keys.mjs';
 import { benchLimiter } from './limiter.mjs';
+import { benchMedia } from './media.mjs';
 import { benchRealtime } from './realtime.mjs';
 import { benchSend } from './send.mjs';
 import { benchSignIn } from './sign-in.mjs';
@@ -23,3 +25,4 @@ await benchLimiter();
 await benchSend();
 await benchRealtime();
 await benchKeys();
+await benchMedia();
