@@ -265,6 +265,17 @@ describe('downloads', () => {
     expect((await download(bob, `/api/v1/media/${id}`)).status).toBe(200);
   });
 
+  it('a message withheld from its recipient (who blocked the sender) gives them no access to its media', async () => {
+    const dave = await signIn(service.baseUrl);
+    // An earlier message made dave a member of the conversation: membership alone must not do.
+    expectOk(await api.post('/api/v1/send', { client_message_id: newId(), recipient_address: dave.user.address, ciphertext: 'AQID' }, bearer(alice)));
+    expectOk(await api.post('/api/v1/block-contact', { address: alice.user.address }, bearer(dave)));
+    const { media_id: id } = expectOk(await upload(alice, 'file', randomBlob(32)));
+    expectOk(await api.post('/api/v1/file/send', { client_message_id: newId(), recipient_address: dave.user.address, ciphertext: 'AQID', media_id: id }, bearer(alice)));
+    expect((await download(dave, `/api/v1/media/${id}`)).status).toBe(404);
+    expect((await download(alice, `/api/v1/media/${id}`)).status).toBe(200);
+  });
+
   it('file and video sends and image messages take their own kind', async () => {
     const target = { recipient_address: bob.user.address, ciphertext: 'AQID' };
     const { media_id: fileId } = expectOk(await upload(alice, 'file', randomBlob(5)));
