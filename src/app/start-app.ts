@@ -23,7 +23,6 @@ import { createTokenVerification } from '../identity/tokens/token-verification.j
 import { KEY_RECORD_NAMESPACE, KeyRecordVerifier } from '../keys/directory/key-record-rules.js';
 import { createKeysMetrics } from '../keys/keys-metrics.js';
 import { createMediaMetrics } from '../media/media-metrics.js';
-import { maxRequestBytesOf } from '../platform/api/api-services.js';
 import { createLimitsArea } from '../limits/limits-area.js';
 import { Readiness } from '../ops/readiness.js';
 import type { DependencyCheck } from '../ops/readiness.js';
@@ -140,8 +139,7 @@ export async function startApp(config: Config, logger: Logger): Promise<RunningA
       host: httpSettings.host,
       port: httpSettings.grpcPort,
       logger,
-      // Connect has one limit per server: the largest any RPC declares (media uploads).
-      maxBodyBytes: Math.max(httpSettings.maxBodyBytes, ...routes.map((route) => maxRequestBytesOf(route.method) ?? 0)),
+      maxBodyBytes: httpSettings.maxBodyBytes,
       trustedProxies: httpSettings.trustedProxies,
       routes: (router) => {
         pipeline.register(router);
