@@ -44,8 +44,9 @@ export class RestGateway {
 
   /** Whether a request's body is handed to its RPC as a stream: a non-JSON body on a `streamed_body` route. */
   streamsBody(method: string, path: string, headers: ReadonlyMap<string, string>): boolean {
+    if (isJson(headers.get('content-type'))) return false;
     const match = this.router.match(method, path);
-    return match.kind === 'found' && takesStreamedBody(match.route.method) && !isJson(headers.get('content-type'));
+    return match.kind === 'found' && takesStreamedBody(match.route.method);
   }
 
   async handle(request: IncomingRequest): Promise<RoutedResponse> {

@@ -110,13 +110,15 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
         })
         .then((response) => finish(stream && !stream.complete ? { ...response, closeConnection: true } : response));
 
-    const bodyLimit = options.maxBodyBytesOf?.(request.method, request.path) ?? options.maxBodyBytes;
+    const bodyless = BODYLESS.has(request.method) || (!request.headers.has('content-length') && !request.headers.has('transfer-encoding'));
+    // Only requests with a body pay for the route lookup.
+    const bodyLimit = (bodyless ? undefined : options.maxBodyBytesOf?.(request.method, request.path)) ?? options.maxBodyBytes;
     const declaredLength = Number(request.headers.get('content-length') ?? '0');
     if (declaredLength > bodyLimit) {
       finish(tooLarge(bodyLimit));
       return;
     }
-    if (BODYLESS.has(request.method) || (!request.headers.has('content-length') && !request.headers.has('transfer-encoding'))) {
+    if (bodyless) {
       void dispatch(undefined);
       return;
     }

@@ -17,6 +17,8 @@ export function findApiService(typeName: string): DescService | undefined {
 // Reading an option decodes it from the descriptor (about 10 µs): each is read once per method.
 const accessRules = new WeakMap<DescMethod, Access | undefined>();
 const rateLimits = new WeakMap<DescMethod, RateLimit | undefined>();
+const bodyLimits = new WeakMap<DescMethod, number | undefined>();
+const streamedBodies = new WeakMap<DescMethod, boolean>();
 
 /** The declared access rule of an RPC, or undefined when it takes the default (authenticated). */
 export function accessOf(method: DescMethod): Access | undefined {
@@ -32,10 +34,12 @@ export function rateLimitOf(method: DescMethod): RateLimit | undefined {
 
 /** The RPC's own request body limit (`max_request_bytes`), or undefined for the server's default. */
 export function maxRequestBytesOf(method: DescMethod): number | undefined {
-  return hasOption(method, max_request_bytes) ? getOption(method, max_request_bytes) : undefined;
+  if (!bodyLimits.has(method)) bodyLimits.set(method, hasOption(method, max_request_bytes) ? getOption(method, max_request_bytes) : undefined);
+  return bodyLimits.get(method);
 }
 
 /** Whether the RPC takes a raw, streamed request body over REST (`streamed_body`). */
 export function takesStreamedBody(method: DescMethod): boolean {
-  return hasOption(method, streamed_body) && getOption(method, streamed_body);
+  if (!streamedBodies.has(method)) streamedBodies.set(method, hasOption(method, streamed_body) && getOption(method, streamed_body));
+  return streamedBodies.get(method) === true;
 }
