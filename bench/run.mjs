@@ -6,7 +6,8 @@
 // channel fan-out (bench/channels.mjs); BENCH_SEND_MESSAGES and BENCH_SEND_CONCURRENCY the send one (bench/send.mjs);
 // BENCH_KEYS_OWNERS and BENCH_KEYS_CONCURRENCY the key-bundle one (bench/keys.mjs);
 // BENCH_GROUP_MEMBERS, BENCH_GROUP_MESSAGES and BENCH_GROUP_CONCURRENCY the group one (bench/groups.mjs);
-// BENCH_PUSH_COUNT and BENCH_PUSH_CONCURRENCY the push one (bench/push.mjs).
+// BENCH_PUSH_COUNT and BENCH_PUSH_CONCURRENCY the push one (bench/push.mjs); BENCH_MEDIA_COUNT the
+// media one (bench/media.mjs).
 // BENCH_PROFILE=<dir> makes each started service write a V8 CPU profile there.
 import { cpus } from 'node:os';
 import { benchChannels } from './channels.mjs';
@@ -14,6 +15,7 @@ import { benchGateway } from './gateway.mjs';
 import { benchGroups } from './groups.mjs';
 import { benchKeys } from './keys.mjs';
 import { benchLimiter } from './limiter.mjs';
+import { benchMedia } from './media.mjs';
 import { benchPush } from './push.mjs';
 import { benchRealtime } from './realtime.mjs';
 import { benchSend } from './send.mjs';
@@ -32,3 +34,4 @@ await benchChannels(directMessages);
 await benchGroups();
 await benchKeys();
 await benchPush();
+await benchMedia();

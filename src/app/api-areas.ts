@@ -19,6 +19,7 @@ import { ContactsService } from '../gen/service/v1/contacts_pb.js';
 import { DeviceService } from '../gen/service/v1/device_pb.js';
 import { KeysService } from '../gen/service/v1/keys_pb.js';
 import { LocationService } from '../gen/service/v1/location_pb.js';
+import { MediaService } from '../gen/service/v1/media_pb.js';
 import { MessagesService } from '../gen/service/v1/messages_pb.js';
 import { MfaService } from '../gen/service/v1/mfa_pb.js';
 import { PhoneAuthService } from '../gen/service/v1/phone_pb.js';
@@ -33,6 +34,8 @@ import type { WsTickets } from '../identity/sessions/ws-tickets.js';
 import type { TokenVerification } from '../identity/tokens/token-verification.js';
 import type { KeyRecordVerifier } from '../keys/directory/key-record-rules.js';
 import { createKeysArea } from '../keys/keys-area.js';
+import { createMediaArea } from '../media/media-area.js';
+import type { MediaMetrics } from '../media/media-metrics.js';
 import type { KeysMetrics } from '../keys/keys-metrics.js';
 import { createLocationArea } from '../location/location-area.js';
 import type { LocationMetrics } from '../location/location-metrics.js';
@@ -100,6 +103,7 @@ export interface ApiAreaPorts {
   readonly keysMetrics: KeysMetrics;
   readonly locationMetrics: LocationMetrics;
   readonly accountWalkMetrics: AccountWalkMetrics;
+  readonly mediaMetrics: MediaMetrics;
   /** Where background work reports dependency outages (once per interval). */
   readonly outages: OutageLog;
 }
@@ -122,7 +126,7 @@ export interface ApiAreas {
   /**
    * Messaging's sweeper of messages left unannounced, the keys area's re-publisher of key
    * records, the relay's drains on connection announcements, the location area's sweeper of
-   * expired sessions, the resumer of account walks and the push dispatcher.
+   * expired sessions, the resumer of account walks, the push dispatcher and the media sweeper.
    */
   readonly backgroundTasks: readonly BackgroundTask[];
   /**
@@ -158,6 +162,14 @@ export async function buildApiAreas(ports: ApiAreaPorts): Promise<ApiAreas> {
   // (and the groups area, and the coming channels area, write their members' records).
   const conversations = new Conversations(store, accounts);
   const presence = createPresenceArea({ store, conversations, blocks: contacts.blocks, events });
+  const media = await createMediaArea({
+    settings: config.media,
+    store,
+    blobStorage: { mongodbUrl: config.store.mongodbUrl, dataDir: config.store.dataDir },
+    conversations,
+    metrics: ports.mediaMetrics,
+    logger,
+  });
   const profile = createProfileArea({
     store,
     accounts,
@@ -166,12 +178,12 @@ export async function buildApiAreas(ports: ApiAreaPorts): Promise<ApiAreas> {
     statuses: presence.presence,
     audience: presence.audience,
     events,
-    // Media's avatars are wired in when the media area lands; until then avatars are refused.
-    avatars: undefined,
+    avatars: media.avatars,
   });
   const messaging = await createMessagingArea({
     store,
     conversations,
+    media: media.attachments,
     accounts,
     blocks: contacts.blocks,
     verifications: contacts.verifications,
@@ -196,7 +208,7 @@ export async function buildApiAreas(ports: ApiAreaPorts): Promise<ApiAreas> {
     store,
     conversations,
     sender: messaging.sender,
-    media: messaging.media,
+    media: new MediaCatalog(store),
     blocks: contacts.blocks,
   });
   const keys = await createKeysArea({
@@ -274,6 +286,7 @@ export async function buildApiAreas(ports: ApiAreaPorts): Promise<ApiAreas> {
     groups.accountData,
     channels.accountData,
     push.accountData,
+    media.accountData,
     contacts.accountData,
     messaging.accountData,
     presence.accountData,
@@ -296,7 +309,7 @@ export async function buildApiAreas(ports: ApiAreaPorts): Promise<ApiAreas> {
   return {
     authentication: identity.authentication,
     mirrors: [identity.mirror, contacts.mirror, channels.mirror],
-    backgroundTasks: [messaging.announcementSweeper, keys.republisher, relay.drains, location.expirySweeper, accountLife.resumer, push.dispatcher],
+    backgroundTasks: [messaging.announcementSweeper, keys.republisher, relay.drains, location.expirySweeper, accountLife.resumer, push.dispatcher, media.background],
     accountData,
     implementations: new Map<string, PartialServiceImpl>([
       [SystemService.typeName, createSystemService(ports.frontendErrors)],
@@ -318,6 +331,7 @@ export async function buildApiAreas(ports: ApiAreaPorts): Promise<ApiAreas> {
       [RecoveryService.typeName, recovery.service],
       [ChannelsService.typeName, channels.service],
       [PushService.typeName, push.service],
+      [MediaService.typeName, media.service],
     ]),
   };
 }

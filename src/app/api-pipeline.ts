@@ -4,7 +4,7 @@
  */
 import type { DescMethod } from '@bufbuild/protobuf';
 import type { ConnectRouter, MethodImpl } from '@connectrpc/connect';
-import { apiServices } from '../platform/api/api-services.js';
+import { apiServices, maxRequestBytesOf } from '../platform/api/api-services.js';
 import type { PartialServiceImpl, RpcMiddleware, UnaryHandler, WrappedService } from '../platform/rpc/rpc-pipeline.js';
 import { wrapService } from '../platform/rpc/rpc-pipeline.js';
 
@@ -30,7 +30,11 @@ export function buildApiPipeline(
     services,
     handlersByMethod,
     register(router) {
-      for (const [method, handler] of handlersByMethod) router.rpc(method, handler as MethodImpl<DescMethod>);
+      for (const [method, handler] of handlersByMethod) {
+        // An RPC with its own body limit (media uploads) gets it; the others keep the server's.
+        const readMaxBytes = maxRequestBytesOf(method);
+        router.rpc(method, handler as MethodImpl<DescMethod>, readMaxBytes === undefined ? {} : { readMaxBytes });
+      }
     },
   };
 }

@@ -26,6 +26,7 @@ import { KEY_RECORD_NAMESPACE, KeyRecordVerifier } from '../keys/directory/key-r
 import { createKeysMetrics } from '../keys/keys-metrics.js';
 import { createLocationMetrics } from '../location/location-metrics.js';
 import { createAccountWalkMetrics } from '../accounts/account-walk-metrics.js';
+import { createMediaMetrics } from '../media/media-metrics.js';
 import { createLimitsArea } from '../limits/limits-area.js';
 import { Readiness } from '../ops/readiness.js';
 import { PushQueue } from '../push/delivery/push-queue.js';
@@ -98,6 +99,7 @@ export async function startApp(config: Config, logger: Logger): Promise<RunningA
   const locationMetrics = createLocationMetrics(metrics.registry);
   const accountWalkMetrics = createAccountWalkMetrics(metrics.registry);
   const pushMetrics = createPushMetrics(metrics.registry);
+  const mediaMetrics = createMediaMetrics(metrics.registry);
   const verification = await createTokenVerification(config.tokens, config.store.dataDir, sharedState);
   const wsTickets = new WsTickets(sharedState);
   const blockMirror = new BlockMirror(sharedState);
@@ -149,6 +151,7 @@ export async function startApp(config: Config, logger: Logger): Promise<RunningA
       keysMetrics,
       locationMetrics,
       accountWalkMetrics,
+      mediaMetrics,
       outages,
     });
     // Before serving: the security mirrors in shared state are complete (or being repaired).
@@ -194,6 +197,8 @@ export async function startApp(config: Config, logger: Logger): Promise<RunningA
     host: httpSettings.host,
     port: httpSettings.port,
     maxBodyBytes: httpSettings.maxBodyBytes,
+    maxBodyBytesOf: gateway ? (method, path) => gateway?.maxRequestBytes(method, path) : undefined,
+    streamsBody: gateway ? (method, path, headers) => gateway?.streamsBody(method, path, headers) ?? false : undefined,
     trustedProxies: httpSettings.trustedProxies,
     logger,
     metrics,

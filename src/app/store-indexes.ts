@@ -5,6 +5,7 @@ import { groupsIndexes } from '../groups/groups-area.js';
 import { identityIndexes } from '../identity/identity-area.js';
 import { keysIndexes } from '../keys/keys-area.js';
 import { locationIndexes } from '../location/location-area.js';
+import { mediaIndexes } from '../media/media-area.js';
 import { messagingIndexes } from '../messaging/messaging-area.js';
 import type { IndexSpec } from '../platform/store/document-store.js';
 import { profileIndexes } from '../profile/profile-area.js';
@@ -26,4 +27,5 @@ export const storeIndexes: IndexSpec[] = [
   ...accountsIndexes,
   ...recoveryIndexes,
   ...pushIndexes,
+  ...mediaIndexes,
 ];

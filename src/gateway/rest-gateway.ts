@@ -6,15 +6,18 @@ import type { DescMethod, JsonValue } from '@bufbuild/protobuf';
 import { createContextValues } from '@connectrpc/connect';
 import type { IncomingRequest, RoutedResponse } from '../server/http-message.js';
 import { Code } from '@connectrpc/connect';
+import { maxRequestBytesOf, takesStreamedBody } from '../platform/api/api-services.js';
 import { apiError, invalidArgument } from '../platform/errors/api-error.js';
 import { renderError } from '../platform/errors/http-status.js';
 import { callInfo, callInfoKey } from '../platform/rpc/call-context.js';
+import { streamedBodyKey, streamedResponseKey } from '../platform/rpc/streamed-body.js';
+import type { StreamedBody, StreamedResponse } from '../platform/rpc/streamed-body.js';
 import type { UnaryHandler } from '../platform/rpc/rpc-pipeline.js';
 import { RestHandlerContext } from './rest-handler-context.js';
 import { Router } from './routing/router.js';
 import type { HttpRoute } from './routing/route-table.js';
 import { requestMessage } from './transcoding/request-message.js';
-import { responseBody } from './transcoding/response-body.js';
+import { HTTP_BODY, responseBody } from './transcoding/response-body.js';
 import { acceptedVersion } from './versioning/accept-version.js';
 import { generationOfPath, versionHeaders } from './versioning/version-headers.js';
 
@@ -31,6 +34,19 @@ export class RestGateway {
     private readonly options: GatewayOptions,
   ) {
     this.router = new Router(routes);
+  }
+
+  /** The body limit of the route a request goes to, when its RPC declares one (`max_request_bytes`). */
+  maxRequestBytes(method: string, path: string): number | undefined {
+    const match = this.router.match(method, path);
+    return match.kind === 'found' ? maxRequestBytesOf(match.route.method) : undefined;
+  }
+
+  /** Whether a request's body is handed to its RPC as a stream: a non-JSON body on a `streamed_body` route. */
+  streamsBody(method: string, path: string, headers: ReadonlyMap<string, string>): boolean {
+    if (isJson(headers.get('content-type'))) return false;
+    const match = this.router.match(method, path);
+    return match.kind === 'found' && takesStreamedBody(match.route.method);
   }
 
   async handle(request: IncomingRequest): Promise<RoutedResponse> {
@@ -60,13 +76,22 @@ export class RestGateway {
       generation: route.generation,
     });
     const values = createContextValues().set(callInfoKey, info);
+    if (request.bodyStream) values.set(streamedBodyKey, streamedBody(request, request.bodyStream));
+    const streamedResponse: StreamedResponse = {};
+    if (route.method.output.typeName === HTTP_BODY) values.set(streamedResponseKey, streamedResponse);
     const context = new RestHandlerContext(route.service, route.method, request.method, request.path, request.headers, values);
     try {
-      const input = requestMessage(route, { variables, query: new URLSearchParams(request.query), body: parseBody(request) });
+      const query = new URLSearchParams(request.query);
+      const input = requestMessage(route, { variables, query, body: request.bodyStream ? undefined : parseBody(request), queryFillsBody: request.bodyStream !== undefined });
       const output = responseBody(route, await handler(input, context));
       const contentType = accepted.kind === 'supported' && output.contentType === 'application/json' ? accepted.mediaType : output.contentType;
-      headers.push(['Content-Type', contentType], ...context.headersToSend());
-      return { status: 200, headers, body: output.body, routeLabel: route.template };
+      const serviceHeaders = context.headersToSend();
+      headers.push(['Content-Type', contentType], ...serviceHeaders);
+      // A raw body the service marked with Content-Range is one range of it (media downloads).
+      const partial = output.contentType !== 'application/json' && serviceHeaders.some(([name]) => name === 'content-range');
+      const status = partial ? 206 : 200;
+      if (streamedResponse.body) return { status, headers, body: '', stream: streamedResponse.body, routeLabel: route.template };
+      return { status, headers, body: output.body, routeLabel: route.template };
     } catch (error) {
       return failure(error, [...headers, ...context.headersToSend()], route.template);
     } finally {
@@ -75,10 +100,17 @@ export class RestGateway {
   }
 }
 
+const isJson = (contentType: string | undefined) => contentType === undefined || /^application\/([\w.+-]*\+)?json\b/i.test(contentType);
+
+function streamedBody(request: IncomingRequest, chunks: AsyncIterable<Uint8Array>): StreamedBody {
+  const declared = request.headers.get('content-length');
+  return { contentType: request.headers.get('content-type') ?? '', declaredLength: declared === undefined ? undefined : Number(declared), chunks };
+}
+
 function parseBody(request: IncomingRequest): JsonValue | undefined {
   if (!request.body || request.body.byteLength === 0) return undefined;
   const contentType = request.headers.get('content-type');
-  if (contentType && !/^application\/([\w.+-]*\+)?json\b/i.test(contentType)) {
+  if (!isJson(contentType)) {
     throw apiError(Code.InvalidArgument, 'UNSUPPORTED_MEDIA_TYPE', 'The body must be application/json');
   }
   try {

@@ -33,11 +33,10 @@ import type { MessageSender, SendRequest, SendResult } from './messages/message-
 import { messageView } from './messages/message-view.js';
 import type { Receipts } from './messages/receipts.js';
 import type { Stars } from './messages/stars.js';
+import { VIEWED_MEDIA_GRACE_MS } from './messages/view-once.js';
 import type { ViewOnce } from './messages/view-once.js';
 
 const MAX_DURATION_MS = 3_600_000;
-/** How long a viewed view-once message's media stays downloadable (messages.proto). */
-const VIEWED_MEDIA_GRACE_MS = 5 * 60 * 1000;
 
 type MediaSendRequest = SendVoiceRequest | SendVideoRequest | SendFileRequest;
 

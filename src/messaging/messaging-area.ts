@@ -4,8 +4,8 @@
  * other areas comes in: the conversations (presence and the coming groups and channels areas
  * use them too), identity's accounts, contacts' blocks and verifications, the public profiles
  * and the event publisher. It returns, besides its service, the sweeper of messages left
- * unannounced, for the app to start and stop, and the sender and media catalog that the groups
- * area writes its system messages and checks its pictures with.
+ * unannounced, for the app to start and stop, and the sender that the groups area writes its
+ * system messages with.
  */
 import type { BlockList } from '../contacts/block-list.js';
 import type { ContactVerifications } from '../contacts/contact-verifications.js';
@@ -23,7 +23,7 @@ import { conversationIndexes } from './conversations/conversation.js';
 import type { Conversations } from './conversations/conversations.js';
 import { AnnouncementSweeper } from './messages/announcement-sweeper.js';
 import { History } from './messages/history.js';
-import { MediaCatalog } from './messages/media-catalog.js';
+import type { MediaAttachments } from './messages/media-attachments.js';
 import { MessageAnnouncer } from './messages/message-announcer.js';
 import { MessageNumbering } from './messages/message-numbering.js';
 import { MessageSender } from './messages/message-sender.js';
@@ -40,6 +40,8 @@ export interface MessagingDependencies {
   readonly conversations: Conversations;
   readonly accounts: AccountRepository;
   readonly blocks: BlockList;
+  /** The media area's record of which message uses which upload. */
+  readonly media: MediaAttachments;
   readonly verifications: ContactVerifications;
   readonly profiles: ProfileView;
   readonly events: MessagingEvents;
@@ -56,25 +58,23 @@ export async function createMessagingArea(deps: MessagingDependencies) {
   await store.ensureIndexes(messagingIndexes);
   const messages = store.collection<StoredMessage>(MESSAGES);
   const announcer = new MessageAnnouncer(messages, conversations, events, logger);
-  const media = new MediaCatalog(store);
-  const sender = new MessageSender(conversations, messages, blocks, media, announcer, new MessageNumbering(conversations, messages), deps.wakeUps);
+  const sender = new MessageSender(conversations, messages, blocks, deps.media, announcer, new MessageNumbering(conversations, messages), deps.wakeUps);
   const service = createMessagesService({
     conversations,
     sender,
     history: new History(messages),
     receipts: new Receipts(messages, conversations, blocks, events),
     stars: new Stars(store, messages, conversations),
-    viewOnce: new ViewOnce(messages, events),
+    viewOnce: new ViewOnce(messages, events, deps.media),
     chatList: new ChatList(conversations, messages, accounts),
     peerInfo: new PeerInfo({ conversations, blocks, verifications: deps.verifications, profiles: deps.profiles }),
     typing: new Typing(conversations, blocks, events),
     disappearingTimer: new DisappearingTimer(conversations, sender),
   });
-  // The sender and media catalog go to the areas whose conversations messaging carries (groups).
+  // The sender goes to the areas whose conversations messaging carries (groups).
   return {
     service,
     sender,
-    media,
     announcementSweeper: new AnnouncementSweeper(messages, announcer, logger),
     accountData: new MessagingAccountData(store, conversations, messages),
   };

@@ -1,7 +1,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { Logger } from '../platform/logging/logger.js';
 
-/** A request read completely by the HTTP server, as route handlers receive it. */
+/** A request read by the HTTP server (completely, unless its route streams the body), as route handlers receive it. */
 export interface IncomingRequest {
   readonly method: string;
   /** Raw (percent-encoded) path without the query string. */
@@ -10,10 +10,18 @@ export interface IncomingRequest {
   /** Lower-case header names. */
   readonly headers: ReadonlyMap<string, string>;
   readonly body: Uint8Array | undefined;
+  /** The body as it arrives, for routes that stream it (then `body` is undefined). */
+  readonly bodyStream?: AsyncIterable<Uint8Array>;
   readonly clientIp: string;
   readonly requestId: string;
   /** The process logger; handlers bind the request id themselves when they log. */
   readonly logger: Logger;
+}
+
+/** A response body of known length, read as it is sent. */
+export interface SizedStream {
+  readonly length: number;
+  readonly chunks: AsyncIterable<Uint8Array>;
 }
 
 /** A complete HTTP response, produced by a route handler and written by the server. */
@@ -21,6 +29,8 @@ export interface HttpResponseData {
   readonly status: number;
   readonly headers: readonly (readonly [string, string])[];
   readonly body: string | Uint8Array;
+  /** A body of known length written as it is read (media downloads); `body` is then empty. */
+  readonly stream?: SizedStream;
   /** End the connection after this response. */
   readonly closeConnection?: boolean;
 }

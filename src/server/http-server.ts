@@ -1,6 +1,6 @@
 /**
  * The HTTP front of a process, on uWebSockets.js: reads each request completely (bounded by
- * MAX_BODY_BYTES), gives it a request id and a logger, hands it to the dispatcher, writes the
+ * MAX_BODY_BYTES, or the route's own limit), gives it a request id and a logger, hands it to the dispatcher, writes the
  * answer, and records the access log line and the HTTP metrics. WebSocket routes are attached
  * to the same app by the realtime tier.
  */
@@ -12,6 +12,8 @@ import type { Metrics } from '../platform/metrics/metrics.js';
 import { requestIdFrom } from '../platform/rpc/request-id.js';
 import { formatAddress } from './client-address.js';
 import { jsonResponse, statusLine } from './http-message.js';
+import { RequestBodyStream } from './request-body-stream.js';
+import { writeStreamedResponse } from './streamed-response.js';
 import type { HttpResponseData, IncomingRequest, RoutedResponse } from './http-message.js';
 import { resolveClientIp } from './trusted-proxies.js';
 
@@ -21,6 +23,10 @@ export interface HttpServerOptions {
   readonly host: string;
   readonly port: number;
   readonly maxBodyBytes: number;
+  /** A route's own body limit (media uploads), in place of `maxBodyBytes`. */
+  readonly maxBodyBytesOf?: (method: string, path: string) => number | undefined;
+  /** Whether the request's route takes its body as a stream (media uploads) rather than read whole. */
+  readonly streamsBody?: (method: string, path: string, headers: ReadonlyMap<string, string>) => boolean;
   readonly logger: Logger;
   readonly metrics: Metrics;
   readonly dispatch: Dispatch;
@@ -64,11 +70,26 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
     const request = readHead(res, req, options.trustedProxies);
     const { logger } = options;
     let aborted = false;
+    let bodyStream: RequestBodyStream | undefined;
     res.onAborted(() => {
       aborted = true;
+      bodyStream?.abort();
     });
     const finish = (response: RoutedResponse) => {
+      if (response.stream && !aborted) {
+        writeStreamedResponse(res, response, response.stream, request.requestId, () => aborted)
+          .catch((error: unknown) => {
+            // The status is out already: all that can be done is to cut the connection.
+            logger.error({ requestId: request.requestId, err: error }, 'streamed response failed');
+            if (!aborted) res.close();
+          })
+          .finally(() => record(response));
+        return;
+      }
       if (!aborted) writeResponse(res, response, request.requestId, draining);
+      record(response);
+    };
+    const record = (response: RoutedResponse) => {
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
       const method = KNOWN_METHODS.has(request.method) ? request.method : 'OTHER';
       options.metrics.http.record({ method, route: response.routeLabel, status: String(response.status) }, seconds);
@@ -80,26 +101,36 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
       }
       if (--inFlight === 0 && drained) drained();
     };
-    const dispatch = (body: Uint8Array | undefined) =>
+    const dispatch = (body: Uint8Array | undefined, stream?: RequestBodyStream) =>
       options
-        .dispatch({ ...request, body, logger })
+        .dispatch({ ...request, body, ...(stream ? { bodyStream: stream } : {}), logger })
         .catch((error: unknown) => {
           logger.error({ requestId: request.requestId, err: error }, 'dispatch failed');
           return { ...jsonResponse(500, { success: false, error: 'Internal server error', code: 'INTERNAL' }), routeLabel: 'error' };
         })
-        .then(finish);
+        .then((response) => finish(stream && !stream.complete ? { ...response, closeConnection: true } : response));
 
+    const bodyless = BODYLESS.has(request.method) || (!request.headers.has('content-length') && !request.headers.has('transfer-encoding'));
+    // Only requests with a body pay for the route lookup.
+    const bodyLimit = (bodyless ? undefined : options.maxBodyBytesOf?.(request.method, request.path)) ?? options.maxBodyBytes;
     const declaredLength = Number(request.headers.get('content-length') ?? '0');
-    if (declaredLength > options.maxBodyBytes) {
-      finish(tooLarge(options.maxBodyBytes));
+    if (declaredLength > bodyLimit) {
+      finish(tooLarge(bodyLimit));
       return;
     }
-    if (BODYLESS.has(request.method) || (!request.headers.has('content-length') && !request.headers.has('transfer-encoding'))) {
+    if (bodyless) {
       void dispatch(undefined);
       return;
     }
-    readBody(res, options.maxBodyBytes, (body) => {
-      if (body === 'too-large') finish(tooLarge(options.maxBodyBytes));
+    if (options.streamsBody?.(request.method, request.path, request.headers)) {
+      bodyStream = new RequestBodyStream(res, bodyLimit);
+      const stream = bodyStream;
+      // An answer given before the whole body arrived (a refusal) cannot leave the rest unread on a kept connection.
+      void dispatch(undefined, stream);
+      return;
+    }
+    readBody(res, bodyLimit, (body) => {
+      if (body === 'too-large') finish(tooLarge(bodyLimit));
       else void dispatch(body);
     });
   });

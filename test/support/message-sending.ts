@@ -9,7 +9,8 @@ import { contactsIndexes } from '../../src/contacts/contacts-area.js';
 import { AccountRepository } from '../../src/identity/accounts/account-repository.js';
 import { Conversations } from '../../src/messaging/conversations/conversations.js';
 import { AnnouncementSweeper } from '../../src/messaging/messages/announcement-sweeper.js';
-import { MediaCatalog } from '../../src/messaging/messages/media-catalog.js';
+import { MessageAttachments } from '../../src/media/attachments.js';
+import { MediaItems } from '../../src/media/media-items.js';
 import { MessageAnnouncer } from '../../src/messaging/messages/message-announcer.js';
 import { MessageNumbering } from '../../src/messaging/messages/message-numbering.js';
 import { MessageSender } from '../../src/messaging/messages/message-sender.js';
@@ -40,6 +41,14 @@ export async function messageSending(store: DocumentStore, sharedState: SharedSt
   const events = new MessagingEvents(new UserEventStream(sharedState, { retainCount: 100, retentionMs: 60_000 }), logger);
   const blocks = new BlockList(store, new BlockMirror(sharedState));
   const announcer = new MessageAnnouncer(messages, conversations, events, logger);
-  const sender = new MessageSender(conversations, messages, blocks, new MediaCatalog(store), announcer, new MessageNumbering(conversations, messages), new WakeUps(new PushQueue(sharedState), logger, new OutageLog(logger)));
+  const sender = new MessageSender(
+    conversations,
+    messages,
+    blocks,
+    new MessageAttachments(new MediaItems(store)),
+    announcer,
+    new MessageNumbering(conversations, messages),
+    new WakeUps(new PushQueue(sharedState), logger, new OutageLog(logger)),
+  );
   return { conversations, messages, sender, sweeper: new AnnouncementSweeper(messages, announcer, logger) };
 }

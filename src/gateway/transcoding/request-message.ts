@@ -1,7 +1,7 @@
 /**
  * Builds the RPC request message of a REST call the way google.api.http transcoding does:
  * the body (the whole request, `body: "*"`), then the path variables, then, for routes without
- * a body, the query parameters for fields the path did not bind. Unknown body members are refused
+ * a body (or whose raw body is streamed), the query parameters for fields the path did not bind. Unknown body members are refused
  * (400); unknown query parameters are ignored, as Envoy's transcoder is configured to do.
  */
 import { ScalarType, fromJson } from '@bufbuild/protobuf';
@@ -14,6 +14,8 @@ export interface RestInput {
   readonly query: URLSearchParams;
   /** The parsed JSON body, or undefined when the request had none. */
   readonly body: JsonValue | undefined;
+  /** A streamed raw body (`streamed_body` RPCs): the other fields come from the query string. */
+  readonly queryFillsBody?: boolean;
 }
 
 export function requestMessage(route: HttpRoute, input: RestInput): Message {
@@ -24,7 +26,7 @@ export function requestMessage(route: HttpRoute, input: RestInput): Message {
     setPath(schema, json, fieldPath.split('.'), [value]);
     bound.add(fieldPath.split('.')[0] as string);
   }
-  if (route.body === '') applyQuery(schema, json, input.query, bound);
+  if (route.body === '' || input.queryFillsBody) applyQuery(schema, json, input.query, bound);
   try {
     return fromJson(schema, json, { ignoreUnknownFields: false });
   } catch (error) {

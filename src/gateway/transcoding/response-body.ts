@@ -11,7 +11,7 @@ export interface EncodedBody {
   readonly body: string | Uint8Array;
 }
 
-const HTTP_BODY = 'google.api.HttpBody';
+export const HTTP_BODY = 'google.api.HttpBody';
 
 export function responseBody(route: HttpRoute, init: MessageInitShape<DescMessage>): EncodedBody {
   const schema = route.method.output;

@@ -26,7 +26,7 @@ import { conflict, invalidArgument, permissionDenied } from '../../platform/erro
 import type { Collection } from '../../platform/store/document-store.js';
 import { DuplicateKeyError } from '../../platform/store/document-store.js';
 import type { Conversations, Target } from '../conversations/conversations.js';
-import type { MediaCatalog } from './media-catalog.js';
+import type { MediaAttachments } from './media-attachments.js';
 import { audienceOf } from './message-audience.js';
 import type { MessageAnnouncer } from './message-announcer.js';
 import type { MessageNumbering } from './message-numbering.js';
@@ -60,7 +60,7 @@ export class MessageSender {
     private readonly conversations: Conversations,
     private readonly messages: Collection<StoredMessage>,
     private readonly blocks: BlockList,
-    private readonly media: MediaCatalog,
+    private readonly media: MediaAttachments,
     private readonly announcer: MessageAnnouncer,
     private readonly numbering: MessageNumbering,
     private readonly wakeUps: WakeUps,
@@ -89,8 +89,9 @@ export class MessageSender {
       if (earlier) return this.retried(earlier, requestDigest);
 
       const withheld = await this.checkMayPost(sender, target);
-      if (request.mediaId !== '') await this.media.requireOwnUpload(sender, request.mediaId, request.kind);
       const fields: MessageFields = {
+        // Chosen up front: the media is attached to this id before the message is written.
+        _id: newMessageId(),
         clientMessageId: request.clientMessageId,
         requestDigest,
         senderAddress: sender,
@@ -134,6 +135,7 @@ export class MessageSender {
   private async store(target: Target, sequence: number, viewOnce: boolean, fields: MessageFields): Promise<StoredMessage> {
     const timerSeconds = (await this.conversations.find(target.conversationId))?.disappearingTimerSeconds ?? 0;
     const message = newMessage(target, sequence, timerSeconds, viewOnce, fields);
+    if (message.mediaId !== '') Object.assign(message, await this.attachMedia(message));
     const audience = await audienceOf(this.conversations, message);
     void this.announcer.writeMarks();
     await Promise.all([
@@ -157,6 +159,21 @@ export class MessageSender {
     for (const address of audience) {
       if (address !== message.senderAddress) void this.wakeUps.wake(address, { kind, conversationId: target.conversationId, seq: message.sequence });
     }
+  }
+
+  /**
+   * Checks the attachment (the sender's upload, of the message's kind) and records the message
+   * as its reference, lasting as long as the message; before the message is written, so that
+   * a stored message's media is always referenced. Answers what the message records about it.
+   */
+  private async attachMedia(message: StoredMessage): Promise<Pick<StoredMessage, 'mediaSize' | 'mediaSha256' | 'mediaContentType'>> {
+    const attached = await this.media.attach(message.senderAddress, message.mediaId, message.kind, {
+      messageId: message._id,
+      conversationId: message.conversationId,
+      until: message.expiresAt ?? null,
+      grantsAccess: !message.withheld,
+    });
+    return { mediaSize: attached.size, mediaSha256: attached.sha256, mediaContentType: attached.contentType };
   }
 
   /** The message stored earlier under this idempotency key, if any. */
@@ -198,6 +215,9 @@ function newMessage(target: Target, sequence: number, timerSeconds: number, view
     groupId: target.groupId,
     channelId: target.channelId,
     mediaId: '',
+    mediaSize: 0,
+    mediaSha256: '',
+    mediaContentType: '',
     durationMs: 0,
     stickerId: '',
     pollId: '',

@@ -25,6 +25,10 @@ export interface StoredMessage {
   /** Removed when a view-once message is opened. */
   ciphertext?: Binary;
   mediaId: string;
+  /** What the attached media is, recorded when it was attached (empty/0 without media). */
+  mediaSize: number;
+  mediaSha256: string;
+  mediaContentType: string;
   durationMs: number;
   stickerId: string;
   pollId: string;

@@ -2,18 +2,23 @@
  * Opening a view-once message: its recipient gets the content exactly once. Opening removes the
  * ciphertext atomically (of concurrent openers only one gets it) and leaves a tombstone that
  * answers 410 until the message expires; the sender and the viewer's other connections hear
- * `message.viewed`.
+ * `message.viewed`. Its media's reference ends 5 minutes later (the media area then deletes it).
  */
 import { gone, notFound } from '../../platform/errors/api-error.js';
 import type { Collection } from '../../platform/store/document-store.js';
 import { isWalletAddress } from '../../identity/wallet/wallet-address.js';
 import type { MessagingEvents } from '../../realtime/events/messaging-events.js';
+import type { MediaAttachments } from './media-attachments.js';
 import type { StoredMessage } from './stored-message.js';
+
+/** How long a viewed view-once message's media stays downloadable (messages.proto). */
+export const VIEWED_MEDIA_GRACE_MS = 5 * 60 * 1000;
 
 export class ViewOnce {
   constructor(
     private readonly messages: Collection<StoredMessage>,
     private readonly events: MessagingEvents,
+    private readonly media: MediaAttachments,
   ) {}
 
   /** The message as it was before opening, and when it was opened. */
@@ -27,6 +32,8 @@ export class ViewOnce {
     // Only one of concurrent openers gets the content: the update matches while unviewed.
     const opened = await this.messages.findOneAndUpdate({ _id: found._id, viewedAt: null }, { $set: { viewedAt: now }, $unset: { ciphertext: '' } }, { returnDocument: 'before' });
     if (!opened) throw gone('This view-once message was already viewed');
+    // The media stays downloadable for a grace period, then the sweeper deletes it.
+    if (opened.mediaId !== '') await this.media.endReference(opened.mediaId, opened._id, new Date(now.getTime() + VIEWED_MEDIA_GRACE_MS));
     await this.events.durable('message.viewed', [peer, viewer], {
       conversation_id: opened.conversationId,
       message_id: opened._id,

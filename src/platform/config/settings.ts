@@ -290,6 +290,18 @@ export const settings = {
       '10s',
     ),
   },
+  media: {
+    unreferencedRetentionMs: durationSetting(
+      'MEDIA_UNREFERENCED_RETENTION',
+      'An upload that no message, avatar or story references this long after it was stored is deleted.',
+      '24h',
+    ),
+    sweepIntervalMs: durationSetting(
+      'MEDIA_SWEEP_INTERVAL',
+      'How often each api pod looks for media to delete (unreferenced past their retention, last reference ended, uploads cut off).',
+      '1m',
+    ),
+  },
   realtime: {
     heartbeatSeconds: integerSetting(
       'WS_HEARTBEAT_SECONDS',
@@ -333,6 +345,7 @@ export type RealtimeSettings = Config['realtime'];
 export type DiscoverySettings = Config['discovery'];
 export type LocationSettings = Config['location'];
 export type AccountsSettings = Config['accounts'];
+export type MediaSettings = Config['media'];
 
 /** Every setting in one list: the README table and the Helm chart are checked against it. */
 export const allSettings: readonly Setting<unknown>[] = Object.values(settings).flatMap((section): Setting<unknown>[] => Object.values(section));

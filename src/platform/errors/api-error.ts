@@ -23,6 +23,7 @@ const STATUS_BY_REASON: Readonly<Record<string, number>> = {
   GONE: 410,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
+  RANGE_NOT_SATISFIABLE: 416,
 };
 
 export function apiError(code: Code, reason: string, message: string, metadata?: ConstructorParameters<typeof Headers>[0]): ConnectError {

@@ -14,7 +14,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file service/v1/media.proto.
  */
 export const file_service_v1_media: GenFile = /*@__PURE__*/
-  fileDesc("ChZzZXJ2aWNlL3YxL21lZGlhLnByb3RvEgpzZXJ2aWNlLnYxImQKElVwbG9hZE1lZGlhUmVxdWVzdBIMCgRraW5kGAEgASgJEiIKDGNvbnRlbnRfdHlwZRgCIAEoCVIMY29udGVudF90eXBlEgwKBGRhdGEYAyABKAwSDgoGc2hhMjU2GAQgASgJIsMBChNVcGxvYWRNZWRpYVJlc3BvbnNlEg8KB3N1Y2Nlc3MYASABKAgSDwoHbWVzc2FnZRgCIAEoCRIaCghtZWRpYV9pZBgDIAEoCVIIbWVkaWFfaWQSDAoEa2luZBgEIAEoCRIiCgxjb250ZW50X3R5cGUYBSABKAlSDGNvbnRlbnRfdHlwZRIMCgRzaXplGAYgASgNEg4KBnNoYTI1NhgHIAEoCRIeCgpjcmVhdGVkX2F0GAggASgJUgpjcmVhdGVkX2F0Ii0KD0dldE1lZGlhUmVxdWVzdBIaCghtZWRpYV9pZBgBIAEoCVIIbWVkaWFfaWQiIwoQR2V0QXZhdGFyUmVxdWVzdBIPCgdhZGRyZXNzGAEgASgJMv4CCgxNZWRpYVNlcnZpY2USdwoLVXBsb2FkTWVkaWESHi5zZXJ2aWNlLnYxLlVwbG9hZE1lZGlhUmVxdWVzdBofLnNlcnZpY2UudjEuVXBsb2FkTWVkaWFSZXNwb25zZSIn0vMYBAgeEAqC0+STAhk6ASoiFC9hcGkvdjEvdXBsb2FkLW1lZGlhEl8KCEdldE1lZGlhEhsuc2VydmljZS52MS5HZXRNZWRpYVJlcXVlc3QaFC5nb29nbGUuYXBpLkh0dHBCb2R5IiCC0+STAhoSGC9hcGkvdjEvbWVkaWEve21lZGlhX2lkfRKTAQoJR2V0QXZhdGFyEhwuc2VydmljZS52MS5HZXRBdmF0YXJSZXF1ZXN0GhQuZ29vZ2xlLmFwaS5IdHRwQm9keSJSyvMYAggB0vMYBghkEBQgAYLT5JMCPFoaEhgvYXBpL3YxL2F2YXRhci97YWRkcmVzc30SHi9hcGkvdjEvbWVkaWEvYXZhdGFyL3thZGRyZXNzfWIGcHJvdG8z", [file_google_api_annotations, file_google_api_httpbody, file_service_v1_options]);
+  fileDesc("ChZzZXJ2aWNlL3YxL21lZGlhLnByb3RvEgpzZXJ2aWNlLnYxImQKElVwbG9hZE1lZGlhUmVxdWVzdBIMCgRraW5kGAEgASgJEiIKDGNvbnRlbnRfdHlwZRgCIAEoCVIMY29udGVudF90eXBlEgwKBGRhdGEYAyABKAwSDgoGc2hhMjU2GAQgASgJIsMBChNVcGxvYWRNZWRpYVJlc3BvbnNlEg8KB3N1Y2Nlc3MYASABKAgSDwoHbWVzc2FnZRgCIAEoCRIaCghtZWRpYV9pZBgDIAEoCVIIbWVkaWFfaWQSDAoEa2luZBgEIAEoCRIiCgxjb250ZW50X3R5cGUYBSABKAlSDGNvbnRlbnRfdHlwZRIMCgRzaXplGAYgASgNEg4KBnNoYTI1NhgHIAEoCRIeCgpjcmVhdGVkX2F0GAggASgJUgpjcmVhdGVkX2F0Ii0KD0dldE1lZGlhUmVxdWVzdBIaCghtZWRpYV9pZBgBIAEoCVIIbWVkaWFfaWQiIwoQR2V0QXZhdGFyUmVxdWVzdBIPCgdhZGRyZXNzGAEgASgJMooDCgxNZWRpYVNlcnZpY2USggEKC1VwbG9hZE1lZGlhEh4uc2VydmljZS52MS5VcGxvYWRNZWRpYVJlcXVlc3QaHy5zZXJ2aWNlLnYxLlVwbG9hZE1lZGlhUmVzcG9uc2UiMtLzGAQIHhAK2PMYgICAEeDzGAGC0+STAhk6ASoiFC9hcGkvdjEvdXBsb2FkLW1lZGlhEl8KCEdldE1lZGlhEhsuc2VydmljZS52MS5HZXRNZWRpYVJlcXVlc3QaFC5nb29nbGUuYXBpLkh0dHBCb2R5IiCC0+STAhoSGC9hcGkvdjEvbWVkaWEve21lZGlhX2lkfRKTAQoJR2V0QXZhdGFyEhwuc2VydmljZS52MS5HZXRBdmF0YXJSZXF1ZXN0GhQuZ29vZ2xlLmFwaS5IdHRwQm9keSJSyvMYAggB0vMYBghkEBQgAYLT5JMCPFoaEhgvYXBpL3YxL2F2YXRhci97YWRkcmVzc30SHi9hcGkvdjEvbWVkaWEvYXZhdGFyL3thZGRyZXNzfWIGcHJvdG8z", [file_google_api_annotations, file_google_api_httpbody, file_service_v1_options]);
 
 /**
  * A blob to upload.
@@ -189,8 +189,16 @@ export const GetAvatarRequestSchema: GenMessage<GetAvatarRequest> = /*@__PURE__*
  */
 export const MediaService: GenService<{
   /**
-   * Uploads one blob in a JSON body (`data` in base64) and returns its media id, to be
-   * referenced by a message, story, profile, group or channel.
+   * Uploads one blob and returns its media id, to be referenced by a message, story, profile,
+   * group or channel. Two forms over REST:
+   *
+   * - JSON: the fields below, `data` in base64.
+   * - Streamed binary: the raw bytes as the request body with their `Content-Type` (any type
+   *   but JSON), `kind` and the optional `sha256` in the query string
+   *   (`POST /api/v1/upload-media?kind=video&sha256=…`) or in the headers `X-Media-Kind` and
+   *   `X-Media-Sha256`. The bytes are stored as they arrive, so this is the form for large
+   *   blobs. A `Content-Length` above the kind's limit is refused with `413 PAYLOAD_TOO_LARGE`
+   *   at once, and a body that grows past it as soon as it does, without reading the rest.
    *
    * Size limits per kind (decoded `data`): `voice` 10 MiB, `image` 10 MiB, `video` 25 MiB, `file`
    * 25 MiB, `avatar` 5 MiB, `sticker` 1 MiB. 25 MiB (26,214,400 bytes) is the maximum for any
@@ -204,9 +212,10 @@ export const MediaService: GenService<{
    * Rate limit: 30 per minute, burst 10.
    *
    * Errors: `400 INVALID_ARGUMENT` (unknown `kind`, missing or malformed `content_type`, content
-   * type not allowed for the kind, empty `data`, `data` larger than the kind's limit, `data` not
-   * a valid image for `avatar`/`sticker`, `sha256` given and not matching), `401 UNAUTHORIZED`,
-   * `429 RATE_LIMIT_EXCEEDED`.
+   * type not allowed for the kind, empty `data`, `data` larger than the kind's limit in the JSON
+   * form, `data` not a valid image for `avatar`/`sticker`, `sha256` given and not matching),
+   * `401 UNAUTHORIZED`, `413 PAYLOAD_TOO_LARGE` (the streamed body is larger than the kind's
+   * limit, or any body larger than 34 MiB), `429 RATE_LIMIT_EXCEEDED`.
    *
    * @generated from rpc service.v1.MediaService.UploadMedia
    */

@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file service/v1/options.proto.
  */
 export const file_service_v1_options: GenFile = /*@__PURE__*/
-  fileDesc("ChhzZXJ2aWNlL3YxL29wdGlvbnMucHJvdG8SCnNlcnZpY2UudjEiZQoGQWNjZXNzEg4KBnB1YmxpYxgBIAEoCBISCgpwZXJtaXNzaW9uGAIgASgJEhsKE2Nvb2tpZV9zZXNzaW9uX29ubHkYAyABKAgSGgoSc2lnbmF0dXJlX3JlcXVpcmVkGAQgASgIIoEBCglSYXRlTGltaXQSDQoFbGltaXQYASABKA0SDQoFYnVyc3QYAiABKA0SFgoOd2luZG93X3NlY29uZHMYAyABKA0SHgoWZXhlbXB0X2Zyb21fdXNlcl9xdW90YRgEIAEoCBIeChZhdXRoZW50aWNhdGlvbl9hdHRlbXB0GAUgASgIOkwKBmFjY2VzcxIeLmdvb2dsZS5wcm90b2J1Zi5NZXRob2RPcHRpb25zGLmOAyABKAsyEi5zZXJ2aWNlLnYxLkFjY2Vzc1IGYWNjZXNzOlYKCnJhdGVfbGltaXQSHi5nb29nbGUucHJvdG9idWYuTWV0aG9kT3B0aW9ucxi6jgMgASgLMhUuc2VydmljZS52MS5SYXRlTGltaXRSCXJhdGVMaW1pdGIGcHJvdG8z", [file_google_protobuf_descriptor]);
+  fileDesc("ChhzZXJ2aWNlL3YxL29wdGlvbnMucHJvdG8SCnNlcnZpY2UudjEiZQoGQWNjZXNzEg4KBnB1YmxpYxgBIAEoCBISCgpwZXJtaXNzaW9uGAIgASgJEhsKE2Nvb2tpZV9zZXNzaW9uX29ubHkYAyABKAgSGgoSc2lnbmF0dXJlX3JlcXVpcmVkGAQgASgIIoEBCglSYXRlTGltaXQSDQoFbGltaXQYASABKA0SDQoFYnVyc3QYAiABKA0SFgoOd2luZG93X3NlY29uZHMYAyABKA0SHgoWZXhlbXB0X2Zyb21fdXNlcl9xdW90YRgEIAEoCBIeChZhdXRoZW50aWNhdGlvbl9hdHRlbXB0GAUgASgIOkwKBmFjY2VzcxIeLmdvb2dsZS5wcm90b2J1Zi5NZXRob2RPcHRpb25zGLmOAyABKAsyEi5zZXJ2aWNlLnYxLkFjY2Vzc1IGYWNjZXNzOlYKCnJhdGVfbGltaXQSHi5nb29nbGUucHJvdG9idWYuTWV0aG9kT3B0aW9ucxi6jgMgASgLMhUuc2VydmljZS52MS5SYXRlTGltaXRSCXJhdGVMaW1pdDpMChFtYXhfcmVxdWVzdF9ieXRlcxIeLmdvb2dsZS5wcm90b2J1Zi5NZXRob2RPcHRpb25zGLuOAyABKA1SD21heFJlcXVlc3RCeXRlczpFCg1zdHJlYW1lZF9ib2R5Eh4uZ29vZ2xlLnByb3RvYnVmLk1ldGhvZE9wdGlvbnMYvI4DIAEoCFIMc3RyZWFtZWRCb2R5YgZwcm90bzM", [file_google_protobuf_descriptor]);
 
 /**
  * Access rule of an RPC.
@@ -149,4 +149,24 @@ export const access: GenExtension<MethodOptions, Access> = /*@__PURE__*/
  */
 export const rate_limit: GenExtension<MethodOptions, RateLimit> = /*@__PURE__*/
   extDesc(file_service_v1_options, 1);
+
+/**
+ * The largest request body the RPC accepts, in bytes, in place of the server's `MAX_BODY_BYTES`
+ * (media uploads). Absent: `MAX_BODY_BYTES`. A larger body is refused with `413
+ * PAYLOAD_TOO_LARGE` as soon as its declared or received length passes the limit.
+ *
+ * @generated from extension: uint32 max_request_bytes = 51003;
+ */
+export const max_request_bytes: GenExtension<MethodOptions, number> = /*@__PURE__*/
+  extDesc(file_service_v1_options, 2);
+
+/**
+ * Over REST the RPC also takes a raw request body: a body whose `Content-Type` is not JSON is
+ * handed to the service as it arrives (never held whole in memory), as the bytes of the
+ * request's `bytes` field, with the other fields taken from the query string.
+ *
+ * @generated from extension: bool streamed_body = 51004;
+ */
+export const streamed_body: GenExtension<MethodOptions, boolean> = /*@__PURE__*/
+  extDesc(file_service_v1_options, 3);
 
