@@ -17,7 +17,7 @@ import type { SignedIn } from '../support/wallet.js';
 import { completeWithCode, setupRecovery } from '../recovery/recovery-support.js';
 
 const ENV = { RATE_LIMITS_ENABLED: 'false', KEYS_DHT: 'off' };
-/** Owners of the walk (api-areas.ts): contacts, messaging, presence, keys, relay, recovery, identity. */
+/** The walk stops after this many owners of `accountData` (src/app/api-areas.ts), identity being the last. */
 const OWNERS_BEFORE_THE_KILL = 3;
 
 let dataDir: string;
@@ -38,7 +38,8 @@ async function start(faulty: boolean): Promise<Api> {
 
 /** Runs `request`, which the process answers by dying; waits for the exit. */
 async function diesDuring(request: () => Promise<unknown>): Promise<void> {
-  const exited = new Promise<void>((resolve) => running!.process.once('exit', () => resolve()));
+  // 'close', not 'exit': a child's output may still be in its pipes when it has exited.
+  const exited = new Promise<void>((resolve) => running!.process.once('close', () => resolve()));
   await request().then(
     (reply) => {
       throw new Error(`the process answered instead of dying: ${JSON.stringify(reply)}`);
