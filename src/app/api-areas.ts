@@ -22,6 +22,7 @@ import { LocationService } from '../gen/service/v1/location_pb.js';
 import { MessagesService } from '../gen/service/v1/messages_pb.js';
 import { MfaService } from '../gen/service/v1/mfa_pb.js';
 import { PhoneAuthService } from '../gen/service/v1/phone_pb.js';
+import { PollsService } from '../gen/service/v1/polls_pb.js';
 import { ProfileService } from '../gen/service/v1/profile_pb.js';
 import { RecoveryService } from '../gen/service/v1/recovery_pb.js';
 import { RelayService } from '../gen/service/v1/relay_pb.js';
@@ -48,6 +49,7 @@ import type { PartialServiceImpl, RpcMiddleware } from '../platform/rpc/rpc-pipe
 import type { MirrorSource } from '../platform/shared-state/mirror-keeper.js';
 import type { SharedState } from '../platform/shared-state/shared-state.js';
 import type { DocumentStore } from '../platform/store/document-store.js';
+import { createPollsArea } from '../polls/polls-area.js';
 import { createPresenceArea } from '../presence/presence-area.js';
 import { createProfileArea } from '../profile/profile-area.js';
 import type { MessagingEvents } from '../realtime/events/messaging-events.js';
@@ -214,6 +216,7 @@ export async function buildApiAreas(ports: ApiAreaPorts): Promise<ApiAreas> {
     follows: ports.channelFollows,
     logger,
   });
+  const polls = await createPollsArea({ store, accounts, channels: channels.access, messages: messaging.sender, events });
   const recovery = await createRecoveryArea({
     settings: config.accounts,
     serviceName: config.service.name,
@@ -244,6 +247,7 @@ export async function buildApiAreas(ports: ApiAreaPorts): Promise<ApiAreas> {
     groups.accountData,
     channels.accountData,
     contacts.accountData,
+    polls.accountData,
     messaging.accountData,
     presence.accountData,
     keys.accountData,
@@ -285,6 +289,7 @@ export async function buildApiAreas(ports: ApiAreaPorts): Promise<ApiAreas> {
       [LocationService.typeName, location.service],
       [RecoveryService.typeName, recovery.service],
       [ChannelsService.typeName, channels.service],
+      [PollsService.typeName, polls.service],
     ]),
   };
 }

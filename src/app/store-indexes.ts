@@ -7,6 +7,7 @@ import { keysIndexes } from '../keys/keys-area.js';
 import { locationIndexes } from '../location/location-area.js';
 import { messagingIndexes } from '../messaging/messaging-area.js';
 import type { IndexSpec } from '../platform/store/document-store.js';
+import { pollsIndexes } from '../polls/polls-area.js';
 import { profileIndexes } from '../profile/profile-area.js';
 import { recoveryIndexes } from '../recovery/recovery-area.js';
 import { relayIndexes } from '../relay/relay-area.js';
@@ -18,6 +19,7 @@ export const storeIndexes: IndexSpec[] = [
   ...messagingIndexes,
   ...groupsIndexes,
   ...channelsIndexes,
+  ...pollsIndexes,
   ...keysIndexes,
   ...relayIndexes,
   ...profileIndexes,

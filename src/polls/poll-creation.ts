@@ -1,0 +1,65 @@
+/**
+ * Creating a poll where it lives: in a channel (the caller must be allowed to publish there;
+ * 404 for a channel it cannot see, 403 for one it can only read) or in the direct chat with one
+ * recipient, where it is delivered as a `poll` message through messaging's sender (persisted,
+ * numbered, in history, announced over /ws; blocks apply as for any message). The poll record is
+ * written first, so the message never names a missing poll; when the message is refused the
+ * poll is removed again.
+ */
+import type { ChannelAccess } from '../channels/channel-access.js';
+import { newId } from '../platform/store/new-id.js';
+import { notFound, permissionDenied } from '../platform/errors/api-error.js';
+import type { PollRepository, StoredPoll } from './poll.js';
+
+/** Messaging's sender as polls use it (MessageSender.appendPoll). */
+export interface PollMessages {
+  appendPoll(sender: string, recipientAddress: string, pollId: string): Promise<unknown>;
+}
+
+export interface NewPoll {
+  readonly question: string;
+  readonly options: string[];
+  readonly allowsMultiple: boolean;
+  readonly expiresAt: Date | null;
+}
+
+export type PollPlace = { readonly channelId: string } | { readonly recipientAddress: string };
+
+export class PollCreation {
+  constructor(
+    private readonly polls: PollRepository,
+    private readonly channels: ChannelAccess,
+    private readonly messages: PollMessages,
+  ) {}
+
+  async create(creator: string, fields: NewPoll, place: PollPlace): Promise<StoredPoll> {
+    if ('channelId' in place) await this.requireMayPublish(place.channelId, creator);
+    const _id = newId();
+    const poll: StoredPoll = {
+      _id,
+      question: fields.question,
+      options: fields.options.map((text) => ({ id: newId(), text })),
+      allowsMultiple: fields.allowsMultiple,
+      createdAt: new Date(),
+      creatorAddress: creator,
+      expiresAt: fields.expiresAt,
+      channelId: 'channelId' in place ? place.channelId : '',
+      recipientAddress: 'recipientAddress' in place ? place.recipientAddress : '',
+    };
+    await this.polls.insert(poll);
+    if ('recipientAddress' in place) {
+      try {
+        await this.messages.appendPoll(creator, place.recipientAddress, _id);
+      } catch (error) {
+        await this.polls.remove(_id);
+        throw error;
+      }
+    }
+    return poll;
+  }
+
+  private async requireMayPublish(channelId: string, address: string): Promise<void> {
+    if (!(await this.channels.mayRead(channelId, address))) throw notFound('No such channel');
+    if (!(await this.channels.mayPublish(channelId, address))) throw permissionDenied('Only the owner and admins may post a poll in a channel');
+  }
+}

@@ -1,0 +1,46 @@
+/**
+ * The polls area of an api process: polls and their votes in the store. It uses channels'
+ * `ChannelAccess` (who may read or publish in a channel), messaging's sender for polls sent in
+ * a direct chat, and the `MessagingEvents` publisher for live results.
+ */
+import type { ChannelAccess } from '../channels/channel-access.js';
+import type { AccountRepository } from '../identity/accounts/account-repository.js';
+import type { DocumentStore, IndexSpec } from '../platform/store/document-store.js';
+import type { MessagingEvents } from '../realtime/events/messaging-events.js';
+import { PollRepository, pollIndexes } from './poll.js';
+import { PollAccess } from './poll-access.js';
+import { PollCreation } from './poll-creation.js';
+import type { PollMessages } from './poll-creation.js';
+import { PollVotes, pollVoteIndexes } from './poll-votes.js';
+import { PollVoting } from './poll-voting.js';
+import { PollsAccountData } from './polls-account-data.js';
+import { createPollsService } from './polls-service.js';
+
+export interface PollsDependencies {
+  readonly store: DocumentStore;
+  readonly accounts: AccountRepository;
+  readonly channels: ChannelAccess;
+  readonly messages: PollMessages;
+  readonly events: MessagingEvents;
+}
+
+/** Every index of the polls area (created at start, and by the ensure-indexes command before a rollout). */
+export const pollsIndexes: IndexSpec[] = [...pollIndexes, ...pollVoteIndexes];
+
+export async function createPollsArea({ store, accounts, channels, messages, events }: PollsDependencies) {
+  await store.ensureIndexes(pollsIndexes);
+  const polls = new PollRepository(store);
+  const votes = new PollVotes(store);
+  return {
+    service: createPollsService({
+      creation: new PollCreation(polls, channels, messages),
+      access: new PollAccess(polls, channels),
+      votes,
+      voting: new PollVoting(votes, events),
+      accounts,
+    }),
+    accountData: new PollsAccountData(polls, votes),
+  };
+}
+
+export type PollsArea = Awaited<ReturnType<typeof createPollsArea>>;
