@@ -21,6 +21,11 @@ export class PollAccess {
     return poll;
   }
 
+  /** A channel whose polls `address` may list; 404 when unknown or invisible to it. */
+  async requireReadableChannel(channelId: string, address: string): Promise<void> {
+    if (!(await this.channels.mayRead(channelId, address))) throw notFound('No such channel');
+  }
+
   private async maySee(poll: StoredPoll, address: string): Promise<boolean> {
     if (poll.creatorAddress === address || poll.recipientAddress === address) return true;
     return poll.channelId !== '' && this.channels.mayRead(poll.channelId, address);

@@ -45,6 +45,7 @@ export class PollCreation {
       expiresAt: fields.expiresAt,
       channelId: 'channelId' in place ? place.channelId : '',
       recipientAddress: 'recipientAddress' in place ? place.recipientAddress : '',
+      participants: 'recipientAddress' in place ? [creator, place.recipientAddress] : [creator],
     };
     await this.polls.insert(poll);
     if ('recipientAddress' in place) {

@@ -34,6 +34,13 @@ export const pollVoteIndexes: IndexSpec[] = [
 
 const voteId = (pollId: string, voter: string) => `${pollId}:${voter}`;
 
+function tallyOf(votes: readonly Pick<StoredVote, 'voterAddress' | 'optionIds'>[], caller: string): PollTally {
+  const countByOption = new Map<string, number>();
+  for (const vote of votes) for (const option of vote.optionIds) countByOption.set(option, (countByOption.get(option) ?? 0) + 1);
+  const own = votes.find((vote) => vote.voterAddress === caller);
+  return { voters: votes.length, countByOption, chosen: new Set(own?.optionIds ?? []) };
+}
+
 export class PollVotes {
   private readonly votes;
 
@@ -56,11 +63,13 @@ export class PollVotes {
   }
 
   async tally(pollId: string, caller: string): Promise<PollTally> {
-    const votes = await this.votes.find({ pollId }, { projection: { voterAddress: 1, optionIds: 1 } });
-    const countByOption = new Map<string, number>();
-    for (const vote of votes) for (const option of vote.optionIds) countByOption.set(option, (countByOption.get(option) ?? 0) + 1);
-    const own = votes.find((vote) => vote.voterAddress === caller);
-    return { voters: votes.length, countByOption, chosen: new Set(own?.optionIds ?? []) };
+    return (await this.tallies([pollId], caller)).get(pollId)!;
+  }
+
+  /** The tallies of several polls (a page of a list) in one read. */
+  async tallies(pollIds: readonly string[], caller: string): Promise<Map<string, PollTally>> {
+    const votes = pollIds.length === 0 ? [] : await this.votes.find({ pollId: { $in: [...pollIds] } }, { projection: { pollId: 1, voterAddress: 1, optionIds: 1 } });
+    return new Map(pollIds.map((pollId) => [pollId, tallyOf(votes.filter((vote) => vote.pollId === pollId), caller)]));
   }
 
   /** Everyone who voted on the poll (the audience of its live results). */

@@ -4,7 +4,11 @@
  * results are not stored here: they are counted from the vote records (poll-votes.ts), so a
  * changed or deleted vote can never leave a count behind.
  */
-import type { DocumentStore, IndexSpec } from '../platform/store/document-store.js';
+import type { CursorPosition } from '../platform/api/page-cursor.js';
+import type { DocumentStore, IndexSpec, StoreFilter } from '../platform/store/document-store.js';
+import { newestFirstPage } from '../platform/store/newest-first-page.js';
+import type { NewestFirstPage } from '../platform/store/newest-first-page.js';
+import { rekeyDocuments } from '../platform/store/rekey-documents.js';
 
 export interface StoredPollOption {
   readonly id: string;
@@ -24,15 +28,21 @@ export interface StoredPoll {
   channelId: string;
   /** The user it was sent to in the direct chat; empty for a channel poll. */
   recipientAddress: string;
+  /** The creator, and the recipient of a direct poll: whose own list of polls holds it. */
+  participants: string[];
 }
 
 const POLLS = 'polls';
 
-/** The polls a user created or received, for account moves and deletions. */
+/** A user's polls and a channel's polls, newest first; the polls a user created, for deletions. */
 export const pollIndexes: IndexSpec[] = [
+  { collection: POLLS, name: 'polls_by_participant', key: { participants: 1, createdAt: -1 } },
+  { collection: POLLS, name: 'polls_by_channel', key: { channelId: 1, createdAt: -1 } },
   { collection: POLLS, name: 'polls_by_creator', key: { creatorAddress: 1 } },
-  { collection: POLLS, name: 'polls_by_recipient', key: { recipientAddress: 1 } },
 ];
+
+/** Which polls a list shows (ListPolls' filters). */
+export type PollScope = { readonly participant: string; readonly peer?: string } | { readonly channelId: string };
 
 export class PollRepository {
   private readonly polls;
@@ -53,6 +63,18 @@ export class PollRepository {
     await this.polls.deleteOne({ _id: pollId });
   }
 
+  /**
+   * A page of polls, newest first: a user's direct polls and the polls it created (with `peer`,
+   * only those exchanged with that user in the direct chat), or one channel's polls.
+   */
+  page(scope: PollScope, limit: number, after: CursorPosition | undefined): Promise<NewestFirstPage<StoredPoll>> {
+    let filter: StoreFilter<StoredPoll>;
+    if ('channelId' in scope) filter = { channelId: scope.channelId };
+    else if (scope.peer === undefined) filter = { participants: scope.participant };
+    else filter = { participants: scope.participant, channelId: '', creatorAddress: { $in: [scope.participant, scope.peer] }, recipientAddress: { $in: [scope.participant, scope.peer] } };
+    return newestFirstPage(this.polls, filter, 'createdAt', limit, after);
+  }
+
   /** The ids of the polls `address` created. */
   async createdBy(address: string): Promise<string[]> {
     return (await this.polls.find({ creatorAddress: address }, { projection: { _id: 1 } })).map((poll) => poll._id);
@@ -64,7 +86,12 @@ export class PollRepository {
 
   /** Re-keys the polls `from` created or received to `to`. */
   async moveParticipant(from: string, to: string): Promise<void> {
-    await this.polls.updateMany({ creatorAddress: from }, { $set: { creatorAddress: to } });
-    await this.polls.updateMany({ recipientAddress: from }, { $set: { recipientAddress: to } });
+    const moved = (address: string) => (address === from ? to : address);
+    await rekeyDocuments(this.polls, { participants: from }, (poll) => ({
+      ...poll,
+      creatorAddress: moved(poll.creatorAddress),
+      recipientAddress: moved(poll.recipientAddress),
+      participants: poll.participants.map(moved),
+    }));
   }
 }

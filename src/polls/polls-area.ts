@@ -33,6 +33,7 @@ export async function createPollsArea({ store, accounts, channels, messages, eve
   const votes = new PollVotes(store);
   return {
     service: createPollsService({
+      polls,
       creation: new PollCreation(polls, channels, messages),
       access: new PollAccess(polls, channels),
       votes,

@@ -242,6 +242,39 @@ describe('visibility', () => {
   });
 });
 
+describe('listing', () => {
+  it('lists the caller’s direct polls newest first, by peer and by channel, with paging', async () => {
+    const [dana, erin] = [await signIn(service.baseUrl), await signIn(service.baseUrl)];
+    const ask = async (by: SignedIn, body: Record<string, unknown>) => expectOk(await create(by, { question: `Q${body.n}`, options: ['a', 'b'], ...body, n: undefined })).poll.id as string;
+    const first = await ask(dana, { n: 1, recipient_address: erin.user.address });
+    const second = await ask(erin, { n: 2, recipient_address: dana.user.address });
+    const third = await ask(dana, { n: 3, recipient_address: alice.user.address });
+    const channelId = expectOk(await api.post('/api/v1/channels', { name: 'listed polls', is_public: false }, bearer(dana))).channel.id as string;
+    const inChannel = await ask(dana, { n: 4, channel_id: channelId });
+    expectOk(await vote(erin, second, [expectOk(await read(erin, second)).poll.options[0].id]));
+
+    const all = expectOk(await api.get('/api/v1/polls', bearer(dana)));
+    expect(all.polls.map((poll: { id: string }) => poll.id)).toEqual([inChannel, third, second, first]);
+    for (const poll of all.polls) expectPollShape(poll);
+    expect(all.polls[2]).toMatchObject({ total_votes: 1, has_voted: false });
+    expect(expectOk(await api.get(`/api/v1/polls?peer_address=${erin.user.address.toUpperCase().replace('0X', '0x')}`, bearer(dana))).polls.map((poll: { id: string }) => poll.id)).toEqual([second, first]);
+    expect(expectOk(await api.get(`/api/v1/polls?channel_id=${channelId}`, bearer(dana))).polls.map((poll: { id: string }) => poll.id)).toEqual([inChannel]);
+    expectFailure(await api.get(`/api/v1/polls?channel_id=${channelId}`, bearer(erin)), 404, 'NOT_FOUND');
+    expect(expectOk(await api.get('/api/v1/polls', bearer(erin))).polls.map((poll: { id: string }) => poll.id)).toEqual([second, first]);
+
+    const page1 = expectOk(await api.get('/api/v1/polls?page_size=3', bearer(dana)));
+    expect(page1.polls).toHaveLength(3);
+    const page2 = expectOk(await api.get(`/api/v1/polls?page_size=3&cursor=${page1.next_cursor}`, bearer(dana)));
+    expect(page2).toMatchObject({ next_cursor: '' });
+    expect(page2.polls.map((poll: { id: string }) => poll.id)).toEqual([first]);
+
+    expectFailure(await api.get(`/api/v1/polls?channel_id=${channelId}&peer_address=${erin.user.address}`, bearer(dana)), 400, 'INVALID_ARGUMENT');
+    expectFailure(await api.get('/api/v1/polls?peer_address=nobody', bearer(dana)), 400, 'INVALID_ARGUMENT');
+    expectFailure(await api.get('/api/v1/polls?page_size=201', bearer(dana)), 400, 'INVALID_ARGUMENT');
+    expectFailure(await api.get('/api/v1/polls?cursor=garbage', bearer(dana)), 400, 'INVALID_ARGUMENT');
+  });
+});
+
 describe('live results', () => {
   it('sends poll.updated to the creator, the recipient and the voters', async () => {
     const [aliceSocket, bobSocket, strangerSocket] = [await connect(alice), await connect(bob), await connect(stranger)];
