@@ -216,7 +216,7 @@ export async function buildApiAreas(ports: ApiAreaPorts): Promise<ApiAreas> {
     follows: ports.channelFollows,
     logger,
   });
-  const polls = await createPollsArea({ store, accounts, channels: channels.access, messages: messaging.sender, events });
+  const polls = await createPollsArea({ store, accounts, channels: channels.access, channelPosts: channels.pollPosts, messages: messaging.sender, events });
   const recovery = await createRecoveryArea({
     settings: config.accounts,
     serviceName: config.service.name,

@@ -1,12 +1,14 @@
 /**
- * Creating a poll where it lives: in a channel (the caller must be allowed to publish there;
- * 404 for a channel it cannot see, 403 for one it can only read) or in the direct chat with one
- * recipient, where it is delivered as a `poll` message through messaging's sender (persisted,
- * numbered, in history, announced over /ws; blocks apply as for any message). The poll record is
- * written first, so the message never names a missing poll; when the message is refused the
- * poll is removed again.
+ * Creating a poll where it lives, delivered as a `poll` message carrying its id: in a channel
+ * (the caller must be allowed to publish there; 404 for a channel it cannot see, 403 for one it
+ * can only read) as a channel post, numbered by the channel and fanned out to its subscribers
+ * like any post; or in the direct chat with one recipient, through messaging's sender
+ * (persisted, numbered, in history, announced over /ws; blocks apply as for any message). The
+ * poll record is written first, so a message never names a missing poll; when the message is
+ * refused the poll is removed again.
  */
 import type { ChannelAccess } from '../channels/channel-access.js';
+import type { ChannelPollPosts } from '../channels/channel-publisher.js';
 import { newId } from '../platform/store/new-id.js';
 import { notFound, permissionDenied } from '../platform/errors/api-error.js';
 import type { PollRepository, StoredPoll } from './poll.js';
@@ -30,6 +32,7 @@ export class PollCreation {
     private readonly polls: PollRepository,
     private readonly channels: ChannelAccess,
     private readonly messages: PollMessages,
+    private readonly channelPosts: ChannelPollPosts,
   ) {}
 
   async create(creator: string, fields: NewPoll, place: PollPlace): Promise<StoredPoll> {
@@ -48,13 +51,12 @@ export class PollCreation {
       participants: 'recipientAddress' in place ? [creator, place.recipientAddress] : [creator],
     };
     await this.polls.insert(poll);
-    if ('recipientAddress' in place) {
-      try {
-        await this.messages.appendPoll(creator, place.recipientAddress, _id);
-      } catch (error) {
-        await this.polls.remove(_id);
-        throw error;
-      }
+    try {
+      if ('recipientAddress' in place) await this.messages.appendPoll(creator, place.recipientAddress, _id);
+      else await this.channelPosts.publishPoll(place.channelId, creator, _id);
+    } catch (error) {
+      await this.polls.remove(_id);
+      throw error;
     }
     return poll;
   }

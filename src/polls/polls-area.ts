@@ -1,9 +1,10 @@
 /**
  * The polls area of an api process: polls and their votes in the store. It uses channels'
- * `ChannelAccess` (who may read or publish in a channel), messaging's sender for polls sent in
- * a direct chat, and the `MessagingEvents` publisher for live results.
+ * `ChannelAccess` (who may read or publish in a channel) and poll posts, messaging's sender for
+ * polls sent in a direct chat, and the `MessagingEvents` publisher for live results.
  */
 import type { ChannelAccess } from '../channels/channel-access.js';
+import type { ChannelPollPosts } from '../channels/channel-publisher.js';
 import type { AccountRepository } from '../identity/accounts/account-repository.js';
 import type { DocumentStore, IndexSpec } from '../platform/store/document-store.js';
 import type { MessagingEvents } from '../realtime/events/messaging-events.js';
@@ -20,6 +21,7 @@ export interface PollsDependencies {
   readonly store: DocumentStore;
   readonly accounts: AccountRepository;
   readonly channels: ChannelAccess;
+  readonly channelPosts: ChannelPollPosts;
   readonly messages: PollMessages;
   readonly events: MessagingEvents;
 }
@@ -27,14 +29,14 @@ export interface PollsDependencies {
 /** Every index of the polls area (created at start, and by the ensure-indexes command before a rollout). */
 export const pollsIndexes: IndexSpec[] = [...pollIndexes, ...pollVoteIndexes];
 
-export async function createPollsArea({ store, accounts, channels, messages, events }: PollsDependencies) {
+export async function createPollsArea({ store, accounts, channels, channelPosts, messages, events }: PollsDependencies) {
   await store.ensureIndexes(pollsIndexes);
   const polls = new PollRepository(store);
   const votes = new PollVotes(store);
   return {
     service: createPollsService({
       polls,
-      creation: new PollCreation(polls, channels, messages),
+      creation: new PollCreation(polls, channels, messages, channelPosts),
       access: new PollAccess(polls, channels),
       votes,
       voting: new PollVoting(votes, events),

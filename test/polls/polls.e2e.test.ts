@@ -240,6 +240,17 @@ describe('visibility', () => {
     const open = expectOk(await create(alice, { question: 'Public?', options: ['a', 'b'], channel_id: publicId })).poll;
     expect(expectOk(await vote(carol, open.id, [open.options[1].id])).poll).toMatchObject({ has_voted: true, total_votes: 1 });
   });
+
+  it('posts a channel poll to the subscribers as a poll post carrying its id', async () => {
+    const channelId = expectOk(await api.post('/api/v1/channels', { name: 'poll posts', is_public: true }, bearer(alice))).channel.id as string;
+    expectOk(await api.post(`/api/v1/channels/${channelId}/subscribe`, {}, bearer(carol)));
+    const socket = await connect(carol);
+    const poll = expectOk(await create(alice, { question: 'Seen live?', options: ['yes', 'no'], channel_id: channelId })).poll;
+    const frame = await socket.next('channel.post', (event) => event.channel_id === channelId);
+    expect(frame.data.post).toMatchObject({ kind: 'poll', poll_id: poll.id, sender_address: addressOf(alice), sequence: 1, ciphertext: '' });
+    const posts = expectOk(await api.get(`/api/v1/channels/${channelId}/posts`, bearer(carol)));
+    expect(JSON.stringify(posts)).toContain(poll.id);
+  });
 });
 
 describe('listing', () => {

@@ -456,9 +456,9 @@ export const VotePollResponseSchema: GenMessage<VotePollResponse> = /*@__PURE__*
  *
  * Where a poll lives and who can see and vote on it (a poll always lives in a conversation, as
  * in Telegram, Signal and Matrix; a poll nobody else could see would be a note):
- * - with `channel_id`: created in that channel by its owner or an admin; everyone who can read
- *   the channel (any user for a public channel, its members for a private one) can see it and
- *   vote;
+ * - with `channel_id`: posted in that channel by its owner or an admin, as a `poll` post with
+ *   `poll_id` (delivered to subscribers as `channel.post`); everyone who can read the channel
+ *   (any user for a public channel, its members for a private one) can see it and vote;
  * - with `recipient_address`: sent to that user in the direct chat as a `poll` message (with
  *   `poll_id`, persisted, in history, delivered as `message.new`); the creator and the recipient
  *   can see it and vote;
