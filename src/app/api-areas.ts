@@ -216,7 +216,12 @@ export async function buildApiAreas(ports: ApiAreaPorts): Promise<ApiAreas> {
     follows: ports.channelFollows,
     logger,
   });
-  const polls = await createPollsArea({ store, accounts, channels: channels.access, channelPosts: channels.pollPosts, messages: messaging.sender, events });
+  const polls = await createPollsArea({ store, accounts, channels: channels.access, channelPosts: channels.pollPosts,
+    messages: messaging.sender,
+    events,
+    channelEvents: ports.channelPosts,
+    logger,
+  });
   const recovery = await createRecoveryArea({
     settings: config.accounts,
     serviceName: config.service.name,

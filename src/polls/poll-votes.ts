@@ -72,11 +72,6 @@ export class PollVotes {
     return new Map(pollIds.map((pollId) => [pollId, tallyOf(votes.filter((vote) => vote.pollId === pollId), caller)]));
   }
 
-  /** Everyone who voted on the poll (the audience of its live results). */
-  async votersOf(pollId: string): Promise<string[]> {
-    return (await this.votes.find({ pollId }, { projection: { voterAddress: 1 } })).map((vote) => vote.voterAddress);
-  }
-
   async removeOfPolls(pollIds: string[]): Promise<void> {
     if (pollIds.length > 0) await this.votes.deleteMany({ pollId: { $in: pollIds } });
   }

@@ -287,7 +287,7 @@ describe('listing', () => {
 });
 
 describe('live results', () => {
-  it('sends poll.updated to the creator, the recipient and the voters', async () => {
+  it('sends poll.updated to the creator and the recipient of a direct poll', async () => {
     const [aliceSocket, bobSocket, strangerSocket] = [await connect(alice), await connect(bob), await connect(stranger)];
     const poll = await directPoll();
     expectOk(await vote(bob, poll.id, [poll.options[2].id]));
@@ -297,6 +297,24 @@ describe('live results', () => {
     }
     await sleep(200);
     expect(strangerSocket.ofType('poll.updated')).toHaveLength(0);
+  });
+
+  it('sends a channel poll’s results once on the channel topic, to each connected follower', async () => {
+    const [dana, erin] = [await signIn(service.baseUrl), await signIn(service.baseUrl)];
+    const channelId = expectOk(await api.post('/api/v1/channels', { name: 'live poll channel', is_public: true }, bearer(alice))).channel.id as string;
+    for (const user of [dana, erin]) expectOk(await api.post(`/api/v1/channels/${channelId}/subscribe`, {}, bearer(user)));
+    const followers = [await connect(alice), await connect(dana), await connect(dana), await connect(erin)];
+    const outsider = await connect(stranger);
+    const poll = expectOk(await create(alice, { question: 'Live?', options: ['a', 'b'], channel_id: channelId })).poll;
+    expectOk(await vote(stranger, poll.id, [poll.options[1].id]));
+    for (const socket of followers) {
+      const frame = await socket.next('poll.updated', (event) => event.data.poll_id === poll.id);
+      expect(frame).toMatchObject({ channel_id: channelId, data: { poll_id: poll.id, total_votes: 1, options: [{ vote_count: 0 }, { vote_count: 1 }] } });
+      expect(frame.seq).toBeUndefined();
+    }
+    await sleep(200);
+    for (const socket of followers) expect(socket.ofType('poll.updated').filter((event) => event.data.poll_id === poll.id)).toHaveLength(1);
+    expect(outsider.ofType('poll.updated').filter((event) => event.data.poll_id === poll.id)).toHaveLength(0);
   });
 });
 
