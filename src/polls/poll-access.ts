@@ -1,5 +1,6 @@
 /**
- * Who may see a poll and vote on it: its creator; the recipient of a direct poll; for a channel
+ * Who may see a poll and vote on it: its creator; the recipient of a direct poll (unless it was
+ * withheld: the recipient had blocked the creator); for a channel
  * poll, whoever may read the channel (channels' `ChannelAccess`: any user for a public channel,
  * those with a role for a private one). Anyone else is told the poll does not exist (404), so
  * an id reveals nothing.
@@ -27,7 +28,7 @@ export class PollAccess {
   }
 
   private async maySee(poll: StoredPoll, address: string): Promise<boolean> {
-    if (poll.creatorAddress === address || poll.recipientAddress === address) return true;
+    if (poll.creatorAddress === address || (poll.recipientAddress === address && !poll.withheld)) return true;
     return poll.channelId !== '' && this.channels.mayRead(poll.channelId, address);
   }
 }

@@ -5,7 +5,8 @@
  * like any post; or in the direct chat with one recipient, through messaging's sender
  * (persisted, numbered, in history, announced over /ws; blocks apply as for any message). The
  * poll record is written first, so a message never names a missing poll; when the message is
- * refused the poll is removed again.
+ * refused the poll is removed again, and when it is withheld (the recipient has blocked the
+ * creator) so is the poll.
  */
 import type { ChannelAccess } from '../channels/channel-access.js';
 import type { ChannelPollPosts } from '../channels/channel-publisher.js';
@@ -13,9 +14,9 @@ import { newId } from '../platform/store/new-id.js';
 import { notFound, permissionDenied } from '../platform/errors/api-error.js';
 import type { PollRepository, StoredPoll } from './poll.js';
 
-/** Messaging's sender as polls use it (MessageSender.appendPoll). */
+/** Messaging's sender as polls use it (MessageSender.appendPoll): was the message withheld from its recipient? */
 export interface PollMessages {
-  appendPoll(sender: string, recipientAddress: string, pollId: string): Promise<unknown>;
+  appendPoll(sender: string, recipientAddress: string, pollId: string): Promise<{ readonly withheld: boolean }>;
 }
 
 export interface NewPoll {
@@ -52,8 +53,8 @@ export class PollCreation {
     };
     await this.polls.insert(poll);
     try {
-      if ('recipientAddress' in place) await this.messages.appendPoll(creator, place.recipientAddress, _id);
-      else await this.channelPosts.publishPoll(place.channelId, creator, _id);
+      if ('channelId' in place) await this.channelPosts.publishPoll(place.channelId, creator, _id);
+      else if ((await this.messages.appendPoll(creator, place.recipientAddress, _id)).withheld) await this.polls.withhold(poll);
     } catch (error) {
       await this.polls.remove(_id);
       throw error;

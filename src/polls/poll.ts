@@ -30,6 +30,11 @@ export interface StoredPoll {
   recipientAddress: string;
   /** The creator, and the recipient of a direct poll: whose own list of polls holds it. */
   participants: string[];
+  /**
+   * Sent while the recipient had blocked the creator: like the withheld message that carries
+   * it, the creator sees it and the recipient never does (not listed, 404).
+   */
+  withheld?: boolean;
 }
 
 const POLLS = 'polls';
@@ -57,6 +62,11 @@ export class PollRepository {
 
   find(pollId: string): Promise<StoredPoll | null> {
     return this.polls.findOne({ _id: pollId });
+  }
+
+  /** Hides a direct poll from its recipient for good (see `withheld`). */
+  async withhold(poll: StoredPoll): Promise<void> {
+    await this.polls.updateOne({ _id: poll._id }, { $set: { withheld: true, participants: [poll.creatorAddress] } });
   }
 
   async remove(pollId: string): Promise<void> {

@@ -34,6 +34,14 @@ const directPoll = async (body: Record<string, unknown> = {}) =>
 const optionIds = (poll: { options: { id: string }[] }) => poll.options.map((option) => option.id);
 const counts = (poll: { options: { vote_count: number }[] }) => poll.options.map((option) => option.vote_count);
 
+/** A native gRPC client of PollsService, and a caller's credentials for it. */
+const pollsClient = (): GrpcServiceClient => grpcClient(service.grpcAddress, 'service/v1/polls.proto', 'service.v1.PollsService');
+function metadataOf(user: SignedIn): grpc.Metadata {
+  const metadata = new grpc.Metadata();
+  metadata.set('authorization', `Bearer ${user.accessToken}`);
+  return metadata;
+}
+
 async function connect(user: SignedIn): Promise<RealtimeClient> {
   const socket = await RealtimeClient.connect(service.baseUrl, service.baseUrl, user.accessToken);
   sockets.push(socket);
@@ -174,9 +182,8 @@ describe('voting', () => {
   it('leaves one vote when one user votes concurrently from two clients (REST and gRPC)', async () => {
     const poll = await directPoll();
     const ids = optionIds(poll);
-    const client: GrpcServiceClient = grpcClient(service.grpcAddress, 'service/v1/polls.proto', 'service.v1.PollsService');
-    const metadata = new grpc.Metadata();
-    metadata.set('authorization', `Bearer ${bob.accessToken}`);
+    const client = pollsClient();
+    const metadata = metadataOf(bob);
     try {
       await Promise.all(
         Array.from({ length: 12 }, (_, i) =>
@@ -223,6 +230,17 @@ describe('visibility', () => {
     expectOk(await api.post('/api/v1/block-contact', { address: carol.user.address }, bearer(alice)));
     expectFailure(await create(alice, { question: 'Q?', options: ['a', 'b'], recipient_address: carol.user.address }), 403, 'FORBIDDEN');
     expectOk(await api.post('/api/v1/unblock-contact', { address: carol.user.address }, bearer(alice)));
+  });
+
+  it('withholds a poll from a recipient who has blocked its creator, as it withholds the message', async () => {
+    const [blocker, blocked] = [await signIn(service.baseUrl), await signIn(service.baseUrl)];
+    expectOk(await api.post('/api/v1/block-contact', { address: blocked.user.address }, bearer(blocker)));
+    const poll = expectOk(await create(blocked, { question: 'Hidden?', options: ['a', 'b'], recipient_address: blocker.user.address })).poll;
+    expectFailure(await read(blocker, poll.id), 404, 'NOT_FOUND');
+    expectFailure(await vote(blocker, poll.id, [poll.options[0].id]), 404, 'NOT_FOUND');
+    expect(expectOk(await api.get('/api/v1/polls', bearer(blocker))).polls).toEqual([]);
+    expect(expectOk(await read(blocked, poll.id)).poll.id).toBe(poll.id);
+    expect(expectOk(await api.get(`/api/v1/polls?peer_address=${blocker.user.address}`, bearer(blocked))).polls.map((item: { id: string }) => item.id)).toEqual([poll.id]);
   });
 
   it('lets those who may publish post a poll in a channel, and its readers see and vote', async () => {
@@ -320,12 +338,7 @@ describe('live results', () => {
 
 describe('gRPC and limits', () => {
   it('answers over native gRPC with the same codes', async () => {
-    const client: GrpcServiceClient = grpcClient(service.grpcAddress, 'service/v1/polls.proto', 'service.v1.PollsService');
-    const metadataOf = (user: SignedIn) => {
-      const metadata = new grpc.Metadata();
-      metadata.set('authorization', `Bearer ${user.accessToken}`);
-      return metadata;
-    };
+    const client = pollsClient();
     try {
       const created = await unary(client, 'CreatePoll', { question: 'gRPC?', options: ['x', 'y'], recipient_address: bob.user.address }, metadataOf(alice));
       expect(created.poll).toMatchObject({ question: 'gRPC?', total_votes: 0 });
