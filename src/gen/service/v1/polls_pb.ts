@@ -461,7 +461,8 @@ export const VotePollResponseSchema: GenMessage<VotePollResponse> = /*@__PURE__*
  *   (any user for a public channel, its members for a private one) can see it and vote;
  * - with `recipient_address`: sent to that user in the direct chat as a `poll` message (with
  *   `poll_id`, persisted, in history, delivered as `message.new`); the creator and the recipient
- *   can see it and vote;
+ *   can see it and vote. When the recipient has blocked the creator, the poll is withheld like
+ *   its message: the creator sees it as sent, the recipient never sees it;
  * - with neither: refused (`400 INVALID_ARGUMENT`).
  * A poll the caller cannot see is reported as `404 NOT_FOUND`, exactly like an unknown one.
  *
