@@ -23,6 +23,7 @@ import { MediaService } from '../gen/service/v1/media_pb.js';
 import { MessagesService } from '../gen/service/v1/messages_pb.js';
 import { MfaService } from '../gen/service/v1/mfa_pb.js';
 import { PhoneAuthService } from '../gen/service/v1/phone_pb.js';
+import { PollsService } from '../gen/service/v1/polls_pb.js';
 import { ProfileService } from '../gen/service/v1/profile_pb.js';
 import { PushService } from '../gen/service/v1/push_pb.js';
 import { RecoveryService } from '../gen/service/v1/recovery_pb.js';
@@ -52,6 +53,7 @@ import type { PartialServiceImpl, RpcMiddleware } from '../platform/rpc/rpc-pipe
 import type { MirrorSource } from '../platform/shared-state/mirror-keeper.js';
 import type { SharedState } from '../platform/shared-state/shared-state.js';
 import type { DocumentStore } from '../platform/store/document-store.js';
+import { createPollsArea } from '../polls/polls-area.js';
 import { createPresenceArea } from '../presence/presence-area.js';
 import { createProfileArea } from '../profile/profile-area.js';
 import type { PushQueue } from '../push/delivery/push-queue.js';
@@ -255,6 +257,12 @@ export async function buildApiAreas(ports: ApiAreaPorts): Promise<ApiAreas> {
     follows: ports.channelFollows,
     logger,
   });
+  const polls = await createPollsArea({ store, accounts, channels: channels.access, channelPosts: channels.pollPosts,
+    messages: messaging.sender,
+    events,
+    channelEvents: ports.channelPosts,
+    logger,
+  });
   const recovery = await createRecoveryArea({
     settings: config.accounts,
     serviceName: config.service.name,
@@ -288,6 +296,7 @@ export async function buildApiAreas(ports: ApiAreaPorts): Promise<ApiAreas> {
     push.accountData,
     media.accountData,
     contacts.accountData,
+    polls.accountData,
     messaging.accountData,
     presence.accountData,
     keys.accountData,
@@ -332,6 +341,7 @@ export async function buildApiAreas(ports: ApiAreaPorts): Promise<ApiAreas> {
       [ChannelsService.typeName, channels.service],
       [PushService.typeName, push.service],
       [MediaService.typeName, media.service],
+      [PollsService.typeName, polls.service],
     ]),
   };
 }

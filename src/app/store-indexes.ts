@@ -8,6 +8,7 @@ import { locationIndexes } from '../location/location-area.js';
 import { mediaIndexes } from '../media/media-area.js';
 import { messagingIndexes } from '../messaging/messaging-area.js';
 import type { IndexSpec } from '../platform/store/document-store.js';
+import { pollsIndexes } from '../polls/polls-area.js';
 import { profileIndexes } from '../profile/profile-area.js';
 import { pushIndexes } from '../push/push-area.js';
 import { recoveryIndexes } from '../recovery/recovery-area.js';
@@ -20,6 +21,7 @@ export const storeIndexes: IndexSpec[] = [
   ...messagingIndexes,
   ...groupsIndexes,
   ...channelsIndexes,
+  ...pollsIndexes,
   ...keysIndexes,
   ...relayIndexes,
   ...profileIndexes,

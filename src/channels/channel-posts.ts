@@ -29,10 +29,12 @@ export interface StoredPost {
   ciphertext: Binary;
   mediaId: string;
   durationMs: number;
+  /** The poll of a `poll` post (the polls area); absent on other posts. */
+  pollId?: string;
   sentAt: Date;
 }
 
-export type NewPost = Pick<StoredPost, 'channelId' | 'senderAddress' | 'clientMessageId' | 'kind' | 'mediaId' | 'durationMs'> & { readonly ciphertext: Uint8Array };
+export type NewPost = Pick<StoredPost, 'channelId' | 'senderAddress' | 'clientMessageId' | 'kind' | 'mediaId' | 'durationMs' | 'pollId'> & { readonly ciphertext: Uint8Array };
 
 export const CHANNEL_POSTS = 'channel_posts';
 const SEQUENCE_INDEX = 'by_channel_sequence';
@@ -97,6 +99,7 @@ export class ChannelPosts {
       stored.kind === post.kind &&
       stored.mediaId === post.mediaId &&
       stored.durationMs === post.durationMs &&
+      (stored.pollId ?? '') === (post.pollId ?? '') &&
       Buffer.from(stored.ciphertext.buffer).equals(Buffer.from(post.ciphertext));
     if (!same) throw conflict('client_message_id was already used for a different post');
     return stored;

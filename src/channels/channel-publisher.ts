@@ -14,7 +14,12 @@ import type { ChannelPosts, NewPost } from './channel-posts.js';
 import { postJson, postView } from './channel-view.js';
 import type { Message } from '../gen/service/v1/messages_pb.js';
 
-export class ChannelPublisher {
+/** What the polls area may post in a channel: a poll (polls area's `PollPosts`). */
+export interface ChannelPollPosts {
+  publishPoll(channelId: string, sender: string, pollId: string): Promise<unknown>;
+}
+
+export class ChannelPublisher implements ChannelPollPosts {
   constructor(
     private readonly channels: ChannelRepository,
     private readonly posts: ChannelPosts,
@@ -32,5 +37,14 @@ export class ChannelPublisher {
       this.logger.warn({ err: error, channelId: stored.channelId, sequence: stored.sequence }, 'channel post not published; followers re-read it over REST');
     }
     return { post: view, duplicate };
+  }
+
+  /**
+   * A poll created in the channel, as a `poll` post carrying its id (no ciphertext: polls are
+   * not end-to-end encrypted). Its idempotency key `poll:<id>` cannot be a client's (clients'
+   * keys have no `:`), so a retry of the same poll is the same post.
+   */
+  publishPoll(channelId: string, sender: string, pollId: string): Promise<{ post: Message; duplicate: boolean }> {
+    return this.publish({ channelId, senderAddress: sender, clientMessageId: `poll:${pollId}`, kind: 'poll', mediaId: '', durationMs: 0, pollId, ciphertext: new Uint8Array() });
   }
 }

@@ -37,6 +37,7 @@ export function postView(post: StoredPost): Message {
     ciphertext: new Uint8Array(post.ciphertext.buffer),
     mediaId: post.mediaId,
     durationMs: post.durationMs,
+    pollId: post.pollId ?? '',
     sequence: post.sequence,
     sentAt: post.sentAt.toISOString(),
     status: 'sent',

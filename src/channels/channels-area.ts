@@ -2,7 +2,8 @@
  * The channels area of an api process: channels, their roles and posts in the store; posts go
  * to subscribers through the channel topics (realtime's `ChannelPostStream`) and the follow
  * mirror tells the ws pods who follows what (`ChannelFollows`, rebuilt by the mirror keeper
- * from `mirror`). `access` is for the polls area (may an address read or publish in a channel).
+ * from `mirror`). `access` and `pollPosts` are for the polls area (may an address read or
+ * publish in a channel; a poll's post).
  */
 import type { AccountRepository } from '../identity/accounts/account-repository.js';
 import type { ChannelSettings } from '../platform/config/settings.js';
@@ -19,6 +20,7 @@ import { ChannelMembers, channelMemberIndexes } from './channel-members.js';
 import { ChannelMembership } from './channel-membership.js';
 import { ChannelPosts, channelPostIndexes } from './channel-posts.js';
 import { ChannelPublisher } from './channel-publisher.js';
+import type { ChannelPollPosts } from './channel-publisher.js';
 import { createChannelsService } from './channels-service.js';
 import type { MediaUploads } from './channels-service.js';
 
@@ -47,6 +49,7 @@ export async function createChannelsArea(deps: ChannelsDependencies) {
   return {
     service: createChannelsService({ channels, members, membership, gate, posts, publisher, accounts: deps.accounts, media: deps.media }),
     access,
+    pollPosts: publisher as ChannelPollPosts,
     mirror: channelFollowsMirror(members, deps.follows),
     accountData: channelAccountData(channels, members, membership, posts, deps.follows),
   };

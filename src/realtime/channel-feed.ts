@@ -12,6 +12,7 @@
  */
 import type { DeliveryCounter, FrameSink } from './client-connection.js';
 import type { ChannelPostStream, StreamedPost } from './events/channel-post-stream.js';
+import { UNNUMBERED } from './events/channel-post-stream.js';
 import { controlFrame } from './events/event-envelope.js';
 
 /** Posts read from shared state per round trip during a replay. */
@@ -59,6 +60,8 @@ export class ChannelFeed {
 
   deliver(post: StreamedPost): void {
     if (!this.following.has(post.channelId)) return;
+    // An ephemeral event has no place in the numbering: it goes out as it comes, even during a replay.
+    if (post.sequence === UNNUMBERED) return this.send(post.frame, 'ephemeral');
     if (this.held) {
       if (this.held.length >= MAX_HELD_POSTS) this.sink.dropSlowConsumer();
       else this.held.push(post);
@@ -152,7 +155,7 @@ export class ChannelFeed {
     }
   }
 
-  private send(frame: string, kind: 'durable'): void {
+  private send(frame: string, kind: 'durable' | 'ephemeral'): void {
     if (this.sink.send(frame)) this.counter.delivered(kind, 1);
   }
 

@@ -126,6 +126,18 @@ export class MessageSender {
   }
 
   /**
+   * A poll sent in a direct chat (the polls area stores the poll first): no ciphertext (polls
+   * are not end-to-end encrypted) and no idempotency key (creating a poll has none); blocks
+   * apply as for any message.
+   */
+  async appendPoll(sender: string, recipientAddress: string, pollId: string): Promise<StoredMessage> {
+    const target = await this.conversations.resolve(sender, { peerAddress: recipientAddress, groupId: '', channelId: '' }, { peer: 'recipient_address' });
+    const withheld = await this.checkMayPost(sender, target);
+    const fields: MessageFields = { senderAddress: sender, kind: 'poll', pollId, withheld };
+    return this.numbering.append(target.conversationId, { write: (sequence) => this.store(target, sequence, false, fields) });
+  }
+
+  /**
    * In the conversation's turn, with its next number: writes the message, the conversation's
    * floor of numbers and its move up the audience's chat lists in one group commit (the
    * message first, so the floor never gets ahead of it), together with the announced marks of

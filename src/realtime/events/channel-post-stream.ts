@@ -13,6 +13,7 @@ import { randomUUID } from 'node:crypto';
 import type { JsonValue } from '@bufbuild/protobuf';
 import { defineScript } from '../../platform/shared-state/shared-state.js';
 import type { SharedState, Unsubscribe } from '../../platform/shared-state/shared-state.js';
+import type { EphemeralEventType } from './event-envelope.js';
 
 export interface ChannelPostStreamSettings {
   /** Posts kept per channel for catch-up (CHANNEL_REPLAY_POSTS). */
@@ -21,15 +22,19 @@ export interface ChannelPostStreamSettings {
   readonly retentionMs: number;
 }
 
-/** A post as a ws pod hears it on the channel's topic. */
+/** A post (or an unnumbered channel event) as a ws pod hears it on the channel's topic. */
 export interface StreamedPost {
   readonly channelId: string;
+  /** The post's number; `UNNUMBERED` for an ephemeral event (publishEphemeral). */
   readonly sequence: number;
   /** When the api pod published it (epoch ms), for the fan-out latency metric. */
   readonly publishedAt: number;
   /** The `channel.post` frame, sent to each connection as it is. */
   readonly frame: string;
 }
+
+/** The `sequence` of an ephemeral channel event: never a post number (those start at 1). */
+export const UNNUMBERED = 0;
 
 /** The latest number outlives the posts, so a quiet channel still tells a client what it missed. */
 const LATEST_TTL_MS = 30 * 24 * 60 * 60 * 1000;
@@ -73,6 +78,11 @@ export function channelPostFrame(channelId: string, sequence: number, post: Json
   return JSON.stringify({ type: 'channel.post', channel_id: channelId, sequence, id: randomUUID(), at: at.toISOString(), data: { post } });
 }
 
+/** An ephemeral channel event's frame: the user events' envelope with the channel's id. */
+export function channelEventFrame(channelId: string, type: EphemeralEventType, data: unknown, at = new Date()): string {
+  return JSON.stringify({ type, channel_id: channelId, id: randomUUID(), at: at.toISOString(), data });
+}
+
 export class ChannelPostStream {
   constructor(
     private readonly state: SharedState,
@@ -83,6 +93,14 @@ export class ChannelPostStream {
   async publish(channelId: string, sequence: number, frame: string): Promise<void> {
     const keys = keysOf(channelId);
     await this.state.run(appendPost, [keys.latest, keys.postPrefix, keys.topic], [frame, sequence, this.settings.retentionMs, this.settings.retainCount, Date.now(), LATEST_TTL_MS]);
+  }
+
+  /**
+   * An ephemeral event for the channel's followers connected at this moment (a poll's new
+   * results): one publish on the channel's topic, not kept, not numbered, never replayed.
+   */
+  async publishEphemeral(channelId: string, type: EphemeralEventType, data: unknown): Promise<void> {
+    await this.state.publish(keysOf(channelId).topic, `${UNNUMBERED}|${Date.now()}|${channelEventFrame(channelId, type, data)}`);
   }
 
   subscribe(channelId: string, handler: (post: StreamedPost) => void): Promise<Unsubscribe> {

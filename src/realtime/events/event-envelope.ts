@@ -23,6 +23,7 @@ export const EPHEMERAL_EVENT_TYPES = [
   'location.started',
   'location.updated',
   'location.ended',
+  'poll.updated',
   'call.offer',
   'call.answer',
   'call.ice_candidate',

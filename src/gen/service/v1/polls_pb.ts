@@ -28,7 +28,7 @@ export type Poll = Message<"service.v1.Poll"> & {
   id: string;
 
   /**
-   * The question, 1 to 300 characters.
+   * The question, 1 to 300 characters (Unicode code points, trimmed).
    *
    * @generated from field: string question = 2;
    */
@@ -77,8 +77,8 @@ export type Poll = Message<"service.v1.Poll"> & {
   hasVoted: boolean;
 
   /**
-   * How many users have voted. In a multiple-choice poll the option `vote_count`s can add up to
-   * more than this.
+   * How many users have voted (the number of voters, not of choices). In a multiple-choice
+   * poll the option `vote_count`s can add up to more than this.
    *
    * @generated from field: uint32 total_votes = 9 [json_name = "total_votes"];
    */
@@ -120,7 +120,7 @@ export type PollOption = Message<"service.v1.PollOption"> & {
   pollId: string;
 
   /**
-   * The option text, 1 to 100 characters.
+   * The option text, 1 to 100 characters (Unicode code points, trimmed).
    *
    * @generated from field: string text = 3;
    */
@@ -149,21 +149,22 @@ export const PollOptionSchema: GenMessage<PollOption> = /*@__PURE__*/
   messageDesc(file_service_v1_polls, 1);
 
 /**
- * A new poll (the spec's poll creation request). At most one of `channel_id` and
+ * A new poll (the spec's poll creation request). Exactly one of `channel_id` and
  * `recipient_address`.
  *
  * @generated from message service.v1.CreatePollRequest
  */
 export type CreatePollRequest = Message<"service.v1.CreatePollRequest"> & {
   /**
-   * The question, 1 to 300 characters. Required.
+   * The question, 1 to 300 characters after trimming. Required.
    *
    * @generated from field: string question = 1;
    */
   question: string;
 
   /**
-   * The option texts, 2 to 10, each 1 to 100 characters and distinct. Required.
+   * The option texts, 2 to 10, each 1 to 100 characters after trimming and distinct (compared
+   * after trimming). Required.
    *
    * @generated from field: repeated string options = 2;
    */
@@ -178,14 +179,15 @@ export type CreatePollRequest = Message<"service.v1.CreatePollRequest"> & {
 
   /**
    * Optional closing time, an ISO-8601 timestamp with offset (for example
-   * `2026-12-01T18:00:00.000Z`), from 1 minute to 365 days ahead; empty for no expiry.
+   * `2026-12-01T18:00:00.000Z`), in the future and at most 365 days ahead; empty for no
+   * expiry.
    *
    * @generated from field: string expires_at = 4 [json_name = "expires_at"];
    */
   expiresAt: string;
 
   /**
-   * Post the poll in this channel (the caller must be its owner or an admin).
+   * Create the poll in this channel (the caller must be its owner or an admin).
    *
    * @generated from field: string channel_id = 5 [json_name = "channel_id"];
    */
@@ -452,14 +454,23 @@ export const VotePollResponseSchema: GenMessage<VotePollResponse> = /*@__PURE__*
  * count votes, so the question and option texts are stored in clear. Clients should say so to
  * the user.
  *
- * Where a poll lives and who can see and vote on it:
- * - with `channel_id`: posted in that channel (as a `poll` message) by its owner or an admin;
- *   everyone who can read the channel can see it and vote;
- * - with `recipient_address`: sent to that user in the direct chat (as a `poll` message); the
- *   creator and the recipient can see it and vote;
- * - with neither: a stand-alone poll that anyone who knows its id can see and vote on (share
- *   the id over an encrypted chat).
- * A poll the caller cannot see is reported as `404 NOT_FOUND`.
+ * Where a poll lives and who can see and vote on it (a poll always lives in a conversation, as
+ * in Telegram, Signal and Matrix; a poll nobody else could see would be a note):
+ * - with `channel_id`: posted in that channel by its owner or an admin, as a `poll` post with
+ *   `poll_id` (delivered to subscribers as `channel.post`); everyone who can read the channel
+ *   (any user for a public channel, its members for a private one) can see it and vote;
+ * - with `recipient_address`: sent to that user in the direct chat as a `poll` message (with
+ *   `poll_id`, persisted, in history, delivered as `message.new`); the creator and the recipient
+ *   can see it and vote. When the recipient has blocked the creator, the poll is withheld like
+ *   its message: the creator sees it as sent, the recipient never sees it;
+ * - with neither: refused (`400 INVALID_ARGUMENT`).
+ * A poll the caller cannot see is reported as `404 NOT_FOUND`, exactly like an unknown one.
+ *
+ * Results: `total_votes` is the number of users who voted (as Telegram and Matrix count); an
+ * option's `vote_count` the number of users who chose it. Each user has one vote per poll; a new
+ * vote replaces the earlier one in a single store operation. After each vote the creator, the
+ * recipient of a direct poll and every voter with an open /ws connection receive a
+ * `poll.updated` event with the new counts (docs/realtime.md).
  *
  * Every RPC requires a verified access token (Bearer, or a cookie session with its CSRF token)
  * and answers `401 UNAUTHORIZED` without one, and `429 RATE_LIMIT_EXCEEDED` (with
@@ -469,15 +480,16 @@ export const VotePollResponseSchema: GenMessage<VotePollResponse> = /*@__PURE__*
  */
 export const PollsService: GenService<{
   /**
-   * Creates a poll and, with `channel_id` or `recipient_address`, posts it as a `poll` message
-   * in that conversation.
+   * Creates a poll in a channel (`channel_id`) or sends it to one user in the direct chat
+   * (`recipient_address`): exactly one of the two.
    *
    * Errors: `400 INVALID_ARGUMENT` (empty or too long `question`; fewer than 2 or more than 10
-   * options; an empty, too long or duplicate option; `expires_at` not an ISO-8601 timestamp,
-   * less than 1 minute or more than 365 days ahead; both `channel_id` and `recipient_address`;
-   * malformed `recipient_address`), `401 UNAUTHORIZED`, `403 FORBIDDEN` (not the owner or an
-   * admin of the channel; the caller has blocked the recipient), `404 NOT_FOUND` (unknown or
-   * invisible channel; recipient not registered), `429 RATE_LIMIT_EXCEEDED`.
+   * options; an empty, too long or duplicate option; `expires_at` not an ISO-8601 timestamp
+   * with an offset, not in the future or more than 365 days ahead; both or neither of
+   * `channel_id` and `recipient_address`; malformed `recipient_address`, or the caller's own),
+   * `401 UNAUTHORIZED`, `403 FORBIDDEN` (not the owner or an admin of the channel; the caller
+   * has blocked the recipient), `404 NOT_FOUND` (unknown or invisible channel; recipient not
+   * registered), `429 RATE_LIMIT_EXCEEDED`.
    *
    * @generated from rpc service.v1.PollsService.CreatePoll
    */
@@ -487,10 +499,10 @@ export const PollsService: GenService<{
     output: typeof CreatePollResponseSchema;
   },
   /**
-   * Lists polls visible to the caller, newest first: without a filter, the polls it created,
-   * the polls sent to it directly and the polls of channels it owns, administers or subscribes
-   * to; with `channel_id`, one channel's polls; with `peer_address`, the polls exchanged with one
-   * user in the direct chat.
+   * Lists polls visible to the caller, newest first: without a filter, the polls it created
+   * and the polls sent to it directly; with `channel_id`, one channel's polls (any channel the
+   * caller may read); with `peer_address`, the polls exchanged with one user in the direct
+   * chat. A channel's polls are listed per channel, as its posts are read per channel.
    *
    * Errors: `400 INVALID_ARGUMENT` (both filters, malformed `peer_address`, `page_size` out of
    * range, malformed cursor), `401 UNAUTHORIZED`, `404 NOT_FOUND` (unknown or invisible
@@ -506,7 +518,7 @@ export const PollsService: GenService<{
   /**
    * Returns one poll with its current results and the caller's own choices.
    *
-   * Errors: `400 INVALID_ARGUMENT` (malformed `poll_id`), `401 UNAUTHORIZED`, `404 NOT_FOUND`
+   * Errors: `400 INVALID_ARGUMENT` (empty `poll_id` or longer than 64 characters), `401 UNAUTHORIZED`, `404 NOT_FOUND`
    * (unknown poll, or not visible to the caller), `429 RATE_LIMIT_EXCEEDED`.
    *
    * @generated from rpc service.v1.PollsService.GetPoll
@@ -521,9 +533,10 @@ export const PollsService: GenService<{
    * caller. A single-choice poll takes exactly one option; a multiple-choice poll one or more
    * distinct options.
    *
-   * Errors: `400 INVALID_ARGUMENT` (missing `poll_id`; no options; more than one option on a
-   * single-choice poll; duplicate or unknown option ids; the poll has expired),
-   * `401 UNAUTHORIZED`, `404 NOT_FOUND` (unknown poll, or not visible to the caller),
+   * Errors: `400 INVALID_ARGUMENT` (missing or over-long `poll_id`; no options; more than one
+   * option on a single-choice poll; duplicate option ids), `400 POLL_EXPIRED` (the poll has
+   * expired; nothing changes), `401 UNAUTHORIZED`, `404 NOT_FOUND` (unknown poll, or not
+   * visible to the caller; an option id that is not one of this poll's),
    * `429 RATE_LIMIT_EXCEEDED`.
    *
    * @generated from rpc service.v1.PollsService.VotePoll
