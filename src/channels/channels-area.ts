@@ -2,7 +2,8 @@
  * The channels area of an api process: channels, their roles and posts in the store; posts go
  * to subscribers through the channel topics (realtime's `ChannelPostStream`) and the follow
  * mirror tells the ws pods who follows what (`ChannelFollows`, rebuilt by the mirror keeper
- * from `mirror`). `access` is for the polls area (may an address read or publish in a channel).
+ * from `mirror`). `access` is for the polls area (may an address read or publish in a channel);
+ * `conversations` carries channels in messaging's routes (send, history, read markers, chats).
  */
 import type { AccountRepository } from '../identity/accounts/account-repository.js';
 import type { ChannelSettings } from '../platform/config/settings.js';
@@ -14,13 +15,16 @@ import { ChannelRepository, channelIndexes } from './channel.js';
 import { ChannelGate } from './channel-access.js';
 import type { ChannelAccess } from './channel-access.js';
 import { channelAccountData } from './channel-account-data.js';
+import { channelConversations } from './channel-conversations.js';
 import { channelFollowsMirror } from './channel-follows-mirror.js';
 import { ChannelMembers, channelMemberIndexes } from './channel-members.js';
 import { ChannelMembership } from './channel-membership.js';
+import { ChannelPosting } from './channel-posting.js';
+import type { MediaUploads } from './channel-posting.js';
 import { ChannelPosts, channelPostIndexes } from './channel-posts.js';
 import { ChannelPublisher } from './channel-publisher.js';
+import { ChannelReadMarkers, channelReadMarkerIndexes } from './channel-read-markers.js';
 import { createChannelsService } from './channels-service.js';
-import type { MediaUploads } from './channels-service.js';
 
 export interface ChannelsDependencies {
   readonly settings: ChannelSettings;
@@ -33,7 +37,7 @@ export interface ChannelsDependencies {
 }
 
 /** Every index of the channels area (created at start, and by the ensure-indexes command before a rollout). */
-export const channelsIndexes: IndexSpec[] = [...channelIndexes, ...channelMemberIndexes, ...channelPostIndexes];
+export const channelsIndexes: IndexSpec[] = [...channelIndexes, ...channelMemberIndexes, ...channelPostIndexes, ...channelReadMarkerIndexes];
 
 export async function createChannelsArea(deps: ChannelsDependencies) {
   await deps.store.ensureIndexes(channelsIndexes);
@@ -42,13 +46,19 @@ export async function createChannelsArea(deps: ChannelsDependencies) {
   const posts = new ChannelPosts(deps.store);
   const membership = new ChannelMembership(channels, members, deps.follows, deps.settings.maxSubscriptions);
   const gate = new ChannelGate(channels, members);
-  const publisher = new ChannelPublisher(channels, posts, deps.posts, deps.logger);
+  const readMarkers = new ChannelReadMarkers(deps.store);
+  const posting = new ChannelPosting(gate, deps.media, new ChannelPublisher(channels, posts, deps.posts, deps.logger), readMarkers);
+  const removeContent = async (channelId: string) => {
+    await posts.removeChannel(channelId);
+    await readMarkers.removeChannel(channelId);
+  };
   const access: ChannelAccess = gate;
   return {
-    service: createChannelsService({ channels, members, membership, gate, posts, publisher, accounts: deps.accounts, media: deps.media }),
+    service: createChannelsService({ channels, members, membership, gate, posts, posting, readMarkers, removeContent, accounts: deps.accounts, media: deps.media }),
     access,
+    conversations: channelConversations(channels, members, gate, posts, posting, readMarkers),
     mirror: channelFollowsMirror(members, deps.follows),
-    accountData: channelAccountData(channels, members, membership, posts, deps.follows),
+    accountData: channelAccountData(channels, members, membership, readMarkers, deps.follows, removeContent),
   };
 }
 
