@@ -139,6 +139,9 @@ export function createChannelsService(deps: ChannelsServiceDependencies) {
       if (role) return { success: true, message: 'Already following', channel: channelView(channel, role) };
       await membership.requireRoom(caller);
       await membership.join(channel._id, caller, 'subscriber');
+      // A new follower starts with nothing unread: its read marker begins at the newest post.
+      const newest = await deps.posts.newest(channel._id);
+      if (newest) await deps.readMarkers.advance(channel._id, caller, newest.sequence, newest._id);
       const current = (await channels.find(channel._id)) ?? channel;
       return { success: true, message: 'Subscribed', channel: channelView(current, 'subscriber') };
     },

@@ -7,7 +7,7 @@
  * run against the channels area's owner directly.
  */
 import sharp from 'sharp';
-import { grpc, grpcClient, unary } from '../support/grpc-client.js';
+import { bearerMetadata, grpc, grpcClient, unary } from '../support/grpc-client.js';
 import { expectFailure, expectOk } from '../support/session-api.js';
 import { serviceForThisFile } from '../support/service-for-tests.js';
 import { bearer, signIn } from '../support/wallet.js';
@@ -105,11 +105,7 @@ describe('sending with channel_id', () => {
 
   it('answers over native gRPC: a post for an admin, PERMISSION_DENIED for a subscriber', async () => {
     const client = grpcClient(service.grpcAddress, 'service/v1/messages.proto', 'service.v1.MessagesService');
-    const metadataOf = (user: SignedIn) => {
-      const metadata = new grpc.Metadata();
-      metadata.set('authorization', `Bearer ${user.accessToken}`);
-      return metadata;
-    };
+    const metadataOf = (user: SignedIn) => bearerMetadata(user.accessToken);
     try {
       const id = await staffedChannel();
       const request = { channel_id: id, client_message_id: newId(), ciphertext: Buffer.from('over grpc') };
@@ -180,10 +176,16 @@ describe('read markers and the chat list', () => {
     expect(await chatOf(subscriber, id)).toMatchObject({ unread_count: 2, last_message: { id: fourth.id } });
     expect(await chatOf(admin, id)).toMatchObject({ unread_count: 0, last_read_message_id: fourth.id });
     expect(await chatOf(owner, id)).toMatchObject({ unread_count: 1 });
-    expect(expectOk(await markRead(subscriber, id, fourth.id)).unread_count).toBe(0);
+    // A new follower starts with nothing unread, and counts from there.
+    const late = await signIn(service.baseUrl);
+    expectOk(await api.post(`/api/v1/channels/${id}/subscribe`, {}, bearer(late)));
+    expect(await chatOf(late, id)).toMatchObject({ unread_count: 0, last_read_message_id: fourth.id });
+    const fifth = expectOk(await send(owner, id, 'e')).chat_message;
+    expect(await chatOf(late, id)).toMatchObject({ unread_count: 1, last_message: { id: fifth.id } });
+    expect(expectOk(await markRead(subscriber, id, fifth.id)).unread_count).toBe(0);
     expect((await chatOf(subscriber, id)).unread_count).toBe(0);
     // No receipts in channels: the posts stay `sent`.
-    expect(expectOk(await history(owner, id)).messages.map((message: { status: string }) => message.status)).toEqual(['sent', 'sent', 'sent', 'sent']);
+    expect(expectOk(await history(owner, id)).messages.map((message: { status: string }) => message.status)).toEqual(['sent', 'sent', 'sent', 'sent', 'sent']);
   });
 
   it('refuses bad mark-as-read input with the envelope', async () => {
