@@ -6,11 +6,11 @@
 import type { HandlerContext } from '@connectrpc/connect';
 import type {
   GetPeerInfoRequest,
-  Message,
   ListChatsRequest,
   ListMessagesRequest,
   ListStarredMessagesRequest,
   MarkAsReadRequest,
+  Message,
   SendFileRequest,
   SendMessageRequest,
   SendTypingRequest,
@@ -67,7 +67,7 @@ export function createMessagesService(deps: MessagesServiceDependencies) {
    * published by the channels area, which checks the kind, body and media as PublishChannelPost.
    */
   const send = async (caller: string, request: SendRequest) => {
-    if (request.channelId === '' || request.recipientAddress !== '' || request.groupId !== '') return sent(await sender.send(caller, request));
+    if (!onlyChannel({ ...request, peerAddress: request.recipientAddress })) return sent(await sender.send(caller, request));
     if (request.viewOnce) throw invalidArgument('view_once is only for direct chats');
     const { message, duplicate } = await channels.publish(caller, request.channelId, request);
     return accepted(message, duplicate);
