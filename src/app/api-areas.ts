@@ -182,9 +182,20 @@ export async function buildApiAreas(ports: ApiAreaPorts): Promise<ApiAreas> {
     events,
     avatars: media.avatars,
   });
+  // Channels before messaging, which carries them in its routes (send, history, chats).
+  const channels = await createChannelsArea({
+    settings: config.channels,
+    store,
+    accounts,
+    media: new MediaCatalog(store),
+    posts: ports.channelPosts,
+    follows: ports.channelFollows,
+    logger,
+  });
   const messaging = await createMessagingArea({
     store,
     conversations,
+    channels: channels.conversations,
     media: media.attachments,
     accounts,
     blocks: contacts.blocks,
@@ -247,15 +258,6 @@ export async function buildApiAreas(ports: ApiAreaPorts): Promise<ApiAreas> {
     metrics: ports.pushMetrics,
     logger,
     outages: ports.outages,
-  });
-  const channels = await createChannelsArea({
-    settings: config.channels,
-    store,
-    accounts,
-    media: new MediaCatalog(store),
-    posts: ports.channelPosts,
-    follows: ports.channelFollows,
-    logger,
   });
   const polls = await createPollsArea({ store, accounts, channels: channels.access, channelPosts: channels.pollPosts,
     messages: messaging.sender,

@@ -4,9 +4,10 @@
  * Move: every role is re-keyed to the new address (the follow mirror too) and owned channels
  * name the new owner. Where the new address already has a role in the same channel, the
  * stronger one is kept (owner > admin > subscriber) and the other record is dropped. Posts keep
- * the address they were published under (history, as for sent messages).
- * Delete: the channels the user owns are deleted with their posts and followers; the user's
- * admin roles and subscriptions elsewhere are removed.
+ * the address they were published under (history, as for sent messages). Read markers are
+ * re-keyed; where the new address has one in the same channel, the one further ahead is kept.
+ * Delete: the channels the user owns are deleted with their posts, read markers and followers;
+ * the user's admin roles, subscriptions and read markers elsewhere are removed.
  * Both repeat safely after a crash: each step filters on the old address.
  */
 import type { AccountDataOwner } from '../platform/accounts/account-data-owner.js';
@@ -15,14 +16,15 @@ import type { ChannelRepository } from './channel.js';
 import { strongerRole } from './channel-members.js';
 import type { ChannelMembers } from './channel-members.js';
 import type { ChannelMembership } from './channel-membership.js';
-import type { ChannelPosts } from './channel-posts.js';
+import type { ChannelReadMarkers } from './channel-read-markers.js';
 
 export function channelAccountData(
   channels: ChannelRepository,
   members: ChannelMembers,
   membership: ChannelMembership,
-  posts: ChannelPosts,
+  markers: ChannelReadMarkers,
   follows: ChannelFollows,
+  removeContent: (channelId: string) => Promise<void>,
 ): AccountDataOwner {
   return {
     name: 'channels',
@@ -38,12 +40,14 @@ export function channelAccountData(
         await membership.leave(member.channelId, from, member.role);
         if (merged && member.role !== 'subscriber') await channels.addSubscribers(member.channelId, -1);
       }
+      await markers.move(from, to);
       await follows.replace(from, []);
     },
 
     async deleteAccount(address) {
-      for (const channel of await channels.ownedBy(address)) await membership.removeChannel(channel, (channelId) => posts.removeChannel(channelId));
+      for (const channel of await channels.ownedBy(address)) await membership.removeChannel(channel, removeContent);
       for (const member of await members.ofAddress(address)) await membership.leave(member.channelId, address, member.role);
+      await markers.removeAddress(address);
       await follows.replace(address, []);
     },
   };

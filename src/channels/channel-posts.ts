@@ -18,6 +18,8 @@ import { newId } from '../platform/store/new-id.js';
 import { newestFirstPage } from '../platform/store/newest-first-page.js';
 import type { NewestFirstPage } from '../platform/store/newest-first-page.js';
 import { SequenceNumbering } from '../platform/store/sequence-numbering.js';
+import { sequencePage } from '../platform/store/sequence-page.js';
+import type { SequencePage, SequencePageRequest } from '../platform/store/sequence-page.js';
 
 export interface StoredPost {
   _id: string;
@@ -83,6 +85,17 @@ export class ChannelPosts {
   /** A channel's posts, newest first. */
   page(channelId: string, limit: number, after: CursorPosition | undefined): Promise<NewestFirstPage<StoredPost>> {
     return newestFirstPage(this.posts, { channelId }, 'sentAt', limit, after);
+  }
+
+  /** A page of the channel's posts by number, in ListMessages' terms (its cursors name `conversationId`). */
+  history(channelId: string, conversationId: string, request: SequencePageRequest): Promise<SequencePage<StoredPost>> {
+    return sequencePage(this.posts, conversationId, (range) => ({ channelId, ...(Object.keys(range).length > 0 ? { sequence: range } : {}) }), request);
+  }
+
+  /** The channel's last post (the highest number: posts are removed only with their channel). */
+  async newest(channelId: string): Promise<StoredPost | null> {
+    const [newest] = await this.posts.find({ channelId }, { sort: { sequence: -1 }, limit: 1 });
+    return newest ?? null;
   }
 
   async removeChannel(channelId: string): Promise<void> {

@@ -3,7 +3,8 @@
  * to subscribers through the channel topics (realtime's `ChannelPostStream`) and the follow
  * mirror tells the ws pods who follows what (`ChannelFollows`, rebuilt by the mirror keeper
  * from `mirror`). `access` and `pollPosts` are for the polls area (may an address read or
- * publish in a channel; a poll's post).
+ * publish in a channel; a poll's post); `conversations` carries channels in messaging's routes
+ * (send, history, read markers, chats).
  */
 import type { AccountRepository } from '../identity/accounts/account-repository.js';
 import type { ChannelSettings } from '../platform/config/settings.js';
@@ -15,14 +16,17 @@ import { ChannelRepository, channelIndexes } from './channel.js';
 import { ChannelGate } from './channel-access.js';
 import type { ChannelAccess } from './channel-access.js';
 import { channelAccountData } from './channel-account-data.js';
+import { channelConversations } from './channel-conversations.js';
 import { channelFollowsMirror } from './channel-follows-mirror.js';
 import { ChannelMembers, channelMemberIndexes } from './channel-members.js';
 import { ChannelMembership } from './channel-membership.js';
+import { ChannelPosting } from './channel-posting.js';
+import type { MediaUploads } from './channel-posting.js';
 import { ChannelPosts, channelPostIndexes } from './channel-posts.js';
 import { ChannelPublisher } from './channel-publisher.js';
 import type { ChannelPollPosts } from './channel-publisher.js';
+import { ChannelReadMarkers, channelReadMarkerIndexes } from './channel-read-markers.js';
 import { createChannelsService } from './channels-service.js';
-import type { MediaUploads } from './channels-service.js';
 
 export interface ChannelsDependencies {
   readonly settings: ChannelSettings;
@@ -35,7 +39,7 @@ export interface ChannelsDependencies {
 }
 
 /** Every index of the channels area (created at start, and by the ensure-indexes command before a rollout). */
-export const channelsIndexes: IndexSpec[] = [...channelIndexes, ...channelMemberIndexes, ...channelPostIndexes];
+export const channelsIndexes: IndexSpec[] = [...channelIndexes, ...channelMemberIndexes, ...channelPostIndexes, ...channelReadMarkerIndexes];
 
 export async function createChannelsArea(deps: ChannelsDependencies) {
   await deps.store.ensureIndexes(channelsIndexes);
@@ -44,14 +48,21 @@ export async function createChannelsArea(deps: ChannelsDependencies) {
   const posts = new ChannelPosts(deps.store);
   const membership = new ChannelMembership(channels, members, deps.follows, deps.settings.maxSubscriptions);
   const gate = new ChannelGate(channels, members);
+  const readMarkers = new ChannelReadMarkers(deps.store);
   const publisher = new ChannelPublisher(channels, posts, deps.posts, deps.logger);
+  const posting = new ChannelPosting(gate, deps.media, publisher, readMarkers);
+  const removeContent = async (channelId: string) => {
+    await posts.removeChannel(channelId);
+    await readMarkers.removeChannel(channelId);
+  };
   const access: ChannelAccess = gate;
   return {
-    service: createChannelsService({ channels, members, membership, gate, posts, publisher, accounts: deps.accounts, media: deps.media }),
+    service: createChannelsService({ channels, members, membership, gate, posts, posting, readMarkers, removeContent, accounts: deps.accounts, media: deps.media }),
     access,
     pollPosts: publisher as ChannelPollPosts,
+    conversations: channelConversations(channels, members, gate, posts, posting, readMarkers),
     mirror: channelFollowsMirror(members, deps.follows),
-    accountData: channelAccountData(channels, members, membership, posts, deps.follows),
+    accountData: channelAccountData(channels, members, membership, readMarkers, deps.follows, removeContent),
   };
 }
 

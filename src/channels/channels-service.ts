@@ -25,15 +25,10 @@ import type { ChannelRepository, StoredChannel } from './channel.js';
 import type { ChannelMembers } from './channel-members.js';
 import type { ChannelMembership } from './channel-membership.js';
 import type { ChannelPosts } from './channel-posts.js';
-import type { ChannelPublisher } from './channel-publisher.js';
+import type { ChannelPosting, MediaUploads } from './channel-posting.js';
+import type { ChannelReadMarkers } from './channel-read-markers.js';
 import { MAX_ADMINS } from './channel-rules.js';
 import { channelView, postView } from './channel-view.js';
-
-/** The uploads a channel may use (the media area's catalog). */
-export interface MediaUploads {
-  /** 404 when the owner uploaded no such media; 400 when it is of another kind. */
-  requireOwnUpload(owner: string, mediaId: string, kind: string): Promise<void>;
-}
 
 export interface ChannelsServiceDependencies {
   readonly channels: ChannelRepository;
@@ -41,7 +36,10 @@ export interface ChannelsServiceDependencies {
   readonly membership: ChannelMembership;
   readonly gate: ChannelGate;
   readonly posts: ChannelPosts;
-  readonly publisher: ChannelPublisher;
+  readonly posting: ChannelPosting;
+  readonly readMarkers: ChannelReadMarkers;
+  /** Removes a deleted channel's posts and read markers. */
+  readonly removeContent: (channelId: string) => Promise<void>;
   readonly accounts: AccountRepository;
   readonly media: MediaUploads;
 }
@@ -49,11 +47,6 @@ export interface ChannelsServiceDependencies {
 const MAX_NAME = 64;
 const MAX_DESCRIPTION = 1024;
 const MAX_QUERY = 64;
-const MAX_CIPHERTEXT_BYTES = 65_536;
-const MAX_DURATION_MS = 3_600_000;
-const CLIENT_MESSAGE_ID = /^[A-Za-z0-9_-]{1,64}$/;
-const POST_KINDS = ['text', 'image', 'voice', 'video', 'file'];
-const TIMED_KINDS = ['voice', 'video'];
 
 /** A trimmed name of 1 to 64 characters. */
 function channelName(name: string): string {
@@ -146,6 +139,9 @@ export function createChannelsService(deps: ChannelsServiceDependencies) {
       if (role) return { success: true, message: 'Already following', channel: channelView(channel, role) };
       await membership.requireRoom(caller);
       await membership.join(channel._id, caller, 'subscriber');
+      // A new follower starts with nothing unread: its read marker begins at the newest post.
+      const newest = await deps.posts.newest(channel._id);
+      if (newest) await deps.readMarkers.advance(channel._id, caller, newest.sequence, newest._id);
       const current = (await channels.find(channel._id)) ?? channel;
       return { success: true, message: 'Subscribed', channel: channelView(current, 'subscriber') };
     },
@@ -156,31 +152,13 @@ export function createChannelsService(deps: ChannelsServiceDependencies) {
       if (role === 'owner') throw permissionDenied('The owner cannot unsubscribe: delete the channel instead');
       if (!role) return { success: true, message: 'Not subscribed' };
       await membership.leave(channel._id, caller, role);
+      await deps.readMarkers.forget(channel._id, caller);
       return { success: true, message: 'Unsubscribed' };
     },
 
     async publishChannelPost(request: PublishChannelPostRequest, context: HandlerContext) {
       const caller = requireCaller(context).address;
-      if (!CLIENT_MESSAGE_ID.test(request.clientMessageId)) throw invalidArgument('client_message_id must be 1 to 64 characters from A-Z, a-z, 0-9, _ and -');
-      const kind = request.kind === '' ? 'text' : request.kind;
-      if (!POST_KINDS.includes(kind)) throw invalidArgument(`kind must be one of ${POST_KINDS.join(', ')}`);
-      if (request.ciphertext.length === 0 || request.ciphertext.length > MAX_CIPHERTEXT_BYTES) throw invalidArgument(`ciphertext must have 1 to ${MAX_CIPHERTEXT_BYTES} bytes`);
-      if ((kind === 'text') !== (request.mediaId === '')) throw invalidArgument(kind === 'text' ? 'media_id must be empty for text' : `media_id is required for ${kind}`);
-      const timed = TIMED_KINDS.includes(kind);
-      if (timed ? request.durationMs < 1 || request.durationMs > MAX_DURATION_MS : request.durationMs !== 0) {
-        throw invalidArgument(timed ? `duration_ms must be 1 to ${MAX_DURATION_MS}` : 'duration_ms must be 0 for this kind');
-      }
-      const { channel } = await gate.allowed(request.channelId, caller, 'publish');
-      if (kind !== 'text') await deps.media.requireOwnUpload(caller, request.mediaId, kind);
-      const { post, duplicate } = await deps.publisher.publish({
-        channelId: channel._id,
-        senderAddress: caller,
-        clientMessageId: request.clientMessageId,
-        kind,
-        ciphertext: request.ciphertext,
-        mediaId: request.mediaId,
-        durationMs: request.durationMs,
-      });
+      const { post, duplicate } = await deps.posting.publish(caller, request);
       return { success: true, message: duplicate ? 'Already published' : 'Published', chatMessage: post, duplicate };
     },
 
@@ -214,7 +192,7 @@ export function createChannelsService(deps: ChannelsServiceDependencies) {
     async deleteChannel(request: DeleteChannelRequest, context: HandlerContext) {
       const caller = requireCaller(context).address;
       const { channel } = await gate.allowed(request.channelId, caller, 'delete');
-      await membership.removeChannel(channel, (channelId) => deps.posts.removeChannel(channelId));
+      await membership.removeChannel(channel, deps.removeContent);
       return { success: true, message: 'Channel deleted' };
     },
 

@@ -10,6 +10,7 @@ import type {
   ListMessagesRequest,
   ListStarredMessagesRequest,
   MarkAsReadRequest,
+  Message,
   SendFileRequest,
   SendMessageRequest,
   SendTypingRequest,
@@ -27,6 +28,7 @@ import type { ChatList } from './chats/chat-list.js';
 import type { DisappearingTimer } from './chats/disappearing-timer.js';
 import type { PeerInfo } from './chats/peer-info.js';
 import type { Typing } from './chats/typing.js';
+import type { ChannelConversations } from './conversations/channel-conversations.js';
 import type { Conversations } from './conversations/conversations.js';
 import type { History } from './messages/history.js';
 import type { MessageSender, SendRequest, SendResult } from './messages/message-sender.js';
@@ -42,6 +44,8 @@ type MediaSendRequest = SendVoiceRequest | SendVideoRequest | SendFileRequest;
 
 export interface MessagesServiceDependencies {
   readonly conversations: Conversations;
+  /** Channels, which the channels area keeps: messaging routes `channel_id` requests there. */
+  readonly channels: ChannelConversations;
   readonly sender: MessageSender;
   readonly history: History;
   readonly receipts: Receipts;
@@ -54,14 +58,20 @@ export interface MessagesServiceDependencies {
 }
 
 export function createMessagesService(deps: MessagesServiceDependencies) {
-  const { conversations, sender, stars } = deps;
+  const { conversations, sender, stars, channels } = deps;
 
-  const sent = (result: SendResult) => ({
-    success: true,
-    message: result.duplicate ? 'Message already accepted' : 'Message sent',
-    chatMessage: messageView(result.message),
-    duplicate: result.duplicate,
-  });
+  const sent = (result: SendResult) => accepted(messageView(result.message), result.duplicate);
+
+  /**
+   * A send to a user or a group goes to the sender; one to a channel (only `channel_id` set) is
+   * published by the channels area, which checks the kind, body and media as PublishChannelPost.
+   */
+  const send = async (caller: string, request: SendRequest) => {
+    if (!onlyChannel({ ...request, peerAddress: request.recipientAddress })) return sent(await sender.send(caller, request));
+    if (request.viewOnce) throw invalidArgument('view_once is only for direct chats');
+    const { message, duplicate } = await channels.publish(caller, request.channelId, request);
+    return accepted(message, duplicate);
+  };
 
   /** Voice, video and file: an upload of that kind is required; voice and video have a duration. */
   const sendMedia = (kind: 'voice' | 'video' | 'file') => async (request: MediaSendRequest, context: HandlerContext) => {
@@ -70,7 +80,13 @@ export function createMessagesService(deps: MessagesServiceDependencies) {
     const durationMs = 'durationMs' in request ? request.durationMs : 0;
     if (kind !== 'file' && (durationMs < 1 || durationMs > MAX_DURATION_MS)) throw invalidArgument(`duration_ms must be between 1 and ${MAX_DURATION_MS}`);
     const viewOnce = 'viewOnce' in request ? request.viewOnce : false;
-    return sent(await sender.send(caller, { ...common(request), kind, mediaId: request.mediaId, durationMs, viewOnce }));
+    return send(caller, { ...common(request), kind, mediaId: request.mediaId, durationMs, viewOnce });
+  };
+
+  /** A direct chat's or group's read marker, with the receipts it sends. */
+  const markRead = async (caller: string, request: MarkAsReadRequest) => {
+    const target = await conversations.resolve(caller, request);
+    return { conversationId: target.conversationId, ...(await deps.receipts.markRead(caller, target, request.upToMessageId)) };
   };
 
   return {
@@ -80,7 +96,7 @@ export function createMessagesService(deps: MessagesServiceDependencies) {
       if (kind !== 'text' && kind !== 'image') throw invalidArgument('kind must be text or image (other kinds have their own endpoints)');
       if (kind === 'text' && request.mediaId !== '') throw invalidArgument('media_id must be empty for text');
       if (kind === 'image' && request.mediaId === '') throw invalidArgument('media_id is required for image');
-      return sent(await sender.send(caller, { ...common(request), kind, mediaId: request.mediaId, durationMs: 0, viewOnce: request.viewOnce }));
+      return send(caller, { ...common(request), kind, mediaId: request.mediaId, durationMs: 0, viewOnce: request.viewOnce });
     },
 
     sendVoice: sendMedia('voice'),
@@ -95,6 +111,10 @@ export function createMessagesService(deps: MessagesServiceDependencies) {
 
     async listMessages(request: ListMessagesRequest, context: HandlerContext) {
       const caller = requireCaller(context).address;
+      if (onlyChannel(request)) {
+        const page = await channels.history(caller, request.channelId, request);
+        return { success: true, message: `${page.messages.length} messages`, ...page };
+      }
       const target = await conversations.resolve(caller, request);
       const page = await deps.history.read(target.conversationId, caller, request, target.historyFrom);
       await deps.receipts.markDelivered(caller, target, page.messages);
@@ -128,12 +148,11 @@ export function createMessagesService(deps: MessagesServiceDependencies) {
 
     async markAsRead(request: MarkAsReadRequest, context: HandlerContext) {
       const caller = requireCaller(context).address;
-      const target = await conversations.resolve(caller, request);
-      const marker = await deps.receipts.markRead(caller, target, request.upToMessageId);
+      const marker = onlyChannel(request) ? await channels.markRead(caller, request.channelId, request.upToMessageId) : await markRead(caller, request);
       return {
         success: true,
         message: marker.moved ? 'Read marker moved' : 'Read marker unchanged',
-        conversationId: target.conversationId,
+        conversationId: marker.conversationId,
         lastReadMessageId: marker.lastReadMessageId,
         unreadCount: marker.unreadCount,
       };
@@ -192,6 +211,16 @@ export function createMessagesService(deps: MessagesServiceDependencies) {
     },
   };
 }
+
+const accepted = (chatMessage: Message, duplicate: boolean) => ({
+  success: true,
+  message: duplicate ? 'Message already accepted' : 'Message sent',
+  chatMessage,
+  duplicate,
+});
+
+/** The request names a channel and nothing else (otherwise resolving it refuses the mix with 400). */
+const onlyChannel = (request: { peerAddress: string; groupId: string; channelId: string }) => request.channelId !== '' && request.peerAddress === '' && request.groupId === '';
 
 /** The target and ciphertext fields every send request shares. */
 function common(request: SendMessageRequest | MediaSendRequest): Pick<SendRequest, 'clientMessageId' | 'recipientAddress' | 'groupId' | 'channelId' | 'ciphertext'> {

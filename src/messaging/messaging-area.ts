@@ -1,8 +1,9 @@
 /**
  * The messaging area of an api process: sending, history, receipts, stars, view-once, typing,
  * timers, the chat list and peer info, all over one conversation model. What it shares with
- * other areas comes in: the conversations (presence and the coming groups and channels areas
- * use them too), identity's accounts, contacts' blocks and verifications, the public profiles
+ * other areas comes in: the conversations (presence and the groups area use them too), the
+ * channels area's side of channels (`ChannelConversations`: channels keep their own posts and
+ * read markers), identity's accounts, contacts' blocks and verifications, the public profiles
  * and the event publisher. It returns, besides its service, the sweeper of messages left
  * unannounced, for the app to start and stop, and the sender that the groups area writes its
  * system messages with.
@@ -19,6 +20,7 @@ import { DisappearingTimer } from './chats/disappearing-timer.js';
 import { PeerInfo } from './chats/peer-info.js';
 import type { ProfileView } from './chats/peer-info.js';
 import { Typing } from './chats/typing.js';
+import type { ChannelConversations } from './conversations/channel-conversations.js';
 import { conversationIndexes } from './conversations/conversation.js';
 import type { Conversations } from './conversations/conversations.js';
 import { AnnouncementSweeper } from './messages/announcement-sweeper.js';
@@ -38,6 +40,8 @@ import { createMessagesService } from './messages-service.js';
 export interface MessagingDependencies {
   readonly store: DocumentStore;
   readonly conversations: Conversations;
+  /** The channels area's side of channels in the messaging routes (send, history, read markers, chats). */
+  readonly channels: ChannelConversations;
   readonly accounts: AccountRepository;
   readonly blocks: BlockList;
   /** The media area's record of which message uses which upload. */
@@ -61,12 +65,13 @@ export async function createMessagingArea(deps: MessagingDependencies) {
   const sender = new MessageSender(conversations, messages, blocks, deps.media, announcer, new MessageNumbering(conversations, messages), deps.wakeUps);
   const service = createMessagesService({
     conversations,
+    channels: deps.channels,
     sender,
     history: new History(messages),
     receipts: new Receipts(messages, conversations, blocks, events),
     stars: new Stars(store, messages, conversations),
     viewOnce: new ViewOnce(messages, events, deps.media),
-    chatList: new ChatList(conversations, messages, accounts),
+    chatList: new ChatList(conversations, messages, accounts, deps.channels),
     peerInfo: new PeerInfo({ conversations, blocks, verifications: deps.verifications, profiles: deps.profiles }),
     typing: new Typing(conversations, blocks, events),
     disappearingTimer: new DisappearingTimer(conversations, sender),

@@ -1,13 +1,16 @@
 /**
  * What the channels area gives other areas, called directly on a real embedded store and the
- * in-process shared state: `ChannelAccess` (for polls), and the AccountDataOwner: a move re-keys roles (keeping the stronger one where both addresses
- * had one) and the follow mirror; a deletion removes owned channels with their posts and
- * followers, and the user's roles elsewhere. Both can be run again after a crash.
+ * in-process shared state: `ChannelAccess` (for polls), and the AccountDataOwner: a move re-keys
+ * roles (keeping the stronger one where both addresses had one), read markers (keeping the one
+ * further ahead) and the follow mirror; a deletion removes owned channels with their posts,
+ * read markers and followers, and the user's roles and read markers elsewhere. Both can be run
+ * again after a crash.
  */
 import { createChannelsArea } from '../../src/channels/channels-area.js';
 import { ChannelRepository } from '../../src/channels/channel.js';
 import { ChannelMembers } from '../../src/channels/channel-members.js';
 import { ChannelPosts } from '../../src/channels/channel-posts.js';
+import { ChannelReadMarkers } from '../../src/channels/channel-read-markers.js';
 import type { AccountRepository } from '../../src/identity/accounts/account-repository.js';
 import { createLogger } from '../../src/platform/logging/logger.js';
 import { MemorySharedState } from '../../src/platform/shared-state/memory-shared-state.js';
@@ -103,6 +106,36 @@ it('a deletion removes owned channels with their posts and followers, and the ro
   expect(await countOf('elsewhere')).toBe(0);
   expect(await roleOf('administered', OTHER)).toBe('owner');
   expect(await follows.of(OLD)).toEqual([]);
+});
+
+it('read markers: a move re-keys them, keeping the one further ahead; a deletion removes them', async () => {
+  const markers = new ChannelReadMarkers(underTest.store);
+  await channelWith('behind', OTHER, { [OLD]: 'subscriber', [NEW]: 'subscriber' });
+  await channelWith('ahead', OTHER, { [OLD]: 'subscriber', [NEW]: 'subscriber' });
+  await channelWith('only-old', OTHER, { [OLD]: 'subscriber' });
+  await markers.advance('behind', OLD, 7, 'p7');
+  await markers.advance('behind', NEW, 3, 'p3');
+  await markers.advance('ahead', OLD, 2, 'p2');
+  await markers.advance('ahead', NEW, 9, 'p9');
+  await markers.advance('only-old', OLD, 4, 'p4');
+
+  await area.accountData.moveAccount(OLD, NEW);
+  await area.accountData.moveAccount(OLD, NEW);
+
+  expect(await markers.markers.countDocuments({ address: OLD })).toBe(0);
+  expect(await markers.find('behind', NEW)).toMatchObject({ lastReadSequence: 7, lastReadMessageId: 'p7' });
+  expect(await markers.find('ahead', NEW)).toMatchObject({ lastReadSequence: 9, lastReadMessageId: 'p9' });
+  expect(await markers.find('only-old', NEW)).toMatchObject({ lastReadSequence: 4, lastReadMessageId: 'p4' });
+
+  await channelWith('owned-by-new', NEW, { [OTHER]: 'subscriber' });
+  await markers.advance('owned-by-new', OTHER, 1, 'q1');
+  await markers.advance('behind', OTHER, 5, 'p5');
+  await area.accountData.deleteAccount(NEW);
+  await area.accountData.deleteAccount(NEW);
+
+  expect(await markers.markers.countDocuments({ address: NEW })).toBe(0);
+  expect(await markers.find('owned-by-new', OTHER)).toBeNull();
+  expect(await markers.find('behind', OTHER)).toMatchObject({ lastReadSequence: 5 });
 });
 
 it('ChannelAccess: anyone reads a public channel, only members a private one; owner and admins publish', async () => {

@@ -3,7 +3,7 @@
  * directory, the subscription cap, gRPC codes, and posts over real WebSocket clients, live and
  * caught up with `channels.resume`.
  */
-import { grpc, grpcClient, unary } from '../support/grpc-client.js';
+import { bearerMetadata, grpc, grpcClient, unary } from '../support/grpc-client.js';
 import type { GrpcServiceClient } from '../support/grpc-client.js';
 import { RealtimeClient } from '../support/realtime-client.js';
 import { expectFailure, expectOk } from '../support/session-api.js';
@@ -240,11 +240,7 @@ describe('live delivery and catch-up over /ws', () => {
 describe('limits and gRPC', () => {
   it('answers PERMISSION_DENIED and NOT_FOUND over native gRPC', async () => {
     const client: GrpcServiceClient = grpcClient(service.grpcAddress, 'service/v1/channels.proto', 'service.v1.ChannelsService');
-    const metadataOf = (user: SignedIn) => {
-      const metadata = new grpc.Metadata();
-      metadata.set('authorization', `Bearer ${user.accessToken}`);
-      return metadata;
-    };
+    const metadataOf = (user: SignedIn) => bearerMetadata(user.accessToken);
     try {
       const id = await staffedChannel();
       const request = { channel_id: id, client_message_id: `g-${++counter}`, ciphertext: Buffer.from('x') };

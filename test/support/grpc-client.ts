@@ -34,4 +34,11 @@ export function unary<T = any>(client: GrpcServiceClient, method: string, reques
   });
 }
 
+/** Call metadata carrying an access token, as a client of the native gRPC surface sends it. */
+export function bearerMetadata(accessToken: string): grpc.Metadata {
+  const metadata = new grpc.Metadata();
+  metadata.set('authorization', `Bearer ${accessToken}`);
+  return metadata;
+}
+
 export { grpc };

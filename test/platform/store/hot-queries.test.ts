@@ -99,7 +99,7 @@ forEachStore('hot_queries', (engine, open) => {
       const history = new History(messaging.messages);
       const page = await history.read(first.message.conversationId, alice, { pageSize: 1, beforeCursor: '', afterCursor: '' });
       await history.read(first.message.conversationId, alice, { pageSize: 1, beforeCursor: page.beforeCursor, afterCursor: '' });
-      await new ChatList(messaging.conversations, messaging.messages, accounts).page(bob, 20, undefined);
+      await new ChatList(messaging.conversations, messaging.messages, accounts, { chatsOf: async () => [], lastPosts: async () => new Map() }).page(bob, 20, undefined);
 
       const planned = await plansOf(queries);
       expect(planned.map(({ collection }) => collection)).toEqual(expect.arrayContaining(['messages', 'conversations', 'conversation_members', 'accounts']));

@@ -303,7 +303,10 @@ export type Chat = Message$1<"service.v1.Chat"> & {
   lastMessage?: Message | undefined;
 
   /**
-   * Messages after the caller's read marker that were not sent by the caller.
+   * Messages after the caller's read marker that were not sent by the caller. In a channel:
+   * the posts after the caller's read marker, which starts at the newest post when the caller
+   * subscribes and moves to each post the caller publishes (counted from the channel's latest
+   * post number, so a post costs no write per subscriber).
    *
    * @generated from field: uint32 unread_count = 9 [json_name = "unread_count"];
    */

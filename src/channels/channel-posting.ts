@@ -1,0 +1,71 @@
+/**
+ * Publishing a post on someone's behalf: the request's shape (idempotency key, kind, body,
+ * media, duration), the caller's right to publish (404 unknown or private without a role, 403
+ * unless owner or admin), the media upload's owner and kind, then the publisher. The one entry
+ * point of both PublishChannelPost and the messaging send routes with `channel_id`, so
+ * idempotency, media checks and the topic fan-out stay in one place.
+ *
+ * The publisher has read what it published: its own read marker moves to the new post (one
+ * write, the publisher's; subscribers' unread counts come from the channel's last number).
+ */
+import type { Message } from '../gen/service/v1/messages_pb.js';
+import { invalidArgument } from '../platform/errors/api-error.js';
+import type { ChannelGate } from './channel-access.js';
+import type { ChannelPublisher } from './channel-publisher.js';
+import type { ChannelReadMarkers } from './channel-read-markers.js';
+
+/** The uploads a channel may use (the media area's catalog). */
+export interface MediaUploads {
+  /** 404 when the owner uploaded no such media; 400 when it is of another kind. */
+  requireOwnUpload(owner: string, mediaId: string, kind: string): Promise<void>;
+}
+
+export interface PostRequest {
+  readonly channelId: string;
+  readonly clientMessageId: string;
+  /** Empty means `text`. */
+  readonly kind: string;
+  readonly ciphertext: Uint8Array;
+  readonly mediaId: string;
+  readonly durationMs: number;
+}
+
+const MAX_CIPHERTEXT_BYTES = 65_536;
+const MAX_DURATION_MS = 3_600_000;
+const CLIENT_MESSAGE_ID = /^[A-Za-z0-9_-]{1,64}$/;
+const POST_KINDS = ['text', 'image', 'voice', 'video', 'file'];
+const TIMED_KINDS = ['voice', 'video'];
+
+export class ChannelPosting {
+  constructor(
+    private readonly gate: ChannelGate,
+    private readonly media: MediaUploads,
+    private readonly publisher: ChannelPublisher,
+    private readonly markers: ChannelReadMarkers,
+  ) {}
+
+  async publish(caller: string, request: PostRequest): Promise<{ post: Message; duplicate: boolean }> {
+    if (!CLIENT_MESSAGE_ID.test(request.clientMessageId)) throw invalidArgument('client_message_id must be 1 to 64 characters from A-Z, a-z, 0-9, _ and -');
+    const kind = request.kind === '' ? 'text' : request.kind;
+    if (!POST_KINDS.includes(kind)) throw invalidArgument(`kind must be one of ${POST_KINDS.join(', ')}`);
+    if (request.ciphertext.length === 0 || request.ciphertext.length > MAX_CIPHERTEXT_BYTES) throw invalidArgument(`ciphertext must have 1 to ${MAX_CIPHERTEXT_BYTES} bytes`);
+    if ((kind === 'text') !== (request.mediaId === '')) throw invalidArgument(kind === 'text' ? 'media_id must be empty for text' : `media_id is required for ${kind}`);
+    const timed = TIMED_KINDS.includes(kind);
+    if (timed ? request.durationMs < 1 || request.durationMs > MAX_DURATION_MS : request.durationMs !== 0) {
+      throw invalidArgument(timed ? `duration_ms must be 1 to ${MAX_DURATION_MS}` : 'duration_ms must be 0 for this kind');
+    }
+    const { channel } = await this.gate.allowed(request.channelId, caller, 'publish');
+    if (kind !== 'text') await this.media.requireOwnUpload(caller, request.mediaId, kind);
+    const published = await this.publisher.publish({
+      channelId: channel._id,
+      senderAddress: caller,
+      clientMessageId: request.clientMessageId,
+      kind,
+      ciphertext: request.ciphertext,
+      mediaId: request.mediaId,
+      durationMs: request.durationMs,
+    });
+    await this.markers.advance(channel._id, caller, published.post.sequence, published.post.id);
+    return published;
+  }
+}
