@@ -3,7 +3,7 @@
  * test/architecture/dependencies.test.ts and by hand with
  *   npx depcruise src --config .dependency-cruiser.cjs
  */
-const AREAS = '(accounts|admin|channels|contacts|groups|identity|limits|location|messaging|presence|profile|realtime|recovery|system)';
+const AREAS = '(accounts|admin|channels|contacts|groups|identity|limits|location|messaging|presence|profile|realtime|recovery|stickers|stories|system)';
 
 module.exports = {
   forbidden: [

@@ -26,6 +26,7 @@ import { ProfileService } from '../gen/service/v1/profile_pb.js';
 import { RecoveryService } from '../gen/service/v1/recovery_pb.js';
 import { RelayService } from '../gen/service/v1/relay_pb.js';
 import { SessionService } from '../gen/service/v1/session_pb.js';
+import { StickersService } from '../gen/service/v1/stickers_pb.js';
 import { SystemService } from '../gen/service/v1/system_pb.js';
 import { createIdentityArea } from '../identity/identity-area.js';
 import type { WsTickets } from '../identity/sessions/ws-tickets.js';
@@ -57,6 +58,7 @@ import type { UserConnections } from '../realtime/events/user-connections.js';
 import type { UserEventStream } from '../realtime/events/user-event-stream.js';
 import { createRecoveryArea } from '../recovery/recovery-area.js';
 import { createRelayArea } from '../relay/relay-area.js';
+import { createStickersArea } from '../stickers/stickers-area.js';
 import type { FrontendErrorCounter } from '../system/frontend-errors.js';
 import { createSystemService } from '../system/system-service.js';
 
@@ -214,6 +216,7 @@ export async function buildApiAreas(ports: ApiAreaPorts): Promise<ApiAreas> {
     follows: ports.channelFollows,
     logger,
   });
+  const stickers = await createStickersArea({ settings: config.stickers, sender: messaging.sender });
   const recovery = await createRecoveryArea({
     settings: config.accounts,
     serviceName: config.service.name,
@@ -285,6 +288,7 @@ export async function buildApiAreas(ports: ApiAreaPorts): Promise<ApiAreas> {
       [LocationService.typeName, location.service],
       [RecoveryService.typeName, recovery.service],
       [ChannelsService.typeName, channels.service],
+      [StickersService.typeName, stickers.service],
     ]),
   };
 }
