@@ -27,6 +27,7 @@ import { RecoveryService } from '../gen/service/v1/recovery_pb.js';
 import { RelayService } from '../gen/service/v1/relay_pb.js';
 import { SessionService } from '../gen/service/v1/session_pb.js';
 import { StickersService } from '../gen/service/v1/stickers_pb.js';
+import { StoriesService } from '../gen/service/v1/stories_pb.js';
 import { SystemService } from '../gen/service/v1/system_pb.js';
 import { createIdentityArea } from '../identity/identity-area.js';
 import type { WsTickets } from '../identity/sessions/ws-tickets.js';
@@ -59,6 +60,7 @@ import type { UserEventStream } from '../realtime/events/user-event-stream.js';
 import { createRecoveryArea } from '../recovery/recovery-area.js';
 import { createRelayArea } from '../relay/relay-area.js';
 import { createStickersArea } from '../stickers/stickers-area.js';
+import { createStoriesArea } from '../stories/stories-area.js';
 import type { FrontendErrorCounter } from '../system/frontend-errors.js';
 import { createSystemService } from '../system/system-service.js';
 
@@ -217,6 +219,15 @@ export async function buildApiAreas(ports: ApiAreaPorts): Promise<ApiAreas> {
     logger,
   });
   const stickers = await createStickersArea({ settings: config.stickers, sender: messaging.sender });
+  const stories = await createStoriesArea({
+    settings: config.stories,
+    store,
+    conversations,
+    blocks: contacts.blocks,
+    events,
+    // Media's story references are wired in when the media area lands; until then media stories are refused.
+    media: undefined,
+  });
   const recovery = await createRecoveryArea({
     settings: config.accounts,
     serviceName: config.service.name,
@@ -246,6 +257,7 @@ export async function buildApiAreas(ports: ApiAreaPorts): Promise<ApiAreas> {
     profile.accountData,
     groups.accountData,
     channels.accountData,
+    stories.accountData,
     contacts.accountData,
     messaging.accountData,
     presence.accountData,
@@ -289,6 +301,7 @@ export async function buildApiAreas(ports: ApiAreaPorts): Promise<ApiAreas> {
       [RecoveryService.typeName, recovery.service],
       [ChannelsService.typeName, channels.service],
       [StickersService.typeName, stickers.service],
+      [StoriesService.typeName, stories.service],
     ]),
   };
 }

@@ -10,6 +10,7 @@ import type { IndexSpec } from '../platform/store/document-store.js';
 import { profileIndexes } from '../profile/profile-area.js';
 import { recoveryIndexes } from '../recovery/recovery-area.js';
 import { relayIndexes } from '../relay/relay-area.js';
+import { storiesIndexes } from '../stories/stories-area.js';
 
 /** Every index the service declares: what `ensure-indexes` builds before a rollout. */
 export const storeIndexes: IndexSpec[] = [
@@ -24,4 +25,5 @@ export const storeIndexes: IndexSpec[] = [
   ...locationIndexes,
   ...accountsIndexes,
   ...recoveryIndexes,
+  ...storiesIndexes,
 ];

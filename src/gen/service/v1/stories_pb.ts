@@ -527,9 +527,9 @@ export const DeleteStoryResponseSchema: GenMessage<DeleteStoryResponse> = /*@__P
  * is `ciphertext` alone. The owner's clients share the story key with the audience over their
  * encrypted sessions. `caption` is the only content field stored in clear.
  *
- * Audience: `contacts` means every user the owner has a direct conversation with (among the
- * owner's 500 most recently active chats); `everyone` means every signed-in user; `selected`
- * means only the listed addresses. Users who blocked the owner, or whom the owner blocked,
+ * Audience: `contacts` means every user the owner has a direct conversation with (the listing
+ * looks among the caller's 1,000 most recently active chats); `everyone` means every signed-in
+ * user; `selected` means only the listed addresses. Users who blocked the owner, or whom the owner blocked,
  * never see the story. A story the caller is not in the audience of is reported as
  * `404 NOT_FOUND`, like an unknown or expired one. Expired stories are left out of every read
  * and removed from storage with their views (TTL).
