@@ -30,6 +30,9 @@ const viewers = (caller: SignedIn, storyId: string) => api.get(`/api/v1/stories/
 /** A direct chat between the two: what makes them each other's `contacts`. */
 const chat = async (from: SignedIn, to: SignedIn) => expectOk(await api.post('/api/v1/send', { client_message_id: `chat-${++counter}`, recipient_address: to.user.address, ciphertext: b64('hi') }, bearer(from)));
 
+/** `count` signed-in users. */
+const users = (count: number) => Promise.all(Array.from({ length: count }, () => signIn(service.baseUrl))) as Promise<[SignedIn, SignedIn, SignedIn, SignedIn, SignedIn]>;
+
 async function connect(session: SignedIn): Promise<RealtimeClient> {
   const client = await RealtimeClient.connect(service.baseUrl, service.baseUrl, session.accessToken);
   clients.push(client);
@@ -58,7 +61,7 @@ it('posts a text story with the 24-hour default and shows the owner its audience
 });
 
 it('shows a story to its audience only: contacts, everyone, a selected set; never across a block', async () => {
-  const [alice, friend, stranger, chosen, blocker] = await Promise.all([1, 2, 3, 4, 5].map(() => signIn(service.baseUrl)));
+  const [alice, friend, stranger, chosen, blocker] = await users(5);
   await chat(friend, alice);
   await chat(alice, blocker);
   const forContacts = await post(alice);
@@ -84,7 +87,7 @@ it('shows a story to its audience only: contacts, everyone, a selected set; neve
 });
 
 it('lists visible stories newest first and grouped by author, with the caller-specific fields', async () => {
-  const [viewer, first, second] = await Promise.all([1, 2, 3].map(() => signIn(service.baseUrl)));
+  const [viewer, first, second] = await users(3);
   const older = await post(first, { audience: 'everyone' });
   await sleep(5);
   const middle = await post(second, { audience: 'everyone' });
@@ -112,7 +115,7 @@ it('lists visible stories newest first and grouped by author, with the caller-sp
 });
 
 it('records a view once per viewer and tells the owner over /ws; the viewers list is the owner\'s', async () => {
-  const [owner, bob, carol] = await Promise.all([1, 2, 3].map(() => signIn(service.baseUrl)));
+  const [owner, bob, carol] = await users(3);
   const ownerSocket = await connect(owner);
   const story = await post(owner, { audience: 'everyone' });
   expect(expectOk(await view(bob, story.id))).toEqual({ success: true, message: 'Story viewed' });
