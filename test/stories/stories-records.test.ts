@@ -4,21 +4,14 @@
  * account's stories and views (called directly, as the recovery and deletion walks call it),
  * idempotently.
  */
-import { BlockList } from '../../src/contacts/block-list.js';
-import { BlockMirror } from '../../src/contacts/block-mirror.js';
-import { AccountRepository } from '../../src/identity/accounts/account-repository.js';
-import { Conversations } from '../../src/messaging/conversations/conversations.js';
-import { createLogger } from '../../src/platform/logging/logger.js';
-import { MemorySharedState } from '../../src/platform/shared-state/memory-shared-state.js';
-import { MessagingEvents } from '../../src/realtime/events/messaging-events.js';
-import { UserEventStream } from '../../src/realtime/events/user-event-stream.js';
-import { createStoriesArea } from '../../src/stories/stories-area.js';
+import type { createStoriesArea } from '../../src/stories/stories-area.js';
 import { STORIES } from '../../src/stories/story.js';
 import type { StoredStory } from '../../src/stories/story.js';
 import { STORY_VIEWS } from '../../src/stories/story-viewers.js';
 import type { StoredStoryView } from '../../src/stories/story-viewers.js';
 import type { NewStory } from '../../src/stories/stories.js';
 import { openEmbeddedStore } from '../support/stores-under-test.js';
+import { storiesOn } from './stories-on-store.js';
 import type { StoreUnderTest } from '../support/stores-under-test.js';
 
 const [A, B, C, NEW] = ['1', '2', '3', '5'].map((digit) => '0x' + digit.repeat(40)) as [string, string, string, string];
@@ -38,17 +31,7 @@ const text = (overrides: Partial<NewStory> = {}): NewStory => ({
 
 beforeEach(async () => {
   underTest = await openEmbeddedStore();
-  const { store } = underTest;
-  const logger = createLogger('silent');
-  const shared = new MemorySharedState({ keyPrefix: 'stories-records:', logger });
-  area = await createStoriesArea({
-    settings: { minTtlSeconds: 1 },
-    store,
-    conversations: new Conversations(store, new AccountRepository(store)),
-    blocks: new BlockList(store, new BlockMirror(shared)),
-    events: new MessagingEvents(new UserEventStream(shared, { retainCount: 10, retentionMs: 60_000 }), logger),
-    media: undefined,
-  });
+  area = await storiesOn(underTest.store, 'stories-records');
 });
 afterEach(() => underTest.dispose());
 

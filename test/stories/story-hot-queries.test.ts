@@ -4,22 +4,13 @@
  * owner's, the next page), views, the viewers page and counts, deletion, and the account walk.
  * The paths run for real over a recording store.
  */
-import { BlockList } from '../../src/contacts/block-list.js';
-import { BlockMirror } from '../../src/contacts/block-mirror.js';
-import { AccountRepository } from '../../src/identity/accounts/account-repository.js';
 import { conversationIndexes } from '../../src/messaging/conversations/conversation.js';
-import { Conversations } from '../../src/messaging/conversations/conversations.js';
-import { createLogger } from '../../src/platform/logging/logger.js';
-import { MemorySharedState } from '../../src/platform/shared-state/memory-shared-state.js';
-import { MessagingEvents } from '../../src/realtime/events/messaging-events.js';
-import { UserEventStream } from '../../src/realtime/events/user-event-stream.js';
-import { createStoriesArea } from '../../src/stories/stories-area.js';
 import { recordingStore } from '../support/recording-store.js';
 import { forEachStore } from '../support/stores-under-test.js';
 import type { StoreUnderTest } from '../support/stores-under-test.js';
+import { storiesOn } from './stories-on-store.js';
 
 const [owner, viewer, moved] = ['a1', 'b2', 'c3'].map((pair) => `0x${pair.repeat(20)}`) as [string, string, string];
-const logger = createLogger('silent');
 
 forEachStore('story_hot_queries', (engine, open) => {
   let subject: StoreUnderTest;
@@ -32,15 +23,7 @@ forEachStore('story_hot_queries', (engine, open) => {
     const { store, queries } = recordingStore(subject.store);
     // Messaging's (the direct chats behind `contacts`); contacts' blocks are read by _id.
     await store.ensureIndexes(conversationIndexes);
-    const shared = new MemorySharedState({ keyPrefix: 'story-hot:', logger });
-    const { stories, accountData } = await createStoriesArea({
-      settings: { minTtlSeconds: 1 },
-      store,
-      conversations: new Conversations(store, new AccountRepository(store)),
-      blocks: new BlockList(store, new BlockMirror(shared)),
-      events: new MessagingEvents(new UserEventStream(shared, { retainCount: 10, retentionMs: 60_000 }), logger),
-      media: undefined,
-    });
+    const { stories, accountData } = await storiesOn(store, 'story-hot');
     queries.length = 0;
 
     const base = { mediaId: '', ciphertext: new Uint8Array([1]), caption: '', ttlSeconds: 3600, audienceAddresses: [] };
