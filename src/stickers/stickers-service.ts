@@ -82,7 +82,7 @@ export function createStickersService({ catalog, sender }: StickersServiceDepend
         clientMessageId: request.clientMessageId,
         recipientAddress: request.recipientAddress,
         groupId: request.groupId,
-        channelId: request.channelId,
+        channelId: '',
         kind: 'sticker',
         ciphertext: request.ciphertext,
         mediaId: '',

@@ -106,6 +106,7 @@ it('answers 404 for unknown packs and stickers, and refuses bad input with the e
   expectFailure(await send({ client_message_id: newId(), sticker_id: 'basics.smile' }), 400, 'INVALID_ARGUMENT');
   expectFailure(await send({ ...valid, ciphertext: Buffer.alloc(65_537).toString('base64') }), 400, 'INVALID_ARGUMENT');
   expectFailure(await send({ ...valid, sticker_id: 7 }), 400, 'INVALID_ARGUMENT');
+  expectFailure(await send({ client_message_id: newId(), channel_id: 'c1', sticker_id: 'basics.smile' }), 400, 'INVALID_ARGUMENT');
   expectFailure(await api.post('/api/v1/stickers/send', 'not json', bearer(alice)), 400, 'INVALID_ARGUMENT');
   expectFailure(await api.get('/api/v1/stickers/packs?page_size=999', bearer(alice)), 400, 'INVALID_ARGUMENT');
   expectFailure(await api.get('/api/v1/stickers/packs?cursor=zzz', bearer(alice)), 400, 'INVALID_ARGUMENT');

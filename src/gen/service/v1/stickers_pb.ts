@@ -16,7 +16,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file service/v1/stickers.proto.
  */
 export const file_service_v1_stickers: GenFile = /*@__PURE__*/
-  fileDesc("ChlzZXJ2aWNlL3YxL3N0aWNrZXJzLnByb3RvEgpzZXJ2aWNlLnYxImwKB1N0aWNrZXISCgoCaWQYASABKAkSGAoHcGFja19pZBgCIAEoCVIHcGFja19pZBINCgVlbW9qaRgDIAEoCRIcCglpbWFnZV91cmwYCCABKAlSCWltYWdlX3VybEoECAQQBVIIbWVkaWFfaWQiuwEKC1N0aWNrZXJQYWNrEgoKAmlkGAEgASgJEg0KBXRpdGxlGAIgASgJEg4KBmF1dGhvchgDIAEoCRIiCgVjb3ZlchgEIAEoCzITLnNlcnZpY2UudjEuU3RpY2tlchIkCg1zdGlja2VyX2NvdW50GAUgASgNUg1zdGlja2VyX2NvdW50EhAKCGFuaW1hdGVkGAYgASgIEiUKCHN0aWNrZXJzGAcgAygLMhMuc2VydmljZS52MS5TdGlja2VyIkcKF0xpc3RTdGlja2VyUGFja3NSZXF1ZXN0EhwKCXBhZ2Vfc2l6ZRgBIAEoBVIJcGFnZV9zaXplEg4KBmN1cnNvchgCIAEoCSKGAQoYTGlzdFN0aWNrZXJQYWNrc1Jlc3BvbnNlEg8KB3N1Y2Nlc3MYASABKAgSDwoHbWVzc2FnZRgCIAEoCRImCgVwYWNrcxgDIAMoCzIXLnNlcnZpY2UudjEuU3RpY2tlclBhY2sSIAoLbmV4dF9jdXJzb3IYBCABKAlSC25leHRfY3Vyc29yIjgKFkdldFN0aWNrZXJJbWFnZVJlcXVlc3QSHgoKc3RpY2tlcl9pZBgBIAEoCVIKc3RpY2tlcl9pZCIxChVHZXRTdGlja2VyUGFja1JlcXVlc3QSGAoHcGFja19pZBgBIAEoCVIHcGFja19pZCJhChZHZXRTdGlja2VyUGFja1Jlc3BvbnNlEg8KB3N1Y2Nlc3MYASABKAgSDwoHbWVzc2FnZRgCIAEoCRIlCgRwYWNrGAMgASgLMhcuc2VydmljZS52MS5TdGlja2VyUGFjayLgAQoSU2VuZFN0aWNrZXJSZXF1ZXN0EiwKEWNsaWVudF9tZXNzYWdlX2lkGAEgASgJUhFjbGllbnRfbWVzc2FnZV9pZBIsChFyZWNpcGllbnRfYWRkcmVzcxgCIAEoCVIRcmVjaXBpZW50X2FkZHJlc3MSGgoIZ3JvdXBfaWQYAyABKAlSCGdyb3VwX2lkEh4KCmNoYW5uZWxfaWQYBCABKAlSCmNoYW5uZWxfaWQSHgoKc3RpY2tlcl9pZBgFIAEoCVIKc3RpY2tlcl9pZBISCgpjaXBoZXJ0ZXh0GAYgASgMIoMBChNTZW5kU3RpY2tlclJlc3BvbnNlEg8KB3N1Y2Nlc3MYASABKAgSDwoHbWVzc2FnZRgCIAEoCRI3CgxjaGF0X21lc3NhZ2UYAyABKAsyEy5zZXJ2aWNlLnYxLk1lc3NhZ2VSDGNoYXRfbWVzc2FnZRIRCglkdXBsaWNhdGUYBCABKAgykQQKD1N0aWNrZXJzU2VydmljZRKFAQoQTGlzdFN0aWNrZXJQYWNrcxIjLnNlcnZpY2UudjEuTGlzdFN0aWNrZXJQYWNrc1JlcXVlc3QaJC5zZXJ2aWNlLnYxLkxpc3RTdGlja2VyUGFja3NSZXNwb25zZSIm0vMYBAgeEAqC0+STAhgSFi9hcGkvdjEvc3RpY2tlcnMvcGFja3MSgQEKDkdldFN0aWNrZXJQYWNrEiEuc2VydmljZS52MS5HZXRTdGlja2VyUGFja1JlcXVlc3QaIi5zZXJ2aWNlLnYxLkdldFN0aWNrZXJQYWNrUmVzcG9uc2UiKILT5JMCIhIgL2FwaS92MS9zdGlja2Vycy9wYWNrcy97cGFja19pZH0SeAoPR2V0U3RpY2tlckltYWdlEiIuc2VydmljZS52MS5HZXRTdGlja2VySW1hZ2VSZXF1ZXN0GhQuZ29vZ2xlLmFwaS5IdHRwQm9keSIrgtPkkwIlEiMvYXBpL3YxL3N0aWNrZXJzL3tzdGlja2VyX2lkfS9pbWFnZRJ4CgtTZW5kU3RpY2tlchIeLnNlcnZpY2UudjEuU2VuZFN0aWNrZXJSZXF1ZXN0Gh8uc2VydmljZS52MS5TZW5kU3RpY2tlclJlc3BvbnNlIijS8xgECDwQFILT5JMCGjoBKiIVL2FwaS92MS9zdGlja2Vycy9zZW5kYgZwcm90bzM", [file_google_api_annotations, file_google_api_httpbody, file_service_v1_messages, file_service_v1_options]);
+  fileDesc("ChlzZXJ2aWNlL3YxL3N0aWNrZXJzLnByb3RvEgpzZXJ2aWNlLnYxImwKB1N0aWNrZXISCgoCaWQYASABKAkSGAoHcGFja19pZBgCIAEoCVIHcGFja19pZBINCgVlbW9qaRgDIAEoCRIcCglpbWFnZV91cmwYCCABKAlSCWltYWdlX3VybEoECAQQBVIIbWVkaWFfaWQiuwEKC1N0aWNrZXJQYWNrEgoKAmlkGAEgASgJEg0KBXRpdGxlGAIgASgJEg4KBmF1dGhvchgDIAEoCRIiCgVjb3ZlchgEIAEoCzITLnNlcnZpY2UudjEuU3RpY2tlchIkCg1zdGlja2VyX2NvdW50GAUgASgNUg1zdGlja2VyX2NvdW50EhAKCGFuaW1hdGVkGAYgASgIEiUKCHN0aWNrZXJzGAcgAygLMhMuc2VydmljZS52MS5TdGlja2VyIkcKF0xpc3RTdGlja2VyUGFja3NSZXF1ZXN0EhwKCXBhZ2Vfc2l6ZRgBIAEoBVIJcGFnZV9zaXplEg4KBmN1cnNvchgCIAEoCSKGAQoYTGlzdFN0aWNrZXJQYWNrc1Jlc3BvbnNlEg8KB3N1Y2Nlc3MYASABKAgSDwoHbWVzc2FnZRgCIAEoCRImCgVwYWNrcxgDIAMoCzIXLnNlcnZpY2UudjEuU3RpY2tlclBhY2sSIAoLbmV4dF9jdXJzb3IYBCABKAlSC25leHRfY3Vyc29yIjgKFkdldFN0aWNrZXJJbWFnZVJlcXVlc3QSHgoKc3RpY2tlcl9pZBgBIAEoCVIKc3RpY2tlcl9pZCIxChVHZXRTdGlja2VyUGFja1JlcXVlc3QSGAoHcGFja19pZBgBIAEoCVIHcGFja19pZCJhChZHZXRTdGlja2VyUGFja1Jlc3BvbnNlEg8KB3N1Y2Nlc3MYASABKAgSDwoHbWVzc2FnZRgCIAEoCRIlCgRwYWNrGAMgASgLMhcuc2VydmljZS52MS5TdGlja2VyUGFjayLSAQoSU2VuZFN0aWNrZXJSZXF1ZXN0EiwKEWNsaWVudF9tZXNzYWdlX2lkGAEgASgJUhFjbGllbnRfbWVzc2FnZV9pZBIsChFyZWNpcGllbnRfYWRkcmVzcxgCIAEoCVIRcmVjaXBpZW50X2FkZHJlc3MSGgoIZ3JvdXBfaWQYAyABKAlSCGdyb3VwX2lkEh4KCnN0aWNrZXJfaWQYBSABKAlSCnN0aWNrZXJfaWQSEgoKY2lwaGVydGV4dBgGIAEoDEoECAQQBVIKY2hhbm5lbF9pZCKDAQoTU2VuZFN0aWNrZXJSZXNwb25zZRIPCgdzdWNjZXNzGAEgASgIEg8KB21lc3NhZ2UYAiABKAkSNwoMY2hhdF9tZXNzYWdlGAMgASgLMhMuc2VydmljZS52MS5NZXNzYWdlUgxjaGF0X21lc3NhZ2USEQoJZHVwbGljYXRlGAQgASgIMpEECg9TdGlja2Vyc1NlcnZpY2UShQEKEExpc3RTdGlja2VyUGFja3MSIy5zZXJ2aWNlLnYxLkxpc3RTdGlja2VyUGFja3NSZXF1ZXN0GiQuc2VydmljZS52MS5MaXN0U3RpY2tlclBhY2tzUmVzcG9uc2UiJtLzGAQIHhAKgtPkkwIYEhYvYXBpL3YxL3N0aWNrZXJzL3BhY2tzEoEBCg5HZXRTdGlja2VyUGFjaxIhLnNlcnZpY2UudjEuR2V0U3RpY2tlclBhY2tSZXF1ZXN0GiIuc2VydmljZS52MS5HZXRTdGlja2VyUGFja1Jlc3BvbnNlIiiC0+STAiISIC9hcGkvdjEvc3RpY2tlcnMvcGFja3Mve3BhY2tfaWR9EngKD0dldFN0aWNrZXJJbWFnZRIiLnNlcnZpY2UudjEuR2V0U3RpY2tlckltYWdlUmVxdWVzdBoULmdvb2dsZS5hcGkuSHR0cEJvZHkiK4LT5JMCJRIjL2FwaS92MS9zdGlja2Vycy97c3RpY2tlcl9pZH0vaW1hZ2USeAoLU2VuZFN0aWNrZXISHi5zZXJ2aWNlLnYxLlNlbmRTdGlja2VyUmVxdWVzdBofLnNlcnZpY2UudjEuU2VuZFN0aWNrZXJSZXNwb25zZSIo0vMYBAg8EBSC0+STAho6ASoiFS9hcGkvdjEvc3RpY2tlcnMvc2VuZGIGcHJvdG8z", [file_google_api_annotations, file_google_api_httpbody, file_service_v1_messages, file_service_v1_options]);
 
 /**
  * One sticker.
@@ -273,7 +273,8 @@ export const GetStickerPackResponseSchema: GenMessage<GetStickerPackResponse> = 
   messageDesc(file_service_v1_stickers, 6);
 
 /**
- * A sticker message. Exactly one of `recipient_address`, `group_id` and `channel_id` is required.
+ * A sticker message. Exactly one of `recipient_address` and `group_id` is required. (Channel
+ * posts are stored apart from conversations and carry no sticker yet.)
  *
  * @generated from message service.v1.SendStickerRequest
  */
@@ -298,13 +299,6 @@ export type SendStickerRequest = Message<"service.v1.SendStickerRequest"> & {
    * @generated from field: string group_id = 3 [json_name = "group_id"];
    */
   groupId: string;
-
-  /**
-   * The channel to post to (the caller must be its owner or an admin).
-   *
-   * @generated from field: string channel_id = 4 [json_name = "channel_id"];
-   */
-  channelId: string;
 
   /**
    * The sticker to send. Required.
@@ -430,8 +424,8 @@ export const StickersService: GenService<{
     output: typeof HttpBodySchema;
   },
   /**
-   * Sends a sticker as a message (kind `sticker`) to one user, a group or a channel. Same
-   * targets, idempotency (`client_message_id`) and blocking rules as `POST /api/v1/send`; the
+   * Sends a sticker as a message (kind `sticker`) to one user or a group. Same targets,
+   * idempotency (`client_message_id`) and blocking rules as `POST /api/v1/send`; the
    * stored message carries `sticker_id` (which names the pack: `<pack_id>.<name>`) and, when
    * given, the encrypted extras in `ciphertext`.
    *
@@ -439,9 +433,8 @@ export const StickersService: GenService<{
    *
    * Errors: `400 INVALID_ARGUMENT` (not exactly one target, bad `client_message_id`, missing
    * `sticker_id`, `ciphertext` longer than 65,536 bytes), `401 UNAUTHORIZED`, `403 FORBIDDEN`
-   * (the caller has blocked the recipient; not an owner or admin of the channel),
-   * `404 NOT_FOUND` (unknown sticker; recipient not registered; group unknown or the caller is
-   * not a member; channel unknown), `409 CONFLICT` (`client_message_id` already used for a
+   * (the caller has blocked the recipient), `404 NOT_FOUND` (unknown sticker; recipient not
+   * registered; group unknown or the caller is not a member), `409 CONFLICT` (`client_message_id` already used for a
    * different message), `429 RATE_LIMIT_EXCEEDED`.
    *
    * @generated from rpc service.v1.StickersService.SendSticker
