@@ -35,7 +35,7 @@ export type Story = Message<"service.v1.Story"> & {
   ownerAddress: string;
 
   /**
-   * The encrypted image or video blob (kind `image` or `video`); empty for a text story.
+   * The encrypted image or video blob (uploaded for stories, see media.proto); empty for a text story.
    *
    * @generated from field: string media_id = 3 [json_name = "media_id"];
    */
@@ -137,7 +137,7 @@ export const StoryViewSchema: GenMessage<StoryView> = /*@__PURE__*/
  */
 export type CreateStoryRequest = Message<"service.v1.CreateStoryRequest"> & {
   /**
-   * An encrypted image or video the caller uploaded with kind `image` or `video`.
+   * An encrypted image or video the caller uploaded with a kind media allows in stories (media.proto).
    *
    * @generated from field: string media_id = 1 [json_name = "media_id"];
    */
@@ -548,7 +548,7 @@ export const StoriesService: GenService<{
    * `400 INVALID_ARGUMENT` (neither `media_id` nor `ciphertext`; `ciphertext` longer than
    * 65,536 bytes; `caption` longer than 500 characters; `ttl_seconds` out of range; unknown
    * `audience`; `selected` without addresses or with more than 500; a malformed address;
-   * `media_id` not of kind `image` or `video`), `401 UNAUTHORIZED`, `404 NOT_FOUND` (`media_id`
+   * `media_id` of a kind media does not allow in stories), `401 UNAUTHORIZED`, `404 NOT_FOUND` (`media_id`
    * unknown or not uploaded by the caller), `429 RATE_LIMIT_EXCEEDED`.
    *
    * @generated from rpc service.v1.StoriesService.CreateStory
