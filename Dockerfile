@@ -26,6 +26,8 @@ RUN groupadd --system --gid 10001 app \
 COPY --from=build /app/package.json ./package.json
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
+# The default sticker pack (STICKERS_DIR unset), found next to dist/.
+COPY assets ./assets
 USER 10001:10001
 EXPOSE 8080 8081
 # Liveness of the process on its HTTP port (Kubernetes uses its own probes, see the chart).

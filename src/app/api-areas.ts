@@ -29,6 +29,8 @@ import { PushService } from '../gen/service/v1/push_pb.js';
 import { RecoveryService } from '../gen/service/v1/recovery_pb.js';
 import { RelayService } from '../gen/service/v1/relay_pb.js';
 import { SessionService } from '../gen/service/v1/session_pb.js';
+import { StickersService } from '../gen/service/v1/stickers_pb.js';
+import { StoriesService } from '../gen/service/v1/stories_pb.js';
 import { SystemService } from '../gen/service/v1/system_pb.js';
 import { createIdentityArea } from '../identity/identity-area.js';
 import type { WsTickets } from '../identity/sessions/ws-tickets.js';
@@ -68,6 +70,8 @@ import type { UserConnections } from '../realtime/events/user-connections.js';
 import type { UserEventStream } from '../realtime/events/user-event-stream.js';
 import { createRecoveryArea } from '../recovery/recovery-area.js';
 import { createRelayArea } from '../relay/relay-area.js';
+import { createStickersArea } from '../stickers/stickers-area.js';
+import { createStoriesArea } from '../stories/stories-area.js';
 import type { FrontendErrorCounter } from '../system/frontend-errors.js';
 import { createSystemService } from '../system/system-service.js';
 
@@ -265,6 +269,16 @@ export async function buildApiAreas(ports: ApiAreaPorts): Promise<ApiAreas> {
     channelEvents: ports.channelPosts,
     logger,
   });
+  const stickers = await createStickersArea({ settings: config.stickers, sender: messaging.sender });
+  const stories = await createStoriesArea({
+    settings: config.stories,
+    store,
+    conversations,
+    blocks: contacts.blocks,
+    events,
+    // Media's story references are wired in when the media area lands; until then media stories are refused.
+    media: undefined,
+  });
   const recovery = await createRecoveryArea({
     settings: config.accounts,
     serviceName: config.service.name,
@@ -297,6 +311,7 @@ export async function buildApiAreas(ports: ApiAreaPorts): Promise<ApiAreas> {
     channels.accountData,
     push.accountData,
     media.accountData,
+    stories.accountData,
     contacts.accountData,
     polls.accountData,
     messaging.accountData,
@@ -344,6 +359,8 @@ export async function buildApiAreas(ports: ApiAreaPorts): Promise<ApiAreas> {
       [PushService.typeName, push.service],
       [MediaService.typeName, media.service],
       [PollsService.typeName, polls.service],
+      [StickersService.typeName, stickers.service],
+      [StoriesService.typeName, stories.service],
     ]),
   };
 }

@@ -13,6 +13,7 @@ import { profileIndexes } from '../profile/profile-area.js';
 import { pushIndexes } from '../push/push-area.js';
 import { recoveryIndexes } from '../recovery/recovery-area.js';
 import { relayIndexes } from '../relay/relay-area.js';
+import { storiesIndexes } from '../stories/stories-area.js';
 
 /** Every index the service declares: what `ensure-indexes` builds before a rollout. */
 export const storeIndexes: IndexSpec[] = [
@@ -30,4 +31,5 @@ export const storeIndexes: IndexSpec[] = [
   ...recoveryIndexes,
   ...pushIndexes,
   ...mediaIndexes,
+  ...storiesIndexes,
 ];

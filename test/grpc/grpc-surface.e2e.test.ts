@@ -41,15 +41,15 @@ it('validation errors arrive as INVALID_ARGUMENT with the machine reason in meta
 });
 
 it('routes of later issues answer UNIMPLEMENTED to authenticated callers, UNAUTHENTICATED to others', async () => {
-  const stickers = grpcClient(service.grpcAddress, 'service/v1/stickers.proto', 'service.v1.StickersService');
+  const push = grpcClient(service.grpcAddress, 'service/v1/push.proto', 'service.v1.PushService');
   const session = await signIn(service.baseUrl);
   const metadata = new grpc.Metadata();
   metadata.set('authorization', `Bearer ${session.accessToken}`);
   try {
-    await expect(unary(stickers, 'SendSticker', {})).rejects.toMatchObject({ code: grpc.status.UNAUTHENTICATED });
-    await expect(unary(stickers, 'SendSticker', {}, metadata)).rejects.toMatchObject({ code: grpc.status.UNIMPLEMENTED });
+    await expect(unary(push, 'SubscribePush', {})).rejects.toMatchObject({ code: grpc.status.UNAUTHENTICATED });
+    await expect(unary(push, 'SubscribePush', {}, metadata)).rejects.toMatchObject({ code: grpc.status.UNIMPLEMENTED });
   } finally {
-    stickers.close();
+    push.close();
   }
 });
 

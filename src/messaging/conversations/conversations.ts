@@ -114,6 +114,17 @@ export class Conversations {
     return peers;
   }
 
+  /** True when `a` has a direct chat with `b` in its chat list (a story's `contacts` audience). */
+  async hasDirectChat(a: string, b: string): Promise<boolean> {
+    return (await this.members.findOne({ _id: memberId(directConversationId(a, b), a) }, { projection: { _id: 1 } })) !== null;
+  }
+
+  /** The users `address` has a direct chat with, among its `maxConversations` most recently active chats. */
+  async directPeersOf(address: string, maxConversations: number): Promise<string[]> {
+    const chats = await this.members.find({ address }, { sort: { activityAt: -1 }, limit: maxConversations, projection: { type: 1, peerAddress: 1 } });
+    return chats.filter((chat) => chat.type === 'direct' && chat.peerAddress !== address).map((chat) => chat.peerAddress);
+  }
+
   /**
    * Moves the conversation to the top of these members' chat lists, creating the entries of a
    * direct chat. Groups and channels create their members' records themselves, so an address

@@ -43,6 +43,8 @@ export interface SendRequest {
   readonly mediaId: string;
   readonly durationMs: number;
   readonly viewOnce: boolean;
+  /** The catalog sticker of a `sticker` message, whose ciphertext (extras) may be empty. */
+  readonly stickerId?: string;
 }
 
 export interface SendResult {
@@ -72,8 +74,9 @@ export class MessageSender {
     if (!CLIENT_MESSAGE_ID.test(request.clientMessageId)) {
       throw invalidArgument('client_message_id must be 1 to 64 characters from A-Z, a-z, 0-9, _ and -');
     }
-    if (request.ciphertext.length === 0 || request.ciphertext.length > MAX_CIPHERTEXT_BYTES) {
-      throw invalidArgument(`ciphertext must have 1 to ${MAX_CIPHERTEXT_BYTES} bytes`);
+    const minCiphertext = request.kind === 'sticker' ? 0 : 1;
+    if (request.ciphertext.length < minCiphertext || request.ciphertext.length > MAX_CIPHERTEXT_BYTES) {
+      throw invalidArgument(`ciphertext must have ${minCiphertext} to ${MAX_CIPHERTEXT_BYTES} bytes`);
     }
     const target = await this.conversations.resolve(
       sender,
@@ -99,6 +102,7 @@ export class MessageSender {
         ciphertext: new Binary(request.ciphertext),
         mediaId: request.mediaId,
         durationMs: request.durationMs,
+        stickerId: request.stickerId ?? '',
         withheld,
       };
       try {
@@ -253,7 +257,7 @@ function expiryOf(sentAt: Date, timerSeconds: number, viewOnce: boolean): { expi
 }
 
 function digestOf(target: Target, request: SendRequest): string {
-  const fields = JSON.stringify([target.conversationId, request.kind, request.mediaId, request.durationMs, request.viewOnce]);
+  const fields = JSON.stringify([target.conversationId, request.kind, request.mediaId, request.durationMs, request.viewOnce, ...(request.stickerId ? [request.stickerId] : [])]);
   return createHash('sha256').update(fields).update(request.ciphertext).digest('base64url');
 }
 

@@ -302,6 +302,21 @@ export const settings = {
       '1m',
     ),
   },
+  stickers: {
+    directory: optionalTextSetting(
+      'STICKERS_DIR',
+      'The sticker catalog: a directory with one folder per pack (its id), each holding a `pack.json` manifest and the images. Unset: the default pack shipped in `assets/stickers`. Checked at start; a bad pack stops the start.',
+    ),
+  },
+  stories: {
+    minTtlSeconds: integerSetting(
+      'STORY_MIN_TTL_SECONDS',
+      'The shortest story lifetime a client may ask for (ttl_seconds). stories.proto documents 3600; lower it only for tests.',
+      3600,
+      1,
+      3600,
+    ),
+  },
   realtime: {
     heartbeatSeconds: integerSetting(
       'WS_HEARTBEAT_SECONDS',
@@ -342,6 +357,8 @@ export type GroupSettings = Config['groups'];
 export type ChannelSettings = Config['channels'];
 export type PushSettings = Config['push'];
 export type RealtimeSettings = Config['realtime'];
+export type StickerSettings = Config['stickers'];
+export type StorySettings = Config['stories'];
 export type DiscoverySettings = Config['discovery'];
 export type LocationSettings = Config['location'];
 export type AccountsSettings = Config['accounts'];

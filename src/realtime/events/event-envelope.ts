@@ -5,7 +5,7 @@
  *   {"seq": 12, "stream": "<id>", "type": "message.new", "id": "<uuid>", "at": "<ISO-8601>", "data": {...}}
  *
  * `seq` is the user's event sequence within `stream`: both are present on durable events only
- * (new messages, read markers, view-once consumption, sealed-sender envelopes, recovery notices), which are kept for replay and increase by
+ * (new messages, read markers, view-once consumption, sealed-sender envelopes, recovery notices, story views), which are kept for replay and increase by
  * one per event across all of the user's devices; ephemeral events (typing, presence, call
  * signaling) have neither and are never replayed. The sequence is added by the shared-state
  * script that numbers the event (user-event-stream.ts). Building the envelope as a string once, at the publisher,
@@ -14,7 +14,7 @@
 import { randomUUID } from 'node:crypto';
 
 /** Durable events: stored for replay, numbered per user. */
-export const DURABLE_EVENT_TYPES = ['message.new', 'message.read', 'message.viewed', 'sealed.message', 'recovery.guardian_chosen', 'recovery.request_updated'] as const;
+export const DURABLE_EVENT_TYPES = ['message.new', 'message.read', 'message.viewed', 'sealed.message', 'recovery.guardian_chosen', 'recovery.request_updated', 'story.viewed'] as const;
 /** Ephemeral events: delivered to the connections open at that moment, never stored. */
 export const EPHEMERAL_EVENT_TYPES = [
   'typing',

@@ -5,6 +5,8 @@
 import type { GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
 import { fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
 import { file_google_api_annotations } from "../../google/api/annotations_pb.js";
+import type { HttpBodySchema } from "../../google/api/httpbody_pb.js";
+import { file_google_api_httpbody } from "../../google/api/httpbody_pb.js";
 import type { Message as Message$1 } from "./messages_pb.js";
 import { file_service_v1_messages } from "./messages_pb.js";
 import { file_service_v1_options } from "./options_pb.js";
@@ -14,7 +16,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file service/v1/stickers.proto.
  */
 export const file_service_v1_stickers: GenFile = /*@__PURE__*/
-  fileDesc("ChlzZXJ2aWNlL3YxL3N0aWNrZXJzLnByb3RvEgpzZXJ2aWNlLnYxIloKB1N0aWNrZXISCgoCaWQYASABKAkSGAoHcGFja19pZBgCIAEoCVIHcGFja19pZBINCgVlbW9qaRgDIAEoCRIaCghtZWRpYV9pZBgEIAEoCVIIbWVkaWFfaWQiuwEKC1N0aWNrZXJQYWNrEgoKAmlkGAEgASgJEg0KBXRpdGxlGAIgASgJEg4KBmF1dGhvchgDIAEoCRIiCgVjb3ZlchgEIAEoCzITLnNlcnZpY2UudjEuU3RpY2tlchIkCg1zdGlja2VyX2NvdW50GAUgASgNUg1zdGlja2VyX2NvdW50EhAKCGFuaW1hdGVkGAYgASgIEiUKCHN0aWNrZXJzGAcgAygLMhMuc2VydmljZS52MS5TdGlja2VyIkcKF0xpc3RTdGlja2VyUGFja3NSZXF1ZXN0EhwKCXBhZ2Vfc2l6ZRgBIAEoBVIJcGFnZV9zaXplEg4KBmN1cnNvchgCIAEoCSKGAQoYTGlzdFN0aWNrZXJQYWNrc1Jlc3BvbnNlEg8KB3N1Y2Nlc3MYASABKAgSDwoHbWVzc2FnZRgCIAEoCRImCgVwYWNrcxgDIAMoCzIXLnNlcnZpY2UudjEuU3RpY2tlclBhY2sSIAoLbmV4dF9jdXJzb3IYBCABKAlSC25leHRfY3Vyc29yIjEKFUdldFN0aWNrZXJQYWNrUmVxdWVzdBIYCgdwYWNrX2lkGAEgASgJUgdwYWNrX2lkImEKFkdldFN0aWNrZXJQYWNrUmVzcG9uc2USDwoHc3VjY2VzcxgBIAEoCBIPCgdtZXNzYWdlGAIgASgJEiUKBHBhY2sYAyABKAsyFy5zZXJ2aWNlLnYxLlN0aWNrZXJQYWNrIuABChJTZW5kU3RpY2tlclJlcXVlc3QSLAoRY2xpZW50X21lc3NhZ2VfaWQYASABKAlSEWNsaWVudF9tZXNzYWdlX2lkEiwKEXJlY2lwaWVudF9hZGRyZXNzGAIgASgJUhFyZWNpcGllbnRfYWRkcmVzcxIaCghncm91cF9pZBgDIAEoCVIIZ3JvdXBfaWQSHgoKY2hhbm5lbF9pZBgEIAEoCVIKY2hhbm5lbF9pZBIeCgpzdGlja2VyX2lkGAUgASgJUgpzdGlja2VyX2lkEhIKCmNpcGhlcnRleHQYBiABKAwigwEKE1NlbmRTdGlja2VyUmVzcG9uc2USDwoHc3VjY2VzcxgBIAEoCBIPCgdtZXNzYWdlGAIgASgJEjcKDGNoYXRfbWVzc2FnZRgDIAEoCzITLnNlcnZpY2UudjEuTWVzc2FnZVIMY2hhdF9tZXNzYWdlEhEKCWR1cGxpY2F0ZRgEIAEoCDKXAwoPU3RpY2tlcnNTZXJ2aWNlEoUBChBMaXN0U3RpY2tlclBhY2tzEiMuc2VydmljZS52MS5MaXN0U3RpY2tlclBhY2tzUmVxdWVzdBokLnNlcnZpY2UudjEuTGlzdFN0aWNrZXJQYWNrc1Jlc3BvbnNlIibS8xgECB4QCoLT5JMCGBIWL2FwaS92MS9zdGlja2Vycy9wYWNrcxKBAQoOR2V0U3RpY2tlclBhY2sSIS5zZXJ2aWNlLnYxLkdldFN0aWNrZXJQYWNrUmVxdWVzdBoiLnNlcnZpY2UudjEuR2V0U3RpY2tlclBhY2tSZXNwb25zZSIogtPkkwIiEiAvYXBpL3YxL3N0aWNrZXJzL3BhY2tzL3twYWNrX2lkfRJ4CgtTZW5kU3RpY2tlchIeLnNlcnZpY2UudjEuU2VuZFN0aWNrZXJSZXF1ZXN0Gh8uc2VydmljZS52MS5TZW5kU3RpY2tlclJlc3BvbnNlIijS8xgECDwQFILT5JMCGjoBKiIVL2FwaS92MS9zdGlja2Vycy9zZW5kYgZwcm90bzM", [file_google_api_annotations, file_service_v1_messages, file_service_v1_options]);
+  fileDesc("ChlzZXJ2aWNlL3YxL3N0aWNrZXJzLnByb3RvEgpzZXJ2aWNlLnYxImwKB1N0aWNrZXISCgoCaWQYASABKAkSGAoHcGFja19pZBgCIAEoCVIHcGFja19pZBINCgVlbW9qaRgDIAEoCRIcCglpbWFnZV91cmwYCCABKAlSCWltYWdlX3VybEoECAQQBVIIbWVkaWFfaWQiuwEKC1N0aWNrZXJQYWNrEgoKAmlkGAEgASgJEg0KBXRpdGxlGAIgASgJEg4KBmF1dGhvchgDIAEoCRIiCgVjb3ZlchgEIAEoCzITLnNlcnZpY2UudjEuU3RpY2tlchIkCg1zdGlja2VyX2NvdW50GAUgASgNUg1zdGlja2VyX2NvdW50EhAKCGFuaW1hdGVkGAYgASgIEiUKCHN0aWNrZXJzGAcgAygLMhMuc2VydmljZS52MS5TdGlja2VyIkcKF0xpc3RTdGlja2VyUGFja3NSZXF1ZXN0EhwKCXBhZ2Vfc2l6ZRgBIAEoBVIJcGFnZV9zaXplEg4KBmN1cnNvchgCIAEoCSKGAQoYTGlzdFN0aWNrZXJQYWNrc1Jlc3BvbnNlEg8KB3N1Y2Nlc3MYASABKAgSDwoHbWVzc2FnZRgCIAEoCRImCgVwYWNrcxgDIAMoCzIXLnNlcnZpY2UudjEuU3RpY2tlclBhY2sSIAoLbmV4dF9jdXJzb3IYBCABKAlSC25leHRfY3Vyc29yIjgKFkdldFN0aWNrZXJJbWFnZVJlcXVlc3QSHgoKc3RpY2tlcl9pZBgBIAEoCVIKc3RpY2tlcl9pZCIxChVHZXRTdGlja2VyUGFja1JlcXVlc3QSGAoHcGFja19pZBgBIAEoCVIHcGFja19pZCJhChZHZXRTdGlja2VyUGFja1Jlc3BvbnNlEg8KB3N1Y2Nlc3MYASABKAgSDwoHbWVzc2FnZRgCIAEoCRIlCgRwYWNrGAMgASgLMhcuc2VydmljZS52MS5TdGlja2VyUGFjayLSAQoSU2VuZFN0aWNrZXJSZXF1ZXN0EiwKEWNsaWVudF9tZXNzYWdlX2lkGAEgASgJUhFjbGllbnRfbWVzc2FnZV9pZBIsChFyZWNpcGllbnRfYWRkcmVzcxgCIAEoCVIRcmVjaXBpZW50X2FkZHJlc3MSGgoIZ3JvdXBfaWQYAyABKAlSCGdyb3VwX2lkEh4KCnN0aWNrZXJfaWQYBSABKAlSCnN0aWNrZXJfaWQSEgoKY2lwaGVydGV4dBgGIAEoDEoECAQQBVIKY2hhbm5lbF9pZCKDAQoTU2VuZFN0aWNrZXJSZXNwb25zZRIPCgdzdWNjZXNzGAEgASgIEg8KB21lc3NhZ2UYAiABKAkSNwoMY2hhdF9tZXNzYWdlGAMgASgLMhMuc2VydmljZS52MS5NZXNzYWdlUgxjaGF0X21lc3NhZ2USEQoJZHVwbGljYXRlGAQgASgIMpEECg9TdGlja2Vyc1NlcnZpY2UShQEKEExpc3RTdGlja2VyUGFja3MSIy5zZXJ2aWNlLnYxLkxpc3RTdGlja2VyUGFja3NSZXF1ZXN0GiQuc2VydmljZS52MS5MaXN0U3RpY2tlclBhY2tzUmVzcG9uc2UiJtLzGAQIHhAKgtPkkwIYEhYvYXBpL3YxL3N0aWNrZXJzL3BhY2tzEoEBCg5HZXRTdGlja2VyUGFjaxIhLnNlcnZpY2UudjEuR2V0U3RpY2tlclBhY2tSZXF1ZXN0GiIuc2VydmljZS52MS5HZXRTdGlja2VyUGFja1Jlc3BvbnNlIiiC0+STAiISIC9hcGkvdjEvc3RpY2tlcnMvcGFja3Mve3BhY2tfaWR9EngKD0dldFN0aWNrZXJJbWFnZRIiLnNlcnZpY2UudjEuR2V0U3RpY2tlckltYWdlUmVxdWVzdBoULmdvb2dsZS5hcGkuSHR0cEJvZHkiK4LT5JMCJRIjL2FwaS92MS9zdGlja2Vycy97c3RpY2tlcl9pZH0vaW1hZ2USeAoLU2VuZFN0aWNrZXISHi5zZXJ2aWNlLnYxLlNlbmRTdGlja2VyUmVxdWVzdBofLnNlcnZpY2UudjEuU2VuZFN0aWNrZXJSZXNwb25zZSIo0vMYBAg8EBSC0+STAho6ASoiFS9hcGkvdjEvc3RpY2tlcnMvc2VuZGIGcHJvdG8z", [file_google_api_annotations, file_google_api_httpbody, file_service_v1_messages, file_service_v1_options]);
 
 /**
  * One sticker.
@@ -23,7 +25,7 @@ export const file_service_v1_stickers: GenFile = /*@__PURE__*/
  */
 export type Sticker = Message<"service.v1.Sticker"> & {
   /**
-   * The sticker id (opaque, at most 64 characters), unique across all packs.
+   * The sticker id, unique across all packs: `<pack_id>.<name>` (at most 64 characters).
    *
    * @generated from field: string id = 1;
    */
@@ -45,12 +47,12 @@ export type Sticker = Message<"service.v1.Sticker"> & {
   emoji: string;
 
   /**
-   * The public sticker image (`image/webp` or `image/png`, at most 512 x 512 pixels); download
-   * with `GET /api/v1/media/{media_id}`.
+   * The path of the sticker image (`image/webp` or `image/png`, at most 512 x 512 pixels and
+   * 512 KiB): `/api/v1/stickers/{id}/image`.
    *
-   * @generated from field: string media_id = 4 [json_name = "media_id"];
+   * @generated from field: string image_url = 8 [json_name = "image_url"];
    */
-  mediaId: string;
+  imageUrl: string;
 };
 
 /**
@@ -67,7 +69,7 @@ export const StickerSchema: GenMessage<Sticker> = /*@__PURE__*/
  */
 export type StickerPack = Message<"service.v1.StickerPack"> & {
   /**
-   * The pack id (opaque, at most 64 characters).
+   * The pack id: its folder's name, 1 to 32 characters from a-z, 0-9, _ and -.
    *
    * @generated from field: string id = 1;
    */
@@ -194,6 +196,27 @@ export const ListStickerPacksResponseSchema: GenMessage<ListStickerPacksResponse
   messageDesc(file_service_v1_stickers, 3);
 
 /**
+ * The sticker whose image to download.
+ *
+ * @generated from message service.v1.GetStickerImageRequest
+ */
+export type GetStickerImageRequest = Message<"service.v1.GetStickerImageRequest"> & {
+  /**
+   * The sticker id (from the URL path).
+   *
+   * @generated from field: string sticker_id = 1 [json_name = "sticker_id"];
+   */
+  stickerId: string;
+};
+
+/**
+ * Describes the message service.v1.GetStickerImageRequest.
+ * Use `create(GetStickerImageRequestSchema)` to create a new message.
+ */
+export const GetStickerImageRequestSchema: GenMessage<GetStickerImageRequest> = /*@__PURE__*/
+  messageDesc(file_service_v1_stickers, 4);
+
+/**
  * The pack to read.
  *
  * @generated from message service.v1.GetStickerPackRequest
@@ -212,7 +235,7 @@ export type GetStickerPackRequest = Message<"service.v1.GetStickerPackRequest"> 
  * Use `create(GetStickerPackRequestSchema)` to create a new message.
  */
 export const GetStickerPackRequestSchema: GenMessage<GetStickerPackRequest> = /*@__PURE__*/
-  messageDesc(file_service_v1_stickers, 4);
+  messageDesc(file_service_v1_stickers, 5);
 
 /**
  * One sticker pack with its stickers.
@@ -247,10 +270,11 @@ export type GetStickerPackResponse = Message<"service.v1.GetStickerPackResponse"
  * Use `create(GetStickerPackResponseSchema)` to create a new message.
  */
 export const GetStickerPackResponseSchema: GenMessage<GetStickerPackResponse> = /*@__PURE__*/
-  messageDesc(file_service_v1_stickers, 5);
+  messageDesc(file_service_v1_stickers, 6);
 
 /**
- * A sticker message. Exactly one of `recipient_address`, `group_id` and `channel_id` is required.
+ * A sticker message. Exactly one of `recipient_address` and `group_id` is required. (Channel
+ * posts are stored apart from conversations and carry no sticker yet.)
  *
  * @generated from message service.v1.SendStickerRequest
  */
@@ -277,13 +301,6 @@ export type SendStickerRequest = Message<"service.v1.SendStickerRequest"> & {
   groupId: string;
 
   /**
-   * The channel to post to (the caller must be its owner or an admin).
-   *
-   * @generated from field: string channel_id = 4 [json_name = "channel_id"];
-   */
-  channelId: string;
-
-  /**
    * The sticker to send. Required.
    *
    * @generated from field: string sticker_id = 5 [json_name = "sticker_id"];
@@ -304,7 +321,7 @@ export type SendStickerRequest = Message<"service.v1.SendStickerRequest"> & {
  * Use `create(SendStickerRequestSchema)` to create a new message.
  */
 export const SendStickerRequestSchema: GenMessage<SendStickerRequest> = /*@__PURE__*/
-  messageDesc(file_service_v1_stickers, 6);
+  messageDesc(file_service_v1_stickers, 7);
 
 /**
  * The sticker message was accepted (or had already been accepted).
@@ -346,13 +363,15 @@ export type SendStickerResponse = Message<"service.v1.SendStickerResponse"> & {
  * Use `create(SendStickerResponseSchema)` to create a new message.
  */
 export const SendStickerResponseSchema: GenMessage<SendStickerResponse> = /*@__PURE__*/
-  messageDesc(file_service_v1_stickers, 7);
+  messageDesc(file_service_v1_stickers, 8);
 
 /**
- * Sticker packs and sticker messages. Packs are a public catalog curated by the operator;
- * sticker images are public media (any authenticated user can download them with
- * `GET /api/v1/media/{media_id}`). A sticker message reveals to the server which sticker was
- * sent, but not any accompanying encrypted content.
+ * Sticker packs and sticker messages. Packs are a public catalog curated by the operator: a
+ * directory of packs (`STICKERS_DIR`, a small default pack when unset), each a folder named by
+ * its pack id holding a `pack.json` manifest and the sticker images, checked when the service
+ * starts (a bad manifest stops the start). Sticker images are public to every authenticated
+ * user (`GET /api/v1/stickers/{sticker_id}/image`). A sticker message reveals to the server
+ * which sticker was sent, but not any accompanying encrypted content.
  *
  * Every RPC requires a verified access token (Bearer, or a cookie session with its CSRF token)
  * and answers `401 UNAUTHORIZED` without one, and `429 RATE_LIMIT_EXCEEDED` (with
@@ -390,17 +409,32 @@ export const StickersService: GenService<{
     output: typeof GetStickerPackResponseSchema;
   },
   /**
-   * Sends a sticker as a message (kind `sticker`) to one user, a group or a channel. Same
-   * targets, idempotency (`client_message_id`) and blocking rules as `POST /api/v1/send`; the
-   * stored message carries `sticker_id` and the sticker's `media_id`.
+   * Downloads a sticker's image. Over REST the response body is the raw image with its
+   * `Content-Type` (`image/png` or `image/webp`), an `ETag` (the image's digest) and
+   * `Cache-Control: private, max-age=604800` (an id always names the same image while the
+   * catalog is unchanged); over gRPC/Connect it is a `google.api.HttpBody`.
+   *
+   * Errors: `401 UNAUTHORIZED`, `404 NOT_FOUND` (unknown sticker), `429 RATE_LIMIT_EXCEEDED`.
+   *
+   * @generated from rpc service.v1.StickersService.GetStickerImage
+   */
+  getStickerImage: {
+    methodKind: "unary";
+    input: typeof GetStickerImageRequestSchema;
+    output: typeof HttpBodySchema;
+  },
+  /**
+   * Sends a sticker as a message (kind `sticker`) to one user or a group. Same targets,
+   * idempotency (`client_message_id`) and blocking rules as `POST /api/v1/send`; the
+   * stored message carries `sticker_id` (which names the pack: `<pack_id>.<name>`) and, when
+   * given, the encrypted extras in `ciphertext`.
    *
    * Rate limit: 60 per minute, burst 20.
    *
    * Errors: `400 INVALID_ARGUMENT` (not exactly one target, bad `client_message_id`, missing
    * `sticker_id`, `ciphertext` longer than 65,536 bytes), `401 UNAUTHORIZED`, `403 FORBIDDEN`
-   * (the caller has blocked the recipient; not an owner or admin of the channel),
-   * `404 NOT_FOUND` (unknown sticker; recipient not registered; group unknown or the caller is
-   * not a member; channel unknown), `409 CONFLICT` (`client_message_id` already used for a
+   * (the caller has blocked the recipient), `404 NOT_FOUND` (unknown sticker; recipient not
+   * registered; group unknown or the caller is not a member), `409 CONFLICT` (`client_message_id` already used for a
    * different message), `429 RATE_LIMIT_EXCEEDED`.
    *
    * @generated from rpc service.v1.StickersService.SendSticker

@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file service/v1/stories.proto.
  */
 export const file_service_v1_stories: GenFile = /*@__PURE__*/
-  fileDesc("ChhzZXJ2aWNlL3YxL3N0b3JpZXMucHJvdG8SCnNlcnZpY2UudjEi/AEKBVN0b3J5EgoKAmlkGAEgASgJEiQKDW93bmVyX2FkZHJlc3MYAiABKAlSDW93bmVyX2FkZHJlc3MSGgoIbWVkaWFfaWQYAyABKAlSCG1lZGlhX2lkEhIKCmNpcGhlcnRleHQYBCABKAwSDwoHY2FwdGlvbhgFIAEoCRIeCgpjcmVhdGVkX2F0GAYgASgJUgpjcmVhdGVkX2F0Eh4KCmV4cGlyZXNfYXQYByABKAlSCmV4cGlyZXNfYXQSHgoKdmlld19jb3VudBgIIAEoDVIKdmlld19jb3VudBIOCgZ2aWV3ZWQYCSABKAgSEAoIYXVkaWVuY2UYCiABKAkiUQoJU3RvcnlWaWV3EiYKDnZpZXdlcl9hZGRyZXNzGAEgASgJUg52aWV3ZXJfYWRkcmVzcxIcCgl2aWV3ZWRfYXQYAiABKAlSCXZpZXdlZF9hdCK5AQoSQ3JlYXRlU3RvcnlSZXF1ZXN0EhoKCG1lZGlhX2lkGAEgASgJUghtZWRpYV9pZBISCgpjaXBoZXJ0ZXh0GAIgASgMEg8KB2NhcHRpb24YAyABKAkSIAoLdHRsX3NlY29uZHMYBCABKA1SC3R0bF9zZWNvbmRzEhAKCGF1ZGllbmNlGAUgASgJEi4KEmF1ZGllbmNlX2FkZHJlc3NlcxgGIAMoCVISYXVkaWVuY2VfYWRkcmVzc2VzIlkKE0NyZWF0ZVN0b3J5UmVzcG9uc2USDwoHc3VjY2VzcxgBIAEoCBIPCgdtZXNzYWdlGAIgASgJEiAKBXN0b3J5GAMgASgLMhEuc2VydmljZS52MS5TdG9yeSJoChJMaXN0U3Rvcmllc1JlcXVlc3QSJAoNb3duZXJfYWRkcmVzcxgBIAEoCVINb3duZXJfYWRkcmVzcxIcCglwYWdlX3NpemUYAiABKAVSCXBhZ2Vfc2l6ZRIOCgZjdXJzb3IYAyABKAkifQoTTGlzdFN0b3JpZXNSZXNwb25zZRIPCgdzdWNjZXNzGAEgASgIEg8KB21lc3NhZ2UYAiABKAkSIgoHc3RvcmllcxgDIAMoCzIRLnNlcnZpY2UudjEuU3RvcnkSIAoLbmV4dF9jdXJzb3IYBCABKAlSC25leHRfY3Vyc29yIi4KEFZpZXdTdG9yeVJlcXVlc3QSGgoIc3RvcnlfaWQYASABKAlSCHN0b3J5X2lkIjUKEVZpZXdTdG9yeVJlc3BvbnNlEg8KB3N1Y2Nlc3MYASABKAgSDwoHbWVzc2FnZRgCIAEoCSJhChVMaXN0U3RvcnlWaWV3c1JlcXVlc3QSGgoIc3RvcnlfaWQYASABKAlSCHN0b3J5X2lkEhwKCXBhZ2Vfc2l6ZRgCIAEoBVIJcGFnZV9zaXplEg4KBmN1cnNvchgDIAEoCSKiAQoWTGlzdFN0b3J5Vmlld3NSZXNwb25zZRIPCgdzdWNjZXNzGAEgASgIEg8KB21lc3NhZ2UYAiABKAkSJAoFdmlld3MYAyADKAsyFS5zZXJ2aWNlLnYxLlN0b3J5VmlldxIeCgp2aWV3X2NvdW50GAQgASgNUgp2aWV3X2NvdW50EiAKC25leHRfY3Vyc29yGAUgASgJUgtuZXh0X2N1cnNvciIwChJEZWxldGVTdG9yeVJlcXVlc3QSGgoIc3RvcnlfaWQYASABKAlSCHN0b3J5X2lkIjcKE0RlbGV0ZVN0b3J5UmVzcG9uc2USDwoHc3VjY2VzcxgBIAEoCBIPCgdtZXNzYWdlGAIgASgJMvsECg5TdG9yaWVzU2VydmljZRJyCgtDcmVhdGVTdG9yeRIeLnNlcnZpY2UudjEuQ3JlYXRlU3RvcnlSZXF1ZXN0Gh8uc2VydmljZS52MS5DcmVhdGVTdG9yeVJlc3BvbnNlIiLS8xgECBQQBYLT5JMCFDoBKiIPL2FwaS92MS9zdG9yaWVzEm8KC0xpc3RTdG9yaWVzEh4uc2VydmljZS52MS5MaXN0U3Rvcmllc1JlcXVlc3QaHy5zZXJ2aWNlLnYxLkxpc3RTdG9yaWVzUmVzcG9uc2UiH9LzGAQIFBAFgtPkkwIREg8vYXBpL3YxL3N0b3JpZXMSfAoJVmlld1N0b3J5Ehwuc2VydmljZS52MS5WaWV3U3RvcnlSZXF1ZXN0Gh0uc2VydmljZS52MS5WaWV3U3RvcnlSZXNwb25zZSIy0vMYBAgUEAWC0+STAiQ6ASoiHy9hcGkvdjEvc3Rvcmllcy97c3RvcnlfaWR9L3ZpZXcSiQEKDkxpc3RTdG9yeVZpZXdzEiEuc2VydmljZS52MS5MaXN0U3RvcnlWaWV3c1JlcXVlc3QaIi5zZXJ2aWNlLnYxLkxpc3RTdG9yeVZpZXdzUmVzcG9uc2UiMNLzGAQIFBAFgtPkkwIiEiAvYXBpL3YxL3N0b3JpZXMve3N0b3J5X2lkfS92aWV3cxJ6CgtEZWxldGVTdG9yeRIeLnNlcnZpY2UudjEuRGVsZXRlU3RvcnlSZXF1ZXN0Gh8uc2VydmljZS52MS5EZWxldGVTdG9yeVJlc3BvbnNlIirS8xgECBQQBYLT5JMCHCoaL2FwaS92MS9zdG9yaWVzL3tzdG9yeV9pZH1iBnByb3RvMw", [file_google_api_annotations, file_service_v1_options]);
+  fileDesc("ChhzZXJ2aWNlL3YxL3N0b3JpZXMucHJvdG8SCnNlcnZpY2UudjEi/AEKBVN0b3J5EgoKAmlkGAEgASgJEiQKDW93bmVyX2FkZHJlc3MYAiABKAlSDW93bmVyX2FkZHJlc3MSGgoIbWVkaWFfaWQYAyABKAlSCG1lZGlhX2lkEhIKCmNpcGhlcnRleHQYBCABKAwSDwoHY2FwdGlvbhgFIAEoCRIeCgpjcmVhdGVkX2F0GAYgASgJUgpjcmVhdGVkX2F0Eh4KCmV4cGlyZXNfYXQYByABKAlSCmV4cGlyZXNfYXQSHgoKdmlld19jb3VudBgIIAEoDVIKdmlld19jb3VudBIOCgZ2aWV3ZWQYCSABKAgSEAoIYXVkaWVuY2UYCiABKAkiUQoJU3RvcnlWaWV3EiYKDnZpZXdlcl9hZGRyZXNzGAEgASgJUg52aWV3ZXJfYWRkcmVzcxIcCgl2aWV3ZWRfYXQYAiABKAlSCXZpZXdlZF9hdCK5AQoSQ3JlYXRlU3RvcnlSZXF1ZXN0EhoKCG1lZGlhX2lkGAEgASgJUghtZWRpYV9pZBISCgpjaXBoZXJ0ZXh0GAIgASgMEg8KB2NhcHRpb24YAyABKAkSIAoLdHRsX3NlY29uZHMYBCABKA1SC3R0bF9zZWNvbmRzEhAKCGF1ZGllbmNlGAUgASgJEi4KEmF1ZGllbmNlX2FkZHJlc3NlcxgGIAMoCVISYXVkaWVuY2VfYWRkcmVzc2VzIlkKE0NyZWF0ZVN0b3J5UmVzcG9uc2USDwoHc3VjY2VzcxgBIAEoCBIPCgdtZXNzYWdlGAIgASgJEiAKBXN0b3J5GAMgASgLMhEuc2VydmljZS52MS5TdG9yeSJoChJMaXN0U3Rvcmllc1JlcXVlc3QSJAoNb3duZXJfYWRkcmVzcxgBIAEoCVINb3duZXJfYWRkcmVzcxIcCglwYWdlX3NpemUYAiABKAVSCXBhZ2Vfc2l6ZRIOCgZjdXJzb3IYAyABKAkipwEKE0xpc3RTdG9yaWVzUmVzcG9uc2USDwoHc3VjY2VzcxgBIAEoCBIPCgdtZXNzYWdlGAIgASgJEiIKB3N0b3JpZXMYAyADKAsyES5zZXJ2aWNlLnYxLlN0b3J5EiAKC25leHRfY3Vyc29yGAQgASgJUgtuZXh0X2N1cnNvchIoCgdhdXRob3JzGAUgAygLMhcuc2VydmljZS52MS5TdG9yeUF1dGhvciJXCgtTdG9yeUF1dGhvchIkCg1vd25lcl9hZGRyZXNzGAEgASgJUg1vd25lcl9hZGRyZXNzEiIKB3N0b3JpZXMYAiADKAsyES5zZXJ2aWNlLnYxLlN0b3J5Ii4KEFZpZXdTdG9yeVJlcXVlc3QSGgoIc3RvcnlfaWQYASABKAlSCHN0b3J5X2lkIjUKEVZpZXdTdG9yeVJlc3BvbnNlEg8KB3N1Y2Nlc3MYASABKAgSDwoHbWVzc2FnZRgCIAEoCSJhChVMaXN0U3RvcnlWaWV3c1JlcXVlc3QSGgoIc3RvcnlfaWQYASABKAlSCHN0b3J5X2lkEhwKCXBhZ2Vfc2l6ZRgCIAEoBVIJcGFnZV9zaXplEg4KBmN1cnNvchgDIAEoCSKiAQoWTGlzdFN0b3J5Vmlld3NSZXNwb25zZRIPCgdzdWNjZXNzGAEgASgIEg8KB21lc3NhZ2UYAiABKAkSJAoFdmlld3MYAyADKAsyFS5zZXJ2aWNlLnYxLlN0b3J5VmlldxIeCgp2aWV3X2NvdW50GAQgASgNUgp2aWV3X2NvdW50EiAKC25leHRfY3Vyc29yGAUgASgJUgtuZXh0X2N1cnNvciIwChJEZWxldGVTdG9yeVJlcXVlc3QSGgoIc3RvcnlfaWQYASABKAlSCHN0b3J5X2lkIjcKE0RlbGV0ZVN0b3J5UmVzcG9uc2USDwoHc3VjY2VzcxgBIAEoCBIPCgdtZXNzYWdlGAIgASgJMvsECg5TdG9yaWVzU2VydmljZRJyCgtDcmVhdGVTdG9yeRIeLnNlcnZpY2UudjEuQ3JlYXRlU3RvcnlSZXF1ZXN0Gh8uc2VydmljZS52MS5DcmVhdGVTdG9yeVJlc3BvbnNlIiLS8xgECBQQBYLT5JMCFDoBKiIPL2FwaS92MS9zdG9yaWVzEm8KC0xpc3RTdG9yaWVzEh4uc2VydmljZS52MS5MaXN0U3Rvcmllc1JlcXVlc3QaHy5zZXJ2aWNlLnYxLkxpc3RTdG9yaWVzUmVzcG9uc2UiH9LzGAQIFBAFgtPkkwIREg8vYXBpL3YxL3N0b3JpZXMSfAoJVmlld1N0b3J5Ehwuc2VydmljZS52MS5WaWV3U3RvcnlSZXF1ZXN0Gh0uc2VydmljZS52MS5WaWV3U3RvcnlSZXNwb25zZSIy0vMYBAgUEAWC0+STAiQ6ASoiHy9hcGkvdjEvc3Rvcmllcy97c3RvcnlfaWR9L3ZpZXcSiQEKDkxpc3RTdG9yeVZpZXdzEiEuc2VydmljZS52MS5MaXN0U3RvcnlWaWV3c1JlcXVlc3QaIi5zZXJ2aWNlLnYxLkxpc3RTdG9yeVZpZXdzUmVzcG9uc2UiMNLzGAQIFBAFgtPkkwIiEiAvYXBpL3YxL3N0b3JpZXMve3N0b3J5X2lkfS92aWV3cxJ6CgtEZWxldGVTdG9yeRIeLnNlcnZpY2UudjEuRGVsZXRlU3RvcnlSZXF1ZXN0Gh8uc2VydmljZS52MS5EZWxldGVTdG9yeVJlc3BvbnNlIirS8xgECBQQBYLT5JMCHCoaL2FwaS92MS9zdG9yaWVzL3tzdG9yeV9pZH1iBnByb3RvMw", [file_google_api_annotations, file_service_v1_options]);
 
 /**
  * A story, as seen by the caller.
@@ -35,7 +35,7 @@ export type Story = Message<"service.v1.Story"> & {
   ownerAddress: string;
 
   /**
-   * The encrypted image or video blob (kind `image` or `video`); empty for a text story.
+   * The encrypted image or video blob (uploaded for stories, see media.proto); empty for a text story.
    *
    * @generated from field: string media_id = 3 [json_name = "media_id"];
    */
@@ -87,7 +87,7 @@ export type Story = Message<"service.v1.Story"> & {
   viewed: boolean;
 
   /**
-   * Who can see the story: `contacts` or `selected`. Reported to the owner only; empty for
+   * Who can see the story: `contacts`, `everyone` or `selected`. Reported to the owner only; empty for
    * other users' stories.
    *
    * @generated from field: string audience = 10;
@@ -137,7 +137,7 @@ export const StoryViewSchema: GenMessage<StoryView> = /*@__PURE__*/
  */
 export type CreateStoryRequest = Message<"service.v1.CreateStoryRequest"> & {
   /**
-   * An encrypted image or video the caller uploaded with kind `image` or `video`.
+   * An encrypted image or video the caller uploaded with a kind media allows in stories (media.proto).
    *
    * @generated from field: string media_id = 1 [json_name = "media_id"];
    */
@@ -159,14 +159,15 @@ export type CreateStoryRequest = Message<"service.v1.CreateStoryRequest"> & {
   caption: string;
 
   /**
-   * Lifetime in seconds, 3,600 (1 hour) to 86,400 (24 hours); 0 means 86,400.
+   * Lifetime in seconds, 3,600 (1 hour; `STORY_MIN_TTL_SECONDS`, lowered only by tests) to
+   * 86,400 (24 hours); 0 means 86,400.
    *
    * @generated from field: uint32 ttl_seconds = 4 [json_name = "ttl_seconds"];
    */
   ttlSeconds: number;
 
   /**
-   * `contacts` (the default when empty) or `selected`.
+   * `contacts` (the default when empty), `everyone` or `selected`.
    *
    * @generated from field: string audience = 5;
    */
@@ -291,6 +292,14 @@ export type ListStoriesResponse = Message<"service.v1.ListStoriesResponse"> & {
    * @generated from field: string next_cursor = 4 [json_name = "next_cursor"];
    */
   nextCursor: string;
+
+  /**
+   * The same stories grouped by owner: owners in the order of their newest story on this page,
+   * each owner's stories newest first.
+   *
+   * @generated from field: repeated service.v1.StoryAuthor authors = 5;
+   */
+  authors: StoryAuthor[];
 };
 
 /**
@@ -299,6 +308,34 @@ export type ListStoriesResponse = Message<"service.v1.ListStoriesResponse"> & {
  */
 export const ListStoriesResponseSchema: GenMessage<ListStoriesResponse> = /*@__PURE__*/
   messageDesc(file_service_v1_stories, 5);
+
+/**
+ * One owner's stories on a page.
+ *
+ * @generated from message service.v1.StoryAuthor
+ */
+export type StoryAuthor = Message<"service.v1.StoryAuthor"> & {
+  /**
+   * The owner's wallet address (lowercase).
+   *
+   * @generated from field: string owner_address = 1 [json_name = "owner_address"];
+   */
+  ownerAddress: string;
+
+  /**
+   * The owner's stories, newest first.
+   *
+   * @generated from field: repeated service.v1.Story stories = 2;
+   */
+  stories: Story[];
+};
+
+/**
+ * Describes the message service.v1.StoryAuthor.
+ * Use `create(StoryAuthorSchema)` to create a new message.
+ */
+export const StoryAuthorSchema: GenMessage<StoryAuthor> = /*@__PURE__*/
+  messageDesc(file_service_v1_stories, 6);
 
 /**
  * The story being viewed.
@@ -319,7 +356,7 @@ export type ViewStoryRequest = Message<"service.v1.ViewStoryRequest"> & {
  * Use `create(ViewStoryRequestSchema)` to create a new message.
  */
 export const ViewStoryRequestSchema: GenMessage<ViewStoryRequest> = /*@__PURE__*/
-  messageDesc(file_service_v1_stories, 6);
+  messageDesc(file_service_v1_stories, 7);
 
 /**
  * The view was recorded. Exactly the spec's shape: `success` and `message`.
@@ -347,7 +384,7 @@ export type ViewStoryResponse = Message<"service.v1.ViewStoryResponse"> & {
  * Use `create(ViewStoryResponseSchema)` to create a new message.
  */
 export const ViewStoryResponseSchema: GenMessage<ViewStoryResponse> = /*@__PURE__*/
-  messageDesc(file_service_v1_stories, 7);
+  messageDesc(file_service_v1_stories, 8);
 
 /**
  * A page of a story's views.
@@ -382,7 +419,7 @@ export type ListStoryViewsRequest = Message<"service.v1.ListStoryViewsRequest"> 
  * Use `create(ListStoryViewsRequestSchema)` to create a new message.
  */
 export const ListStoryViewsRequestSchema: GenMessage<ListStoryViewsRequest> = /*@__PURE__*/
-  messageDesc(file_service_v1_stories, 8);
+  messageDesc(file_service_v1_stories, 9);
 
 /**
  * One page of views, most recent first.
@@ -431,7 +468,7 @@ export type ListStoryViewsResponse = Message<"service.v1.ListStoryViewsResponse"
  * Use `create(ListStoryViewsResponseSchema)` to create a new message.
  */
 export const ListStoryViewsResponseSchema: GenMessage<ListStoryViewsResponse> = /*@__PURE__*/
-  messageDesc(file_service_v1_stories, 9);
+  messageDesc(file_service_v1_stories, 10);
 
 /**
  * The story to delete.
@@ -452,7 +489,7 @@ export type DeleteStoryRequest = Message<"service.v1.DeleteStoryRequest"> & {
  * Use `create(DeleteStoryRequestSchema)` to create a new message.
  */
 export const DeleteStoryRequestSchema: GenMessage<DeleteStoryRequest> = /*@__PURE__*/
-  messageDesc(file_service_v1_stories, 10);
+  messageDesc(file_service_v1_stories, 11);
 
 /**
  * The story was deleted.
@@ -480,7 +517,7 @@ export type DeleteStoryResponse = Message<"service.v1.DeleteStoryResponse"> & {
  * Use `create(DeleteStoryResponseSchema)` to create a new message.
  */
 export const DeleteStoryResponseSchema: GenMessage<DeleteStoryResponse> = /*@__PURE__*/
-  messageDesc(file_service_v1_stories, 11);
+  messageDesc(file_service_v1_stories, 12);
 
 /**
  * Stories: short-lived posts (24 hours by default) shown to an audience chosen by the owner.
@@ -490,10 +527,12 @@ export const DeleteStoryResponseSchema: GenMessage<DeleteStoryResponse> = /*@__P
  * is `ciphertext` alone. The owner's clients share the story key with the audience over their
  * encrypted sessions. `caption` is the only content field stored in clear.
  *
- * Audience: `contacts` means every user the owner has a direct conversation with; `selected`
- * means only the listed addresses. Users who blocked the owner, or whom the owner blocked,
+ * Audience: `contacts` means every user the owner has a direct conversation with (the listing
+ * looks among the caller's 1,000 most recently active chats); `everyone` means every signed-in
+ * user; `selected` means only the listed addresses. Users who blocked the owner, or whom the owner blocked,
  * never see the story. A story the caller is not in the audience of is reported as
- * `404 NOT_FOUND`, like an unknown or expired one.
+ * `404 NOT_FOUND`, like an unknown or expired one. Expired stories are left out of every read
+ * and removed from storage with their views (TTL).
  *
  * Every RPC requires a verified access token (Bearer, or a cookie session with its CSRF token)
  * and answers `401 UNAUTHORIZED` without one, and `429 RATE_LIMIT_EXCEEDED` (with
@@ -505,10 +544,11 @@ export const StoriesService: GenService<{
   /**
    * Posts a story.
    *
-   * Errors: `400 INVALID_ARGUMENT` (neither `media_id` nor `ciphertext`; `ciphertext` longer than
+   * Errors: `400 MEDIA_UNAVAILABLE` (a media story while this deployment cannot attach media),
+   * `400 INVALID_ARGUMENT` (neither `media_id` nor `ciphertext`; `ciphertext` longer than
    * 65,536 bytes; `caption` longer than 500 characters; `ttl_seconds` out of range; unknown
    * `audience`; `selected` without addresses or with more than 500; a malformed address;
-   * `media_id` not of kind `image` or `video`), `401 UNAUTHORIZED`, `404 NOT_FOUND` (`media_id`
+   * `media_id` of a kind media does not allow in stories), `401 UNAUTHORIZED`, `404 NOT_FOUND` (`media_id`
    * unknown or not uploaded by the caller), `429 RATE_LIMIT_EXCEEDED`.
    *
    * @generated from rpc service.v1.StoriesService.CreateStory
@@ -520,7 +560,9 @@ export const StoriesService: GenService<{
   },
   /**
    * Lists the unexpired stories the caller may see, including its own, newest first;
-   * optionally only one owner's.
+   * optionally only one owner's. Stories of users the caller blocked, or who blocked the caller,
+   * are left out, so a page may hold fewer than `page_size` stories while `next_cursor` is set.
+   * `authors` groups the page's stories by owner.
    *
    * Errors: `400 INVALID_ARGUMENT` (malformed `owner_address`, `page_size` out of range,
    * malformed cursor), `401 UNAUTHORIZED`, `429 RATE_LIMIT_EXCEEDED`.
@@ -534,8 +576,9 @@ export const StoriesService: GenService<{
   },
   /**
    * Records that the caller has viewed a story and notifies the story's owner over the
-   * WebSocket. Viewing a story again succeeds without counting twice; viewing one's own story
-   * succeeds and is not counted.
+   * WebSocket with a durable `story.viewed` event (`{story_id, viewer_address, viewed_at,
+   * view_count}`, replayed to an owner that was offline). Viewing a story again succeeds
+   * without counting or notifying twice; viewing one's own story succeeds and is not counted.
    *
    * Errors: `400 INVALID_ARGUMENT` (malformed `story_id`), `401 UNAUTHORIZED`, `404 NOT_FOUND`
    * (unknown or expired story, or the caller is not in its audience),
