@@ -41,7 +41,6 @@ import { createLocationArea } from '../location/location-area.js';
 import type { LocationMetrics } from '../location/location-metrics.js';
 import type { RateLimiter } from '../limits/rate-limiter.js';
 import { Conversations } from '../messaging/conversations/conversations.js';
-import { MediaCatalog } from '../messaging/messages/media-catalog.js';
 import { createMessagingArea } from '../messaging/messaging-area.js';
 import type { AccountDataOwner } from '../platform/accounts/account-data-owner.js';
 import type { Config } from '../platform/config/settings.js';
@@ -208,7 +207,7 @@ export async function buildApiAreas(ports: ApiAreaPorts): Promise<ApiAreas> {
     store,
     conversations,
     sender: messaging.sender,
-    media: new MediaCatalog(store),
+    avatars: media.held,
     blocks: contacts.blocks,
   });
   const keys = await createKeysArea({
@@ -250,11 +249,13 @@ export async function buildApiAreas(ports: ApiAreaPorts): Promise<ApiAreas> {
     settings: config.channels,
     store,
     accounts,
-    media: new MediaCatalog(store),
+    media: media.held,
     posts: ports.channelPosts,
     follows: ports.channelFollows,
     logger,
   });
+  // Media is built first (messaging and profile use it); who may read a channel comes now.
+  media.channelReaders.bind(channels.access);
   const recovery = await createRecoveryArea({
     settings: config.accounts,
     serviceName: config.service.name,

@@ -5,7 +5,8 @@
  * name the new owner. Where the new address already has a role in the same channel, the
  * stronger one is kept (owner > admin > subscriber) and the other record is dropped. Posts keep
  * the address they were published under (history, as for sent messages).
- * Delete: the channels the user owns are deleted with their posts and followers; the user's
+ * Delete: the channels the user owns are deleted with their posts and followers (their media
+ * and avatars released); the user's
  * admin roles and subscriptions elsewhere are removed.
  * Both repeat safely after a crash: each step filters on the old address.
  */
@@ -15,13 +16,13 @@ import type { ChannelRepository } from './channel.js';
 import { strongerRole } from './channel-members.js';
 import type { ChannelMembers } from './channel-members.js';
 import type { ChannelMembership } from './channel-membership.js';
-import type { ChannelPosts } from './channel-posts.js';
+import type { ChannelContent } from './channel-media.js';
 
 export function channelAccountData(
   channels: ChannelRepository,
   members: ChannelMembers,
   membership: ChannelMembership,
-  posts: ChannelPosts,
+  content: ChannelContent,
   follows: ChannelFollows,
 ): AccountDataOwner {
   return {
@@ -42,7 +43,7 @@ export function channelAccountData(
     },
 
     async deleteAccount(address) {
-      for (const channel of await channels.ownedBy(address)) await membership.removeChannel(channel, (channelId) => posts.removeChannel(channelId));
+      for (const channel of await channels.ownedBy(address)) await membership.removeChannel(channel, () => content.remove(channel));
       for (const member of await members.ofAddress(address)) await membership.leave(member.channelId, address, member.role);
       await follows.replace(address, []);
     },

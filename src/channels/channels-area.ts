@@ -2,7 +2,8 @@
  * The channels area of an api process: channels, their roles and posts in the store; posts go
  * to subscribers through the channel topics (realtime's `ChannelPostStream`) and the follow
  * mirror tells the ws pods who follows what (`ChannelFollows`, rebuilt by the mirror keeper
- * from `mirror`). `access` is for the polls area (may an address read or publish in a channel).
+ * from `mirror`). Avatars and posts' media are held by the media area (`media`, channel-media.ts).
+ * `access` is for the polls area and media (may an address read or publish in a channel).
  */
 import type { AccountRepository } from '../identity/accounts/account-repository.js';
 import type { ChannelSettings } from '../platform/config/settings.js';
@@ -19,14 +20,15 @@ import { ChannelMembers, channelMemberIndexes } from './channel-members.js';
 import { ChannelMembership } from './channel-membership.js';
 import { ChannelPosts, channelPostIndexes } from './channel-posts.js';
 import { ChannelPublisher } from './channel-publisher.js';
+import { ChannelContent } from './channel-media.js';
+import type { ChannelMedia } from './channel-media.js';
 import { createChannelsService } from './channels-service.js';
-import type { MediaUploads } from './channels-service.js';
 
 export interface ChannelsDependencies {
   readonly settings: ChannelSettings;
   readonly store: DocumentStore;
   readonly accounts: AccountRepository;
-  readonly media: MediaUploads;
+  readonly media: ChannelMedia;
   readonly posts: ChannelPostStream;
   readonly follows: ChannelFollows;
   readonly logger: Logger;
@@ -42,13 +44,14 @@ export async function createChannelsArea(deps: ChannelsDependencies) {
   const posts = new ChannelPosts(deps.store);
   const membership = new ChannelMembership(channels, members, deps.follows, deps.settings.maxSubscriptions);
   const gate = new ChannelGate(channels, members);
-  const publisher = new ChannelPublisher(channels, posts, deps.posts, deps.logger);
+  const publisher = new ChannelPublisher(channels, posts, deps.posts, deps.media, deps.logger);
+  const content = new ChannelContent(posts, deps.media);
   const access: ChannelAccess = gate;
   return {
-    service: createChannelsService({ channels, members, membership, gate, posts, publisher, accounts: deps.accounts, media: deps.media }),
+    service: createChannelsService({ channels, members, membership, gate, posts, content, publisher, accounts: deps.accounts, media: deps.media }),
     access,
     mirror: channelFollowsMirror(members, deps.follows),
-    accountData: channelAccountData(channels, members, membership, posts, deps.follows),
+    accountData: channelAccountData(channels, members, membership, content, deps.follows),
   };
 }
 

@@ -22,6 +22,7 @@ import { conflict, invalidArgument, permissionDenied } from '../platform/errors/
 import type { ChannelGate } from './channel-access.js';
 import { newChannelId } from './channel.js';
 import type { ChannelRepository, StoredChannel } from './channel.js';
+import type { ChannelContent, ChannelMedia } from './channel-media.js';
 import type { ChannelMembers } from './channel-members.js';
 import type { ChannelMembership } from './channel-membership.js';
 import type { ChannelPosts } from './channel-posts.js';
@@ -29,21 +30,16 @@ import type { ChannelPublisher } from './channel-publisher.js';
 import { MAX_ADMINS } from './channel-rules.js';
 import { channelView, postView } from './channel-view.js';
 
-/** The uploads a channel may use (the media area's catalog). */
-export interface MediaUploads {
-  /** 404 when the owner uploaded no such media; 400 when it is of another kind. */
-  requireOwnUpload(owner: string, mediaId: string, kind: string): Promise<void>;
-}
-
 export interface ChannelsServiceDependencies {
   readonly channels: ChannelRepository;
   readonly members: ChannelMembers;
   readonly membership: ChannelMembership;
   readonly gate: ChannelGate;
   readonly posts: ChannelPosts;
+  readonly content: ChannelContent;
   readonly publisher: ChannelPublisher;
   readonly accounts: AccountRepository;
-  readonly media: MediaUploads;
+  readonly media: ChannelMedia;
 }
 
 const MAX_NAME = 64;
@@ -91,8 +87,11 @@ export function createChannelsService(deps: ChannelsServiceDependencies) {
       if (request.avatarMediaId !== '') await deps.media.requireOwnUpload(caller, request.avatarMediaId, 'avatar');
       await membership.requireRoom(caller);
       for (const admin of admins) await membership.requireRoom(admin);
+      const channelId = newChannelId();
+      // Held before the channel exists, so no stored channel shows an avatar the sweeper may delete.
+      if (request.avatarMediaId !== '') await deps.media.holdAvatar(caller, request.avatarMediaId, { kind: 'channel', id: channelId });
       const channel: StoredChannel = {
-        _id: newChannelId(),
+        _id: channelId,
         name,
         nameLower: name.toLowerCase(),
         description: description(request.description),
@@ -206,15 +205,18 @@ export function createChannelsService(deps: ChannelsServiceDependencies) {
       if (request.avatarMediaId !== '' || request.clearAvatar) changes.avatarMediaId = request.avatarMediaId;
       if (Object.keys(changes).length === 0) throw invalidArgument('Nothing to change');
       const { channel, role } = await gate.allowed(request.channelId, caller, 'edit');
-      if (request.avatarMediaId !== '') await deps.media.requireOwnUpload(caller, request.avatarMediaId, 'avatar');
+      const holder = { kind: 'channel' as const, id: channel._id };
+      if (request.avatarMediaId !== '') await deps.media.holdAvatar(caller, request.avatarMediaId, holder);
       await channels.update(channel._id, changes);
+      const replaced = changes.avatarMediaId !== undefined && channel.avatarMediaId !== '' && channel.avatarMediaId !== changes.avatarMediaId;
+      if (replaced) await deps.media.releaseAvatar(channel.avatarMediaId, holder);
       return { success: true, message: 'Channel updated', channel: channelView({ ...channel, ...changes }, role) };
     },
 
     async deleteChannel(request: DeleteChannelRequest, context: HandlerContext) {
       const caller = requireCaller(context).address;
       const { channel } = await gate.allowed(request.channelId, caller, 'delete');
-      await membership.removeChannel(channel, (channelId) => deps.posts.removeChannel(channelId));
+      await membership.removeChannel(channel, () => deps.content.remove(channel));
       return { success: true, message: 'Channel deleted' };
     },
 

@@ -5,6 +5,8 @@
  * followers, and the user's roles elsewhere. Both can be run again after a crash.
  */
 import { createChannelsArea } from '../../src/channels/channels-area.js';
+import { HeldMedia } from '../../src/media/held-media.js';
+import { MediaItems } from '../../src/media/media-items.js';
 import { ChannelRepository } from '../../src/channels/channel.js';
 import { ChannelMembers } from '../../src/channels/channel-members.js';
 import { ChannelPosts } from '../../src/channels/channel-posts.js';
@@ -38,7 +40,7 @@ beforeEach(async () => {
     settings: { maxSubscriptions: 100, replayPosts: 100, replayRetentionMs: 60_000 },
     store: underTest.store,
     accounts: {} as AccountRepository,
-    media: { requireOwnUpload: async () => undefined },
+    media: new HeldMedia(new MediaItems(underTest.store)),
     posts: new ChannelPostStream(state, { retainCount: 100, retentionMs: 60_000 }),
     follows,
     logger,
