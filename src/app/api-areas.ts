@@ -208,6 +208,7 @@ export async function buildApiAreas(ports: ApiAreaPorts): Promise<ApiAreas> {
     conversations,
     sender: messaging.sender,
     avatars: media.held,
+    messageMedia: media.attachments,
     blocks: contacts.blocks,
   });
   const keys = await createKeysArea({

@@ -4,12 +4,14 @@
  * and whose membership changes are system messages sent through messaging's MessageSender, so
  * group messages need nothing of their own: they are sent, numbered, delivered and paged by the
  * messaging area. What it uses comes in: the conversations and the sender of messaging, media's
- * held avatars, contacts' blocks and its settings section.
+ * held avatars and message attachments (released when a group ends), contacts' blocks and its
+ * settings section.
  */
 import type { BlockList } from '../contacts/block-list.js';
 import type { GroupSettings } from '../platform/config/settings.js';
 import type { DocumentStore, IndexSpec } from '../platform/store/document-store.js';
 import type { Conversations } from '../messaging/conversations/conversations.js';
+import type { MediaAttachments } from '../messaging/messages/media-attachments.js';
 import type { MessageSender } from '../messaging/messages/message-sender.js';
 import { groupIndexes } from './group.js';
 import type { GroupAvatars } from './group-avatars.js';
@@ -27,6 +29,8 @@ export interface GroupsDependencies {
   readonly conversations: Conversations;
   readonly sender: MessageSender;
   readonly avatars: GroupAvatars;
+  /** The media of the group's messages, released when the group ends. */
+  readonly messageMedia: MediaAttachments;
   readonly blocks: BlockList;
 }
 
@@ -36,7 +40,7 @@ export const groupsIndexes: IndexSpec[] = [...groupIndexes, ...groupInviteIndexe
 export async function createGroupsArea(deps: GroupsDependencies) {
   const { store, conversations } = deps;
   await store.ensureIndexes(groupsIndexes);
-  const memberships = new Memberships(store, conversations, deps.sender, deps.avatars, deps.settings.maxMembers);
+  const memberships = new Memberships(store, conversations, deps.sender, deps.avatars, deps.messageMedia, deps.settings.maxMembers);
   const invites = new GroupInvites(store, memberships.removals);
   const groups = new Groups(conversations, memberships, invites, deps.blocks, deps.avatars);
   return {

@@ -161,11 +161,16 @@ describe('group media sends', () => {
     expectFailure(await api.post('/api/v1/file/send', { client_message_id: newMessageId(), group_id: groupId, ciphertext: b64('x'), media_id: carols }, bearer(carol)), 404, 'NOT_FOUND');
   });
 
-  it('a voice send to a group is held by the message past the retention', async () => {
+  it('a voice send to a group is held by the message past the retention, and released when the group ends', async () => {
     const groupId = await groups.create(alice, [bob]);
     const mediaId = await upload(alice, 'voice', Buffer.from('encrypted voice'));
     expectOk(await api.post('/api/v1/voice/send', { client_message_id: newMessageId(), group_id: groupId, ciphertext: b64('v'), media_id: mediaId, duration_ms: 2000 }, bearer(alice)));
     await pastRetention();
     expect(await statusOf(bob, mediaId)).toBe(200);
+    // Both leave: the group and its messages end, and nothing holds the voice note any more.
+    expectOk(await groups.leave(bob, groupId));
+    expectOk(await groups.leave(alice, groupId));
+    await sleep(1000);
+    expect(await statusOf(alice, mediaId)).toBe(410);
   });
 });
