@@ -88,8 +88,9 @@ export function createChannelsService(deps: ChannelsServiceDependencies) {
       await membership.requireRoom(caller);
       for (const admin of admins) await membership.requireRoom(admin);
       const channelId = newChannelId();
+      const holder = { kind: 'channel' as const, id: channelId };
       // Held before the channel exists, so no stored channel shows an avatar the sweeper may delete.
-      if (request.avatarMediaId !== '') await deps.media.holdAvatar(caller, request.avatarMediaId, { kind: 'channel', id: channelId });
+      if (request.avatarMediaId !== '') await deps.media.holdAvatar(caller, request.avatarMediaId, holder);
       const channel: StoredChannel = {
         _id: channelId,
         name,
@@ -103,7 +104,12 @@ export function createChannelsService(deps: ChannelsServiceDependencies) {
         lastPostAt: null,
         lastSequence: 0,
       };
-      await channels.insert(channel);
+      try {
+        await channels.insert(channel);
+      } catch (error) {
+        if (request.avatarMediaId !== '') await deps.media.releaseAvatar(request.avatarMediaId, holder);
+        throw error;
+      }
       await membership.join(channel._id, caller, 'owner');
       for (const admin of admins) await membership.join(channel._id, admin, 'admin');
       return { success: true, message: 'Channel created', channel: channelView(channel, 'owner') };
