@@ -44,7 +44,6 @@ import { createLocationArea } from '../location/location-area.js';
 import type { LocationMetrics } from '../location/location-metrics.js';
 import type { RateLimiter } from '../limits/rate-limiter.js';
 import { Conversations } from '../messaging/conversations/conversations.js';
-import { MediaCatalog } from '../messaging/messages/media-catalog.js';
 import { createMessagingArea } from '../messaging/messaging-area.js';
 import type { AccountDataOwner } from '../platform/accounts/account-data-owner.js';
 import type { Config } from '../platform/config/settings.js';
@@ -191,11 +190,13 @@ export async function buildApiAreas(ports: ApiAreaPorts): Promise<ApiAreas> {
     settings: config.channels,
     store,
     accounts,
-    media: new MediaCatalog(store),
+    media: media.held,
     posts: ports.channelPosts,
     follows: ports.channelFollows,
     logger,
   });
+  // Media is built first (messaging and profile use it); who may read a channel comes now.
+  media.channelReaders.bind(channels.access);
   const messaging = await createMessagingArea({
     store,
     conversations,
@@ -225,7 +226,8 @@ export async function buildApiAreas(ports: ApiAreaPorts): Promise<ApiAreas> {
     store,
     conversations,
     sender: messaging.sender,
-    media: new MediaCatalog(store),
+    avatars: media.held,
+    messageMedia: media.attachments,
     blocks: contacts.blocks,
   });
   const keys = await createKeysArea({

@@ -6,8 +6,9 @@
  * stronger one is kept (owner > admin > subscriber) and the other record is dropped. Posts keep
  * the address they were published under (history, as for sent messages). Read markers are
  * re-keyed; where the new address has one in the same channel, the one further ahead is kept.
- * Delete: the channels the user owns are deleted with their posts, read markers and followers;
- * the user's admin roles, subscriptions and read markers elsewhere are removed.
+ * Delete: the channels the user owns are deleted with their posts, read markers and followers
+ * (their media and avatars released); the user's admin roles, subscriptions and read markers
+ * elsewhere are removed.
  * Both repeat safely after a crash: each step filters on the old address.
  */
 import type { AccountDataOwner } from '../platform/accounts/account-data-owner.js';
@@ -16,6 +17,7 @@ import type { ChannelRepository } from './channel.js';
 import { strongerRole } from './channel-members.js';
 import type { ChannelMembers } from './channel-members.js';
 import type { ChannelMembership } from './channel-membership.js';
+import type { ChannelContent } from './channel-media.js';
 import type { ChannelReadMarkers } from './channel-read-markers.js';
 
 export function channelAccountData(
@@ -23,8 +25,8 @@ export function channelAccountData(
   members: ChannelMembers,
   membership: ChannelMembership,
   markers: ChannelReadMarkers,
+  content: ChannelContent,
   follows: ChannelFollows,
-  removeContent: (channelId: string) => Promise<void>,
 ): AccountDataOwner {
   return {
     name: 'channels',
@@ -45,7 +47,7 @@ export function channelAccountData(
     },
 
     async deleteAccount(address) {
-      for (const channel of await channels.ownedBy(address)) await membership.removeChannel(channel, removeContent);
+      for (const channel of await channels.ownedBy(address)) await membership.removeChannel(channel, () => content.remove(channel));
       for (const member of await members.ofAddress(address)) await membership.leave(member.channelId, address, member.role);
       await markers.removeAddress(address);
       await follows.replace(address, []);

@@ -11,14 +11,9 @@
 import type { Message } from '../gen/service/v1/messages_pb.js';
 import { invalidArgument } from '../platform/errors/api-error.js';
 import type { ChannelGate } from './channel-access.js';
+import type { ChannelMedia } from './channel-media.js';
 import type { ChannelPublisher } from './channel-publisher.js';
 import type { ChannelReadMarkers } from './channel-read-markers.js';
-
-/** The uploads a channel may use (the media area's catalog). */
-export interface MediaUploads {
-  /** 404 when the owner uploaded no such media; 400 when it is of another kind. */
-  requireOwnUpload(owner: string, mediaId: string, kind: string): Promise<void>;
-}
 
 export interface PostRequest {
   readonly channelId: string;
@@ -39,7 +34,7 @@ const TIMED_KINDS = ['voice', 'video'];
 export class ChannelPosting {
   constructor(
     private readonly gate: ChannelGate,
-    private readonly media: MediaUploads,
+    private readonly media: Pick<ChannelMedia, 'requireOwnUpload'>,
     private readonly publisher: ChannelPublisher,
     private readonly markers: ChannelReadMarkers,
   ) {}

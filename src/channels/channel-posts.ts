@@ -98,6 +98,11 @@ export class ChannelPosts {
     return newest ?? null;
   }
 
+  /** The ids and media of a channel's posts that carry media. */
+  withMedia(channelId: string): Promise<Pick<StoredPost, '_id' | 'mediaId'>[]> {
+    return this.posts.find({ channelId, mediaId: { $ne: '' } }, { projection: { _id: 1, mediaId: 1 } });
+  }
+
   async removeChannel(channelId: string): Promise<void> {
     await this.posts.deleteMany({ channelId });
     this.numbering.forget(channelId);

@@ -2,9 +2,10 @@
  * The channels area of an api process: channels, their roles and posts in the store; posts go
  * to subscribers through the channel topics (realtime's `ChannelPostStream`) and the follow
  * mirror tells the ws pods who follows what (`ChannelFollows`, rebuilt by the mirror keeper
- * from `mirror`). `access` and `pollPosts` are for the polls area (may an address read or
- * publish in a channel; a poll's post); `conversations` carries channels in messaging's routes
- * (send, history, read markers, chats).
+ * from `mirror`). Avatars and posts' media are held by the media area (`media`, channel-media.ts).
+ * `access` is for the polls area and media (may an address read or publish in a channel),
+ * `pollPosts` for the polls area (a poll's post); `conversations` carries channels in
+ * messaging's routes (send, history, read markers, chats).
  */
 import type { AccountRepository } from '../identity/accounts/account-repository.js';
 import type { ChannelSettings } from '../platform/config/settings.js';
@@ -21,9 +22,10 @@ import { channelFollowsMirror } from './channel-follows-mirror.js';
 import { ChannelMembers, channelMemberIndexes } from './channel-members.js';
 import { ChannelMembership } from './channel-membership.js';
 import { ChannelPosting } from './channel-posting.js';
-import type { MediaUploads } from './channel-posting.js';
 import { ChannelPosts, channelPostIndexes } from './channel-posts.js';
 import { ChannelPublisher } from './channel-publisher.js';
+import { ChannelContent } from './channel-media.js';
+import type { ChannelMedia } from './channel-media.js';
 import type { ChannelPollPosts } from './channel-publisher.js';
 import { ChannelReadMarkers, channelReadMarkerIndexes } from './channel-read-markers.js';
 import { createChannelsService } from './channels-service.js';
@@ -32,7 +34,7 @@ export interface ChannelsDependencies {
   readonly settings: ChannelSettings;
   readonly store: DocumentStore;
   readonly accounts: AccountRepository;
-  readonly media: MediaUploads;
+  readonly media: ChannelMedia;
   readonly posts: ChannelPostStream;
   readonly follows: ChannelFollows;
   readonly logger: Logger;
@@ -49,20 +51,17 @@ export async function createChannelsArea(deps: ChannelsDependencies) {
   const membership = new ChannelMembership(channels, members, deps.follows, deps.settings.maxSubscriptions);
   const gate = new ChannelGate(channels, members);
   const readMarkers = new ChannelReadMarkers(deps.store);
-  const publisher = new ChannelPublisher(channels, posts, deps.posts, deps.logger);
+  const publisher = new ChannelPublisher(channels, posts, deps.posts, deps.media, deps.logger);
   const posting = new ChannelPosting(gate, deps.media, publisher, readMarkers);
-  const removeContent = async (channelId: string) => {
-    await posts.removeChannel(channelId);
-    await readMarkers.removeChannel(channelId);
-  };
+  const content = new ChannelContent(posts, deps.media, readMarkers);
   const access: ChannelAccess = gate;
   return {
-    service: createChannelsService({ channels, members, membership, gate, posts, posting, readMarkers, removeContent, accounts: deps.accounts, media: deps.media }),
+    service: createChannelsService({ channels, members, membership, gate, posts, posting, readMarkers, content, accounts: deps.accounts, media: deps.media }),
     access,
     pollPosts: publisher as ChannelPollPosts,
     conversations: channelConversations(channels, members, gate, posts, posting, readMarkers),
     mirror: channelFollowsMirror(members, deps.follows),
-    accountData: channelAccountData(channels, members, membership, readMarkers, deps.follows, removeContent),
+    accountData: channelAccountData(channels, members, membership, readMarkers, content, deps.follows),
   };
 }
 

@@ -22,10 +22,11 @@ import { conflict, invalidArgument, permissionDenied } from '../platform/errors/
 import type { ChannelGate } from './channel-access.js';
 import { newChannelId } from './channel.js';
 import type { ChannelRepository, StoredChannel } from './channel.js';
+import type { ChannelContent, ChannelMedia } from './channel-media.js';
 import type { ChannelMembers } from './channel-members.js';
 import type { ChannelMembership } from './channel-membership.js';
 import type { ChannelPosts } from './channel-posts.js';
-import type { ChannelPosting, MediaUploads } from './channel-posting.js';
+import type { ChannelPosting } from './channel-posting.js';
 import type { ChannelReadMarkers } from './channel-read-markers.js';
 import { MAX_ADMINS } from './channel-rules.js';
 import { channelView, postView } from './channel-view.js';
@@ -38,10 +39,10 @@ export interface ChannelsServiceDependencies {
   readonly posts: ChannelPosts;
   readonly posting: ChannelPosting;
   readonly readMarkers: ChannelReadMarkers;
-  /** Removes a deleted channel's posts and read markers. */
-  readonly removeContent: (channelId: string) => Promise<void>;
+  /** Removes a deleted channel's posts, read markers and held media. */
+  readonly content: ChannelContent;
   readonly accounts: AccountRepository;
-  readonly media: MediaUploads;
+  readonly media: ChannelMedia;
 }
 
 const MAX_NAME = 64;
@@ -84,8 +85,12 @@ export function createChannelsService(deps: ChannelsServiceDependencies) {
       if (request.avatarMediaId !== '') await deps.media.requireOwnUpload(caller, request.avatarMediaId, 'avatar');
       await membership.requireRoom(caller);
       for (const admin of admins) await membership.requireRoom(admin);
+      const channelId = newChannelId();
+      const holder = { kind: 'channel' as const, id: channelId };
+      // Held before the channel exists, so no stored channel shows an avatar the sweeper may delete.
+      if (request.avatarMediaId !== '') await deps.media.holdAvatar(caller, request.avatarMediaId, holder);
       const channel: StoredChannel = {
-        _id: newChannelId(),
+        _id: channelId,
         name,
         nameLower: name.toLowerCase(),
         description: description(request.description),
@@ -97,7 +102,12 @@ export function createChannelsService(deps: ChannelsServiceDependencies) {
         lastPostAt: null,
         lastSequence: 0,
       };
-      await channels.insert(channel);
+      try {
+        await channels.insert(channel);
+      } catch (error) {
+        if (request.avatarMediaId !== '') await deps.media.releaseAvatar(request.avatarMediaId, holder);
+        throw error;
+      }
       await membership.join(channel._id, caller, 'owner');
       for (const admin of admins) await membership.join(channel._id, admin, 'admin');
       return { success: true, message: 'Channel created', channel: channelView(channel, 'owner') };
@@ -184,15 +194,18 @@ export function createChannelsService(deps: ChannelsServiceDependencies) {
       if (request.avatarMediaId !== '' || request.clearAvatar) changes.avatarMediaId = request.avatarMediaId;
       if (Object.keys(changes).length === 0) throw invalidArgument('Nothing to change');
       const { channel, role } = await gate.allowed(request.channelId, caller, 'edit');
-      if (request.avatarMediaId !== '') await deps.media.requireOwnUpload(caller, request.avatarMediaId, 'avatar');
+      const holder = { kind: 'channel' as const, id: channel._id };
+      if (request.avatarMediaId !== '') await deps.media.holdAvatar(caller, request.avatarMediaId, holder);
       await channels.update(channel._id, changes);
+      const replaced = changes.avatarMediaId !== undefined && channel.avatarMediaId !== '' && channel.avatarMediaId !== changes.avatarMediaId;
+      if (replaced) await deps.media.releaseAvatar(channel.avatarMediaId, holder);
       return { success: true, message: 'Channel updated', channel: channelView({ ...channel, ...changes }, role) };
     },
 
     async deleteChannel(request: DeleteChannelRequest, context: HandlerContext) {
       const caller = requireCaller(context).address;
       const { channel } = await gate.allowed(request.channelId, caller, 'delete');
-      await membership.removeChannel(channel, deps.removeContent);
+      await membership.removeChannel(channel, () => deps.content.remove(channel));
       return { success: true, message: 'Channel deleted' };
     },
 

@@ -3,16 +3,18 @@
  * core. A group is a conversation (`group:<id>`) whose members are conversation member records,
  * and whose membership changes are system messages sent through messaging's MessageSender, so
  * group messages need nothing of their own: they are sent, numbered, delivered and paged by the
- * messaging area. What it uses comes in: the conversations, the sender and media catalog of
- * messaging, contacts' blocks and its settings section.
+ * messaging area. What it uses comes in: the conversations and the sender of messaging, media's
+ * held avatars and message attachments (released when a group ends), contacts' blocks and its
+ * settings section.
  */
 import type { BlockList } from '../contacts/block-list.js';
 import type { GroupSettings } from '../platform/config/settings.js';
 import type { DocumentStore, IndexSpec } from '../platform/store/document-store.js';
 import type { Conversations } from '../messaging/conversations/conversations.js';
-import type { MediaCatalog } from '../messaging/messages/media-catalog.js';
+import type { MediaAttachments } from '../messaging/messages/media-attachments.js';
 import type { MessageSender } from '../messaging/messages/message-sender.js';
 import { groupIndexes } from './group.js';
+import type { GroupAvatars } from './group-avatars.js';
 import { groupAccountData } from './group-account-data.js';
 import { groupInviteIndexes } from './group-invite.js';
 import { GroupInvites } from './group-invites.js';
@@ -26,7 +28,9 @@ export interface GroupsDependencies {
   readonly store: DocumentStore;
   readonly conversations: Conversations;
   readonly sender: MessageSender;
-  readonly media: MediaCatalog;
+  readonly avatars: GroupAvatars;
+  /** The media of the group's messages, released when the group ends. */
+  readonly messageMedia: MediaAttachments;
   readonly blocks: BlockList;
 }
 
@@ -36,9 +40,9 @@ export const groupsIndexes: IndexSpec[] = [...groupIndexes, ...groupInviteIndexe
 export async function createGroupsArea(deps: GroupsDependencies) {
   const { store, conversations } = deps;
   await store.ensureIndexes(groupsIndexes);
-  const memberships = new Memberships(store, conversations, deps.sender, deps.settings.maxMembers);
+  const memberships = new Memberships(store, conversations, deps.sender, deps.avatars, deps.messageMedia, deps.settings.maxMembers);
   const invites = new GroupInvites(store, memberships.removals);
-  const groups = new Groups(conversations, memberships, invites, deps.blocks, deps.media);
+  const groups = new Groups(conversations, memberships, invites, deps.blocks, deps.avatars);
   return {
     service: createGroupsService({ groups, memberships, invites }),
     accountData: groupAccountData(conversations, memberships, invites),

@@ -9,8 +9,8 @@ import { invalidArgument } from '../platform/errors/api-error.js';
 import type { NewestFirstPage } from '../platform/store/newest-first-page.js';
 import { newestFirstPage } from '../platform/store/newest-first-page.js';
 import type { Conversations } from '../messaging/conversations/conversations.js';
-import type { MediaCatalog } from '../messaging/messages/media-catalog.js';
 import type { GroupRecord } from './group.js';
+import type { GroupAvatars } from './group-avatars.js';
 import type { GroupInvites } from './group-invites.js';
 import type { GroupMember, Memberships } from './memberships.js';
 
@@ -38,7 +38,7 @@ export class Groups {
     private readonly memberships: Memberships,
     private readonly invites: GroupInvites,
     private readonly blocks: BlockList,
-    private readonly media: MediaCatalog,
+    private readonly avatars: GroupAvatars,
   ) {}
 
   async create(owner: string, request: NewGroup): Promise<{ group: GroupRecord; members: GroupMember[] }> {
@@ -50,9 +50,12 @@ export class Groups {
     // Initial members who have blocked the creator are left out (groups.proto).
     const blockers = await Promise.all(candidates.map((address) => this.blocks.isBlocked(address, owner)));
     const members = candidates.filter((_, index) => !blockers[index]);
-    if (request.avatarMediaId !== '') await this.media.requireOwnUpload(owner, request.avatarMediaId, 'avatar');
+    const groupId = randomBytes(16).toString('base64url');
+    const holder = { kind: 'group' as const, id: groupId };
+    // Held before the group exists, so no stored group ever shows an avatar the sweeper may delete.
+    if (request.avatarMediaId !== '') await this.avatars.holdAvatar(owner, request.avatarMediaId, holder);
     const group: GroupRecord = {
-      _id: randomBytes(16).toString('base64url'),
+      _id: groupId,
       name,
       description: request.description,
       avatarMediaId: request.avatarMediaId,
@@ -60,7 +63,13 @@ export class Groups {
       memberCount: 0,
       createdAt: new Date(),
     };
-    const created = await this.memberships.create(group, members);
+    let created: GroupMember[];
+    try {
+      created = await this.memberships.create(group, members);
+    } catch (error) {
+      if (request.avatarMediaId !== '') await this.avatars.releaseAvatar(request.avatarMediaId, holder);
+      throw error;
+    }
     return { group: { ...group, memberCount: created.length }, members: created };
   }
 

@@ -25,9 +25,12 @@ import { memberId } from '../messaging/conversations/conversation.js';
 import type { ConversationMember } from '../messaging/conversations/conversation.js';
 import type { Conversations, Target } from '../messaging/conversations/conversations.js';
 import type { MessageSender } from '../messaging/messages/message-sender.js';
+import type { MediaAttachments } from '../messaging/messages/media-attachments.js';
 import { MESSAGES } from '../messaging/messages/stored-message.js';
+import type { StoredMessage } from '../messaging/messages/stored-message.js';
 import { GROUPS, conversationIdOf } from './group.js';
 import type { GroupRecord } from './group.js';
+import type { GroupAvatars } from './group-avatars.js';
 import type { GroupRole } from './group-roles.js';
 import { GroupRemovals } from './group-removals.js';
 import { GROUP_INVITES } from './group-invite.js';
@@ -56,6 +59,8 @@ export class Memberships {
     private readonly store: DocumentStore,
     private readonly conversations: Conversations,
     private readonly sender: MessageSender,
+    private readonly avatars: GroupAvatars,
+    private readonly messageMedia: MediaAttachments,
     private readonly maxMembers: number,
   ) {
     this.groups = store.collection<GroupRecord>(GROUPS);
@@ -153,7 +158,7 @@ export class Memberships {
     const counted = deletedCount > 0 ? await this.groups.findOneAndUpdate({ _id: groupId }, { $inc: { memberCount: -1 } }, { returnDocument: 'after' }) : group;
     const memberCount = counted?.memberCount ?? 0;
     if (newOwner === '' && group.ownerAddress === address) {
-      await this.end(groupId);
+      await this.end(group);
       return { newOwner: '', groupDeleted: true, memberCount: 0 };
     }
     if (deletedCount > 0) await this.sender.appendSystem(target, departure, { actor_address: actor, member_address: address });
@@ -179,11 +184,22 @@ export class Memberships {
     return successor.address;
   }
 
-  /** The last member left: the group, its conversation, messages, invites and removals go. */
-  private async end(groupId: string): Promise<void> {
+  /**
+   * The last member left: the group, its conversation, messages, invites and removals go, and
+   * the media its avatar and messages held is released (the sweeper deletes it). Releasing comes
+   * first and repeats harmlessly, so a crash in between leaves nothing held for ever.
+   */
+  private async end(group: GroupRecord): Promise<void> {
+    const groupId = group._id;
     const conversationId = conversationIdOf(groupId);
+    if (group.avatarMediaId !== '') await this.avatars.releaseAvatar(group.avatarMediaId, { kind: 'group', id: groupId });
     // The messages are messaging's records, but they die with the group: nobody can read them.
-    await this.store.collection(MESSAGES).deleteMany({ conversationId });
+    const messages = this.store.collection<StoredMessage>(MESSAGES);
+    const now = new Date();
+    for (const message of await messages.find({ conversationId, mediaId: { $ne: '' } }, { projection: { _id: 1, mediaId: 1 } })) {
+      await this.messageMedia.endReference(message.mediaId, message._id, now);
+    }
+    await messages.deleteMany({ conversationId });
     await this.store.collection(GROUP_INVITES).deleteMany({ groupId });
     await this.removals.forgetGroup(groupId);
     await this.conversations.members.deleteMany({ conversationId });

@@ -4,19 +4,16 @@
  * records the message as a reference, before the message is written; the reference ends
  * with the message (its expiry, or 5 minutes after a view-once message is opened).
  */
-import { gone, invalidArgument, notFound } from '../platform/errors/api-error.js';
 import type { AttachedMedia, MediaAttachments, MessageReference } from '../messaging/messages/media-attachments.js';
 import { ignoreMissing } from './media-items.js';
 import type { MediaItems } from './media-items.js';
+import { requireOwnUpload } from './own-upload.js';
 
 export class MessageAttachments implements MediaAttachments {
   constructor(private readonly items: MediaItems) {}
 
   async attach(sender: string, mediaId: string, kind: string, reference: MessageReference): Promise<AttachedMedia> {
-    const found = await this.items.find(mediaId);
-    if (!found || found.ownerAddress !== sender || found.state === 'uploading') throw notFound('media_id is not an upload of yours');
-    if (found.state !== 'stored') throw gone('This media was deleted');
-    if (found.kind !== kind) throw invalidArgument(`media_id must be an upload of kind ${kind}`);
+    await requireOwnUpload(this.items, sender, mediaId, kind);
     const item = await this.items.changeReferences(mediaId, (current) => {
       // A retried send attaches again: the reference is already there.
       if (current.references.some((existing) => existing.kind === 'message' && existing.id === reference.messageId)) return undefined;

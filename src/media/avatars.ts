@@ -66,7 +66,7 @@ export class Avatars {
     await this.records.deleteOne({ _id: from });
   }
 
-  /** Account deletion: the avatar is no longer anyone's. */
+  /** The owner removes the avatar (update-profile with an empty media id), or the account is deleted. */
   async remove(owner: string): Promise<void> {
     const record = await this.records.findOne({ _id: owner });
     if (!record) return;

@@ -2,7 +2,9 @@
  * The media area of an api process: uploads into the blob store (files in DATA_DIR, or GridFS
  * with MongoDB), downloads under the access rule, avatars, the attachments messaging records
  * on its messages, and the sweeper that deletes what nothing references any more. It returns,
- * besides its service: `attachments` for messaging, `avatars` for profile updates, the
+ * besides its service: `attachments` for messaging, `avatars` for profile updates, `held`
+ * for groups' and channels' avatars and channel posts' media, `channelReaders` for the app to
+ * bind to the channels area once it exists (who may download a post's media), the
  * `background` task (the sweeper) for the app to start and stop, and its `accountData` for recovery and deletion.
  */
 import type { Conversations } from '../messaging/conversations/conversations.js';
@@ -12,7 +14,9 @@ import type { DocumentStore, IndexSpec } from '../platform/store/document-store.
 import { MessageAttachments } from './attachments.js';
 import { Avatars } from './avatars.js';
 import { Downloads } from './downloads/downloads.js';
+import { LateChannelReaders } from './downloads/channel-readers.js';
 import { MediaAccess } from './downloads/media-access.js';
+import { HeldMedia } from './held-media.js';
 import { MediaAccountData } from './media-account-data.js';
 import { mediaIndexes as itemIndexes } from './media-item.js';
 import { MediaItems } from './media-items.js';
@@ -43,12 +47,15 @@ export async function createMediaArea({ settings, store, blobStorage, conversati
   const disposal = new MediaDisposal(items, blobs);
   const avatars = new Avatars(store, items);
   const uploads = new Uploads(items, blobs, settings.unreferencedRetentionMs, metrics);
-  const downloads = new Downloads(items, blobs, new MediaAccess(conversations), metrics);
+  const channelReaders = new LateChannelReaders();
+  const downloads = new Downloads(items, blobs, new MediaAccess(conversations, channelReaders), metrics);
   const sweeper = new MediaSweeper(items, disposal, settings, metrics, logger);
   return {
     service: createMediaService({ uploads, downloads, avatars }),
     attachments: new MessageAttachments(items),
     avatars,
+    held: new HeldMedia(items),
+    channelReaders,
     sweeper,
     /** The sweeper as the app's background task; stopping it also closes the blob store. */
     background: {

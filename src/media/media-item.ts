@@ -8,18 +8,20 @@ import type { IndexSpec } from '../platform/store/document-store.js';
 import type { MediaKind } from './media-kinds.js';
 
 /**
- * What can reference a blob. `message` (direct, group and channel messages: access through
- * the conversation's members) and `avatar` (a user's current profile picture) exist today;
- * stories and channel posts are to add their own kind here, with their access rule in
- * `media-access.ts`.
+ * What can reference a blob, each with its access rule in `media-access.ts`:
+ * - `message`: a direct or group message (the conversation's members);
+ * - `avatar`: a user's current profile picture (any authenticated user);
+ * - `group_avatar`, `channel_avatar`: a group's or channel's current picture (any authenticated
+ *   user, like user avatars: they are `avatar` uploads, public images);
+ * - `channel_post`: a channel post's media (whoever may read the channel).
  */
-export type ReferenceKind = 'message' | 'avatar';
+export type ReferenceKind = 'message' | 'avatar' | 'group_avatar' | 'channel_avatar' | 'channel_post';
 
 export interface MediaReference {
   kind: ReferenceKind;
-  /** The message id, or the avatar owner's address. */
+  /** The message id, the avatar owner's address, the group or channel id, or the post id. */
   id: string;
-  /** The conversation of a message reference; empty otherwise. */
+  /** The conversation of a message reference, the channel of a post reference; empty otherwise. */
   conversationId: string;
   /** When the reference ends (a disappearing or viewed view-once message); null: while it exists. */
   until: Date | null;

@@ -25,8 +25,8 @@ export interface ProfileDependencies {
   readonly statuses: StatusView;
   readonly audience: ContactsAudience;
   readonly events: MessagingEvents;
-  /** Media's avatars; undefined until the media area exists (avatar updates are then refused). */
-  readonly avatars: ProfileAvatars | undefined;
+  /** Media's avatars (the avatar a profile shows is media's current one). */
+  readonly avatars: ProfileAvatars;
 }
 
 /** Every index of the profile area (created at start, and by the ensure-indexes command before a rollout). */

@@ -23,8 +23,8 @@ export interface ProfileServiceDependencies {
   readonly usernames: Usernames;
   readonly profiles: Profiles;
   readonly publicProfiles: PublicProfiles;
-  /** Media's avatars; undefined until the media area is wired in, and then avatars are refused. */
-  readonly avatars: ProfileAvatars | undefined;
+  /** Media's avatars: checks the upload and serves it as the public avatar. */
+  readonly avatars: ProfileAvatars;
 }
 
 export function createProfileService(deps: ProfileServiceDependencies) {
@@ -60,10 +60,8 @@ export function createProfileService(deps: ProfileServiceDependencies) {
     if (request.avatarMediaId !== undefined) {
       const mediaId = request.avatarMediaId;
       if (mediaId.length > MAX_MEDIA_ID) throw invalidArgument(`avatar_media_id has at most ${MAX_MEDIA_ID} characters`);
-      if (mediaId !== '') {
-        if (!deps.avatars) throw invalidArgument('Avatars cannot be set yet', 'AVATAR_UNAVAILABLE');
-        await deps.avatars.set(caller, mediaId);
-      }
+      if (mediaId === '') await deps.avatars.remove(caller);
+      else await deps.avatars.set(caller, mediaId);
       changes.avatarMediaId = mediaId;
     }
     return changes;

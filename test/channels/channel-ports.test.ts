@@ -3,10 +3,14 @@
  * in-process shared state: `ChannelAccess` (for polls), and the AccountDataOwner: a move re-keys
  * roles (keeping the stronger one where both addresses had one), read markers (keeping the one
  * further ahead) and the follow mirror; a deletion removes owned channels with their posts,
- * read markers and followers, and the user's roles and read markers elsewhere. Both can be run
- * again after a crash.
+ * read markers and followers (releasing the media the channels held), and the user's roles and
+ * read markers elsewhere. Both can be run again after a crash.
  */
 import { createChannelsArea } from '../../src/channels/channels-area.js';
+import { HeldMedia } from '../../src/media/held-media.js';
+import { MEDIA, NEVER } from '../../src/media/media-item.js';
+import type { MediaItem } from '../../src/media/media-item.js';
+import { MediaItems } from '../../src/media/media-items.js';
 import { ChannelRepository } from '../../src/channels/channel.js';
 import { ChannelMembers } from '../../src/channels/channel-members.js';
 import { ChannelPosts } from '../../src/channels/channel-posts.js';
@@ -30,6 +34,7 @@ let follows: ChannelFollows;
 let area: Awaited<ReturnType<typeof createChannelsArea>>;
 let channels: ChannelRepository;
 let members: ChannelMembers;
+let held: HeldMedia;
 
 beforeEach(async () => {
   underTest = await openEmbeddedStore();
@@ -41,7 +46,7 @@ beforeEach(async () => {
     settings: { maxSubscriptions: 100, replayPosts: 100, replayRetentionMs: 60_000 },
     store: underTest.store,
     accounts: {} as AccountRepository,
-    media: { requireOwnUpload: async () => undefined },
+    media: (held = new HeldMedia(new MediaItems(underTest.store))),
     posts: new ChannelPostStream(state, { retainCount: 100, retentionMs: 60_000 }),
     follows,
     logger,
@@ -136,6 +141,33 @@ it('read markers: a move re-keys them, keeping the one further ahead; a deletion
   expect(await markers.markers.countDocuments({ address: NEW })).toBe(0);
   expect(await markers.find('owned-by-new', OTHER)).toBeNull();
   expect(await markers.find('behind', OTHER)).toMatchObject({ lastReadSequence: 5 });
+});
+
+it('a deletion releases the avatar and post media its owned channels held, and can run again', async () => {
+  await channelWith('owned', OLD, {});
+  const media = underTest.store.collection<MediaItem>(MEDIA);
+  const stored = (id: string, kind: MediaItem['kind']): MediaItem => ({
+    ...{ _id: id, ownerAddress: OLD, kind, contentType: 'application/octet-stream', size: 1, sha256: '00' },
+    ...{ createdAt: new Date(), state: 'stored', references: [], revision: 0, releaseCheckAt: NEVER },
+  });
+  await media.insertOne(stored('avatar-1', 'avatar'));
+  await media.insertOne(stored('file-1', 'file'));
+  await held.holdAvatar(OLD, 'avatar-1', { kind: 'channel', id: 'owned' });
+  await channels.channels.updateOne({ _id: 'owned' }, { $set: { avatarMediaId: 'avatar-1' } });
+  const posts = new ChannelPosts(underTest.store);
+  const { post } = await posts.append({ channelId: 'owned', senderAddress: OLD, clientMessageId: 'm', kind: 'file', ciphertext: new Uint8Array([1]), mediaId: 'file-1', durationMs: 0 });
+  await held.attachToPost(OLD, 'file-1', 'file', { channelId: 'owned', postId: post._id });
+  expect((await media.findOne({ _id: 'file-1' }))?.references).toMatchObject([{ kind: 'channel_post', id: post._id, conversationId: 'owned' }]);
+
+  await area.accountData.deleteAccount(OLD);
+  await area.accountData.deleteAccount(OLD);
+
+  for (const id of ['avatar-1', 'file-1']) {
+    const item = await media.findOne({ _id: id });
+    expect(item?.references).toEqual([]);
+    // Due for the sweeper's next look, not "never".
+    expect(item!.releaseCheckAt.getTime()).toBeLessThanOrEqual(Date.now());
+  }
 });
 
 it('ChannelAccess: anyone reads a public channel, only members a private one; owner and admins publish', async () => {

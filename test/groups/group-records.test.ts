@@ -18,7 +18,9 @@ import { Groups } from '../../src/groups/groups.js';
 import { Memberships } from '../../src/groups/memberships.js';
 import { ACCOUNTS } from '../../src/identity/accounts/account.js';
 import type { Account } from '../../src/identity/accounts/account.js';
-import { MediaCatalog } from '../../src/messaging/messages/media-catalog.js';
+import { MessageAttachments } from '../../src/media/attachments.js';
+import { HeldMedia } from '../../src/media/held-media.js';
+import { MediaItems } from '../../src/media/media-items.js';
 import { createLogger } from '../../src/platform/logging/logger.js';
 import { MemorySharedState } from '../../src/platform/shared-state/memory-shared-state.js';
 import { MemoryStore } from '../../src/platform/shared-state/memory-store.js';
@@ -39,12 +41,14 @@ beforeEach(async () => {
   const sharedState = new MemorySharedState({ keyPrefix: 'groups:', logger: createLogger('silent'), store: new MemoryStore() });
   const { conversations, sender } = await messageSending(store, sharedState);
   const blocks = new BlockList(store, new BlockMirror(sharedState));
-  const media = new MediaCatalog(store);
-  accountData = (await createGroupsArea({ settings: { maxMembers: 1000 }, store, conversations, sender, media, blocks })).accountData;
+  const mediaItems = new MediaItems(store);
+  const avatars = new HeldMedia(mediaItems);
+  const messageMedia = new MessageAttachments(mediaItems);
+  accountData = (await createGroupsArea({ settings: { maxMembers: 1000 }, store, conversations, sender, avatars, messageMedia, blocks })).accountData;
   // The same classes the area builds, over the same store, to drive the flows directly.
-  memberships = new Memberships(store, conversations, sender, 1000);
+  memberships = new Memberships(store, conversations, sender, avatars, messageMedia, 1000);
   invites = new GroupInvites(store, new GroupRemovals(store));
-  groups = new Groups(conversations, memberships, invites, blocks, media);
+  groups = new Groups(conversations, memberships, invites, blocks, avatars);
 });
 afterEach(async () => {
   await store.close();

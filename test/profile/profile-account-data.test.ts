@@ -10,6 +10,8 @@ import { AccountRepository } from '../../src/identity/accounts/account-repositor
 import { HeldUsernames, USERNAME_HOLD_MS } from '../../src/identity/accounts/held-usernames.js';
 import { Usernames } from '../../src/identity/accounts/usernames.js';
 import { identityIndexes } from '../../src/identity/identity-area.js';
+import { Avatars } from '../../src/media/avatars.js';
+import { MediaItems } from '../../src/media/media-items.js';
 import { Conversations } from '../../src/messaging/conversations/conversations.js';
 import { createLogger } from '../../src/platform/logging/logger.js';
 import { MemorySharedState } from '../../src/platform/shared-state/memory-shared-state.js';
@@ -48,7 +50,7 @@ beforeEach(async () => {
     statuses: { seenBy: async () => ({ status: 'offline', statusText: '' }) },
     audience: new ContactsAudience(new Conversations(store, accounts), blocks),
     events: new MessagingEvents(new UserEventStream(shared, { retainCount: 10, retentionMs: 60_000 }), logger),
-    avatars: undefined,
+    avatars: new Avatars(store, new MediaItems(store)),
   });
   for (const [address, username] of [[OLD, 'old_name'], [OTHER, 'other_name']] as const) {
     await accounts.create({ _id: address, username, displayName: '', createdAt: new Date(), permissions: [], mfaEnabled: false, origin: 'wallet' });

@@ -99,9 +99,9 @@ describe('update-profile', () => {
     expectFailure(await api.post('/api/v1/update-profile', { bio: 'x' }), 401, 'UNAUTHORIZED');
   });
 
-  it('refuses an avatar while media is not wired in (400 AVATAR_UNAVAILABLE); "" removes none and succeeds', async () => {
+  it('refuses an avatar that is no upload (404); "" with no avatar set removes none and succeeds', async () => {
     const alice = await signIn(service.baseUrl);
-    expectFailure(await updateProfile(alice, { avatar_media_id: 'media-1' }), 400, 'AVATAR_UNAVAILABLE');
+    expectFailure(await updateProfile(alice, { avatar_media_id: 'media-1' }), 404, 'NOT_FOUND');
     expect(expectOk(await updateProfile(alice, { avatar_media_id: '' })).profile.avatar_media_id).toBe('');
   });
 

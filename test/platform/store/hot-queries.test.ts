@@ -24,7 +24,9 @@ import { sessionIndexes } from '../../../src/identity/sessions/session.js';
 import { accountIndexes } from '../../../src/identity/accounts/account.js';
 import { ChatList } from '../../../src/messaging/chats/chat-list.js';
 import { History } from '../../../src/messaging/messages/history.js';
-import { MediaCatalog } from '../../../src/messaging/messages/media-catalog.js';
+import { MessageAttachments } from '../../../src/media/attachments.js';
+import { HeldMedia } from '../../../src/media/held-media.js';
+import { MediaItems } from '../../../src/media/media-items.js';
 import type { SendRequest } from '../../../src/messaging/messages/message-sender.js';
 import { createLogger } from '../../../src/platform/logging/logger.js';
 import { MemorySharedState } from '../../../src/platform/shared-state/memory-shared-state.js';
@@ -121,9 +123,11 @@ forEachStore('hot_queries', (engine, open) => {
       const messaging = await messageSending(store, state);
       const blocks = new BlockList(store, new BlockMirror(state));
       await store.ensureIndexes(groupsIndexes);
-      const memberships = new Memberships(store, messaging.conversations, messaging.sender, 1000);
+      const mediaItems = new MediaItems(store);
+      const avatars = new HeldMedia(mediaItems);
+      const memberships = new Memberships(store, messaging.conversations, messaging.sender, avatars, new MessageAttachments(mediaItems), 1000);
       const invites = new GroupInvites(store, memberships.removals);
-      const groups = new Groups(messaging.conversations, memberships, invites, blocks, new MediaCatalog(store));
+      const groups = new Groups(messaging.conversations, memberships, invites, blocks, avatars);
       queries.length = 0;
 
       const { group } = await groups.create(alice, { name: 'Hot', description: '', avatarMediaId: '', memberAddresses: [bob] });

@@ -1,0 +1,64 @@
+/**
+ * Media that groups and channels hold: a group's or channel's avatar while it is the current
+ * one, and the media of a channel's posts while the post exists. Each use is a reference on
+ * the item (media-item.ts), so the sweeper keeps the item until the use ends: the group or
+ * channel replaces its avatar or ends, the channel (and with it its posts) is deleted.
+ * Holding and releasing are idempotent, so a retried request or a resumed deletion repeats
+ * them safely.
+ */
+import type { MediaItem, MediaReference } from './media-item.js';
+import { ignoreMissing } from './media-items.js';
+import type { MediaItems } from './media-items.js';
+import { requireOwnUpload } from './own-upload.js';
+
+/** Who holds an avatar: a group or a channel, by id. */
+export interface AvatarHolder {
+  readonly kind: 'group' | 'channel';
+  readonly id: string;
+}
+
+/** A channel post holding media. */
+export interface PostHolder {
+  readonly channelId: string;
+  readonly postId: string;
+}
+
+export class HeldMedia {
+  constructor(private readonly items: MediaItems) {}
+
+  /** 404 unless an upload of `owner`; 410 when deleted; 400 when of another kind. */
+  async requireOwnUpload(owner: string, mediaId: string, kind: string): Promise<void> {
+    await requireOwnUpload(this.items, owner, mediaId, kind);
+  }
+
+  /** Makes one of `owner`'s avatar uploads the holder's avatar (the caller releases the one it replaces). */
+  async holdAvatar(owner: string, mediaId: string, holder: AvatarHolder): Promise<void> {
+    await this.hold(owner, mediaId, 'avatar', { kind: `${holder.kind}_avatar`, id: holder.id, conversationId: '', until: null, grantsAccess: true });
+  }
+
+  async releaseAvatar(mediaId: string, holder: AvatarHolder): Promise<void> {
+    await this.release(mediaId, `${holder.kind}_avatar`, holder.id);
+  }
+
+  /** Records the post as a reference of the sender's upload of kind `kind`. */
+  async attachToPost(sender: string, mediaId: string, kind: string, post: PostHolder): Promise<void> {
+    await this.hold(sender, mediaId, kind, { kind: 'channel_post', id: post.postId, conversationId: post.channelId, until: null, grantsAccess: true });
+  }
+
+  async releasePost(mediaId: string, postId: string): Promise<void> {
+    await this.release(mediaId, 'channel_post', postId);
+  }
+
+  private async hold(owner: string, mediaId: string, kind: string, reference: MediaReference): Promise<void> {
+    await requireOwnUpload(this.items, owner, mediaId, kind);
+    await this.items.changeReferences(mediaId, (item) => (holds(item, reference.kind, reference.id) ? undefined : [...item.references, reference]));
+  }
+
+  private async release(mediaId: string, kind: MediaReference['kind'], id: string): Promise<void> {
+    await this.items
+      .changeReferences(mediaId, (item) => (holds(item, kind, id) ? item.references.filter((reference) => !(reference.kind === kind && reference.id === id)) : undefined), new Date())
+      .catch(ignoreMissing);
+  }
+}
+
+const holds = (item: MediaItem, kind: MediaReference['kind'], id: string) => item.references.some((reference) => reference.kind === kind && reference.id === id);
