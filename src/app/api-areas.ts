@@ -278,9 +278,9 @@ export async function buildApiAreas(ports: ApiAreaPorts): Promise<ApiAreas> {
     conversations,
     blocks: contacts.blocks,
     events,
-    // Media's story references are wired in when the media area lands; until then media stories are refused.
-    media: undefined,
+    media: media.held,
   });
+  media.storyAudience.bind(stories.stories);
   const recovery = await createRecoveryArea({
     settings: config.accounts,
     serviceName: config.service.name,

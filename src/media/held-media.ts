@@ -1,6 +1,6 @@
 /**
- * Media that groups and channels hold: a group's or channel's avatar while it is the current
- * one, and the media of a channel's posts while the post exists. Each use is a reference on
+ * Media that groups, channels and stories hold: a group's or channel's avatar while it is the
+ * current one, the media of a channel's posts while the post exists, a story's until it expires. Each use is a reference on
  * the item (media-item.ts), so the sweeper keeps the item until the use ends: the group or
  * channel replaces its avatar or ends, the channel (and with it its posts) is deleted.
  * Holding and releasing are idempotent, so a retried request or a resumed deletion repeats
@@ -49,9 +49,26 @@ export class HeldMedia {
     await this.release(mediaId, 'channel_post', postId);
   }
 
-  private async hold(owner: string, mediaId: string, kind: string, reference: MediaReference): Promise<void> {
-    await requireOwnUpload(this.items, owner, mediaId, kind);
-    await this.items.changeReferences(mediaId, (item) => (holds(item, reference.kind, reference.id) ? undefined : [...item.references, reference]));
+  /**
+   * A story shows one of `owner`'s `image` or `video` uploads (encrypted like attachments: the
+   * story's ciphertext carries the key) until it expires; answers what the story records.
+   */
+  async attachToStory(owner: string, mediaId: string, storyId: string, expiresAt: Date): Promise<{ contentType: string; size: number }> {
+    const upload = await this.items.find(mediaId);
+    const kind = upload?.kind === 'video' || upload?.kind === 'image' ? upload.kind : 'image or video';
+    const item = await this.hold(owner, mediaId, kind, { kind: 'story', id: storyId, conversationId: '', until: expiresAt, grantsAccess: true });
+    return { contentType: item.contentType, size: item.size };
+  }
+
+  /** A story deleted before it expired. */
+  async releaseStory(mediaId: string, storyId: string): Promise<void> {
+    await this.release(mediaId, 'story', storyId);
+  }
+
+  private async hold(owner: string, mediaId: string, kind: string, reference: MediaReference): Promise<MediaItem> {
+    const item = await requireOwnUpload(this.items, owner, mediaId, kind);
+    await this.items.changeReferences(mediaId, (current) => (holds(current, reference.kind, reference.id) ? undefined : [...current.references, reference]));
+    return item;
   }
 
   private async release(mediaId: string, kind: MediaReference['kind'], id: string): Promise<void> {

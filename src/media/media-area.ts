@@ -3,8 +3,9 @@
  * with MongoDB), downloads under the access rule, avatars, the attachments messaging records
  * on its messages, and the sweeper that deletes what nothing references any more. It returns,
  * besides its service: `attachments` for messaging, `avatars` for profile updates, `held`
- * for groups' and channels' avatars and channel posts' media, `channelReaders` for the app to
- * bind to the channels area once it exists (who may download a post's media), the
+ * for groups' and channels' avatars, channel posts' and stories' media, `channelReaders` and
+ * `storyAudience` for the app to bind to the channels and stories areas once they exist (who
+ * may download a post's or a story's media), the
  * `background` task (the sweeper) for the app to start and stop, and its `accountData` for recovery and deletion.
  */
 import type { Conversations } from '../messaging/conversations/conversations.js';
@@ -14,7 +15,9 @@ import type { DocumentStore, IndexSpec } from '../platform/store/document-store.
 import { MessageAttachments } from './attachments.js';
 import { Avatars } from './avatars.js';
 import { Downloads } from './downloads/downloads.js';
-import { LateChannelReaders } from './downloads/channel-readers.js';
+import type { ChannelReaders } from './downloads/channel-readers.js';
+import { LateBound } from './downloads/late-bound.js';
+import type { StoryAudience } from './downloads/story-audience.js';
 import { MediaAccess } from './downloads/media-access.js';
 import { HeldMedia } from './held-media.js';
 import { MediaAccountData } from './media-account-data.js';
@@ -47,8 +50,9 @@ export async function createMediaArea({ settings, store, blobStorage, conversati
   const disposal = new MediaDisposal(items, blobs);
   const avatars = new Avatars(store, items);
   const uploads = new Uploads(items, blobs, settings.unreferencedRetentionMs, metrics);
-  const channelReaders = new LateChannelReaders();
-  const downloads = new Downloads(items, blobs, new MediaAccess(conversations, channelReaders), metrics);
+  const channelReaders = new LateBound<ChannelReaders>();
+  const storyAudience = new LateBound<StoryAudience>();
+  const downloads = new Downloads(items, blobs, new MediaAccess(conversations, channelReaders, storyAudience), metrics);
   const sweeper = new MediaSweeper(items, disposal, settings, metrics, logger);
   return {
     service: createMediaService({ uploads, downloads, avatars }),
@@ -56,6 +60,7 @@ export async function createMediaArea({ settings, store, blobStorage, conversati
     avatars,
     held: new HeldMedia(items),
     channelReaders,
+    storyAudience,
     sweeper,
     /** The sweeper as the app's background task; stopping it also closes the blob store. */
     background: {

@@ -13,9 +13,10 @@ import type { MediaKind } from './media-kinds.js';
  * - `avatar`: a user's current profile picture (any authenticated user);
  * - `group_avatar`, `channel_avatar`: a group's or channel's current picture (any authenticated
  *   user, like user avatars: they are `avatar` uploads, public images);
- * - `channel_post`: a channel post's media (whoever may read the channel).
+ * - `channel_post`: a channel post's media (whoever may read the channel);
+ * - `story`: a story's image or video until the story expires (the story's audience).
  */
-export type ReferenceKind = 'message' | 'avatar' | 'group_avatar' | 'channel_avatar' | 'channel_post';
+export type ReferenceKind = 'message' | 'avatar' | 'group_avatar' | 'channel_avatar' | 'channel_post' | 'story';
 
 export interface MediaReference {
   kind: ReferenceKind;

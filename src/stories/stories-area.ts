@@ -1,7 +1,8 @@
 /**
  * The stories area: stories and their views in the store (both expire by TTL), who may see
  * them (contacts' blocks, messaging's direct chats), the owner's `story.viewed` events, and the
- * media port for media stories (absent until the app wires media's part in).
+ * media port for media stories (media's `HeldMedia`). It returns `stories` (whose `maySee` the
+ * app binds as media's story audience) and its account data owner.
  */
 import type { BlockList } from '../contacts/block-list.js';
 import type { Conversations } from '../messaging/conversations/conversations.js';
@@ -22,7 +23,7 @@ export interface StoriesDependencies {
   readonly conversations: Conversations;
   readonly blocks: BlockList;
   readonly events: MessagingEvents;
-  readonly media: StoryMedia | undefined;
+  readonly media: StoryMedia;
 }
 
 /** Every index of the stories area (created at start, and by the ensure-indexes command before a rollout). */

@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import { Binary } from 'bson';
 import type { CursorPosition } from '../platform/api/page-cursor.js';
-import { invalidArgument, notFound, permissionDenied } from '../platform/errors/api-error.js';
+import { notFound, permissionDenied } from '../platform/errors/api-error.js';
 import type { Collection, DocumentStore, StoreFilter } from '../platform/store/document-store.js';
 import { newestFirstPage } from '../platform/store/newest-first-page.js';
 import type { MessagingEvents } from '../realtime/events/messaging-events.js';
@@ -38,7 +38,7 @@ export class Stories {
     readonly viewers: StoryViewers,
     private readonly events: MessagingEvents,
     /** Media's part, once the app wires it; until then media stories are refused. */
-    private readonly media: StoryMedia | undefined,
+    private readonly media: StoryMedia,
   ) {
     this.stories = store.collection<StoredStory>(STORIES);
   }
@@ -57,19 +57,26 @@ export class Stories {
       createdAt,
       expiresAt: new Date(createdAt.getTime() + story.ttlSeconds * 1000),
     };
-    if (story.mediaId !== '') {
-      if (!this.media) throw invalidArgument('Media stories are not available on this deployment yet', 'MEDIA_UNAVAILABLE');
-      await this.media.attach(owner, story.mediaId, stored._id, stored.expiresAt);
-    }
+    if (story.mediaId !== '') await this.media.attachToStory(owner, story.mediaId, stored._id, stored.expiresAt);
     await this.stories.insertOne(stored);
     return stored;
   }
 
+  /** Whether `viewer` may see the story now (media's access rule for a story's media). */
+  async maySee(storyId: string, viewer: string): Promise<boolean> {
+    return (await this.findVisible(storyId, viewer)) !== null;
+  }
+
   /** An unexpired story `viewer` may see; 404 otherwise. */
   async visible(storyId: string, viewer: string): Promise<StoredStory> {
-    const story = await this.stories.findOne({ _id: storyId, expiresAt: { $gt: new Date() } });
-    if (!story || !(await this.audiences.maySee(story, viewer))) throw hidden();
+    const story = await this.findVisible(storyId, viewer);
+    if (!story) throw hidden();
     return story;
+  }
+
+  private async findVisible(storyId: string, viewer: string): Promise<StoredStory | null> {
+    const story = await this.stories.findOne({ _id: storyId, expiresAt: { $gt: new Date() } });
+    return story && (await this.audiences.maySee(story, viewer)) ? story : null;
   }
 
   /** A visible story that `caller` owns: 403 for another's story it can see. */
@@ -106,7 +113,7 @@ export class Stories {
   async delete(story: StoredStory): Promise<void> {
     await this.stories.deleteOne({ _id: story._id });
     await this.viewers.removeOf(story._id);
-    if (story.mediaId !== '') await this.media?.release(story._id);
+    if (story.mediaId !== '') await this.media.releaseStory(story.mediaId, story._id);
   }
 
   /** An account move: the stories of `from` become `to`'s, and so do its views. */

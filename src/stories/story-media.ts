@@ -1,7 +1,6 @@
 /**
  * The port to the media area for stories that show an uploaded item. Declared here because
- * media depends on nothing of stories; the app passes media's implementation, and without one
- * (a deployment where media is not wired) a media story is refused with `MEDIA_UNAVAILABLE`.
+ * media depends on nothing of stories; the app passes media's implementation (`HeldMedia`).
  */
 export interface AttachedMedia {
   readonly contentType: string;
@@ -14,7 +13,7 @@ export interface StoryMedia {
    * the story until `expiresAt` (media deletes the blob when the reference expires or is
    * released). Throws the API error to answer (404 unknown or not the owner's, 400 wrong kind).
    */
-  attach(owner: string, mediaId: string, storyId: string, expiresAt: Date): Promise<AttachedMedia>;
+  attachToStory(owner: string, mediaId: string, storyId: string, expiresAt: Date): Promise<AttachedMedia>;
   /** Drops the story's reference (a deletion before expiry); idempotent. */
-  release(storyId: string): Promise<void>;
+  releaseStory(mediaId: string, storyId: string): Promise<void>;
 }

@@ -17,7 +17,7 @@ import { MediaDisposal } from '../../src/media/retention/media-disposal.js';
 import { MediaSweeper } from '../../src/media/retention/media-sweeper.js';
 import { FileBlobStore } from '../../src/media/storage/file-blob-store.js';
 import { Downloads } from '../../src/media/downloads/downloads.js';
-import { LateChannelReaders } from '../../src/media/downloads/channel-readers.js';
+import { LateBound } from '../../src/media/downloads/late-bound.js';
 import { MediaAccess } from '../../src/media/downloads/media-access.js';
 import { checkDescription, Uploads } from '../../src/media/uploads/uploads.js';
 import { Conversations } from '../../src/messaging/conversations/conversations.js';
@@ -51,7 +51,7 @@ beforeEach(async () => {
   items = new MediaItems(store);
   const blobs = await FileBlobStore.open(dataDir);
   uploads = new Uploads(items, blobs, RETENTION_MS, metrics);
-  downloads = new Downloads(items, blobs, new MediaAccess(conversations, new LateChannelReaders()), metrics);
+  downloads = new Downloads(items, blobs, new MediaAccess(conversations, new LateBound(), new LateBound()), metrics);
   sweeper = new MediaSweeper(items, new MediaDisposal(items, blobs), settings, metrics, logger);
 });
 afterEach(async () => {

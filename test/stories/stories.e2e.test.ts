@@ -165,9 +165,25 @@ it('drops an expired story from every read path', async () => {
   expectFailure(await api.delete(`/api/v1/stories/${story.id}`, bearer(owner)), 404, 'NOT_FOUND');
 });
 
-it('refuses a media story while media is not wired, with MEDIA_UNAVAILABLE', async () => {
-  const owner = await signIn(service.baseUrl);
-  expectFailure(await api.post('/api/v1/stories', { media_id: 'abc123' }, bearer(owner)), 400, 'MEDIA_UNAVAILABLE');
+it('shows an uploaded image or video: its audience downloads the media, nobody else, and not after the story is deleted', async () => {
+  const [owner, friend, stranger] = await users(3);
+  const bytes = Buffer.from('encrypted story image bytes');
+  const upload = async (who: SignedIn, kind: string) =>
+    expectOk(await api.post('/api/v1/upload-media', { kind, content_type: 'application/octet-stream', data: bytes.toString('base64') }, bearer(who))).media_id as string;
+  const download = async (who: SignedIn, mediaId: string) => (await fetch(api.url(`/api/v1/media/${mediaId}`), { headers: bearer(who) })).status;
+  const image = await upload(owner, 'image');
+  const story = await post(owner, { media_id: image, audience: 'selected', audience_addresses: [friend.user.address] });
+  expect(story.media_id).toBe(image);
+  expect(await download(friend, image)).toBe(200);
+  expect(await download(stranger, image)).toBe(404);
+  expectOk(await api.delete(`/api/v1/stories/${story.id}`, bearer(owner)));
+  expect(await download(friend, image)).toBe(404);
+  expect(await download(owner, image)).toBe(200);
+
+  expect((await post(owner, { media_id: await upload(owner, 'video') })).media_id).toBeTruthy();
+  expectFailure(await api.post('/api/v1/stories', { media_id: await upload(owner, 'file') }, bearer(owner)), 400, 'INVALID_ARGUMENT');
+  expectFailure(await api.post('/api/v1/stories', { media_id: await upload(stranger, 'image') }, bearer(owner)), 404, 'NOT_FOUND');
+  expectFailure(await api.post('/api/v1/stories', { media_id: 'abc123' }, bearer(owner)), 404, 'NOT_FOUND');
 });
 
 it('refuses bad input on every route with the envelope and the right status', async () => {

@@ -5,18 +5,21 @@
  * minutes). The members are the conversation model's records, which direct chats and groups
  * write, so group messages need nothing more here; a member who left or was removed loses
  * access with the record. Group and channel avatars are public like user avatars; a channel
- * post's media is for whoever may read the channel (public, or a role in it). A new kind of
- * reference adds its rule to `grantedBy`.
+ * post's media is for whoever may read the channel (public, or a role in it), a story's media
+ * for the story's audience while it lasts. A new kind of reference adds its rule to `grantedBy`.
  */
 import type { Conversations } from '../../messaging/conversations/conversations.js';
 import type { MediaItem, MediaReference } from '../media-item.js';
 import { rulesOf } from '../media-kinds.js';
 import type { ChannelReaders } from './channel-readers.js';
+import type { LateBound } from './late-bound.js';
+import type { StoryAudience } from './story-audience.js';
 
 export class MediaAccess {
   constructor(
     private readonly conversations: Conversations,
-    private readonly channelReaders: ChannelReaders,
+    private readonly channelReaders: LateBound<ChannelReaders>,
+    private readonly storyAudience: LateBound<StoryAudience>,
   ) {}
 
   async mayDownload(caller: string, item: MediaItem, now = new Date()): Promise<boolean> {
@@ -37,7 +40,9 @@ export class MediaAccess {
       case 'channel_avatar':
         return true;
       case 'channel_post':
-        return this.channelReaders.mayRead(reference.conversationId, caller);
+        return this.channelReaders.ask((readers) => readers.mayRead(reference.conversationId, caller));
+      case 'story':
+        return this.storyAudience.ask((audience) => audience.maySee(reference.id, caller));
     }
   }
 }

@@ -137,7 +137,9 @@ export const StoryViewSchema: GenMessage<StoryView> = /*@__PURE__*/
  */
 export type CreateStoryRequest = Message<"service.v1.CreateStoryRequest"> & {
   /**
-   * An encrypted image or video the caller uploaded with a kind media allows in stories (media.proto).
+   * An encrypted image or video the caller uploaded (media kind `image` or `video`, media.proto):
+   * the story references it until it expires or is deleted, and the story's audience may
+   * download it meanwhile.
    *
    * @generated from field: string media_id = 1 [json_name = "media_id"];
    */
@@ -544,12 +546,12 @@ export const StoriesService: GenService<{
   /**
    * Posts a story.
    *
-   * Errors: `400 MEDIA_UNAVAILABLE` (a media story while this deployment cannot attach media),
-   * `400 INVALID_ARGUMENT` (neither `media_id` nor `ciphertext`; `ciphertext` longer than
+   * Errors: `400 INVALID_ARGUMENT` (neither `media_id` nor `ciphertext`; `ciphertext` longer than
    * 65,536 bytes; `caption` longer than 500 characters; `ttl_seconds` out of range; unknown
    * `audience`; `selected` without addresses or with more than 500; a malformed address;
-   * `media_id` of a kind media does not allow in stories), `401 UNAUTHORIZED`, `404 NOT_FOUND` (`media_id`
-   * unknown or not uploaded by the caller), `429 RATE_LIMIT_EXCEEDED`.
+   * `media_id` of another kind than `image` or `video`), `401 UNAUTHORIZED`, `404 NOT_FOUND`
+   * (`media_id` unknown or not uploaded by the caller), `410 GONE` (`media_id` deleted),
+   * `429 RATE_LIMIT_EXCEEDED`.
    *
    * @generated from rpc service.v1.StoriesService.CreateStory
    */
