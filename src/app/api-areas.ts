@@ -1,8 +1,8 @@
 /**
  * The areas of a process that serves the API, built in dependency order and connected: each
  * area's factory names the ports and sibling parts it uses, and gets exactly those. Which
- * implementation serves each API service is decided here too; a service (or method) missing
- * from the map is still routed, and answers NOT_IMPLEMENTED (HTTP 501) until its issue lands.
+ * implementation serves each API service is decided here too (every service of proto/ has
+ * one; a method missing from one would still be routed and answer NOT_IMPLEMENTED, HTTP 501).
  */
 import type { AccountWalkMetrics } from '../accounts/account-walk-metrics.js';
 import { createAccountsArea } from '../accounts/accounts-area.js';

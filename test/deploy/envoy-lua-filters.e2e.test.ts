@@ -145,10 +145,6 @@ withLuaJit(() => {
       await expectSameAnswer(service, verify, 410, 'GONE');
     });
 
-    it('501 NOT_IMPLEMENTED', async () => {
-      await expectSameAnswer(service, json('POST', '/api/v1/stickers/send', {}, bearer(session)), 501, 'NOT_IMPLEMENTED');
-    });
-
     it("404 for an unknown path, Envoy's own reply reshaped, under both prefixes and an unserved version", async () => {
       await expectSameAnswer(service, get('/api/v1/no-such-thing?page=2'), 404, 'NOT_FOUND');
       await expectSameAnswer(service, get('/api/no-such-thing'), 404, 'NOT_FOUND');

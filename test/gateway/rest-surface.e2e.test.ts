@@ -152,17 +152,6 @@ describe('POST /errors', () => {
   });
 });
 
-describe('routes of later issues', () => {
-  it('answer 501 NOT_IMPLEMENTED under both prefixes, to authenticated callers', async () => {
-    const session = await signIn(service.baseUrl);
-    for (const path of ['/api/v1/push/subscribe', '/api/push/subscribe']) {
-      const response = await postJson(path, {}, bearer(session));
-      expect(response.status).toBe(501);
-      expect(await response.json()).toMatchObject({ success: false, code: 'NOT_IMPLEMENTED' });
-    }
-  });
-});
-
 describe('ops routes', () => {
   it('/health, /health/live and /health/ready report', async () => {
     for (const path of ['/health', '/health/ready']) {

@@ -40,19 +40,6 @@ it('validation errors arrive as INVALID_ARGUMENT with the machine reason in meta
   expect((error as grpc.ServiceError).metadata.get('x-error-code')).toEqual(['INVALID_ARGUMENT']);
 });
 
-it('routes of later issues answer UNIMPLEMENTED to authenticated callers, UNAUTHENTICATED to others', async () => {
-  const push = grpcClient(service.grpcAddress, 'service/v1/push.proto', 'service.v1.PushService');
-  const session = await signIn(service.baseUrl);
-  const metadata = new grpc.Metadata();
-  metadata.set('authorization', `Bearer ${session.accessToken}`);
-  try {
-    await expect(unary(push, 'SubscribePush', {})).rejects.toMatchObject({ code: grpc.status.UNAUTHENTICATED });
-    await expect(unary(push, 'SubscribePush', {}, metadata)).rejects.toMatchObject({ code: grpc.status.UNIMPLEMENTED });
-  } finally {
-    push.close();
-  }
-});
-
 it('messages are sent and read over gRPC as over REST, with the same idempotency', async () => {
   const messages = grpcClient(service.grpcAddress, 'service/v1/messages.proto', 'service.v1.MessagesService');
   const [alice, bob] = [await signIn(service.baseUrl), await signIn(service.baseUrl)];
