@@ -202,6 +202,7 @@ export async function buildApiAreas(ports: ApiAreaPorts): Promise<ApiAreas> {
     conversations,
     channels: channels.conversations,
     media: media.attachments,
+    viewedMediaGraceMs: config.media.viewedGraceMs,
     accounts,
     blocks: contacts.blocks,
     verifications: contacts.verifications,

@@ -35,7 +35,6 @@ import type { MessageSender, SendRequest, SendResult } from './messages/message-
 import { messageView } from './messages/message-view.js';
 import type { Receipts } from './messages/receipts.js';
 import type { Stars } from './messages/stars.js';
-import { VIEWED_MEDIA_GRACE_MS } from './messages/view-once.js';
 import type { ViewOnce } from './messages/view-once.js';
 
 const MAX_DURATION_MS = 3_600_000;
@@ -201,12 +200,12 @@ export function createMessagesService(deps: MessagesServiceDependencies) {
 
     async viewOnceMessage(request: ViewOnceMessageRequest, context: HandlerContext) {
       const caller = requireCaller(context).address;
-      const { message, viewedAt } = await deps.viewOnce.open(caller, request.peer, request.id);
+      const { message, viewedAt, mediaAvailableUntil } = await deps.viewOnce.open(caller, request.peer, request.id);
       return {
         success: true,
         message: 'View-once message opened; it cannot be opened again',
         chatMessage: messageView({ ...message, viewedAt }, { openViewOnce: true }),
-        mediaAvailableUntil: message.mediaId === '' ? '' : new Date(viewedAt.getTime() + VIEWED_MEDIA_GRACE_MS).toISOString(),
+        mediaAvailableUntil: mediaAvailableUntil?.toISOString() ?? '',
       };
     },
   };

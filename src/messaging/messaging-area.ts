@@ -46,6 +46,8 @@ export interface MessagingDependencies {
   readonly blocks: BlockList;
   /** The media area's record of which message uses which upload. */
   readonly media: MediaAttachments;
+  /** How long a viewed view-once message's media stays downloadable (MEDIA_VIEWED_GRACE). */
+  readonly viewedMediaGraceMs: number;
   readonly verifications: ContactVerifications;
   readonly profiles: ProfileView;
   readonly events: MessagingEvents;
@@ -70,7 +72,7 @@ export async function createMessagingArea(deps: MessagingDependencies) {
     history: new History(messages),
     receipts: new Receipts(messages, conversations, blocks, events),
     stars: new Stars(store, messages, conversations),
-    viewOnce: new ViewOnce(messages, events, deps.media),
+    viewOnce: new ViewOnce(messages, events, deps.media, deps.viewedMediaGraceMs),
     chatList: new ChatList(conversations, messages, accounts, deps.channels),
     peerInfo: new PeerInfo({ conversations, blocks, verifications: deps.verifications, profiles: deps.profiles }),
     typing: new Typing(conversations, blocks, events),

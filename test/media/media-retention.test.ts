@@ -44,7 +44,7 @@ beforeEach(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'media-domain-'));
   store = await EmbeddedDocumentStore.open({ dataDir, logger: silentLogger });
   metrics = createMediaMetrics(new Registry());
-  const settings = { unreferencedRetentionMs: RETENTION_MS, sweepIntervalMs: 60_000 };
+  const settings = { unreferencedRetentionMs: RETENTION_MS, sweepIntervalMs: 60_000, viewedGraceMs: 300_000 };
   const conversations = new Conversations(store, new AccountRepository(store));
   media = await createMediaArea({ settings, store, blobStorage: { mongodbUrl: undefined, dataDir }, conversations, metrics, logger });
   // A second view of the same store and files, as a second api pod has.

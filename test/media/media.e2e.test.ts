@@ -14,7 +14,12 @@ import { serviceForThisFile } from '../support/service-for-tests.js';
 import { grpc, grpcClient, unary } from '../support/grpc-client.js';
 
 const RETENTION_MS = 4000;
-const { service, api } = serviceForThisFile({ MEDIA_UNREFERENCED_RETENTION: `${RETENTION_MS}ms`, MEDIA_SWEEP_INTERVAL: '200ms' });
+const VIEWED_GRACE_MS = 1000;
+const { service, api } = serviceForThisFile({
+  MEDIA_UNREFERENCED_RETENTION: `${RETENTION_MS}ms`,
+  MEDIA_SWEEP_INTERVAL: '200ms',
+  MEDIA_VIEWED_GRACE: `${VIEWED_GRACE_MS}ms`,
+});
 
 let alice: SignedIn;
 let bob: SignedIn;
@@ -288,15 +293,20 @@ describe('downloads', () => {
     expect((await download(bob, `/api/v1/media/${imageId}`)).status).toBe(200);
   });
 
-  it('view-once media stays downloadable by the viewer right after opening (its end: media-retention.test.ts)', async () => {
+  it('view-once media stays downloadable by the viewer for the grace after opening, then is deleted', async () => {
     const { media_id: id } = expectOk(await upload(alice, 'image', randomBlob(64)));
     const sent = expectOk(await api.post('/api/v1/send', { client_message_id: newId(), recipient_address: bob.user.address, ciphertext: 'AQID', kind: 'image', media_id: id, view_once: true }, bearer(alice)));
     expect(sent.chat_message.media_id).toBe('');
     const opened = expectOk(await api.post(`/api/v1/messages/view-once/${alice.user.address}/${sent.chat_message.id}`, {}, bearer(bob)));
     expect(opened.chat_message.media_id).toBe(id);
-    expect(opened.media_available_until).not.toBe('');
+    const openedAt = Date.now();
+    expect(Date.parse(opened.media_available_until) - openedAt).toBeLessThanOrEqual(VIEWED_GRACE_MS);
     expect((await download(bob, `/api/v1/media/${id}`)).status).toBe(200);
     expect((await download(carol, `/api/v1/media/${id}`)).status).toBe(404);
+    await sleep(VIEWED_GRACE_MS + 1500);
+    // The viewer's access ended with the grace; the sweeper then deleted the blob (410 to its uploader).
+    expect((await download(bob, `/api/v1/media/${id}`)).status).toBe(404);
+    expect((await download(alice, `/api/v1/media/${id}`)).status).toBe(410);
   });
 
   it('an upload nothing references is swept after the retention and then answers 410', async () => {

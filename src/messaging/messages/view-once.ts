@@ -11,18 +11,17 @@ import type { MessagingEvents } from '../../realtime/events/messaging-events.js'
 import type { MediaAttachments } from './media-attachments.js';
 import type { StoredMessage } from './stored-message.js';
 
-/** How long a viewed view-once message's media stays downloadable (messages.proto). */
-export const VIEWED_MEDIA_GRACE_MS = 5 * 60 * 1000;
-
 export class ViewOnce {
   constructor(
     private readonly messages: Collection<StoredMessage>,
     private readonly events: MessagingEvents,
     private readonly media: MediaAttachments,
+    /** How long a viewed message's media stays downloadable (MEDIA_VIEWED_GRACE, messages.proto: 5 minutes). */
+    private readonly viewedMediaGraceMs: number,
   ) {}
 
-  /** The message as it was before opening, and when it was opened. */
-  async open(viewer: string, peerAddress: string, messageId: string): Promise<{ message: StoredMessage; viewedAt: Date }> {
+  /** The message as it was before opening, when it was opened and until when its media may be downloaded. */
+  async open(viewer: string, peerAddress: string, messageId: string): Promise<{ message: StoredMessage; viewedAt: Date; mediaAvailableUntil: Date | null }> {
     // A malformed peer or id names no message: the same 404 as an unknown one.
     const peer = isWalletAddress(peerAddress) ? peerAddress.toLowerCase() : undefined;
     const found = peer && messageId.length <= 64 ? await this.messages.findOne({ _id: messageId, senderAddress: peer, recipientAddress: viewer, viewOnce: true, withheld: false }) : null;
@@ -33,13 +32,14 @@ export class ViewOnce {
     const opened = await this.messages.findOneAndUpdate({ _id: found._id, viewedAt: null }, { $set: { viewedAt: now }, $unset: { ciphertext: '' } }, { returnDocument: 'before' });
     if (!opened) throw gone('This view-once message was already viewed');
     // The media stays downloadable for a grace period, then the sweeper deletes it.
-    if (opened.mediaId !== '') await this.media.endReference(opened.mediaId, opened._id, new Date(now.getTime() + VIEWED_MEDIA_GRACE_MS));
+    const mediaAvailableUntil = opened.mediaId === '' ? null : new Date(now.getTime() + this.viewedMediaGraceMs);
+    if (mediaAvailableUntil) await this.media.endReference(opened.mediaId, opened._id, mediaAvailableUntil);
     await this.events.durable('message.viewed', [peer, viewer], {
       conversation_id: opened.conversationId,
       message_id: opened._id,
       viewer_address: viewer,
       viewed_at: now.toISOString(),
     });
-    return { message: opened, viewedAt: now };
+    return { message: opened, viewedAt: now, mediaAvailableUntil };
   }
 }

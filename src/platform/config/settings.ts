@@ -301,6 +301,11 @@ export const settings = {
       'How often each api pod looks for media to delete (unreferenced past their retention, last reference ended, uploads cut off).',
       '1m',
     ),
+    viewedGraceMs: durationSetting(
+      'MEDIA_VIEWED_GRACE',
+      'How long a view-once message\'s media stays downloadable after the message is opened (messages.proto: 5 minutes); then the sweeper deletes it.',
+      '5m',
+    ),
   },
   stickers: {
     directory: optionalTextSetting(

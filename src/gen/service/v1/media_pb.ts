@@ -232,9 +232,11 @@ export const MediaService: GenService<{
    * the readers of a channel containing a message that references the blob; the audience of a
    * story that references it; any authenticated user for avatars and sticker images.
    *
-   * Errors: `401 UNAUTHORIZED`, `404 NOT_FOUND` (unknown id, or the caller may not download it),
-   * `410 GONE` (the blob was deleted: a view-once message was opened more than 5 minutes ago,
-   * its disappearing message or story expired), `429 RATE_LIMIT_EXCEEDED`.
+   * Errors: `401 UNAUTHORIZED`, `404 NOT_FOUND` (unknown id, or the caller may not download it:
+   * also a recipient whose reference ended, such as the viewer of a view-once message opened
+   * more than MEDIA_VIEWED_GRACE (5 minutes) ago), `410 GONE` (the blob was deleted, to those
+   * who may still download it: its uploader, the readers of a message or story still
+   * referencing it when it was cut off), `429 RATE_LIMIT_EXCEEDED`.
    *
    * @generated from rpc service.v1.MediaService.GetMedia
    */
