@@ -49,6 +49,12 @@ export async function startService(env = {}) {
   };
 }
 
+/** CPU seconds (user + system) a process has used so far (Linux /proc/<pid>/stat, fields 14 and 15, in clock ticks of 1/100 s). */
+export function cpuSeconds(pid) {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
 /** Resident set size of a process in bytes (Linux). */
 export function residentBytes(pid) {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
