@@ -85,7 +85,7 @@ export class RestGateway {
     if (route.method.output.typeName === HTTP_BODY) values.set(streamedResponseKey, streamedResponse);
     const context = new RestHandlerContext(route.service, route.method, request.method, request.path, request.headers, values);
     const call = () => {
-      const query = new URLSearchParams(request.query);
+      const query = request.query === '' ? NO_QUERY : new URLSearchParams(request.query);
       const input = requestMessage(route, { variables, query, body: request.bodyStream ? undefined : parseBody(request), queryFillsBody: request.bodyStream !== undefined });
       return handler(input, context);
     };
@@ -106,6 +106,9 @@ export class RestGateway {
     return response;
   }
 }
+
+/** Most calls have no query string: they share one empty (and never modified) parameter list. */
+const NO_QUERY = new URLSearchParams();
 
 const isJson = (contentType: string | undefined) => contentType === undefined || /^application\/([\w.+-]*\+)?json\b/i.test(contentType);
 

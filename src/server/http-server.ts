@@ -201,7 +201,8 @@ function tooLarge(limit: number): RoutedResponse {
 
 function writeResponse(res: HttpResponse, response: HttpResponseData, requestId: string, closing: boolean): void {
   res.cork(() => {
-    res.writeStatus(statusLine(response.status));
+    // uWS writes `200 OK` itself when no status was written: one JS-to-native call less.
+    if (response.status !== 200) res.writeStatus(statusLine(response.status));
     res.writeHeader('X-Request-Id', requestId);
     for (const [name, value] of response.headers) res.writeHeader(name, value);
     // uWS writes `Connection: close` itself when asked to close.
