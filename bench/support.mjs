@@ -34,7 +34,11 @@ export async function startService(env = {}) {
   for (let attempt = 0; ; attempt++) {
     const ready = await fetch(`http://127.0.0.1:${httpPort}/health/ready`).then((r) => r.ok, () => false);
     if (ready) break;
-    if (attempt > 100 || child.exitCode !== null) throw new Error('the service did not become ready');
+    // 30 s: on a machine shared with other jobs, starting can take far longer than alone.
+    if (attempt > 300 || child.exitCode !== null) {
+      child.kill('SIGKILL');
+      throw new Error('the service did not become ready');
+    }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   return {
@@ -47,6 +51,12 @@ export async function startService(env = {}) {
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** CPU seconds (user + system) a process has used so far (Linux /proc/<pid>/stat, fields 14 and 15, in clock ticks of 1/100 s). */
+export function cpuSeconds(pid) {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
 /** Resident set size of a process in bytes (Linux). */

@@ -4,9 +4,11 @@
  */
 import type { RestGateway } from '../gateway/rest-gateway.js';
 import { opsRoute } from '../ops/ops-routes.js';
+import type { OpsRoute } from '../ops/ops-routes.js';
 import type { OpsDependencies } from '../ops/ops-routes.js';
 import { renderError } from '../platform/errors/http-status.js';
 import { jsonResponse } from '../server/http-message.js';
+import type { IncomingRequest, RoutedResponse } from '../server/http-message.js';
 import type { Dispatch } from '../server/http-server.js';
 
 /** Refuses a client over its per-IP allowance: the error to render, or undefined to go on. */
@@ -17,18 +19,21 @@ export type IpLimit = (clientIp: string) => Promise<unknown>;
  * "Limits"); API routes meet the same bucket in the RPC pipeline.
  */
 export function httpDispatch(ops: OpsDependencies, gateway: RestGateway | undefined, ipLimit?: IpLimit): Dispatch {
-  return async (request) => {
+  return (request) => {
     const route = opsRoute(request.method, request.path, ops);
-    if (route) {
-      const refusal = await ipLimit?.(request.clientIp);
-      if (refusal) {
-        const rendered = renderError(refusal);
-        return { ...jsonResponse(rendered.status, rendered.body, rendered.headers), routeLabel: route.label };
-      }
-      return { ...(await route.handle(request.path)), routeLabel: route.label };
-    }
+    if (route) return opsResponse(route, request, ipLimit);
+    // The gateway answers synchronously when the RPC does: no async layer here to add a hop.
     if (gateway) return gateway.handle(request);
     const body = { success: false, error: `No route for ${request.method} ${request.path}`, code: 'NOT_FOUND' };
     return { ...jsonResponse(404, body), routeLabel: 'unmatched' };
   };
+}
+
+async function opsResponse(route: OpsRoute, request: IncomingRequest, ipLimit: IpLimit | undefined): Promise<RoutedResponse> {
+  const refusal = await ipLimit?.(request.clientIp);
+  if (refusal) {
+    const rendered = renderError(refusal);
+    return { ...jsonResponse(rendered.status, rendered.body, rendered.headers), routeLabel: route.label };
+  }
+  return { ...(await route.handle(request.path)), routeLabel: route.label };
 }

@@ -2,7 +2,7 @@
  * The in-process REST gateway: what Envoy's gRPC-JSON transcoder does in the cluster, done from
  * the same descriptors. It is independent of the HTTP server, which hands it plain requests.
  */
-import type { DescMethod, JsonValue } from '@bufbuild/protobuf';
+import type { DescMessage, DescMethod, JsonValue, MessageInitShape } from '@bufbuild/protobuf';
 import { createContextValues } from '@connectrpc/connect';
 import type { IncomingRequest, RoutedResponse } from '../server/http-message.js';
 import { Code } from '@connectrpc/connect';
@@ -10,6 +10,8 @@ import { maxRequestBytesOf, takesStreamedBody } from '../platform/api/api-servic
 import { apiError, invalidArgument } from '../platform/errors/api-error.js';
 import { renderError } from '../platform/errors/http-status.js';
 import { callInfo, callInfoKey } from '../platform/rpc/call-context.js';
+import { isPromise, settle } from '../platform/rpc/maybe-promise.js';
+import type { MaybePromise } from '../platform/rpc/maybe-promise.js';
 import { streamedBodyKey, streamedResponseKey } from '../platform/rpc/streamed-body.js';
 import type { StreamedBody, StreamedResponse } from '../platform/rpc/streamed-body.js';
 import type { UnaryHandler } from '../platform/rpc/rpc-pipeline.js';
@@ -49,7 +51,8 @@ export class RestGateway {
     return match.kind === 'found' && takesStreamedBody(match.route.method);
   }
 
-  async handle(request: IncomingRequest): Promise<RoutedResponse> {
+  /** The response of a request; synchronous when its RPC answered synchronously (maybe-promise.ts). */
+  handle(request: IncomingRequest): MaybePromise<RoutedResponse> {
     const match = this.router.match(request.method, request.path);
     if (match.kind !== 'found') {
       const headers = versionHeaders(generationOfPath(request.path), request.path, this.options.legacySunset);
@@ -70,7 +73,8 @@ export class RestGateway {
     const handler = this.handlers.get(route.method) as UnaryHandler;
     const info = callInfo({
       requestId: request.requestId,
-      clientIp: request.clientIp,
+      // The request reads the address only if the call asks (per-IP limits, sign-in, CAPTCHA).
+      clientIp: request,
       transport: 'rest',
       baseLogger: request.logger,
       generation: route.generation,
@@ -80,10 +84,13 @@ export class RestGateway {
     const streamedResponse: StreamedResponse = {};
     if (route.method.output.typeName === HTTP_BODY) values.set(streamedResponseKey, streamedResponse);
     const context = new RestHandlerContext(route.service, route.method, request.method, request.path, request.headers, values);
-    try {
-      const query = new URLSearchParams(request.query);
+    const call = () => {
+      const query = request.query === '' ? NO_QUERY : new URLSearchParams(request.query);
       const input = requestMessage(route, { variables, query, body: request.bodyStream ? undefined : parseBody(request), queryFillsBody: request.bodyStream !== undefined });
-      const output = responseBody(route, await handler(input, context));
+      return handler(input, context);
+    };
+    const answer = (result: MessageInitShape<DescMessage>): RoutedResponse => {
+      const output = responseBody(route, result);
       const contentType = accepted.kind === 'supported' && output.contentType === 'application/json' ? accepted.mediaType : output.contentType;
       const serviceHeaders = context.headersToSend();
       headers.push(['Content-Type', contentType], ...serviceHeaders);
@@ -92,13 +99,16 @@ export class RestGateway {
       const status = partial ? 206 : 200;
       if (streamedResponse.body) return { status, headers, body: '', stream: streamedResponse.body, routeLabel: route.template };
       return { status, headers, body: output.body, routeLabel: route.template };
-    } catch (error) {
-      return failure(error, [...headers, ...context.headersToSend()], route.template);
-    } finally {
-      context.complete();
-    }
+    };
+    const response = settle(call, answer, (error) => failure(error, [...headers, ...context.headersToSend()], route.template));
+    if (isPromise(response)) return response.finally(() => context.complete());
+    context.complete();
+    return response;
   }
 }
+
+/** Most calls have no query string: they share one empty (and never modified) parameter list. */
+const NO_QUERY = new URLSearchParams();
 
 const isJson = (contentType: string | undefined) => contentType === undefined || /^application\/([\w.+-]*\+)?json\b/i.test(contentType);
 

@@ -2,22 +2,24 @@
  * The HTTP front of a process, on uWebSockets.js: reads each request completely (bounded by
  * MAX_BODY_BYTES, or the route's own limit), gives it a request id and a logger, hands it to the dispatcher, writes the
  * answer, and records the access log line and the HTTP metrics. WebSocket routes are attached
- * to the same app by the realtime tier.
+ * to the same app by the realtime tier. A dispatcher that answers synchronously has its answer
+ * written before the uWS callback returns; the client address is then read only if something
+ * asked for it (see uws-request.ts).
  */
 import type { BlockList } from 'node:net';
 import uWS from 'uWebSockets.js';
-import type { HttpRequest, HttpResponse, TemplatedApp, us_listen_socket } from 'uWebSockets.js';
+import type { HttpResponse, TemplatedApp, us_listen_socket } from 'uWebSockets.js';
 import type { Logger } from '../platform/logging/logger.js';
 import type { Metrics } from '../platform/metrics/metrics.js';
-import { requestIdFrom } from '../platform/rpc/request-id.js';
-import { formatAddress } from './client-address.js';
+import { isPromise, settle } from '../platform/rpc/maybe-promise.js';
+import type { MaybePromise } from '../platform/rpc/maybe-promise.js';
 import { jsonResponse, statusLine } from './http-message.js';
 import { RequestBodyStream } from './request-body-stream.js';
 import { writeStreamedResponse } from './streamed-response.js';
 import type { HttpResponseData, IncomingRequest, RoutedResponse } from './http-message.js';
-import { resolveClientIp } from './trusted-proxies.js';
+import { UwsRequest } from './uws-request.js';
 
-export type Dispatch = (request: IncomingRequest) => Promise<RoutedResponse>;
+export type Dispatch = (request: IncomingRequest) => MaybePromise<RoutedResponse>;
 
 export interface HttpServerOptions {
   readonly host: string;
@@ -67,8 +69,8 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
   app.any('/*', (res, req) => {
     inFlight++;
     const started = process.hrtime.bigint();
-    const request = readHead(res, req, options.trustedProxies);
     const { logger } = options;
+    const request = new UwsRequest(res, req, options.trustedProxies, logger);
     let aborted = false;
     let bodyStream: RequestBodyStream | undefined;
     res.onAborted(() => {
@@ -76,6 +78,8 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
       bodyStream?.abort();
     });
     const finish = (response: RoutedResponse) => {
+      // The access log names the client: read the address while the response can still tell.
+      if (!aborted && logger.isLevelEnabled('info')) request.pinClientIp();
       if (response.stream && !aborted) {
         writeStreamedResponse(res, response, response.stream, request.requestId, () => aborted)
           .catch((error: unknown) => {
@@ -101,14 +105,20 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
       }
       if (--inFlight === 0 && drained) drained();
     };
-    const dispatch = (body: Uint8Array | undefined, stream?: RequestBodyStream) =>
-      options
-        .dispatch({ ...request, body, ...(stream ? { bodyStream: stream } : {}), logger })
-        .catch((error: unknown) => {
-          logger.error({ requestId: request.requestId, err: error }, 'dispatch failed');
-          return { ...jsonResponse(500, { success: false, error: 'Internal server error', code: 'INTERNAL' }), routeLabel: 'error' };
-        })
-        .then((response) => finish(stream && !stream.complete ? { ...response, closeConnection: true } : response));
+    const dispatch = (body: Uint8Array | undefined, stream?: RequestBodyStream) => {
+      request.body = body;
+      if (stream) request.bodyStream = stream;
+      const respond = (response: RoutedResponse) => finish(stream && !stream.complete ? { ...response, closeConnection: true } : response);
+      const response = settle(() => options.dispatch(request), (answer) => answer, (error) => dispatchFailed(logger, request.requestId, error));
+      if (!isPromise(response)) {
+        respond(response);
+        return;
+      }
+      // The answer comes after this uWS callback, perhaps after an abort: from then on the
+      // response can no longer tell the client address, so whoever asks later gets it from here.
+      request.pinClientIp();
+      void response.then(respond);
+    };
 
     const bodyless = BODYLESS.has(request.method) || (!request.headers.has('content-length') && !request.headers.has('transfer-encoding'));
     // Only requests with a body pay for the route lookup.
@@ -119,19 +129,19 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
       return;
     }
     if (bodyless) {
-      void dispatch(undefined);
+      dispatch(undefined);
       return;
     }
     if (options.streamsBody?.(request.method, request.path, request.headers)) {
       bodyStream = new RequestBodyStream(res, bodyLimit);
       const stream = bodyStream;
       // An answer given before the whole body arrived (a refusal) cannot leave the rest unread on a kept connection.
-      void dispatch(undefined, stream);
+      dispatch(undefined, stream);
       return;
     }
     readBody(res, bodyLimit, (body) => {
       if (body === 'too-large') finish(tooLarge(bodyLimit));
-      else void dispatch(body);
+      else dispatch(body);
     });
   });
 
@@ -160,22 +170,9 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
   };
 }
 
-/** Everything needed from `req` must be copied now: uWS invalidates it when the handler returns. */
-function readHead(res: HttpResponse, req: HttpRequest, trustedProxies: BlockList | undefined) {
-  const headers = new Map<string, string>();
-  req.forEach((key, value) => {
-    const previous = headers.get(key);
-    headers.set(key, previous === undefined ? value : `${previous}, ${value}`);
-  });
-  const socketAddress = formatAddress(res.getRemoteAddress());
-  return {
-    method: req.getCaseSensitiveMethod().toUpperCase(),
-    path: req.getUrl(),
-    query: req.getQuery() ?? '',
-    headers,
-    clientIp: trustedProxies === undefined ? socketAddress : resolveClientIp(socketAddress, headers.get('x-forwarded-for'), trustedProxies),
-    requestId: requestIdFrom(headers.get('x-request-id')),
-  };
+function dispatchFailed(logger: Logger, requestId: string, error: unknown): RoutedResponse {
+  logger.error({ requestId, err: error }, 'dispatch failed');
+  return { ...jsonResponse(500, { success: false, error: 'Internal server error', code: 'INTERNAL' }), routeLabel: 'error' };
 }
 
 function readBody(res: HttpResponse, limit: number, done: (body: Uint8Array | 'too-large') => void): void {
@@ -204,7 +201,8 @@ function tooLarge(limit: number): RoutedResponse {
 
 function writeResponse(res: HttpResponse, response: HttpResponseData, requestId: string, closing: boolean): void {
   res.cork(() => {
-    res.writeStatus(statusLine(response.status));
+    // uWS writes `200 OK` itself when no status was written: one JS-to-native call less.
+    if (response.status !== 200) res.writeStatus(statusLine(response.status));
     res.writeHeader('X-Request-Id', requestId);
     for (const [name, value] of response.headers) res.writeHeader(name, value);
     // uWS writes `Connection: close` itself when asked to close.

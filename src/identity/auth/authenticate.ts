@@ -44,6 +44,33 @@ export interface AuthenticationDependencies {
 const WALLET_HEADER = 'x-wallet-address';
 
 export function authenticate(deps: AuthenticationDependencies): RpcMiddleware {
+  const withCredentials = authenticateCall(deps);
+  return (call, next) => {
+    const { method, context } = call;
+    // A public RPC called without any credential has nothing to verify: it runs as anonymous
+    // at once, without a promise (GET /api/version and the like). Any credential that is
+    // presented, valid or not, goes the whole way below and is refused when it is bad.
+    if (isPlainPublic(method) && !presentsCredential(context)) {
+      dropForeignWalletHeader(context, undefined);
+      return next();
+    }
+    return withCredentials(call, next);
+  };
+}
+
+/** Public, and not one that takes only the session cookie (which it then requires). */
+function isPlainPublic(method: DescMethod): boolean {
+  const rule = accessOf(method);
+  return rule?.public === true && !rule.cookieSessionOnly;
+}
+
+function presentsCredential(context: HandlerContext): boolean {
+  if (requestHeaderOf(context, 'authorization') !== null) return true;
+  const cookie = readCookie(context, SESSION_COOKIE);
+  return cookie !== undefined && cookie !== '';
+}
+
+function authenticateCall(deps: AuthenticationDependencies): RpcMiddleware {
   return async ({ method, request, context }, next) => {
     if (MFA_PENDING_METHODS.has(method)) {
       const pending = await fromMfaToken(deps, context);

@@ -30,24 +30,33 @@ export function callInfoOf(context: HandlerContext): CallInfo {
   return info;
 }
 
+/** Where the client's address comes from: the address itself, or something that reads it when asked. */
+export type ClientIpSource = string | { readonly clientIp: string };
+
 /**
  * Makes the call info of a new call. The request-scoped child logger is created on first use:
- * most calls never log, and a child logger per call is measurable on small RPCs.
+ * most calls never log, and a child logger per call is measurable on small RPCs. The client
+ * address is read from its source on first use too: the REST edge reads it from the socket
+ * only when a call needs it (see http-server.ts).
  */
-export function callInfo(init: Omit<CallInfo, 'logger'> & { baseLogger: Logger }): CallInfo {
-  return new LazyLoggerCallInfo(init.requestId, init.clientIp, init.transport, init.baseLogger, init.generation);
+export function callInfo(init: Omit<CallInfo, 'logger' | 'clientIp'> & { baseLogger: Logger; clientIp: ClientIpSource }): CallInfo {
+  return new LazyCallInfo(init.requestId, init.clientIp, init.transport, init.baseLogger, init.generation);
 }
 
-class LazyLoggerCallInfo implements CallInfo {
+class LazyCallInfo implements CallInfo {
   private child: Logger | undefined;
 
   constructor(
     readonly requestId: string,
-    readonly clientIp: string,
+    private readonly clientIpSource: ClientIpSource,
     readonly transport: Transport,
     private readonly baseLogger: Logger,
     readonly generation: ApiGeneration | undefined,
   ) {}
+
+  get clientIp(): string {
+    return typeof this.clientIpSource === 'string' ? this.clientIpSource : this.clientIpSource.clientIp;
+  }
 
   get logger(): Logger {
     this.child ??= this.baseLogger.child({ requestId: this.requestId });

@@ -6,14 +6,19 @@
 import type { DescMessage, DescMethod, DescService, MessageInitShape } from '@bufbuild/protobuf';
 import type { HandlerContext } from '@connectrpc/connect';
 import { notImplemented } from '../errors/api-error.js';
+import type { MaybePromise } from './maybe-promise.js';
 
-export type UnaryHandler = (request: any, context: HandlerContext) => Promise<MessageInitShape<DescMessage>>;
+/** A wrapped RPC. It answers synchronously when every layer did (see maybe-promise.ts). */
+export type UnaryHandler = (request: any, context: HandlerContext) => MaybePromise<MessageInitShape<DescMessage>>;
 
-/** Runs around a handler; calls `next()` to continue, or throws to refuse the call. */
+/**
+ * Runs around a handler; calls `next()` to continue, or throws to refuse the call. A middleware
+ * with nothing to wait for should pass `next()`'s result on as it is, not wrap it in a promise.
+ */
 export type RpcMiddleware = (
   call: { method: DescMethod; request: unknown; context: HandlerContext },
-  next: () => Promise<MessageInitShape<DescMessage>>,
-) => Promise<MessageInitShape<DescMessage>>;
+  next: () => MaybePromise<MessageInitShape<DescMessage>>,
+) => MaybePromise<MessageInitShape<DescMessage>>;
 
 /** A service implementation: any subset of its methods (the rest answer NOT_IMPLEMENTED). */
 export type PartialServiceImpl = Record<string, ((request: any, context: HandlerContext) => unknown) | undefined>;
@@ -44,9 +49,9 @@ function chain(
   middlewares: readonly RpcMiddleware[],
 ): UnaryHandler {
   return (request, context) => {
-    const run = (index: number): Promise<MessageInitShape<DescMessage>> => {
+    const run = (index: number): MaybePromise<MessageInitShape<DescMessage>> => {
       const middleware = middlewares[index];
-      if (!middleware) return Promise.resolve(impl(request, context) as MessageInitShape<DescMessage>);
+      if (!middleware) return impl(request, context) as MaybePromise<MessageInitShape<DescMessage>>;
       return middleware({ method, request, context }, () => run(index + 1));
     };
     return run(0);

@@ -12,6 +12,7 @@ import { RestHandlerContext } from '../../../src/gateway/rest-handler-context.js
 import { authenticate } from '../../../src/identity/auth/authenticate.js';
 import type { AuthenticationDependencies } from '../../../src/identity/auth/authenticate.js';
 import { callerKey } from '../../../src/identity/auth/caller.js';
+import { SESSION_COOKIE } from '../../../src/platform/api/cookie-names.js';
 import { unauthenticated } from '../../../src/platform/errors/api-error.js';
 
 const ALICE = '0x00000000000000000000000000000000000a11ce';
@@ -64,6 +65,21 @@ it('runs a public RPC without credentials, but never ignores a bad presented tok
   const context = await run(deps(), checkUsername, {});
   expect(context.values.get(callerKey)).toBeUndefined();
   expect((await failure(run(deps(), checkUsername, { authorization: 'Bearer bad' }))).code).toBe(Code.Unauthenticated);
+});
+
+it('refuses a public RPC that presents an unknown session cookie, and ignores an empty one', async () => {
+  const error = await failure(run(deps(), checkUsername, { cookie: `${SESSION_COOKIE}=s9.not-a-session` }));
+  expect(error.code).toBe(Code.Unauthenticated);
+  const context = await run(deps(), checkUsername, { cookie: `${SESSION_COOKIE}=; theme=dark` });
+  expect(context.values.get(callerKey)).toBeUndefined();
+});
+
+it('passes an anonymous public call on synchronously: the answer of next() itself, no promise', () => {
+  const answer = { available: true };
+  const context = contextFor(checkUsername, { 'x-wallet-address': ALICE });
+  const result = authenticate(deps())({ method: checkUsername, request: {}, context }, () => answer);
+  expect(result).toBe(answer);
+  expect(context.requestHeader.get('x-wallet-address')).toBeNull();
 });
 
 it('accepts only the session cookie on cookie-only RPCs', async () => {

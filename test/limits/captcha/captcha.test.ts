@@ -129,7 +129,7 @@ describe('captcha gate', () => {
       reached = true;
       return {};
     });
-    return result.then(() => reached);
+    return Promise.resolve(result).then(() => reached);
   };
 
   it('lets Initialize through with an accepted token', async () => {
