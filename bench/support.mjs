@@ -49,6 +49,14 @@ export async function startService(env = {}) {
   };
 }
 
+const CLOCK_TICKS_PER_SECOND = 100;
+
+/** CPU seconds (user + system, all its threads) a process has used (Linux /proc/<pid>/stat, fields 14 and 15). */
+export function processCpuSeconds(pid) {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND;
+}
+
 /** Resident set size of a process in bytes (Linux). */
 export function residentBytes(pid) {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
