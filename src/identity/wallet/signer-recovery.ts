@@ -121,11 +121,12 @@ export class SignerRecovery {
     thread.worker.on('message', (answer: RecoveryAnswer) => thread.answer(answer));
     thread.worker.on('error', (error) => this.options.logger.error({ err: error }, 'signature worker failed'));
     thread.worker.on('exit', (code) => {
+      // Its unanswered jobs are recovered here (the same function, so the same answers), also
+      // when it died while stop() was waiting for them.
+      for (const job of [...thread.jobs.values()]) thread.answer({ id: job.id, result: recoverPersonalSignAddress(job.message, job.signature) });
       const index = this.threads.indexOf(thread);
       if (index === -1) return; // ended by stop()
       this.threads.splice(index, 1);
-      // Its unanswered jobs are recovered here: the same function, so the same answers.
-      for (const job of thread.jobs.values()) thread.answer({ id: job.id, result: recoverPersonalSignAddress(job.message, job.signature) });
       // One that never came up would fail again at once: the pool shrinks instead of looping.
       if (online && !this.stopping) this.spawn();
       this.options.logger.warn({ code, workers: this.threads.length }, 'signature worker exited');

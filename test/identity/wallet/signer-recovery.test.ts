@@ -89,3 +89,19 @@ it('SIGNATURE_WORKERS=0 recovers on the calling thread and starts no worker', as
   expect(await answer).toEqual(recoverPersonalSignAddress(valid!.message, valid!.signature));
   expect(logged).toEqual(['signature workers started']);
 });
+
+it('a worker that dies hands its jobs back, answered on the calling thread, and is replaced', async () => {
+  pool = new SignerRecovery({ workers: 1, logger });
+  pool.start();
+  const cases = await signedCases(40);
+  const [first] = cases;
+  await pool.recover(first!.message, first!.signature); // the worker is up
+  const answers = Promise.all(cases.map(({ message, signature }) => pool.recover(message, signature)));
+  // The worker is private to the pool: reached here only to kill it, as a crash would.
+  const { threads } = pool as unknown as { threads: { worker: { terminate(): Promise<number> } }[] };
+  await threads[0]!.worker.terminate();
+  expect(await answers).toEqual(cases.map(({ message, signature }) => recoverPersonalSignAddress(message, signature)));
+  expect(logged).toContain('signature worker exited');
+  expect(threads).toHaveLength(1);
+  expect(await pool.recover(first!.message, first!.signature)).toEqual(recoverPersonalSignAddress(first!.message, first!.signature));
+});
