@@ -3,7 +3,7 @@
 // are up for the whole run and the load alternates between them, round after round, so that a
 // burst of load from elsewhere on a shared machine hits one round of both rather than one side.
 import { spawn } from 'node:child_process';
-import { cpuSeconds, load, printTable, startService } from './support.mjs';
+import { processCpuSeconds, load, printTable, startService } from './support.mjs';
 
 const ROUNDS = 3;
 
@@ -20,9 +20,9 @@ const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.l
  * other jobs the throughput moves with their load, the CPU a request costs the server much less.
  */
 async function measure(url, pid, duration) {
-  const cpuBefore = cpuSeconds(pid);
+  const cpuBefore = processCpuSeconds(pid);
   const result = await load(url, { duration });
-  const serverCpuUs = ((cpuSeconds(pid) - cpuBefore) / result.total) * 1e6;
+  const serverCpuUs = ((processCpuSeconds(pid) - cpuBefore) / result.total) * 1e6;
   return { ...result, serverCpuUs: Number(serverCpuUs.toFixed(1)) };
 }
 

@@ -1,6 +1,6 @@
 // `npm run bench`: builds, then runs every benchmark on this machine and prints the figures.
 // BENCH_DURATION (seconds per HTTP measurement, default 10) shortens or lengthens the runs;
-// BENCH_SIGNIN_COUNT and BENCH_SIGNIN_CONCURRENCY size the sign-in benchmark (bench/sign-in.mjs);
+// BENCH_SIGNIN_COUNT, BENCH_SIGNIN_CONCURRENCY and BENCH_SIGNIN_WORKERS size the sign-in benchmark (bench/sign-in.mjs);
 // BENCH_WS_CLIENTS, BENCH_WS_DEVICES, BENCH_WS_MESSAGES and BENCH_WS_CONCURRENCY the realtime one
 // (bench/realtime.mjs); BENCH_CHANNEL_SUBSCRIBERS, BENCH_CHANNEL_CONNECTED and BENCH_CHANNEL_POSTS the
 // channel fan-out (bench/channels.mjs); BENCH_SEND_MESSAGES and BENCH_SEND_CONCURRENCY the send one (bench/send.mjs);

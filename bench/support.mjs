@@ -34,8 +34,8 @@ export async function startService(env = {}) {
   for (let attempt = 0; ; attempt++) {
     const ready = await fetch(`http://127.0.0.1:${httpPort}/health/ready`).then((r) => r.ok, () => false);
     if (ready) break;
-    // 30 s: on a machine shared with other jobs, starting can take far longer than alone.
-    if (attempt > 300 || child.exitCode !== null) {
+    // 60 s: on a machine shared with other jobs a start can take far longer than its usual second.
+    if (attempt > 600 || child.exitCode !== null) {
       child.kill('SIGKILL');
       throw new Error('the service did not become ready');
     }
@@ -53,10 +53,12 @@ export async function startService(env = {}) {
   };
 }
 
-/** CPU seconds (user + system) a process has used so far (Linux /proc/<pid>/stat, fields 14 and 15, in clock ticks of 1/100 s). */
-export function cpuSeconds(pid) {
+const CLOCK_TICKS_PER_SECOND = 100;
+
+/** CPU seconds (user + system, all its threads) a process has used (Linux /proc/<pid>/stat, fields 14 and 15). */
+export function processCpuSeconds(pid) {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100;
+  return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND;
 }
 
 /** Resident set size of a process in bytes (Linux). */

@@ -144,7 +144,7 @@ export interface ApiAreas {
 export async function buildApiAreas(ports: ApiAreaPorts): Promise<ApiAreas> {
   const { config, store, sharedState, logger, events } = ports;
   const identity = await createIdentityArea({
-    settings: { service: config.service, sessions: config.sessions, registration: config.registration, mfa: config.mfa, phone: config.phone, sms: config.sms },
+    settings: { service: config.service, signIn: config.signIn, sessions: config.sessions, registration: config.registration, mfa: config.mfa, phone: config.phone, sms: config.sms },
     dataDir: config.store.dataDir,
     lockoutsEnabled: config.limits.enabled,
     store,
@@ -292,6 +292,7 @@ export async function buildApiAreas(ports: ApiAreaPorts): Promise<ApiAreas> {
       isTaken: async (address) => (await accounts.findRecord(address)) !== null || (await identity.retiredWallets.find(address)) !== null,
     },
     spentSignatures: identity.spentSignatures,
+    signers: identity.signers,
     mac: identity.secretMac,
     // The account walk is built below, over every owner (recovery's too); a move runs only once serving.
     moves: {
@@ -338,7 +339,7 @@ export async function buildApiAreas(ports: ApiAreaPorts): Promise<ApiAreas> {
   return {
     authentication: identity.authentication,
     mirrors: [identity.mirror, contacts.mirror, channels.mirror],
-    backgroundTasks: [messaging.announcementSweeper, keys.republisher, relay.drains, location.expirySweeper, accountLife.resumer, push.dispatcher, media.background],
+    backgroundTasks: [identity.signers, messaging.announcementSweeper, keys.republisher, relay.drains, location.expirySweeper, accountLife.resumer, push.dispatcher, media.background],
     accountData,
     implementations: new Map<string, PartialServiceImpl>([
       [SystemService.typeName, createSystemService(ports.frontendErrors)],

@@ -54,12 +54,13 @@ import { SpentSignatures, spentSignatureIndexes } from './signin/spent-signature
 import { verifyAccessTokenOrThrow } from './signin/token-errors.js';
 import { TokenPairIssuer } from './signin/token-pair.js';
 import { WalletProof } from './signin/wallet-proof.js';
+import { SignerRecovery } from './wallet/signer-recovery.js';
 import { createSmsProvider } from './sms/select-sms-provider.js';
 import { DpopValidator } from './tokens/dpop.js';
 import type { TokenVerification } from './tokens/token-verification.js';
 
 export interface IdentityDependencies {
-  readonly settings: Pick<Config, 'service' | 'sessions' | 'registration' | 'mfa' | 'phone' | 'sms'>;
+  readonly settings: Pick<Config, 'service' | 'signIn' | 'sessions' | 'registration' | 'mfa' | 'phone' | 'sms'>;
   /** DATA_DIR: the MFA key made on first start, and the development SMS outbox. */
   readonly dataDir: string;
   /** Lockouts are off with the other abuse controls (RATE_LIMITS_ENABLED=false). */
@@ -114,6 +115,7 @@ export async function createIdentityArea(deps: IdentityDependencies) {
   const phoneAccounts = new PhoneAccounts(store);
   const devices = new DeviceRepository(store);
   const spentSignatures = new SpentSignatures(store);
+  const signers = new SignerRecovery({ workers: settings.signIn.signatureWorkers, logger: deps.logger });
   const signIn = {
     accounts,
     audit,
@@ -124,7 +126,7 @@ export async function createIdentityArea(deps: IdentityDependencies) {
     refreshTokens,
     tokenPairs,
     sessionStarter,
-    walletProof: new WalletProof({ serviceName, spentSignatures, lockouts, audit }),
+    walletProof: new WalletProof({ serviceName, signers, spentSignatures, lockouts, audit }),
     usernames,
     registration: new Registration(accounts, usernames, retiredWallets, settings.registration.powDifficultyBits),
     mfaGate: new MfaGate({ trustedDevices, pendingSignIns, sessionStarter }),
@@ -154,7 +156,7 @@ export async function createIdentityArea(deps: IdentityDependencies) {
     revocations,
     accounts,
     verifyMfaToken: (token) => pendingSignIns.verifyToken(token),
-    requestSignatures: new RequestSignatures(serviceName, spentSignatures),
+    requestSignatures: new RequestSignatures(serviceName, spentSignatures, signers),
   });
   /** What the app wires into the pipeline and hands to sibling areas; `mirror` goes to the mirror keeper. */
   const accountData = new IdentityAccountData({ accounts, retiredWallets, sessions, refreshTokens, devices, mfa, phoneAccounts });
@@ -169,6 +171,8 @@ export async function createIdentityArea(deps: IdentityDependencies) {
     mfa,
     sessions,
     spentSignatures,
+    /** Recovers EIP-191 signers on worker threads: a background task (started before serving, stopped after the servers drain). */
+    signers,
     retiredWallets,
     /** A keyed hash under the service's secret (MFA_ENCRYPTION_KEY), for one-time codes of other areas. */
     secretMac: (text: string) => box.mac(text),

@@ -23,6 +23,7 @@ import { createRecoveryService } from './recovery-service.js';
 import { RecoverySetup } from './recovery-setup.js';
 import { RecoverySignatures } from './recovery-signatures.js';
 import type { SignatureSpender } from './recovery-signatures.js';
+import type { SignerRecovery } from '../identity/wallet/signer-recovery.js';
 
 export interface RecoveryDependencies {
   readonly settings: Pick<AccountsSettings, 'recoveryHourMs'>;
@@ -31,6 +32,8 @@ export interface RecoveryDependencies {
   readonly accounts: AccountRepository;
   readonly wallets: Wallets;
   readonly spentSignatures: SignatureSpender;
+  /** Identity's signer recovery (identity/wallet/signer-recovery.ts), for guardians' and owners' signatures. */
+  readonly signers: Pick<SignerRecovery, 'recover'>;
   /** Identity's secret MAC, for the backup codes' keyed hashes. */
   readonly mac: KeyedHash;
   readonly moves: AccountMoves;
@@ -55,7 +58,7 @@ export async function createRecoveryArea(deps: RecoveryDependencies) {
     opening: new RecoveryOpening(configs, requests, notices, deps.wallets),
     decisions: new GuardianDecisions(requests, notices),
     completion: new RecoveryCompletion({ configs, requests, moves: deps.moves, notices, wallets: deps.wallets, mac: deps.mac }),
-    signatures: new RecoverySignatures(deps.spentSignatures),
+    signatures: new RecoverySignatures(deps.spentSignatures, deps.signers),
   });
   return { service, accountData: new RecoveryAccountData(configs, requests) };
 }

@@ -4,7 +4,7 @@
  * the signature spent in the store for 10 minutes (sign-in's spent-signature store, so a replay
  * is refused across restarts and a Redis that lost its data).
  */
-import { recoverPersonalSignAddress } from '../identity/wallet/eip191.js';
+import type { SignerRecovery } from '../identity/wallet/signer-recovery.js';
 import { SIGN_IN_TOLERANCE_MS } from '../identity/wallet/verify-sign-in.js';
 import { invalidArgument, unauthenticated } from '../platform/errors/api-error.js';
 
@@ -18,7 +18,10 @@ export const MAX_MESSAGE = 1024;
 export const MAX_SIGNATURE = 140;
 
 export class RecoverySignatures {
-  constructor(private readonly spent: SignatureSpender) {}
+  constructor(
+    private readonly spent: SignatureSpender,
+    private readonly signers: Pick<SignerRecovery, 'recover'>,
+  ) {}
 
   /**
    * Checks that `signer` signed `message`; with `timestampMs`, also freshness and replay (the
@@ -26,7 +29,7 @@ export class RecoverySignatures {
    */
   async require(message: string, signature: string, signer: string, timestampMs?: number): Promise<void> {
     if (signature.length > MAX_SIGNATURE) throw invalidArgument('signature is malformed');
-    const recovered = recoverPersonalSignAddress(message, signature);
+    const recovered = await this.signers.recover(message, signature);
     if (!recovered.ok && (recovered.code === 'MALFORMED_SIGNATURE' || recovered.code === 'INVALID_RECOVERY_ID')) throw invalidArgument(`signature is malformed: ${recovered.detail}`);
     if (!recovered.ok || recovered.address !== signer) throw unauthenticated('The signature is not the wallet\'s signature of this message');
     if (timestampMs === undefined) return;

@@ -38,6 +38,10 @@ export async function startTestService(env: Record<string, string> = {}, options
     LOG_LEVEL: 'info',
     SHUTDOWN_TIMEOUT_MS: '2000',
     RATE_LIMITS_ENABLED: 'false',
+    // This process runs src/ from TypeScript, where the compiled signature worker does not
+    // exist: signers are recovered on the main thread. The worker threads are proven against
+    // the built service (test/identity/signin/signature-check.e2e.test.ts).
+    SIGNATURE_WORKERS: '0',
     ...env,
   });
   const logs: Record<string, unknown>[] = [];

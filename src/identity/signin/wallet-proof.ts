@@ -13,6 +13,7 @@ import type { LockoutTarget } from '../lockout/lockout-report.js';
 import type { Lockouts } from '../lockout/lockouts.js';
 import { verifySignInMessage } from '../wallet/verify-sign-in.js';
 import type { SignInVerification } from '../wallet/verify-sign-in.js';
+import type { SignerRecovery } from '../wallet/signer-recovery.js';
 import type { SpentSignatures } from './spent-signatures.js';
 
 export type VerifiedSignIn = Extract<SignInVerification, { ok: true }>;
@@ -20,6 +21,7 @@ export type VerifiedSignIn = Extract<SignInVerification, { ok: true }>;
 export interface WalletProofDependencies {
   /** SERVICE_NAME: the brand the sign-in templates must name. */
   readonly serviceName: string;
+  readonly signers: SignerRecovery;
   readonly spentSignatures: SpentSignatures;
   readonly lockouts: Lockouts;
   readonly audit: AuditLog;
@@ -37,7 +39,7 @@ export class WalletProof {
   async prove(call: CallInfo, request: { walletAddress: string; username: string; message: string; signature: string }): Promise<ProvenWallet> {
     const { audit, lockouts, spentSignatures } = this.deps;
     const targets: LockoutTarget[] = [['ip', call.clientIp], ['user', request.walletAddress.toLowerCase()]];
-    const verified = verifySignInMessage({ ...request, serviceName: this.deps.serviceName, nowMs: Date.now() });
+    const verified = await verifySignInMessage({ ...request, serviceName: this.deps.serviceName, nowMs: Date.now() }, this.deps.signers);
     if (!verified.ok) {
       await audit.record(call, 'sign_in_failed', { detail: verified.reason });
       await recordFailures(lockouts, targets);

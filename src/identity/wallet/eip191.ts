@@ -1,6 +1,14 @@
-import { secp256k1 } from '@noble/curves/secp256k1.js';
+/**
+ * EIP-191 personal_sign: the one place that turns a signed message into its signer's address
+ * (wallet sign-in, X-Signature signed requests, recovery guardian decisions, key-bundle wallet
+ * bindings). The public-key recovery is libsecp256k1 compiled to WebAssembly (tiny-secp256k1,
+ * no install script, no per-platform binary), several times faster than pure-JS curve
+ * arithmetic; the checks that decide what is accepted (hex shape, v, scalar range, low S) are
+ * made here, before it, so the error codes do not depend on the library.
+ */
 import { keccak_256 } from '@noble/hashes/sha3.js';
-import { bytesToHex, concatBytes, utf8ToBytes } from '@noble/hashes/utils.js';
+import { bytesToHex, concatBytes, hexToBytes, utf8ToBytes } from '@noble/hashes/utils.js';
+import { recover } from 'tiny-secp256k1';
 
 export type SignatureFailureCode =
   /** Not 65 bytes of hex (130 hex digits, optional `0x`). */
@@ -25,10 +33,13 @@ interface ParsedSignature {
   r: bigint;
   s: bigint;
   recoveryBit: 0 | 1;
+  /** r ‖ s as 64 bytes, what the recovery takes. */
+  compact: Uint8Array;
 }
 
 const SIGNATURE_HEX = /^(?:0x)?([0-9a-fA-F]{130})$/;
-const CURVE_ORDER = secp256k1.Point.Fn.ORDER;
+/** n, the order of secp256k1's group. */
+const CURVE_ORDER = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
 
 function failure(code: SignatureFailureCode, detail: string): SignatureFailure {
   return { ok: false, code, detail };
@@ -53,7 +64,7 @@ function parseSignature(signatureHex: string): ParsedSignature | SignatureFailur
   if (s > CURVE_ORDER >> 1n) {
     return failure('HIGH_S', 'the signature is in high-S form; only low-S signatures are accepted (EIP-2)');
   }
-  return { ok: true, r, s, recoveryBit };
+  return { ok: true, r, s, recoveryBit, compact: hexToBytes(hex.slice(0, 128)) };
 }
 
 function encodeCanonical({ r, s, recoveryBit }: ParsedSignature): string {
@@ -86,14 +97,15 @@ export function recoverPersonalSignAddress(
 ): { ok: true; address: string; canonical: string } | SignatureFailure {
   const parsed = parseSignature(signatureHex);
   if (!parsed.ok) return parsed;
-  let publicKey: Uint8Array;
+  let publicKey: Uint8Array | null;
   try {
-    const signature = new secp256k1.Signature(parsed.r, parsed.s, parsed.recoveryBit);
-    publicKey = signature.recoverPublicKey(personalMessageHash(message)).toBytes(false);
+    publicKey = recover(personalMessageHash(message), parsed.compact, parsed.recoveryBit, false);
   } catch {
-    // noble throws when r is not the x coordinate of a curve point or the key is the identity.
-    return failure('RECOVERY_FAILED', 'no public key can be recovered from the signature');
+    // tiny-secp256k1 throws when r is not the x coordinate of a curve point.
+    publicKey = null;
   }
+  // null: libsecp256k1 found no key (e.g. the recovered point is the identity).
+  if (publicKey === null) return failure('RECOVERY_FAILED', 'no public key can be recovered from the signature');
   // An Ethereum address is the last 20 bytes of keccak256 over the uncompressed key without its 0x04 tag.
   const address = `0x${bytesToHex(keccak_256(publicKey.subarray(1)).subarray(12))}`;
   return { ok: true, address, canonical: encodeCanonical(parsed) };

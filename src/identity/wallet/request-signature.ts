@@ -3,10 +3,10 @@
  * the `X-Signature` header format and the message it signs. The request is named by its RPC
  * and its body by the SHA-256 of the request message's protobuf encoding, so one signature
  * holds whichever way the call arrives: REST (directly, or transcoded to gRPC by Envoy), gRPC
- * or Connect. Pure functions: freshness and replay are the caller's (auth/request-signatures.ts).
+ * or Connect. Freshness and replay are the caller's (auth/request-signatures.ts).
  */
 import { createHash } from 'node:crypto';
-import { recoverPersonalSignAddress } from './eip191.js';
+import type { SignerRecovery } from './signer-recovery.js';
 
 /** `<timestamp_ms>.<signature hex>`; the timestamp in digits, the signature 65 bytes (0x optional). */
 const HEADER = /^(\d{1,15})\.((?:0x)?[0-9a-fA-F]{130})$/;
@@ -38,7 +38,11 @@ export function signedRequestMessage(request: SignedRequest): string {
 }
 
 /** The canonical signature (the replay key) when `signature` is the wallet's low-S signature of the request. */
-export function verifySignedRequest(request: SignedRequest, signature: string): { ok: true; replayKey: string } | { ok: false } {
-  const recovered = recoverPersonalSignAddress(signedRequestMessage(request), signature);
+export async function verifySignedRequest(
+  request: SignedRequest,
+  signature: string,
+  signers: Pick<SignerRecovery, 'recover'>,
+): Promise<{ ok: true; replayKey: string } | { ok: false }> {
+  const recovered = await signers.recover(signedRequestMessage(request), signature);
   return recovered.ok && recovered.address === request.wallet ? { ok: true, replayKey: recovered.canonical } : { ok: false };
 }

@@ -1,4 +1,5 @@
-import { recoverPersonalSignAddress, type SignatureFailureCode } from './eip191.js';
+import type { SignatureFailureCode } from './eip191.js';
+import type { SignerRecovery } from './signer-recovery.js';
 import { parseSignInMessage, type ParsedSignInMessage } from './sign-in-templates.js';
 import { isWalletAddress } from './wallet-address.js';
 
@@ -52,7 +53,7 @@ function reject(reason: SignInRejectionReason, detail: string): SignInVerificati
  * context and are the caller's; it marks `replayKey` spent after accepting the sign-in. So is the
  * status probe (neither message nor signature), which must be answered before calling this.
  */
-export function verifySignInMessage(attempt: SignInAttempt): SignInVerification {
+export async function verifySignInMessage(attempt: SignInAttempt, signers: Pick<SignerRecovery, 'recover'>): Promise<SignInVerification> {
   const { walletAddress, message, signature, nowMs, toleranceMs = SIGN_IN_TOLERANCE_MS } = attempt;
 
   const template = parseSignInMessage(message, attempt.serviceName);
@@ -73,7 +74,7 @@ export function verifySignInMessage(attempt: SignInAttempt): SignInVerification 
   // An empty signature is an absent one (proto3), and a message without a signature is a failed
   // sign-in (401), not a malformed request.
   if (signature === '') return reject('UNAUTHORIZED', 'signature is required with message');
-  const recovered = recoverPersonalSignAddress(message, signature);
+  const recovered = await signers.recover(message, signature);
   if (!recovered.ok) return reject(SIGNATURE_REJECTION[recovered.code], recovered.detail);
   if (recovered.address !== address) return reject('UNAUTHORIZED', 'the signature was not made by wallet_address');
 

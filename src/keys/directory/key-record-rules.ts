@@ -5,7 +5,7 @@
  * node nor chosen by a reader; of several valid records the newest (bundleVersion) wins.
  *
  * A record is checked each time it is handled (a DHT read checks what it finds, the fetch checks
- * what it serves), and the wallet binding's secp256k1 recovery costs milliseconds in JS. A
+ * what it serves), and the wallet binding's secp256k1 recovery is the costliest step. A
  * record's validity depends on its bytes and its key only, so the verifier remembers the
  * records it has verified (by SHA-256 of the bytes, a bounded number, least recently used
  * forgotten first) and checks each distinct record once.

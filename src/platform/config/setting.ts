@@ -33,6 +33,20 @@ export function integerSetting(env: string, description: string, fallback: numbe
   };
 }
 
+/**
+ * A whole number whose default is worked out when the service starts (from the machine it runs
+ * on), so the README shows it as unset and the description says what unset means.
+ */
+export function computedIntegerSetting(env: string, description: string, computed: () => number, min: number, max: number): Setting<number> {
+  const explicit = integerSetting(env, description, min, min, max);
+  return {
+    env,
+    description,
+    defaultText: undefined,
+    parse: (raw) => (raw === undefined || raw === '' ? computed() : explicit.parse(raw)),
+  };
+}
+
 export function stringSetting(env: string, description: string, fallback: string, pattern?: RegExp): Setting<string> {
   return {
     env,

@@ -8,10 +8,12 @@
 import { limitOverridesSetting } from './limit-overrides.js';
 import { mongoConnectionStringSetting } from './mongo-connection-string.js';
 import { peerListSetting } from './peer-list.js';
+import { availableParallelism } from 'node:os';
 import {
   booleanSetting,
   choiceSetting,
   cidrListSetting,
+  computedIntegerSetting,
   dateSetting,
   durationSetting,
   integerSetting,
@@ -98,6 +100,15 @@ export const settings = {
       true,
     ),
     cookieSameSite: choiceSetting('SESSION_COOKIE_SAMESITE', 'SameSite attribute of the session and CSRF cookies.', ['strict', 'lax'], 'strict'),
+  },
+  signIn: {
+    signatureWorkers: computedIntegerSetting(
+      'SIGNATURE_WORKERS',
+      'Worker threads that recover the signer of wallet signatures (sign-in, signed requests, recovery decisions), off the event loop. Unset: the available parallelism (`os.availableParallelism()`; set it to the pod\'s CPU limit). 0: on the main thread.',
+      availableParallelism,
+      0,
+      64,
+    ),
   },
   registration: {
     powDifficultyBits: integerSetting(

@@ -1,5 +1,7 @@
 import { Wallet } from 'ethers';
 import { SIGN_IN_TOLERANCE_MS, verifySignInMessage, type SignInAttempt } from '../../../src/identity/wallet/verify-sign-in.js';
+import { SignerRecovery } from '../../../src/identity/wallet/signer-recovery.js';
+import { silentLogger } from '../../support/silent-logger.js';
 import { NOW_MS, SERVICE, VARIANTS, highSTwin, message, variant, type VariantName } from './sign-in-fixtures.js';
 
 const alice = new Wallet(`0x${'42'.repeat(32)}`);
@@ -17,8 +19,12 @@ async function attempt(text: string, overrides: Partial<SignInAttempt> = {}, sig
   };
 }
 
-const verify = async (text: string, overrides: Partial<SignInAttempt> = {}, signer = alice) =>
-  verifySignInMessage(await attempt(text, overrides, signer));
+// On the calling thread: the worker threads run the same function, and are proven against the
+// built service (test/identity/signin/signature-check.e2e.test.ts).
+const signers = new SignerRecovery({ workers: 0, logger: silentLogger });
+const verifyAttempt = (signed: SignInAttempt) => verifySignInMessage(signed, signers);
+
+const verify = async (text: string, overrides: Partial<SignInAttempt> = {}, signer = alice) => verifyAttempt(await attempt(text, overrides, signer));
 
 const rejected = (reason: string) => ({ ok: false, reason, detail: expect.any(String) });
 
@@ -26,7 +32,7 @@ describe('verifySignInMessage: accepted', () => {
   it.each(VARIANTS.map((v) => [v.name, v] as const))('%s', async (_name, v) => {
     const text = v.lines({ wallet: ALICE }).join('\n');
     const signed = await attempt(text, { username: v.kind === 'sign-in' ? undefined : 'alice' });
-    const result = verifySignInMessage(signed);
+    const result = await verifyAttempt(signed);
     expect(result).toEqual({
       ok: true,
       parsed: expect.objectContaining({ kind: v.kind, wallet: ALICE, timestampMs: NOW_MS }),
@@ -89,7 +95,7 @@ describe('verifySignInMessage: check 1, template', () => {
       const text = build(name);
       expect(await verify(text)).toEqual(rejected('UNAUTHORIZED'));
       // Even a malformed signature and wallet get the template's answer: check 1 comes first.
-      expect(verifySignInMessage({ ...(await attempt(text)), signature: 'zz', walletAddress: 'nope' })).toEqual(rejected('UNAUTHORIZED'));
+      expect(await verifyAttempt({ ...(await attempt(text)), signature: 'zz', walletAddress: 'nope' })).toEqual(rejected('UNAUTHORIZED'));
     });
 
     it('refuses a seconds-resolution timestamp as EXPIRED_SIGNATURE', async () => {
@@ -144,7 +150,7 @@ describe('verifySignInMessage: check 2, wallet binding', () => {
 
   it('reports the binding before a bad signature', async () => {
     const signed = await attempt(message('sign-in', { wallet: mallory.address }));
-    expect(verifySignInMessage({ ...signed, signature: 'zz' })).toEqual(rejected('UNAUTHORIZED'));
+    expect(await verifyAttempt({ ...signed, signature: 'zz' })).toEqual(rejected('UNAUTHORIZED'));
   });
 });
 
@@ -157,7 +163,7 @@ describe('verifySignInMessage: check 3, signature', () => {
 
   it('refuses a signature over another message', async () => {
     const signed = await attempt(message('sign-in', { wallet: ALICE, timestamp: NOW_MS + 1 }));
-    expect(verifySignInMessage({ ...signed, message: text })).toEqual(rejected('UNAUTHORIZED'));
+    expect(await verifyAttempt({ ...signed, message: text })).toEqual(rejected('UNAUTHORIZED'));
   });
 
   it.each([
@@ -168,18 +174,18 @@ describe('verifySignInMessage: check 3, signature', () => {
     ['v = 2', (sig: string) => `${sig.slice(0, -2)}02`],
   ])('refuses a malformed signature (%s) as INVALID_ARGUMENT', async (_case, mangle) => {
     const signed = await attempt(text);
-    expect(verifySignInMessage({ ...signed, signature: mangle(signed.signature) })).toEqual(rejected('INVALID_ARGUMENT'));
+    expect(await verifyAttempt({ ...signed, signature: mangle(signed.signature) })).toEqual(rejected('INVALID_ARGUMENT'));
   });
 
   it('refuses a missing (empty) signature as UNAUTHORIZED, like any request with only one of the two', async () => {
-    expect(verifySignInMessage({ ...(await attempt(text)), signature: '' })).toEqual(rejected('UNAUTHORIZED'));
-    expect(verifySignInMessage({ ...(await attempt(text)), message: '' })).toEqual(rejected('UNAUTHORIZED'));
+    expect(await verifyAttempt({ ...(await attempt(text)), signature: '' })).toEqual(rejected('UNAUTHORIZED'));
+    expect(await verifyAttempt({ ...(await attempt(text)), message: '' })).toEqual(rejected('UNAUTHORIZED'));
   });
 
   it('refuses the high-S twin of a signature that passes', async () => {
     const signed = await attempt(text);
-    expect(verifySignInMessage(signed).ok).toBe(true);
-    const twin = verifySignInMessage({ ...signed, signature: highSTwin(signed.signature) });
+    expect((await verifyAttempt(signed)).ok).toBe(true);
+    const twin = await verifyAttempt({ ...signed, signature: highSTwin(signed.signature) });
     expect(twin).toEqual({ ok: false, reason: 'UNAUTHORIZED', detail: expect.stringMatching(/high-S/) });
   });
 
@@ -189,11 +195,12 @@ describe('verifySignInMessage: check 3, signature', () => {
     const bare = sig.slice(2, -2);
     const bit = sig.endsWith('1b') ? '00' : '01';
     const spellings = [sig, sig.slice(2), `0x${bare.toUpperCase()}${sig.slice(-2)}`, `0x${bare}${bit}`, `${bare.toUpperCase()}${bit}`];
-    const keys = spellings.map((signature) => {
-      const result = verifySignInMessage({ ...signed, signature });
+    const keys: string[] = [];
+    for (const signature of spellings) {
+      const result = await verifyAttempt({ ...signed, signature });
       expect(result.ok).toBe(true);
-      return result.ok ? result.replayKey : '';
-    });
+      keys.push(result.ok ? result.replayKey : '');
+    }
     expect(new Set(keys)).toEqual(new Set([`${bare}${bit}`]));
   });
 

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { loadConfig } from '../../../src/platform/config/load-config.js';
 import { ConfigError } from '../../../src/platform/config/setting.js';
 import { allSettings } from '../../../src/platform/config/settings.js';
@@ -13,6 +14,13 @@ describe('loadConfig', () => {
       sharedState: { redisUrl: undefined },
     });
     expect(config.http.legacySunset.toISOString()).toBe('2027-06-30T00:00:00.000Z');
+  });
+
+  it('sizes SIGNATURE_WORKERS by the available parallelism unless set; 0 keeps recovery on the main thread', () => {
+    expect(loadConfig({}).signIn.signatureWorkers).toBe(availableParallelism());
+    expect(loadConfig({ SIGNATURE_WORKERS: '' }).signIn.signatureWorkers).toBe(availableParallelism());
+    expect(loadConfig({ SIGNATURE_WORKERS: '0' }).signIn.signatureWorkers).toBe(0);
+    expect(loadConfig({ SIGNATURE_WORKERS: '3' }).signIn.signatureWorkers).toBe(3);
   });
 
   it.each([
@@ -32,6 +40,8 @@ describe('loadConfig', () => {
     [{ KEYS_DHT_PEERS: 'peers.example' }, 'KEYS_DHT_PEERS must list host:port or TCP multiaddrs'],
     [{ KEYS_DHT_PEERS: 'peers.example:0' }, 'KEYS_DHT_PEERS must list host:port or TCP multiaddrs'],
     [{ KEYS_DHT_PEERS: '/ip4/10.0.0.7/udp/4001' }, 'KEYS_DHT_PEERS must list host:port or TCP multiaddrs'],
+    [{ SIGNATURE_WORKERS: 'two' }, 'SIGNATURE_WORKERS must be a whole number'],
+    [{ SIGNATURE_WORKERS: '65' }, 'SIGNATURE_WORKERS must be between 0 and 64'],
   ])('refuses %j naming the variable', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);
