@@ -24,6 +24,8 @@ import type { SignedIn } from '../support/wallet.js';
 import { addressOf } from './group-support.js';
 
 const ENV = { RATE_LIMITS_ENABLED: 'false', KEYS_DHT: 'off' };
+/** Two process starts and a resumption (RESUME_AFTER_MS, then the resumer's next run), on a loaded machine. */
+jest.setTimeout(120_000);
 /** The steps of group-creation.ts, after which the process is killed. */
 const STEPS = [
   [1, 'the group record'],
