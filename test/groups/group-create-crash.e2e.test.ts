@@ -25,7 +25,7 @@ import { addressOf } from './group-support.js';
 
 const ENV = { RATE_LIMITS_ENABLED: 'false', KEYS_DHT: 'off' };
 /** Two process starts and a resumption (RESUME_AFTER_MS, then the resumer's next run), on a loaded machine. */
-jest.setTimeout(120_000);
+const TIMEOUT_MS = 120_000;
 /** The steps of group-creation.ts, after which the process is killed. */
 const STEPS = [
   [1, 'the group record'],
@@ -130,4 +130,4 @@ test.each(STEPS)('killed after step %i (%s): the next process finishes the group
   expect(after.group?.pendingMembers).toBeUndefined();
   expect(after.group?.creationCheckAt).toBeUndefined();
   expect(after.avatar?.references.filter((reference) => reference.kind === 'group_avatar' && reference.id === groupId)).toHaveLength(1);
-});
+}, TIMEOUT_MS);
