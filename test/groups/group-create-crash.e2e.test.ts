@@ -17,7 +17,8 @@ import type { MediaItem } from '../../src/media/media-item.js';
 import { EmbeddedDocumentStore } from '../../src/platform/store/embedded/embedded-store.js';
 import { startChildService } from '../support/child-service.js';
 import type { ChildService } from '../support/child-service.js';
-import { Api, expectOk, sleep } from '../support/session-api.js';
+import { passesEventually } from '../support/passes-eventually.js';
+import { Api, expectOk } from '../support/session-api.js';
 import { silentLogger } from '../support/silent-logger.js';
 import { bearer, signIn } from '../support/wallet.js';
 import type { SignedIn } from '../support/wallet.js';
@@ -61,18 +62,6 @@ async function inStore<T>(read: (store: EmbeddedDocumentStore) => Promise<T>): P
   }
 }
 
-async function eventually(check: () => Promise<void>, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      return await check();
-    } catch (error) {
-      if (Date.now() > deadline) throw error;
-      await sleep(250);
-    }
-  }
-}
-
 test.each(STEPS)('killed after step %i (%s): the next process finishes the group, whole and once', async (step) => {
   let api = await start(step);
   const [alice, bob, carol] = (await Promise.all([signIn(api.baseUrl), signIn(api.baseUrl), signIn(api.baseUrl)])) as [SignedIn, SignedIn, SignedIn];
@@ -103,7 +92,7 @@ test.each(STEPS)('killed after step %i (%s): the next process finishes the group
   // The next process resumes the creation (sessions are durable: the same tokens work).
   api = await start(0);
   for (const member of [alice, bob, carol]) {
-    await eventually(async () => {
+    await passesEventually(async () => {
       const listed = expectOk(await api.get('/api/v1/groups', bearer(member))).groups;
       expect(listed.map((group: any) => group.id)).toEqual([groupId]);
     });
@@ -111,7 +100,7 @@ test.each(STEPS)('killed after step %i (%s): the next process finishes the group
   const got = expectOk(await api.get(`/api/v1/groups/${groupId}`, bearer(bob)));
   expect(got.group).toMatchObject({ name: 'Crash', owner_address: addressOf(alice), member_count: 3, avatar_media_id: avatarId });
   expect(Object.fromEntries(got.members.map((member: any) => [member.address, member.role]))).toEqual({ [addressOf(alice)]: 'owner', [addressOf(bob)]: 'member', [addressOf(carol)]: 'member' });
-  await eventually(async () => {
+  await passesEventually(async () => {
     const history = expectOk(await api.get(`/api/v1/messages?group_id=${groupId}`, bearer(carol))).messages;
     expect(history.map((message: any) => message.system_event)).toEqual(['group_created']);
   });
@@ -120,7 +109,7 @@ test.each(STEPS)('killed after step %i (%s): the next process finishes the group
   expectOk(await api.post('/api/v1/send', { client_message_id: 'after-crash', group_id: groupId, ciphertext: 'aGk=' }, bearer(carol)));
 
   // Step 5 left only the marker, which the lists do not show: the resumption's log line says it ran.
-  await eventually(async () => expect(running!.output()).toContain('group creations cut off by a crash were finished'));
+  await passesEventually(async () => expect(running!.output()).toContain('group creations cut off by a crash were finished'));
   await running!.stop();
   running = undefined;
   const after = await inStore(async (store) => ({
