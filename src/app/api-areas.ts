@@ -230,6 +230,8 @@ export async function buildApiAreas(ports: ApiAreaPorts): Promise<ApiAreas> {
     avatars: media.held,
     messageMedia: media.attachments,
     blocks: contacts.blocks,
+    logger,
+    outages: ports.outages,
   });
   const keys = await createKeysArea({
     serviceName: config.service.name,
@@ -339,7 +341,7 @@ export async function buildApiAreas(ports: ApiAreaPorts): Promise<ApiAreas> {
   return {
     authentication: identity.authentication,
     mirrors: [identity.mirror, contacts.mirror, channels.mirror],
-    backgroundTasks: [identity.signers, messaging.announcementSweeper, keys.republisher, relay.drains, location.expirySweeper, accountLife.resumer, push.dispatcher, media.background],
+    backgroundTasks: [identity.signers, messaging.announcementSweeper, keys.republisher, relay.drains, location.expirySweeper, accountLife.resumer, push.dispatcher, media.background, groups.creationResumer],
     accountData,
     implementations: new Map<string, PartialServiceImpl>([
       [SystemService.typeName, createSystemService(ports.frontendErrors)],

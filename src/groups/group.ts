@@ -20,6 +20,10 @@ export interface GroupRecord {
    */
   memberCount: number;
   createdAt: Date;
+  /** Set while the creation is under way (group-creation.ts): the initial members still to be written. */
+  pendingMembers?: string[];
+  /** Set while the creation is under way: when a creation still marked is taken as cut off and resumed. */
+  creationCheckAt?: Date;
 }
 
 export const GROUPS = 'groups';
@@ -27,6 +31,8 @@ export const GROUPS = 'groups';
 export const conversationIdOf = (groupId: string) => `group:${groupId}`;
 
 export const groupIndexes: IndexSpec[] = [
+  // Creations cut off by a crash, for their resumption (group-creation.ts).
+  { collection: GROUPS, name: 'creation_check', key: { creationCheckAt: 1 } },
   // The caller's groups, most recently joined first (ListGroups).
   { collection: CONVERSATION_MEMBERS, name: 'groups_by_member', key: { address: 1, type: 1, joinedAt: -1, _id: 1 } },
 ];

@@ -9,6 +9,8 @@
  */
 import type { BlockList } from '../contacts/block-list.js';
 import type { GroupSettings } from '../platform/config/settings.js';
+import type { Logger } from '../platform/logging/logger.js';
+import type { OutageLog } from '../platform/logging/outage-log.js';
 import type { DocumentStore, IndexSpec } from '../platform/store/document-store.js';
 import type { Conversations } from '../messaging/conversations/conversations.js';
 import type { MediaAttachments } from '../messaging/messages/media-attachments.js';
@@ -16,6 +18,8 @@ import type { MessageSender } from '../messaging/messages/message-sender.js';
 import { groupIndexes } from './group.js';
 import type { GroupAvatars } from './group-avatars.js';
 import { groupAccountData } from './group-account-data.js';
+import { GroupCreation } from './group-creation.js';
+import { groupCreationResumer } from './group-creation-resumer.js';
 import { groupInviteIndexes } from './group-invite.js';
 import { GroupInvites } from './group-invites.js';
 import { groupRemovalIndexes } from './group-removals.js';
@@ -32,6 +36,8 @@ export interface GroupsDependencies {
   /** The media of the group's messages, released when the group ends. */
   readonly messageMedia: MediaAttachments;
   readonly blocks: BlockList;
+  readonly logger: Logger;
+  readonly outages: OutageLog;
 }
 
 /** Every index of the groups area (created at start, and by the ensure-indexes command before a rollout). */
@@ -42,9 +48,13 @@ export async function createGroupsArea(deps: GroupsDependencies) {
   await store.ensureIndexes(groupsIndexes);
   const memberships = new Memberships(store, conversations, deps.sender, deps.avatars, deps.messageMedia, deps.settings.maxMembers);
   const invites = new GroupInvites(store, memberships.removals);
-  const groups = new Groups(conversations, memberships, invites, deps.blocks, deps.avatars);
+  const { maxMembers, creationFaultExitAfterStep } = deps.settings;
+  const creation = new GroupCreation(memberships.groups, conversations, deps.sender, deps.avatars, maxMembers, creationFaultExitAfterStep);
+  const groups = new Groups(conversations, memberships, invites, deps.blocks, creation);
   return {
     service: createGroupsService({ groups, memberships, invites }),
+    /** Finishes creations a crash cut off, at start and periodically. */
+    creationResumer: groupCreationResumer(creation, deps.logger, deps.outages),
     accountData: groupAccountData(conversations, memberships, invites),
   };
 }

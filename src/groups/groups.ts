@@ -10,7 +10,7 @@ import type { NewestFirstPage } from '../platform/store/newest-first-page.js';
 import { newestFirstPage } from '../platform/store/newest-first-page.js';
 import type { Conversations } from '../messaging/conversations/conversations.js';
 import type { GroupRecord } from './group.js';
-import type { GroupAvatars } from './group-avatars.js';
+import type { GroupCreation } from './group-creation.js';
 import type { GroupInvites } from './group-invites.js';
 import type { GroupMember, Memberships } from './memberships.js';
 
@@ -38,7 +38,7 @@ export class Groups {
     private readonly memberships: Memberships,
     private readonly invites: GroupInvites,
     private readonly blocks: BlockList,
-    private readonly avatars: GroupAvatars,
+    private readonly creation: GroupCreation,
   ) {}
 
   async create(owner: string, request: NewGroup): Promise<{ group: GroupRecord; members: GroupMember[] }> {
@@ -50,12 +50,8 @@ export class Groups {
     // Initial members who have blocked the creator are left out (groups.proto).
     const blockers = await Promise.all(candidates.map((address) => this.blocks.isBlocked(address, owner)));
     const members = candidates.filter((_, index) => !blockers[index]);
-    const groupId = randomBytes(16).toString('base64url');
-    const holder = { kind: 'group' as const, id: groupId };
-    // Held before the group exists, so no stored group ever shows an avatar the sweeper may delete.
-    if (request.avatarMediaId !== '') await this.avatars.holdAvatar(owner, request.avatarMediaId, holder);
     const group: GroupRecord = {
-      _id: groupId,
+      _id: randomBytes(16).toString('base64url'),
       name,
       description: request.description,
       avatarMediaId: request.avatarMediaId,
@@ -63,13 +59,7 @@ export class Groups {
       memberCount: 0,
       createdAt: new Date(),
     };
-    let created: GroupMember[];
-    try {
-      created = await this.memberships.create(group, members);
-    } catch (error) {
-      if (request.avatarMediaId !== '') await this.avatars.releaseAvatar(request.avatarMediaId, holder);
-      throw error;
-    }
+    const created = await this.creation.create(group, members);
     return { group: { ...group, memberCount: created.length }, members: created };
   }
 

@@ -91,18 +91,6 @@ export class Memberships {
     return members.sort((a, b) => ROLE_ORDER[a.role] - ROLE_ORDER[b.role] || a.joinedAt.getTime() - b.joinedAt.getTime() || a.address.localeCompare(b.address));
   }
 
-  /** Writes a new group: its record, its conversation, its members' records, then `group_created`. */
-  async create(group: GroupRecord, memberAddresses: readonly string[]): Promise<GroupMember[]> {
-    if (memberAddresses.length + 1 > this.maxMembers) throw conflict(`A group has at most ${this.maxMembers} members`);
-    const { conversationId } = groupTarget(group._id);
-    const members = [newMember(group._id, group.ownerAddress, 'owner', group.createdAt, 0), ...memberAddresses.map((address) => newMember(group._id, address, 'member', group.createdAt, 0))];
-    await this.conversations.conversations.insertOne({ _id: conversationId, type: 'group', lastSequence: 0, disappearingTimerSeconds: 0, createdAt: group.createdAt, title: group.name });
-    await this.conversations.members.insertMany(members);
-    await this.groups.insertOne({ ...group, memberCount: members.length });
-    await this.sender.appendSystem(groupTarget(group._id), 'group_created', { actor_address: group.ownerAddress, name: group.name, member_addresses: memberAddresses });
-    return members;
-  }
-
   /**
    * Adds `address` as a plain member (an invite's use): false when it already was one. The
    * member count is raised first, conditionally, so the limit holds under concurrent joins.
@@ -208,7 +196,7 @@ export class Memberships {
   }
 }
 
-function newMember(groupId: string, address: string, role: GroupRole, joinedAt: Date, historyFrom: number): GroupMember {
+export function newMember(groupId: string, address: string, role: GroupRole, joinedAt: Date, historyFrom: number): GroupMember {
   const conversationId = conversationIdOf(groupId);
   return {
     _id: memberId(conversationId, address),

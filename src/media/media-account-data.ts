@@ -30,7 +30,7 @@ export class MediaAccountData implements AccountDataOwner {
   async deleteAccount(address: string): Promise<void> {
     await this.avatars.remove(address);
     for (const item of await this.items.deletingAllOf(address, new Date())) {
-      await this.disposal.dispose(item._id);
+      await this.disposal.dispose(item);
       this.metrics.deletions.inc({ reason: 'account_deleted' });
     }
   }

@@ -33,6 +33,13 @@ export interface MediaReference {
 /** `uploading` until the blob is durable; `deleting` while the sweeper removes it; then `deleted` (410). */
 export type MediaState = 'uploading' | 'stored' | 'deleting' | 'deleted';
 
+/** A second, derived blob of an item: the small copy of an avatar (avatar-thumbnail.ts). */
+export interface Thumbnail {
+  size: number;
+  sha256: string;
+  contentType: string;
+}
+
 export interface MediaItem {
   _id: string;
   ownerAddress: string;
@@ -40,6 +47,8 @@ export interface MediaItem {
   contentType: string;
   size: number;
   sha256: string;
+  /** Avatars: the thumbnail's blob, stored under `thumbnailBlobId(_id)`. */
+  thumbnail?: Thumbnail;
   createdAt: Date;
   state: MediaState;
   references: MediaReference[];

@@ -36,7 +36,7 @@ export class MediaItems {
   }
 
   /** The upload is durable: the item becomes usable. False when the sweeper gave it up meanwhile. */
-  async markStored(mediaId: string, stored: Pick<MediaItem, 'size' | 'sha256' | 'contentType' | 'releaseCheckAt'>): Promise<boolean> {
+  async markStored(mediaId: string, stored: Pick<MediaItem, 'size' | 'sha256' | 'thumbnail' | 'contentType' | 'releaseCheckAt'>): Promise<boolean> {
     const result = await this.collection.updateOne({ _id: mediaId, state: 'uploading' }, { $set: { ...stored, state: 'stored' }, $inc: { revision: 1 } });
     return result.modifiedCount === 1;
   }

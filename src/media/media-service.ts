@@ -1,7 +1,7 @@
 /**
  * MediaService (media.proto): uploads (JSON, or a raw body streamed into the blob store, which
  * the REST gateway hands over in the context values), downloads with ranges, and the public
- * avatars. Downloads answer a `google.api.HttpBody`; the REST gateway sends its bytes as they
+ * avatars, each also as its thumbnail (`size=thumbnail`). Downloads answer a `google.api.HttpBody`; the REST gateway sends its bytes as they
  * are, with the headers set here (`ETag` is the SHA-256, `Content-Range` marks a partial answer).
  */
 import type { HandlerContext } from '@connectrpc/connect';
@@ -11,6 +11,7 @@ import { isWalletAddress } from '../identity/wallet/wallet-address.js';
 import { invalidArgument, notFound } from '../platform/errors/api-error.js';
 import { streamedBodyKey, streamedResponseKey } from '../platform/rpc/streamed-body.js';
 import type { Avatars } from './avatars.js';
+import { renditionOf } from './downloads/downloads.js';
 import type { Download, Downloads } from './downloads/downloads.js';
 import type { MediaItem } from './media-item.js';
 import { rulesOf } from './media-kinds.js';
@@ -48,18 +49,18 @@ export function createMediaService({ uploads, downloads, avatars }: MediaService
    */
   const served = async (download: Download, context: HandlerContext, cacheControl: string) => {
     const headers = context.responseHeader;
-    headers.set('etag', `"${download.item.sha256}"`);
+    headers.set('etag', `"${download.blob.sha256}"`);
     headers.set('accept-ranges', 'bytes');
     headers.set('cache-control', cacheControl);
-    if (download.range) headers.set('content-range', `bytes ${download.range.start}-${download.range.end}/${download.item.size}`);
+    if (download.range) headers.set('content-range', `bytes ${download.range.start}-${download.range.end}/${download.blob.size}`);
     const streamed = context.values.get(streamedResponseKey);
     if (streamed) {
       streamed.body = { length: download.length, chunks: download.chunks };
-      return { contentType: download.item.contentType, data: new Uint8Array() };
+      return { contentType: download.blob.contentType, data: new Uint8Array() };
     }
     const chunks: Buffer[] = [];
     for await (const chunk of download.chunks) chunks.push(Buffer.from(chunk));
-    return { contentType: download.item.contentType, data: Buffer.concat(chunks) };
+    return { contentType: download.blob.contentType, data: Buffer.concat(chunks) };
   };
 
   return {
@@ -87,14 +88,16 @@ export function createMediaService({ uploads, downloads, avatars }: MediaService
 
     async getMedia(request: GetMediaRequest, context: HandlerContext) {
       const caller = requireCaller(context).address;
+      const rendition = renditionOf(request.size);
       const item = await downloads.downloadable(request.mediaId, caller);
-      return served(await downloads.read(item, context.requestHeader.get('range')), context, MEDIA_CACHE);
+      return served(await downloads.read(item, context.requestHeader.get('range'), rendition), context, MEDIA_CACHE);
     },
 
     async getAvatar(request: GetAvatarRequest, context: HandlerContext) {
+      const rendition = renditionOf(request.size);
       const item = isWalletAddress(request.address) ? await avatars.current(request.address.toLowerCase()) : undefined;
       if (!item) throw notFound('This user has no avatar');
-      return served(await downloads.read(item, context.requestHeader.get('range')), context, AVATAR_CACHE);
+      return served(await downloads.read(item, context.requestHeader.get('range'), rendition), context, AVATAR_CACHE);
     },
   };
 }

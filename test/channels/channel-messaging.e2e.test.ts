@@ -237,6 +237,16 @@ describe('read markers and the chat list', () => {
 });
 
 describe('channel_id where messages.proto says channels do not apply', () => {
+  it('has no stars on posts: star-message and unstar-message answer 404 for a post, to every role', async () => {
+    const id = await staffedChannel();
+    const post = expectOk(await send(owner, id, 'not starrable')).chat_message.id as string;
+    for (const reader of [owner, admin, subscriber, stranger]) {
+      expectFailure(await api.post('/api/v1/star-message', { message_id: post }, bearer(reader)), 404, 'NOT_FOUND');
+      expectFailure(await api.post('/api/v1/unstar-message', { message_id: post }, bearer(reader)), 404, 'NOT_FOUND');
+    }
+    expect(expectOk(await api.get(`/api/v1/starred-messages`, bearer(subscriber))).messages).toEqual([]);
+  });
+
   it('has no typing indicators or disappearing timers for channels (the requests have no channel_id)', async () => {
     const id = await staffedChannel();
     expectFailure(await api.post('/api/v1/typing', { channel_id: id }, bearer(owner)), 400, 'INVALID_ARGUMENT');

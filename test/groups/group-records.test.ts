@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { BlockList } from '../../src/contacts/block-list.js';
 import { BlockMirror } from '../../src/contacts/block-mirror.js';
 import { createGroupsArea } from '../../src/groups/groups-area.js';
+import { GroupCreation } from '../../src/groups/group-creation.js';
 import { GROUP_INVITES } from '../../src/groups/group-invite.js';
 import { GroupInvites } from '../../src/groups/group-invites.js';
 import { GroupRemovals } from '../../src/groups/group-removals.js';
@@ -22,6 +23,7 @@ import { MessageAttachments } from '../../src/media/attachments.js';
 import { HeldMedia } from '../../src/media/held-media.js';
 import { MediaItems } from '../../src/media/media-items.js';
 import { createLogger } from '../../src/platform/logging/logger.js';
+import { OutageLog } from '../../src/platform/logging/outage-log.js';
 import { MemorySharedState } from '../../src/platform/shared-state/memory-shared-state.js';
 import { MemoryStore } from '../../src/platform/shared-state/memory-store.js';
 import { EmbeddedDocumentStore } from '../../src/platform/store/embedded/embedded-store.js';
@@ -44,11 +46,11 @@ beforeEach(async () => {
   const mediaItems = new MediaItems(store);
   const avatars = new HeldMedia(mediaItems);
   const messageMedia = new MessageAttachments(mediaItems);
-  accountData = (await createGroupsArea({ settings: { maxMembers: 1000 }, store, conversations, sender, avatars, messageMedia, blocks })).accountData;
+  accountData = (await createGroupsArea({ settings: { maxMembers: 1000, creationFaultExitAfterStep: 0 }, store, conversations, sender, avatars, messageMedia, blocks, logger: createLogger('silent'), outages: new OutageLog(createLogger('silent')) })).accountData;
   // The same classes the area builds, over the same store, to drive the flows directly.
   memberships = new Memberships(store, conversations, sender, avatars, messageMedia, 1000);
   invites = new GroupInvites(store, new GroupRemovals(store));
-  groups = new Groups(conversations, memberships, invites, blocks, avatars);
+  groups = new Groups(conversations, memberships, invites, blocks, new GroupCreation(memberships.groups, conversations, sender, avatars, 1000, 0));
 });
 afterEach(async () => {
   await store.close();

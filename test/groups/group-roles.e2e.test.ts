@@ -1,7 +1,7 @@
 /**
  * The role table of groups.proto, cell by cell (owner, admin, member and a non-member, each
- * promoting, demoting, removing, inviting and renaming), over real HTTP; the same refusals over
- * native gRPC (PERMISSION_DENIED, NOT_FOUND); the disappearing timer; ownership passing when the owner leaves.
+ * promoting, demoting, removing, inviting and renaming), over real HTTP and again over native
+ * gRPC with its codes (OK, PERMISSION_DENIED, NOT_FOUND); the disappearing timer; ownership passing when the owner leaves.
  */
 import { expectFailure, expectOk } from '../support/session-api.js';
 import { grpc, grpcClient, unary } from '../support/grpc-client.js';
@@ -183,6 +183,42 @@ describe('leaving', () => {
 });
 
 describe('native gRPC', () => {
+  // The role table again, cell by cell, with the gRPC codes: [actor, rpc, target, expected status].
+  test.each([
+    ...(['PromoteMember', 'DemoteMember'] as const).flatMap((rpc) => [
+      ['owner', rpc, rpc === 'PromoteMember' ? 'member' : 'admin', 'OK'],
+      ['admin', rpc, rpc === 'PromoteMember' ? 'member' : 'admin2', 'PERMISSION_DENIED'],
+      ['member', rpc, rpc === 'PromoteMember' ? 'member2' : 'admin', 'PERMISSION_DENIED'],
+      ['outsider', rpc, 'member', 'NOT_FOUND'],
+    ]),
+    ['owner', 'RemoveMember', 'admin', 'OK'],
+    ['admin', 'RemoveMember', 'member', 'OK'],
+    ['admin', 'RemoveMember', 'admin2', 'PERMISSION_DENIED'],
+    ['member', 'RemoveMember', 'member2', 'PERMISSION_DENIED'],
+    ['outsider', 'RemoveMember', 'member', 'NOT_FOUND'],
+    ...(['CreateGroupInvite', 'RenameGroup'] as const).flatMap((rpc) => [
+      ['owner', rpc, '', 'OK'],
+      ['admin', rpc, '', 'OK'],
+      ['member', rpc, '', 'PERMISSION_DENIED'],
+      ['outsider', rpc, '', 'NOT_FOUND'],
+    ]),
+  ] as [Role, string, string, keyof typeof grpc.status][])('%s calls %s (%s): %s', async (actor, rpc, target, expected) => {
+    const groupId = await staffedGroup();
+    const client = grpcClient(service.grpcAddress, 'service/v1/groups.proto', 'service.v1.GroupsService');
+    const metadata = new grpc.Metadata();
+    metadata.set('authorization', `Bearer ${people[actor].accessToken}`);
+    const request = { group_id: groupId, ...(target ? { address: addressOf(people[target as keyof typeof people]) } : {}), ...(rpc === 'RenameGroup' ? { name: 'Renamed' } : {}) };
+    try {
+      const code = await unary(client, rpc, request, metadata).then(
+        () => 'OK',
+        (error: grpc.ServiceError) => grpc.status[error.code],
+      );
+      expect(code).toBe(expected);
+    } finally {
+      client.close();
+    }
+  });
+
   it('answers PERMISSION_DENIED for 403 and NOT_FOUND for 404, and works for the allowed caller', async () => {
     const groupId = await staffedGroup();
     const client = grpcClient(service.grpcAddress, 'service/v1/groups.proto', 'service.v1.GroupsService');

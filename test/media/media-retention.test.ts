@@ -2,12 +2,15 @@
  * The media area's domain over a real embedded store and real blob files: a reference that
  * ended (a viewed view-once message past its grace, a disappearing message expired) lets the
  * sweeper delete the blob (410 after); one that lasts keeps it; two sweepers racing delete once;
- * avatars (set, replace, public read); and the account data owner (move, delete).
+ * avatars (set, replace, public read) and their thumbnails; and the account data owner (move,
+ * delete).
  */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Registry } from 'prom-client';
+import sharp from 'sharp';
 import { AccountRepository } from '../../src/identity/accounts/account-repository.js';
 import { createMediaArea } from '../../src/media/media-area.js';
 import type { MediaArea } from '../../src/media/media-area.js';
@@ -19,6 +22,7 @@ import { FileBlobStore } from '../../src/media/storage/file-blob-store.js';
 import { Downloads } from '../../src/media/downloads/downloads.js';
 import { LateBound } from '../../src/media/downloads/late-bound.js';
 import { MediaAccess } from '../../src/media/downloads/media-access.js';
+import { thumbnailBlobId } from '../../src/media/uploads/avatar-thumbnail.js';
 import { checkDescription, Uploads } from '../../src/media/uploads/uploads.js';
 import { Conversations } from '../../src/messaging/conversations/conversations.js';
 import { EmbeddedDocumentStore } from '../../src/platform/store/embedded/embedded-store.js';
@@ -136,4 +140,24 @@ it('account data: a move re-owns uploads and the avatar; a deletion deletes them
   await media.accountData.deleteAccount(other);
   expect(await statusOf(voice._id, other)).toBe(410);
   expect(await media.avatars.current(other)).toBeUndefined();
+});
+
+it('an avatar’s thumbnail is a blob of its own, deleted with the avatar; one cut off before the item was stored goes too', async () => {
+  const photo = await sharp({ create: { width: 400, height: 200, channels: 3, background: '#123456' } }).png().toBuffer();
+  const avatar = await uploads.upload(owner, checkDescription({ kind: 'avatar', contentType: 'image/png', sha256: '' }), [photo]);
+  const thumbnailFile = join(dataDir, 'media', thumbnailBlobId(avatar._id));
+  const thumbnail = await readFile(thumbnailFile);
+  expect(avatar.thumbnail).toEqual({ size: thumbnail.length, sha256: createHash('sha256').update(thumbnail).digest('hex'), contentType: 'image/webp' });
+  expect(await sharp(thumbnail).metadata()).toMatchObject({ format: 'webp', width: 128, height: 64 });
+  await store.collection('media').updateOne({ _id: avatar._id }, { $set: { releaseCheckAt: new Date(0), createdAt: new Date(Date.now() - 2 * RETENTION_MS) } });
+  await sweeper.sweepOnce();
+  expect(await statusOf(avatar._id)).toBe(410);
+  await expect(readFile(thumbnailFile)).rejects.toMatchObject({ code: 'ENOENT' });
+  await expect(readFile(join(dataDir, 'media', avatar._id))).rejects.toMatchObject({ code: 'ENOENT' });
+
+  // A crash after the thumbnail was written leaves an `uploading` item: the sweeper removes both blobs.
+  const cutOff = await uploads.upload(owner, checkDescription({ kind: 'avatar', contentType: 'image/png', sha256: '' }), [photo]);
+  await store.collection('media').updateOne({ _id: cutOff._id }, { $set: { state: 'uploading', releaseCheckAt: new Date(0), createdAt: new Date(0) }, $unset: { thumbnail: '' } });
+  await sweeper.sweepOnce();
+  await expect(readFile(join(dataDir, 'media', thumbnailBlobId(cutOff._id)))).rejects.toMatchObject({ code: 'ENOENT' });
 });

@@ -1,7 +1,7 @@
 /**
  * Media over real HTTP on the single-process embedded default: uploads of every kind at and
  * past their limit, content types, image checks, sha256; downloads with the access rule and
- * ranges; avatars in public; the voice send a recipient may download and a third user may not;
+ * ranges; avatars in public, with their thumbnails; the voice send a recipient may download and a third user may not;
  * view-once media gone after viewing; unreferenced uploads swept (short retention here).
  */
 import { createHash } from 'node:crypto';
@@ -221,6 +221,49 @@ describe('downloads', () => {
     expect(served.data.includes(Buffer.from('secret-location-data'))).toBe(false);
     const sticker = expectOk(await upload(alice, 'sticker', await png(), 'image/png'));
     expect((await download(carol, `/api/v1/media/${sticker.media_id}`)).status).toBe(200);
+  });
+
+  it('an avatar has a 128-pixel WebP thumbnail at ?size=thumbnail on every avatar route, public and cacheable', async () => {
+    const photo = await sharp({ create: { width: 600, height: 300, channels: 3, background: '#22aa55' } }).jpeg().toBuffer();
+    const mediaId = expectOk(await upload(carol, 'avatar', photo, 'image/jpeg')).media_id as string;
+    expectOk(await api.post('/api/v1/update-profile', { avatar_media_id: mediaId }, bearer(carol)));
+    const address = carol.user.address.toLowerCase();
+    const full = await download(undefined, `/api/v1/avatar/${address}?size=full`);
+    expect(full.status).toBe(200);
+    expect(await sharp(full.data).metadata()).toMatchObject({ format: 'jpeg', width: 600, height: 300 });
+    for (const path of [`/api/v1/avatar/${address}`, `/api/v1/media/avatar/${address}`, `/api/avatar/${address}`]) {
+      const thumbnail = await download(undefined, `${path}?size=thumbnail`);
+      expect(thumbnail.status).toBe(200);
+      expect(thumbnail.headers.get('content-type')).toBe('image/webp');
+      expect(thumbnail.headers.get('cache-control')).toBe('public, max-age=300');
+      expect(thumbnail.headers.get('etag')).toBe(`"${sha256(thumbnail.data)}"`);
+      expect(Number(thumbnail.headers.get('content-length'))).toBe(thumbnail.data.length);
+      expect(await sharp(thumbnail.data).metadata()).toMatchObject({ format: 'webp', width: 128, height: 64 });
+    }
+    // Ranges apply to the thumbnail's own bytes; group and channel pictures (GetMedia) have it too.
+    const part = await download(undefined, `/api/v1/avatar/${address}?size=thumbnail`, { range: 'bytes=0-9' });
+    expect(part.status).toBe(206);
+    expect(part.headers.get('content-range')).toMatch(/^bytes 0-9\/\d+$/);
+    const viaMedia = await download(bob, `/api/v1/media/${mediaId}?size=thumbnail`);
+    expect(viaMedia.status).toBe(200);
+    expect(viaMedia.headers.get('content-type')).toBe('image/webp');
+    // A small avatar is not enlarged.
+    const small = expectOk(await upload(carol, 'avatar', await png(16), 'image/png')).media_id as string;
+    expect(await sharp((await download(bob, `/api/v1/media/${small}?size=thumbnail`)).data).metadata()).toMatchObject({ width: 16, height: 16 });
+  });
+
+  it('refuses an unknown size (400) and a thumbnail of media that is not an avatar (400, after the access check)', async () => {
+    const address = alice.user.address.toLowerCase();
+    for (const size of ['huge', 'THUMBNAIL', '128']) {
+      const reply = await download(undefined, `/api/v1/avatar/${address}?size=${size}`);
+      expect(reply.status).toBe(400);
+      expect(JSON.parse(reply.data.toString())).toMatchObject({ success: false, code: 'INVALID_ARGUMENT' });
+    }
+    const file = expectOk(await upload(alice, 'file', randomBlob(100))).media_id as string;
+    const thumbnailOfFile = await download(alice, `/api/v1/media/${file}?size=thumbnail`);
+    expect(thumbnailOfFile.status).toBe(400);
+    expect(JSON.parse(thumbnailOfFile.data.toString())).toMatchObject({ success: false, code: 'INVALID_ARGUMENT' });
+    expect((await download(carol, `/api/v1/media/${file}?size=thumbnail`)).status).toBe(404);
   });
 
   it('over gRPC an upload and its download travel in the messages (HttpBody), under the same access rule', async () => {

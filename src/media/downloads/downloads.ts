@@ -1,20 +1,32 @@
 /**
  * Serving a media item: 404 for an unknown id and for one the caller may not download (the
- * same answer, so ids cannot be probed), 410 once it was deleted, else its bytes or the range
- * asked for, as a stream from the blob store (over REST they are sent as they are read; gRPC
+ * same answer, so ids cannot be probed), 410 once it was deleted, else its bytes (or an
+ * avatar's thumbnail) or the range asked for, as a stream from the blob store (over REST they are sent as they are read; gRPC
  * answers a `google.api.HttpBody` message, so there they are gathered first).
  */
 import { Code } from '@connectrpc/connect';
-import { apiError, gone, notFound } from '../../platform/errors/api-error.js';
+import { apiError, gone, invalidArgument, notFound } from '../../platform/errors/api-error.js';
 import type { MediaItem } from '../media-item.js';
 import type { MediaItems } from '../media-items.js';
 import type { MediaMetrics } from '../media-metrics.js';
 import type { BlobStore, ByteRange } from '../storage/blob-store.js';
+import { thumbnailBlobId } from '../uploads/avatar-thumbnail.js';
 import type { MediaAccess } from './media-access.js';
 import { rangeOf } from './byte-range.js';
 
+/** Which bytes of an item to serve: its own, or an avatar's thumbnail (avatar-thumbnail.ts). */
+export type Rendition = 'full' | 'thumbnail';
+
+/** The blob a download reads, with what its headers say about it. */
+export interface ServedBlob {
+  readonly id: string;
+  readonly size: number;
+  readonly sha256: string;
+  readonly contentType: string;
+}
+
 export interface Download {
-  readonly item: MediaItem;
+  readonly blob: ServedBlob;
   /** Set when a range was served (206). */
   readonly range?: ByteRange;
   /** How many bytes `chunks` yields. */
@@ -43,15 +55,32 @@ export class Downloads {
     return item;
   }
 
-  async read(item: MediaItem, rangeHeader: string | null): Promise<Download> {
-    const wanted = rangeOf(rangeHeader, item.size);
-    if (wanted.kind === 'unsatisfiable') throw unsatisfiable(item.size);
+  /** The item's bytes or its thumbnail (400 for a thumbnail of another kind than avatar), whole or the range asked for. */
+  async read(item: MediaItem, rangeHeader: string | null, rendition: Rendition = 'full'): Promise<Download> {
+    const blob = servedBlob(item, rendition);
+    const wanted = rangeOf(rangeHeader, blob.size);
+    if (wanted.kind === 'unsatisfiable') throw unsatisfiable(blob.size);
     const range = wanted.kind === 'partial' ? wanted.range : undefined;
-    const stream = await this.blobs.read(item._id, range);
+    const stream = await this.blobs.read(blob.id, range);
     // The sweeper deleted the blob between the item's read and this one.
     if (!stream) throw gone('This media was deleted');
-    const length = range ? range.end - range.start + 1 : item.size;
+    const length = range ? range.end - range.start + 1 : blob.size;
     this.metrics.bytes.inc({ direction: 'download' }, length);
-    return { item, length, chunks: stream, ...(range ? { range } : {}) };
+    return { blob, length, chunks: stream, ...(range ? { range } : {}) };
   }
+}
+
+/** 400 for an unknown `size`; an empty one is the full image. */
+export function renditionOf(size: string): Rendition {
+  if (size === '' || size === 'full') return 'full';
+  if (size === 'thumbnail') return 'thumbnail';
+  throw invalidArgument('size must be full or thumbnail');
+}
+
+function servedBlob(item: MediaItem, rendition: Rendition): ServedBlob {
+  if (rendition === 'full') return { id: item._id, size: item.size, sha256: item.sha256, contentType: item.contentType };
+  if (item.kind !== 'avatar') throw invalidArgument('Only avatar media have a thumbnail');
+  // Avatars stored before thumbnails existed have none: their full image stands in.
+  if (!item.thumbnail) return servedBlob(item, 'full');
+  return { id: thumbnailBlobId(item._id), ...item.thumbnail };
 }

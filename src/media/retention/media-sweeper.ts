@@ -70,7 +70,7 @@ export class MediaSweeper {
       return;
     }
     if (!(await this.items.claimForDeletion(item))) return;
-    await this.disposal.dispose(item._id);
+    await this.disposal.dispose(item);
     const reason = reasonOf(item);
     this.metrics.deletions.inc({ reason });
     this.logger.info({ mediaId: item._id, kind: item.kind, reason }, 'media deleted');

@@ -3,19 +3,21 @@
  * `uploading` (so that a blob cut off by a crash is found and removed by the sweeper), the
  * bytes stream into the blob store, and only a complete, checked blob makes the item `stored`.
  * Attachments stream straight through; avatar and sticker images (at most 5 MiB) are read
- * whole, since they are checked and re-encoded before they are stored.
+ * whole, since they are checked and re-encoded before they are stored; an avatar also gets its
+ * thumbnail, a blob of its own written before the item is `stored`.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { Code } from '@connectrpc/connect';
 import { apiError, invalidArgument } from '../../platform/errors/api-error.js';
 import { BlobTooLargeError } from '../storage/blob-store.js';
 import type { BlobSource, BlobStore, StoredBlob } from '../storage/blob-store.js';
-import type { MediaItem } from '../media-item.js';
+import type { MediaItem, Thumbnail } from '../media-item.js';
 import type { MediaItems } from '../media-items.js';
 import { isMediaKind, MEDIA_KINDS, rulesOf } from '../media-kinds.js';
 import type { MediaKind } from '../media-kinds.js';
 import { ABANDONED_UPLOAD_MS } from '../retention/release-time.js';
 import type { MediaMetrics } from '../media-metrics.js';
+import { avatarThumbnail, THUMBNAIL_CONTENT_TYPE, thumbnailBlobId } from './avatar-thumbnail.js';
 import { checkedPublicImage } from './public-image.js';
 
 export interface UploadDescription {
@@ -75,33 +77,52 @@ export class Uploads {
       releaseCheckAt: new Date(createdAt.getTime() + ABANDONED_UPLOAD_MS),
     };
     await this.items.insertUploading(item);
-    let stored: StoredBlob | undefined;
+    let written: WrittenBlobs | undefined;
     try {
-      stored = await this.writeBlob(item._id, description, source);
+      written = await this.writeBlobs(item._id, description, source);
+      const { stored } = written;
       if (stored.size === 0) throw invalidArgument('data must not be empty');
       if (description.sha256 !== '' && description.sha256 !== stored.sha256 && !rulesOf(kind).image) throw invalidArgument('sha256 does not match the data');
     } catch (error) {
-      if (stored) await this.blobs.delete(item._id);
+      if (written) await this.blobs.delete(item._id);
+      if (kind === 'avatar') await this.blobs.delete(thumbnailBlobId(item._id));
       await this.items.forget(item._id);
       throw error instanceof BlobTooLargeError ? tooLarge(error.maxBytes) : error;
     }
-    const result = { size: stored.size, sha256: stored.sha256, contentType, releaseCheckAt: new Date(createdAt.getTime() + this.unreferencedRetentionMs) };
+    const { stored, thumbnail } = written;
+    const result = {
+      size: stored.size,
+      sha256: stored.sha256,
+      ...(thumbnail ? { thumbnail } : {}),
+      contentType,
+      releaseCheckAt: new Date(createdAt.getTime() + this.unreferencedRetentionMs),
+    };
     if (!(await this.items.markStored(item._id, result))) throw new Error(`upload ${item._id} was given up while it was being stored`);
     this.metrics.bytes.inc({ direction: 'upload' }, stored.size);
     return { ...item, ...result, state: 'stored', revision: 1, releaseCheckAt: result.releaseCheckAt };
   }
 
-  private async writeBlob(mediaId: string, description: CheckedDescription, source: BlobSource): Promise<StoredBlob> {
+  private async writeBlobs(mediaId: string, description: CheckedDescription, source: BlobSource): Promise<WrittenBlobs> {
     const { maxBytes } = rulesOf(description.kind);
-    if (!rulesOf(description.kind).image) return this.blobs.write(mediaId, source, maxBytes);
+    if (!rulesOf(description.kind).image) return { stored: await this.blobs.write(mediaId, source, maxBytes) };
     const received = await readWhole(source, maxBytes);
     // Images are re-encoded, so the client's digest is checked against what it sent.
     if (description.sha256 !== '' && description.sha256 !== sha256Of(received)) throw invalidArgument('sha256 does not match the data');
     if (received.length === 0) throw invalidArgument('data must not be empty');
     const image = await checkedPublicImage(description.kind, description.contentType, received);
+    // The thumbnail first: an item whose blob exists always has its thumbnail too.
+    const thumbnail: Thumbnail | undefined =
+      description.kind === 'avatar' ? { ...(await this.blobs.write(thumbnailBlobId(mediaId), [await avatarThumbnail(image)], maxBytes)), contentType: THUMBNAIL_CONTENT_TYPE } : undefined;
     // The size limit applies to what the client sent; a re-encoded image may come out a little larger.
-    return this.blobs.write(mediaId, [image], Number.MAX_SAFE_INTEGER);
+    const stored = await this.blobs.write(mediaId, [image], Number.MAX_SAFE_INTEGER);
+    return { stored, ...(thumbnail ? { thumbnail } : {}) };
   }
+}
+
+/** What an upload wrote: the item's blob, and an avatar's thumbnail. */
+interface WrittenBlobs {
+  readonly stored: StoredBlob;
+  readonly thumbnail?: Thumbnail;
 }
 
 async function readWhole(source: BlobSource, maxBytes: number): Promise<Buffer> {

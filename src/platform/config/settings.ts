@@ -251,6 +251,13 @@ export const settings = {
       2,
       100_000,
     ),
+    creationFaultExitAfterStep: integerSetting(
+      'GROUP_CREATION_FAULT_EXIT_AFTER',
+      'Fault injection, for tests only: the process exits (code 137, as kill -9) after this many steps of a group creation (1: the group record, 2: its picture held, 3: its conversation, 4: its members, 5: group_created), so that the resumption can be tested. 0: never.',
+      0,
+      0,
+      5,
+    ),
   },
   accounts: {
     recoveryHourMs: durationSetting(

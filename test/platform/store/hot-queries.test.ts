@@ -14,6 +14,7 @@ import { BlockList } from '../../../src/contacts/block-list.js';
 import { BlockMirror } from '../../../src/contacts/block-mirror.js';
 import { groupsIndexes } from '../../../src/groups/groups-area.js';
 import { GroupInvites } from '../../../src/groups/group-invites.js';
+import { GroupCreation } from '../../../src/groups/group-creation.js';
 import { Groups } from '../../../src/groups/groups.js';
 import { Memberships } from '../../../src/groups/memberships.js';
 import { AccountRepository } from '../../../src/identity/accounts/account-repository.js';
@@ -127,7 +128,7 @@ forEachStore('hot_queries', (engine, open) => {
       const avatars = new HeldMedia(mediaItems);
       const memberships = new Memberships(store, messaging.conversations, messaging.sender, avatars, new MessageAttachments(mediaItems), 1000);
       const invites = new GroupInvites(store, memberships.removals);
-      const groups = new Groups(messaging.conversations, memberships, invites, blocks, avatars);
+      const groups = new Groups(messaging.conversations, memberships, invites, blocks, new GroupCreation(memberships.groups, messaging.conversations, messaging.sender, avatars, 1000, 0));
       queries.length = 0;
 
       const { group } = await groups.create(alice, { name: 'Hot', description: '', avatarMediaId: '', memberAddresses: [bob] });

@@ -923,6 +923,10 @@ export const RemoveChannelAdminResponseSchema: GenMessage<RemoveChannelAdminResp
  *
  * Ownership cannot be given away or left: the owner deletes the channel instead.
  *
+ * Posts cannot be starred (`star-message` answers `404` for a post id; messages.proto,
+ * StarMessage says why) and carry no stickers (`POST /api/v1/stickers/send` takes a direct chat
+ * or a group; stickers.proto).
+ *
  * Live delivery: subscribers (and the owner and admins) receive every post over `/ws` as a
  * `channel.post` frame numbered by the channel's own sequence (`Message.sequence`), and catch up
  * after a reconnection with the `channels.resume` client frame (docs/realtime.md). A post is

@@ -14,7 +14,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file service/v1/media.proto.
  */
 export const file_service_v1_media: GenFile = /*@__PURE__*/
-  fileDesc("ChZzZXJ2aWNlL3YxL21lZGlhLnByb3RvEgpzZXJ2aWNlLnYxImQKElVwbG9hZE1lZGlhUmVxdWVzdBIMCgRraW5kGAEgASgJEiIKDGNvbnRlbnRfdHlwZRgCIAEoCVIMY29udGVudF90eXBlEgwKBGRhdGEYAyABKAwSDgoGc2hhMjU2GAQgASgJIsMBChNVcGxvYWRNZWRpYVJlc3BvbnNlEg8KB3N1Y2Nlc3MYASABKAgSDwoHbWVzc2FnZRgCIAEoCRIaCghtZWRpYV9pZBgDIAEoCVIIbWVkaWFfaWQSDAoEa2luZBgEIAEoCRIiCgxjb250ZW50X3R5cGUYBSABKAlSDGNvbnRlbnRfdHlwZRIMCgRzaXplGAYgASgNEg4KBnNoYTI1NhgHIAEoCRIeCgpjcmVhdGVkX2F0GAggASgJUgpjcmVhdGVkX2F0Ii0KD0dldE1lZGlhUmVxdWVzdBIaCghtZWRpYV9pZBgBIAEoCVIIbWVkaWFfaWQiIwoQR2V0QXZhdGFyUmVxdWVzdBIPCgdhZGRyZXNzGAEgASgJMooDCgxNZWRpYVNlcnZpY2USggEKC1VwbG9hZE1lZGlhEh4uc2VydmljZS52MS5VcGxvYWRNZWRpYVJlcXVlc3QaHy5zZXJ2aWNlLnYxLlVwbG9hZE1lZGlhUmVzcG9uc2UiMtLzGAQIHhAK2PMYgICAEeDzGAGC0+STAhk6ASoiFC9hcGkvdjEvdXBsb2FkLW1lZGlhEl8KCEdldE1lZGlhEhsuc2VydmljZS52MS5HZXRNZWRpYVJlcXVlc3QaFC5nb29nbGUuYXBpLkh0dHBCb2R5IiCC0+STAhoSGC9hcGkvdjEvbWVkaWEve21lZGlhX2lkfRKTAQoJR2V0QXZhdGFyEhwuc2VydmljZS52MS5HZXRBdmF0YXJSZXF1ZXN0GhQuZ29vZ2xlLmFwaS5IdHRwQm9keSJSyvMYAggB0vMYBghkEBQgAYLT5JMCPFoaEhgvYXBpL3YxL2F2YXRhci97YWRkcmVzc30SHi9hcGkvdjEvbWVkaWEvYXZhdGFyL3thZGRyZXNzfWIGcHJvdG8z", [file_google_api_annotations, file_google_api_httpbody, file_service_v1_options]);
+  fileDesc("ChZzZXJ2aWNlL3YxL21lZGlhLnByb3RvEgpzZXJ2aWNlLnYxImQKElVwbG9hZE1lZGlhUmVxdWVzdBIMCgRraW5kGAEgASgJEiIKDGNvbnRlbnRfdHlwZRgCIAEoCVIMY29udGVudF90eXBlEgwKBGRhdGEYAyABKAwSDgoGc2hhMjU2GAQgASgJIsMBChNVcGxvYWRNZWRpYVJlc3BvbnNlEg8KB3N1Y2Nlc3MYASABKAgSDwoHbWVzc2FnZRgCIAEoCRIaCghtZWRpYV9pZBgDIAEoCVIIbWVkaWFfaWQSDAoEa2luZBgEIAEoCRIiCgxjb250ZW50X3R5cGUYBSABKAlSDGNvbnRlbnRfdHlwZRIMCgRzaXplGAYgASgNEg4KBnNoYTI1NhgHIAEoCRIeCgpjcmVhdGVkX2F0GAggASgJUgpjcmVhdGVkX2F0IjsKD0dldE1lZGlhUmVxdWVzdBIaCghtZWRpYV9pZBgBIAEoCVIIbWVkaWFfaWQSDAoEc2l6ZRgCIAEoCSIxChBHZXRBdmF0YXJSZXF1ZXN0Eg8KB2FkZHJlc3MYASABKAkSDAoEc2l6ZRgCIAEoCTKKAwoMTWVkaWFTZXJ2aWNlEoIBCgtVcGxvYWRNZWRpYRIeLnNlcnZpY2UudjEuVXBsb2FkTWVkaWFSZXF1ZXN0Gh8uc2VydmljZS52MS5VcGxvYWRNZWRpYVJlc3BvbnNlIjLS8xgECB4QCtjzGICAgBHg8xgBgtPkkwIZOgEqIhQvYXBpL3YxL3VwbG9hZC1tZWRpYRJfCghHZXRNZWRpYRIbLnNlcnZpY2UudjEuR2V0TWVkaWFSZXF1ZXN0GhQuZ29vZ2xlLmFwaS5IdHRwQm9keSIggtPkkwIaEhgvYXBpL3YxL21lZGlhL3ttZWRpYV9pZH0SkwEKCUdldEF2YXRhchIcLnNlcnZpY2UudjEuR2V0QXZhdGFyUmVxdWVzdBoULmdvb2dsZS5hcGkuSHR0cEJvZHkiUsrzGAIIAdLzGAYIZBAUIAGC0+STAjxaGhIYL2FwaS92MS9hdmF0YXIve2FkZHJlc3N9Eh4vYXBpL3YxL21lZGlhL2F2YXRhci97YWRkcmVzc31iBnByb3RvMw", [file_google_api_annotations, file_google_api_httpbody, file_service_v1_options]);
 
 /**
  * A blob to upload.
@@ -143,6 +143,17 @@ export type GetMediaRequest = Message<"service.v1.GetMediaRequest"> & {
    * @generated from field: string media_id = 1 [json_name = "media_id"];
    */
   mediaId: string;
+
+  /**
+   * Which bytes (query string, `?size=thumbnail`): `full` (the default, also when empty) or,
+   * for media of kind `avatar` only (group and channel pictures), `thumbnail`: a WebP copy at
+   * most 128 pixels on its longer side, made at upload. `400 INVALID_ARGUMENT` for another
+   * value, or `thumbnail` of another kind. `ETag`, `Content-Length` and ranges are those of the
+   * thumbnail then.
+   *
+   * @generated from field: string size = 2;
+   */
+  size: string;
 };
 
 /**
@@ -164,6 +175,16 @@ export type GetAvatarRequest = Message<"service.v1.GetAvatarRequest"> & {
    * @generated from field: string address = 1;
    */
   address: string;
+
+  /**
+   * Which bytes (query string, `?size=thumbnail`): `full` (the default, also when empty), or
+   * `thumbnail`: a WebP copy (`image/webp`) at most 128 pixels on its longer side (never
+   * enlarged), made at upload, with the same cache headers. An avatar uploaded before
+   * thumbnails existed answers its full image. `400 INVALID_ARGUMENT` for another value.
+   *
+   * @generated from field: string size = 2;
+   */
+  size: string;
 };
 
 /**
@@ -232,11 +253,12 @@ export const MediaService: GenService<{
    * the readers of a channel containing a message that references the blob; the audience of a
    * story that references it; any authenticated user for avatars and sticker images.
    *
-   * Errors: `401 UNAUTHORIZED`, `404 NOT_FOUND` (unknown id, or the caller may not download it:
-   * also a recipient whose reference ended, such as the viewer of a view-once message opened
-   * more than MEDIA_VIEWED_GRACE (5 minutes) ago), `410 GONE` (the blob was deleted, to those
-   * who may still download it: its uploader, the readers of a message or story still
-   * referencing it when it was cut off), `429 RATE_LIMIT_EXCEEDED`.
+   * Errors: `400 INVALID_ARGUMENT` (`size` neither `full` nor `thumbnail`, or `thumbnail` for
+   * a kind other than `avatar`), `401 UNAUTHORIZED`, `404 NOT_FOUND` (unknown id, or the caller
+   * may not download it: also a recipient whose reference ended, such as the viewer of a
+   * view-once message opened more than MEDIA_VIEWED_GRACE (5 minutes) ago), `410 GONE` (the
+   * blob was deleted, to those who may still download it: its uploader, the readers of a
+   * message or story still referencing it when it was cut off), `429 RATE_LIMIT_EXCEEDED`.
    *
    * @generated from rpc service.v1.MediaService.GetMedia
    */
@@ -246,14 +268,16 @@ export const MediaService: GenService<{
     output: typeof HttpBodySchema;
   },
   /**
-   * Downloads a user's current avatar image. Public (no authentication) and exempt from the
-   * per-user quota (limited per IP only), so that it can be used directly as an image URL. Over
-   * REST the response body is the raw image with its `Content-Type` (`image/jpeg`, `image/png`
-   * or `image/webp`); over gRPC/Connect it is a `google.api.HttpBody`. Also served at
-   * `GET /api/v1/avatar/{address}`.
+   * Downloads a user's current avatar image, or its 128-pixel thumbnail with `?size=thumbnail`.
+   * Public (no authentication) and exempt from the per-user quota (limited per IP only), so
+   * that it can be used directly as an image URL. Over REST the response body is the raw image
+   * with its `Content-Type` (`image/jpeg`, `image/png` or `image/webp`; the thumbnail is
+   * `image/webp`) and `Cache-Control: public, max-age=300`, `ETag` (its SHA-256); over
+   * gRPC/Connect it is a `google.api.HttpBody`. Also served at `GET /api/v1/avatar/{address}`.
    *
-   * Errors: `404 NOT_FOUND` (malformed address, no account with this address, or the user has
-   * no avatar), `429 RATE_LIMIT_EXCEEDED`.
+   * Errors: `400 INVALID_ARGUMENT` (`size` neither `full` nor `thumbnail`), `404 NOT_FOUND`
+   * (malformed address, no account with this address, or the user has no avatar),
+   * `429 RATE_LIMIT_EXCEEDED`.
    *
    * @generated from rpc service.v1.MediaService.GetAvatar
    */

@@ -1830,8 +1830,15 @@ export const MessagesService: GenService<{
    * caller's devices, never shown to others). Starring a starred message succeeds and changes
    * nothing. A starred message still disappears when its disappearing timer elapses.
    *
+   * Direct and group messages only: a channel post answers `404`. Posts are stored once per
+   * channel, apart from messages (channels.proto), and a reader's access to them is the
+   * channel's (public, or followed) rather than a member record of the conversation, which is
+   * what a star is checked against when set, listed and removed. Clients keep bookmarks of
+   * channel posts on the device.
+   *
    * Errors: `400 INVALID_ARGUMENT` (missing `message_id`), `401 UNAUTHORIZED`, `404 NOT_FOUND`
-   * (no message with this id in a conversation the caller can read), `429 RATE_LIMIT_EXCEEDED`.
+   * (no message with this id in a conversation the caller can read; a channel post),
+   * `429 RATE_LIMIT_EXCEEDED`.
    *
    * @generated from rpc service.v1.MessagesService.StarMessage
    */
