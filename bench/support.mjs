@@ -34,7 +34,8 @@ export async function startService(env = {}) {
   for (let attempt = 0; ; attempt++) {
     const ready = await fetch(`http://127.0.0.1:${httpPort}/health/ready`).then((r) => r.ok, () => false);
     if (ready) break;
-    if (attempt > 100 || child.exitCode !== null) throw new Error('the service did not become ready');
+    // Up to a minute: on a machine shared with other runs, loading the modules alone can take 20 s.
+    if (attempt > 600 || child.exitCode !== null) throw new Error('the service did not become ready');
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   return {
