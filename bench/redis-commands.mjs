@@ -36,11 +36,18 @@ async function startRedis() {
   }
   return {
     url: `redis://127.0.0.1:${port}`,
-    /** Calls and Redis CPU µs per command since the server started, from INFO commandstats. */
-    async commandStats() {
-      const stats = {};
-      for (const [, name, calls, usec] of (await cli('info', 'commandstats')).matchAll(/^cmdstat_([\w|]+):calls=(\d+),usec=(\d+)/gm)) stats[name] = { calls: Number(calls), usec: Number(usec) };
-      return stats;
+    /**
+     * Calls per command since the server started (INFO commandstats; a command a script runs is
+     * counted too, under its own name), and the CPU seconds of Redis's main thread (INFO cpu:
+     * commands, scripts, pub/sub delivery and networking, each counted once), and the bytes
+     * Redis holds (INFO memory `used_memory`: what the sends leave behind, the replay log first).
+     */
+    async stats() {
+      const calls = {};
+      for (const [, name, count] of (await cli('info', 'commandstats')).matchAll(/^cmdstat_([\w|]+):calls=(\d+)/gm)) calls[name] = Number(count);
+      const info = (await cli('info', 'cpu')) + (await cli('info', 'memory'));
+      const field = (name) => Number(new RegExp(`^${name}:([\\d.]+)`, 'm').exec(info)[1]);
+      return { calls, cpuSeconds: field('used_cpu_user_main_thread') + field('used_cpu_sys_main_thread'), usedMemory: field('used_memory') };
     },
     async stop() {
       child.kill('SIGKILL');
@@ -70,25 +77,30 @@ async function sendAndDeliver({ sockets, send, count, deliveries, concurrency = 
   await sleep(500); // what a delivery triggers after its frame (acks, read receipts) settles
 }
 
-/** The commands that ran, per send and per delivery, with the Redis CPU time they took (µs). */
-function perSend(before, after, sends, deliveries) {
+/** What happened in Redis between two `stats()`. */
+function difference(before, after) {
+  const calls = {};
+  for (const [name, count] of Object.entries(after.calls)) if (name !== 'info') calls[name] = count - (before.calls[name] ?? 0);
+  return { calls, cpuSeconds: after.cpuSeconds - before.cpuSeconds, usedMemory: after.usedMemory - before.usedMemory };
+}
+
+/**
+ * The commands the sends caused, per send and per delivery, and Redis's CPU time per send: the
+ * measured window minus an idle window as long (the background work of the service: the mirror
+ * keeper's marker checks, the sweepers).
+ */
+function perSend(measured, idle, sends, deliveries) {
   const rows = {};
-  const total = { calls: 0, usec: 0 };
-  const row = ({ calls, usec }) => ({
-    calls,
-    'per send': Number((calls / sends).toFixed(2)),
-    'per delivery': Number((calls / deliveries).toFixed(2)),
-    'Redis µs per send': Number((usec / sends).toFixed(1)),
-  });
-  for (const [name, { calls, usec }] of Object.entries(after)) {
-    const delta = { calls: calls - (before[name]?.calls ?? 0), usec: usec - (before[name]?.usec ?? 0) };
-    if (delta.calls <= 0 || name === 'info') continue;
-    total.calls += delta.calls;
-    total.usec += delta.usec;
-    rows[name] = row(delta);
+  for (const [name, calls] of Object.entries(measured.calls)) {
+    const caused = calls - (idle.calls[name] ?? 0);
+    if (caused > 0) rows[name] = { calls: caused, 'per send': Number((caused / sends).toFixed(2)), 'per delivery': Number((caused / deliveries).toFixed(2)), 'idle window': idle.calls[name] ?? 0 };
   }
-  rows.total = row(total);
-  return rows;
+  const cpuMicros = ((measured.cpuSeconds - idle.cpuSeconds) * 1e6) / sends;
+  const bytes = (measured.usedMemory - Math.max(0, idle.usedMemory)) / sends;
+  return {
+    rows,
+    summary: `Redis main-thread CPU: ${cpuMicros.toFixed(0)} µs per send, ${((cpuMicros * sends) / deliveries).toFixed(0)} µs per delivery; memory kept: ${bytes.toFixed(0)} bytes per send`,
+  };
 }
 
 export async function benchRedisCommands({
@@ -117,13 +129,19 @@ export async function benchRedisCommands({
       const toGroup = (label) => (index) => postJson(`${base}/api/v1/send`, { client_message_id: `${label}-${index}`, group_id: group.group.id, ciphertext }, auth(index % members));
       await sendAndDeliver({ sockets, send: direct('warm'), count: 50, deliveries: 100 });
       await sendAndDeliver({ sockets, send: toGroup('warm-group'), count: 10, deliveries: 10 * members });
-      const measure = async (send, deliveries) => {
-        const before = await redis.commandStats();
+      const measure = async (title, send, deliveries) => {
+        const before = await redis.stats();
+        const startedAt = performance.now();
         await sendAndDeliver({ sockets, send, count: sends, deliveries });
-        return perSend(before, await redis.commandStats(), sends, deliveries);
+        const measured = difference(before, await redis.stats());
+        const idleFrom = await redis.stats();
+        await sleep(performance.now() - startedAt);
+        const { rows, summary } = perSend(measured, difference(idleFrom, await redis.stats()), sends, deliveries);
+        printTable(title, rows);
+        console.log(summary);
       };
-      printTable(`Redis commands, ${sends} direct messages (2 deliveries each), all users connected`, await measure(direct('direct'), 2 * sends));
-      printTable(`Redis commands, ${sends} messages to a group of ${members} (${members} deliveries each)`, await measure(toGroup('group'), members * sends));
+      await measure(`Redis commands, ${sends} direct messages (2 deliveries each), all users connected`, direct('direct'), 2 * sends);
+      await measure(`Redis commands, ${sends} messages to a group of ${members} (${members} deliveries each)`, toGroup('group'), members * sends);
     } finally {
       for (const socket of sockets) socket.terminate();
       await service.stop();
