@@ -11,14 +11,17 @@ import { generateKeyPairSync } from 'node:crypto';
 import { startChildService } from './child-service.js';
 import type { ChildService } from './child-service.js';
 import { startPrivateRedis } from './private-redis.js';
+import { startPrivateRedisCluster } from './private-redis-cluster.js';
+import type { PrivateRedisCluster } from './private-redis-cluster.js';
 import type { PrivateRedis } from './private-redis.js';
 import { RealtimeClient } from './realtime-client.js';
 import { Api } from './session-api.js';
 import { signIn } from './wallet.js';
 import type { SignedIn } from './wallet.js';
 
-export type DeploymentShape = 'single process' | 'cluster';
-export const DEPLOYMENTS: readonly DeploymentShape[] = ['single process', 'cluster'];
+/** `cluster on Redis Cluster`: the cluster's processes on a private three-master Redis Cluster (REDIS_CLUSTER=true). */
+export type DeploymentShape = 'single process' | 'cluster' | 'cluster on Redis Cluster';
+export const DEPLOYMENTS: readonly DeploymentShape[] = ['single process', 'cluster', 'cluster on Redis Cluster'];
 
 export interface Deployment {
   /** The process that owns the store and serves REST (`all` or `api`). */
@@ -42,6 +45,8 @@ export interface Deployment {
 
 export interface PrivateDeployment extends Deployment {
   readonly redis: PrivateRedis;
+  /** The same Redis as a cluster, on the `cluster on Redis Cluster` shape: one node can be faulted alone. */
+  readonly redisCluster?: PrivateRedisCluster;
 }
 
 export interface PrivateDeploymentOptions {
@@ -56,16 +61,18 @@ const newSigningKey = () => generateKeyPairSync('ed25519').privateKey.export({ f
 
 /** Either shape on a Redis of its own. Rate limits are off unless `env` turns them on. */
 export async function startPrivateDeployment(shape: DeploymentShape, env: Record<string, string> = {}, options: PrivateDeploymentOptions = {}): Promise<PrivateDeployment> {
-  const redis = await startPrivateRedis();
-  const settings = { REDIS_URL: redis.url, REDIS_KEY_PREFIX: 'svc:', JWT_SIGNING_KEY: newSigningKey(), RATE_LIMITS_ENABLED: 'false', ...env };
+  const onRedisCluster = shape === 'cluster on Redis Cluster';
+  const redisCluster = onRedisCluster ? await startPrivateRedisCluster() : undefined;
+  const redis = redisCluster ?? (await startPrivateRedis());
+  const settings = { REDIS_URL: redis.url, REDIS_CLUSTER: String(onRedisCluster), REDIS_KEY_PREFIX: 'svc:', JWT_SIGNING_KEY: newSigningKey(), RATE_LIMITS_ENABLED: 'false', ...env };
   const wsPodRedisUrls = await Promise.all([0, 1].map((index) => options.wsPodRedisUrl?.(redis, index) ?? redis.url));
   const processes = await launch(shape, settings, wsPodRedisUrls);
   const deployment = assemble(shape, processes, async () => {
     redis.thaw();
     await stopAll(processes);
-    await redis.stop();
+    await (redisCluster?.dispose() ?? redis.stop());
   });
-  return Object.assign(deployment, { redis });
+  return Object.assign(deployment, { redis, redisCluster });
 }
 
 /** One process on in-process shared state (`REDIS_URL` unset, whatever the test run's environment says). */

@@ -1,8 +1,9 @@
 /**
  * A Redis Cluster of the test's own: three masters (no replicas) on free ports, with their
- * cluster files in a temporary directory, made one cluster by `redis-cli --cluster create`. A
- * node can be restarted empty (its slots come back with it, its data does not), as a shard that
- * lost its memory. Everything is torn down by `stop()`.
+ * cluster files in a temporary directory, made one cluster by `redis-cli --cluster create`. It
+ * can be faulted as a whole like a private Redis (stop, restart empty, freeze), or one node at a
+ * time: a node restarted empty comes back with its slots (its cluster file) but none of its
+ * data, as a shard that lost its memory. Everything is torn down by `dispose()`.
  */
 import { spawn, execFile } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
@@ -12,17 +13,18 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { freePort } from './ports.js';
 import { waitForPort } from './private-redis.js';
+import type { PrivateRedis } from './private-redis.js';
 
 const run = promisify(execFile);
 
-export interface PrivateRedisCluster {
+/** As a PrivateRedis, every node at once; `url` is a seed (the first node) for REDIS_URL with REDIS_CLUSTER=true. */
+export interface PrivateRedisCluster extends PrivateRedis {
   /** The client ports of the masters. */
   readonly ports: readonly number[];
-  /** A seed URL (the first node) for REDIS_URL with REDIS_CLUSTER=true. */
-  readonly url: string;
   /** Kills node `index` (SIGKILL) and starts it again with its slots but none of its data. */
-  restartEmpty(index: number): Promise<void>;
-  stop(): Promise<void>;
+  restartNodeEmpty(index: number): Promise<void>;
+  /** Stops every node and removes their files. */
+  dispose(): Promise<void>;
 }
 
 const MASTERS = 3;
@@ -43,32 +45,48 @@ export async function startPrivateRedisCluster(): Promise<PrivateRedisCluster> {
     node.server = undefined;
     if (!child || child.exitCode !== null || child.signalCode !== null) return;
     const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    child.kill('SIGCONT');
     child.kill('SIGKILL');
     await exited;
   };
-  const stop = async () => {
-    await Promise.all(nodes.map(kill));
+  const startAll = async () => {
+    await Promise.all(nodes.map(start));
+    await Promise.all(nodes.map((node) => untilClusterOk(node.port)));
+  };
+  const stopAll = () => Promise.all(nodes.map(kill)).then(() => undefined);
+  const dispose = async () => {
+    await stopAll();
     await rm(dir, { recursive: true, force: true });
   };
+  const signalAll = (signal: NodeJS.Signals) => nodes.forEach((node) => node.server?.kill(signal));
 
   try {
     await Promise.all(nodes.map(start));
     await run('redis-cli', ['--cluster', 'create', ...nodes.map((node) => `127.0.0.1:${node.port}`), '--cluster-replicas', '0', '--cluster-yes']);
     await Promise.all(nodes.map((node) => untilClusterOk(node.port)));
   } catch (error) {
-    await stop();
+    await dispose();
     throw error;
   }
   return {
     ports: nodes.map((node) => node.port),
+    port: nodes[0]!.port,
     url: `redis://127.0.0.1:${nodes[0]!.port}`,
-    async restartEmpty(index) {
+    stop: stopAll,
+    start: startAll,
+    async restartEmpty() {
+      await stopAll();
+      await startAll();
+    },
+    freeze: () => signalAll('SIGSTOP'),
+    thaw: () => signalAll('SIGCONT'),
+    async restartNodeEmpty(index) {
       const node = nodes[index]!;
       await kill(node);
       await start(node);
       await Promise.all(nodes.map((each) => untilClusterOk(each.port)));
     },
-    stop,
+    dispose,
   };
 }
 

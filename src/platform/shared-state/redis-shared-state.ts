@@ -62,6 +62,7 @@ const CONNECTION_OPTIONS: RedisOptions = {
 
 /** How a cluster client rides out a node's loss: refresh the slot map and retry within a bounded time. */
 const CLUSTER_RETRY_DELAY_MS = 100;
+const SLOTS_REFRESH_INTERVAL_MS = 2000;
 
 /** One Redis, or the client of a Redis Cluster (which routes each command to its slot's shard). */
 type Connection = Redis | Cluster;
@@ -137,6 +138,10 @@ export class RedisSharedState implements SharedState {
       retryDelayOnClusterDown: CLUSTER_RETRY_DELAY_MS,
       retryDelayOnTryAgain: CLUSTER_RETRY_DELAY_MS,
       maxRedirections: 4,
+      // Re-reads the slot map every 2 s: besides following resharding, each refresh replaces a
+      // sharded subscriber whose node went away (ioredis does that only on a refresh), so
+      // subscriptions come back within seconds of a shard's restart.
+      slotsRefreshInterval: SLOTS_REFRESH_INTERVAL_MS,
       redisOptions: {
         ...CONNECTION_OPTIONS,
         connectionName: `${options.keyPrefix}cluster`,

@@ -63,7 +63,7 @@ function redisClusterHarness(): SharedStateHarness {
     },
     async dispose() {
       await Promise.all(opened.map((state) => state.close()));
-      await (await cluster)?.stop();
+      await (await cluster)?.dispose();
     },
   };
 }
