@@ -143,7 +143,7 @@ export function deploymentForThisBlock(shape: DeploymentShape, env: Record<strin
   beforeAll(async () => {
     running.deployment = await startPrivateDeployment(shape, env, options);
     running.api = new Api(running.deployment.apiUrl);
-  }, 60_000);
+  }, 120_000); // a Redis Cluster and three processes, on a machine other test runs load too
   afterAll(async () => {
     for (const client of clients) client.close();
     await running.deployment?.stop();

@@ -152,7 +152,8 @@ export class RedisSharedState implements SharedState {
     });
     reportConnectionState(cluster, 'cluster', options.logger);
     const state = new RedisSharedState(cluster, cluster, options.keyPrefix, options.logger);
-    await Promise.allSettled([cluster.connect()]);
+    // As for one Redis: a failed first attempt is logged, and the client keeps trying.
+    await cluster.connect().catch(() => undefined);
     return state;
   }
 
