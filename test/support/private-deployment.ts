@@ -21,7 +21,14 @@ import type { SignedIn } from './wallet.js';
 
 /** `cluster on Redis Cluster`: the cluster's processes on a private three-master Redis Cluster (REDIS_CLUSTER=true). */
 export type DeploymentShape = 'single process' | 'cluster' | 'cluster on Redis Cluster';
-export const DEPLOYMENTS: readonly DeploymentShape[] = ['single process', 'cluster', 'cluster on Redis Cluster'];
+export const DEPLOYMENTS: readonly DeploymentShape[] = ['single process', 'cluster'];
+/**
+ * The same and the Redis Cluster, for the flows whose tests restart Redis empty or freeze it but
+ * never stop every node for seconds: after an outage of the whole cluster, ioredis 6's sharded
+ * subscribers do not come back (docs/deploy.md, "Redis"), which test/app/redis-outage.e2e.test.ts
+ * would show.
+ */
+export const DEPLOYMENTS_AND_REDIS_CLUSTER: readonly DeploymentShape[] = [...DEPLOYMENTS, 'cluster on Redis Cluster'];
 
 export interface Deployment {
   /** The process that owns the store and serves REST (`all` or `api`). */
