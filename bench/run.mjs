@@ -7,7 +7,8 @@
 // BENCH_KEYS_OWNERS and BENCH_KEYS_CONCURRENCY the key-bundle one (bench/keys.mjs);
 // BENCH_GROUP_MEMBERS, BENCH_GROUP_MESSAGES and BENCH_GROUP_CONCURRENCY the group one (bench/groups.mjs);
 // BENCH_PUSH_COUNT and BENCH_PUSH_CONCURRENCY the push one (bench/push.mjs); BENCH_MEDIA_COUNT the
-// media one (bench/media.mjs).
+// media one (bench/media.mjs); BENCH_REDIS_SENDS and BENCH_REDIS_GROUP_MEMBERS the Redis command count
+// (bench/redis-commands.mjs).
 // BENCH_PROFILE=<dir> makes each started service write a V8 CPU profile there.
 import { cpus } from 'node:os';
 import { benchChannels } from './channels.mjs';
@@ -18,6 +19,7 @@ import { benchLimiter } from './limiter.mjs';
 import { benchMedia } from './media.mjs';
 import { benchPush } from './push.mjs';
 import { benchRealtime } from './realtime.mjs';
+import { benchRedisCommands } from './redis-commands.mjs';
 import { benchSend } from './send.mjs';
 import { benchSignIn } from './sign-in.mjs';
 import { benchStore } from './store.mjs';
@@ -32,6 +34,7 @@ await benchSend();
 const directMessages = await benchRealtime();
 await benchChannels(directMessages);
 await benchGroups();
+await benchRedisCommands();
 await benchKeys();
 await benchPush();
 await benchMedia();

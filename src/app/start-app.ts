@@ -77,7 +77,7 @@ export async function startApp(config: Config, logger: Logger): Promise<RunningA
   // Ports.
   const metrics = createMetrics();
   const outages = new OutageLog(logger);
-  const sharedState = await openSharedState({ redisUrl: config.sharedState.redisUrl, keyPrefix: config.sharedState.keyPrefix, logger });
+  const sharedState = await openSharedState({ redisUrl: config.sharedState.redisUrl, redisCluster: config.sharedState.cluster, keyPrefix: config.sharedState.keyPrefix, logger });
   const store: DocumentStore | undefined = servesApi
     ? await openStore({ mongodbUrl: config.store.mongodbUrl, mongodbAllowStandalone: config.store.mongodbAllowStandalone, dataDir: config.store.dataDir, logger })
     : undefined;

@@ -114,7 +114,7 @@ export function createSessionService(deps: SessionServiceDependencies) {
 
     async logoutCookieSession(_: unknown, context: HandlerContext) {
       const caller = await endCurrent(context, 'cookie_logout');
-      if (caller.accessToken) await deps.revocations.denyToken(caller.accessToken.id, caller.accessToken.expiresAt);
+      if (caller.accessToken) await deps.revocations.denyToken(caller.sessionId, caller.accessToken.id, caller.accessToken.expiresAt);
       clearSessionCookies(context, cookies);
       return { success: true, message: 'Signed out' };
     },

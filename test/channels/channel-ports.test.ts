@@ -18,7 +18,8 @@ import { ChannelReadMarkers } from '../../src/channels/channel-read-markers.js';
 import type { AccountRepository } from '../../src/identity/accounts/account-repository.js';
 import { createLogger } from '../../src/platform/logging/logger.js';
 import { MemorySharedState } from '../../src/platform/shared-state/memory-shared-state.js';
-import { MIRRORS_COMPLETE_KEY } from '../../src/platform/shared-state/mirror-completeness.js';
+import { mirrorsCompleteKey } from '../../src/platform/shared-state/mirror-completeness.js';
+import { ALL_SHARD_BUCKETS } from '../../src/platform/shared-state/shard-buckets.js';
 import { ChannelFollows } from '../../src/realtime/events/channel-follows.js';
 import { ChannelPostStream } from '../../src/realtime/events/channel-post-stream.js';
 import { openEmbeddedStore } from '../support/stores-under-test.js';
@@ -40,7 +41,7 @@ beforeEach(async () => {
   underTest = await openEmbeddedStore();
   const logger = createLogger('silent');
   state = new MemorySharedState({ keyPrefix: 'test:', logger });
-  await state.set(MIRRORS_COMPLETE_KEY, 'yes');
+  await Promise.all(ALL_SHARD_BUCKETS.map((bucket) => state.set(mirrorsCompleteKey(bucket), 'yes')));
   follows = new ChannelFollows(state);
   area = await createChannelsArea({
     settings: { maxSubscriptions: 100, replayPosts: 100, replayRetentionMs: 60_000 },

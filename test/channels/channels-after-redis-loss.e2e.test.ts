@@ -6,11 +6,11 @@
  * and on the cluster of one api and two ws processes, each with its own Redis.
  */
 import { expectOk } from '../support/session-api.js';
-import { DEPLOYMENTS, deploymentForThisBlock, eventually } from '../support/private-deployment.js';
+import { DEPLOYMENTS_AND_REDIS_CLUSTER, deploymentForThisBlock, eventually } from '../support/private-deployment.js';
 import type { RealtimeClient } from '../support/realtime-client.js';
 import { bearer, signIn } from '../support/wallet.js';
 
-describe.each(DEPLOYMENTS)('on a %s with its own Redis', (shape) => {
+describe.each(DEPLOYMENTS_AND_REDIS_CLUSTER)('on a %s with its own Redis', (shape) => {
   const running = deploymentForThisBlock(shape);
 
   it('Redis restarted empty: live posts go on, lost ones are re-read over REST', async () => {

@@ -6,12 +6,12 @@
  * processes, each with its own Redis.
  */
 import { expectOk } from '../support/session-api.js';
-import { DEPLOYMENTS, deploymentForThisBlock, eventually } from '../support/private-deployment.js';
+import { DEPLOYMENTS_AND_REDIS_CLUSTER, deploymentForThisBlock, eventually } from '../support/private-deployment.js';
 import type { Frame, RealtimeClient } from '../support/realtime-client.js';
 import { bearer, signIn } from '../support/wallet.js';
 import type { SignedIn } from '../support/wallet.js';
 
-describe.each(DEPLOYMENTS)('on a %s with its own Redis', (shape) => {
+describe.each(DEPLOYMENTS_AND_REDIS_CLUSTER)('on a %s with its own Redis', (shape) => {
   const running = deploymentForThisBlock(shape);
 
   /** Alice and Bob, Bob has blocked Alice; each connected, to different ws pods where there are two. */

@@ -5,7 +5,7 @@
  * or departed member's devices hear of their departure and then receive nothing more of the
  * group, on every pod, while the rest of their stream keeps flowing.
  */
-import { DEPLOYMENTS, deploymentForThisBlock } from '../support/private-deployment.js';
+import { DEPLOYMENTS_AND_REDIS_CLUSTER, deploymentForThisBlock } from '../support/private-deployment.js';
 import type { Frame, RealtimeClient } from '../support/realtime-client.js';
 import { expectFailure, expectOk, signInAgain, sleep } from '../support/session-api.js';
 import { bearer, signIn, TestUser } from '../support/wallet.js';
@@ -21,7 +21,7 @@ interface Member {
 const isUserMessage = (frame: Frame) => frame.data.message.kind !== 'system';
 const systemEvents = (device: RealtimeClient) => device.ofType('message.new').filter((frame) => !isUserMessage(frame)).map((frame) => frame.data.message.system_event);
 
-describe.each(DEPLOYMENTS)('on a %s', (shape) => {
+describe.each(DEPLOYMENTS_AND_REDIS_CLUSTER)('on a %s', (shape) => {
   const running = deploymentForThisBlock(shape);
   const groups = new GroupCalls(() => running.api);
 

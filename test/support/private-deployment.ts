@@ -11,14 +11,24 @@ import { generateKeyPairSync } from 'node:crypto';
 import { startChildService } from './child-service.js';
 import type { ChildService } from './child-service.js';
 import { startPrivateRedis } from './private-redis.js';
+import { startPrivateRedisCluster } from './private-redis-cluster.js';
+import type { PrivateRedisCluster } from './private-redis-cluster.js';
 import type { PrivateRedis } from './private-redis.js';
 import { RealtimeClient } from './realtime-client.js';
 import { Api } from './session-api.js';
 import { signIn } from './wallet.js';
 import type { SignedIn } from './wallet.js';
 
-export type DeploymentShape = 'single process' | 'cluster';
+/** `cluster on Redis Cluster`: the cluster's processes on a private three-master Redis Cluster (REDIS_CLUSTER=true). */
+export type DeploymentShape = 'single process' | 'cluster' | 'cluster on Redis Cluster';
 export const DEPLOYMENTS: readonly DeploymentShape[] = ['single process', 'cluster'];
+/**
+ * The same and the Redis Cluster, for the flows whose tests restart Redis empty or freeze it but
+ * never stop every node for seconds: after an outage of the whole cluster, ioredis 6's sharded
+ * subscribers do not come back (docs/deploy.md, "Redis"), which test/app/redis-outage.e2e.test.ts
+ * would show.
+ */
+export const DEPLOYMENTS_AND_REDIS_CLUSTER: readonly DeploymentShape[] = [...DEPLOYMENTS, 'cluster on Redis Cluster'];
 
 export interface Deployment {
   /** The process that owns the store and serves REST (`all` or `api`). */
@@ -42,6 +52,8 @@ export interface Deployment {
 
 export interface PrivateDeployment extends Deployment {
   readonly redis: PrivateRedis;
+  /** The same Redis as a cluster, on the `cluster on Redis Cluster` shape: one node can be faulted alone. */
+  readonly redisCluster?: PrivateRedisCluster;
 }
 
 export interface PrivateDeploymentOptions {
@@ -56,16 +68,18 @@ const newSigningKey = () => generateKeyPairSync('ed25519').privateKey.export({ f
 
 /** Either shape on a Redis of its own. Rate limits are off unless `env` turns them on. */
 export async function startPrivateDeployment(shape: DeploymentShape, env: Record<string, string> = {}, options: PrivateDeploymentOptions = {}): Promise<PrivateDeployment> {
-  const redis = await startPrivateRedis();
-  const settings = { REDIS_URL: redis.url, REDIS_KEY_PREFIX: 'svc:', JWT_SIGNING_KEY: newSigningKey(), RATE_LIMITS_ENABLED: 'false', ...env };
+  const onRedisCluster = shape === 'cluster on Redis Cluster';
+  const redisCluster = onRedisCluster ? await startPrivateRedisCluster() : undefined;
+  const redis = redisCluster ?? (await startPrivateRedis());
+  const settings = { REDIS_URL: redis.url, REDIS_CLUSTER: String(onRedisCluster), REDIS_KEY_PREFIX: 'svc:', JWT_SIGNING_KEY: newSigningKey(), RATE_LIMITS_ENABLED: 'false', ...env };
   const wsPodRedisUrls = await Promise.all([0, 1].map((index) => options.wsPodRedisUrl?.(redis, index) ?? redis.url));
   const processes = await launch(shape, settings, wsPodRedisUrls);
   const deployment = assemble(shape, processes, async () => {
     redis.thaw();
     await stopAll(processes);
-    await redis.stop();
+    await (redisCluster?.dispose() ?? redis.stop());
   });
-  return Object.assign(deployment, { redis });
+  return Object.assign(deployment, { redis, redisCluster });
 }
 
 /** One process on in-process shared state (`REDIS_URL` unset, whatever the test run's environment says). */
@@ -136,7 +150,7 @@ export function deploymentForThisBlock(shape: DeploymentShape, env: Record<strin
   beforeAll(async () => {
     running.deployment = await startPrivateDeployment(shape, env, options);
     running.api = new Api(running.deployment.apiUrl);
-  }, 60_000);
+  }, 120_000); // a Redis Cluster and three processes, on a machine other test runs load too
   afterAll(async () => {
     for (const client of clients) client.close();
     await running.deployment?.stop();

@@ -59,7 +59,7 @@ export async function startPrivateRedis(): Promise<PrivateRedis> {
   };
 }
 
-async function waitForPort(port: number, child: ChildProcess): Promise<void> {
+export async function waitForPort(port: number, child: ChildProcess): Promise<void> {
   const deadline = Date.now() + 10_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`redis-server on port ${port} exited (${child.exitCode})`);

@@ -77,6 +77,11 @@ export const settings = {
       'Redis connection string for state shared between pods. Unset: in-process state (one process only).',
       ['redis:', 'rediss:'],
     ),
+    cluster: booleanSetting(
+      'REDIS_CLUSTER',
+      'REDIS_URL names one node of a Redis Cluster (7.0 or later): keys and scripts go to the shard of their slot, pub/sub is sharded (SPUBLISH/SSUBSCRIBE). false: REDIS_URL is one Redis.',
+      false,
+    ),
     keyPrefix: stringSetting('REDIS_KEY_PREFIX', 'Prefix of every Redis key and channel.', 'svc:', /^[\w:.-]{1,64}$/),
   },
   service: {

@@ -7,6 +7,12 @@
  * in the same atomic step and answers `unknown` without it, and the caller refuses (503, 4503)
  * or asks the store instead of trusting an empty cache.
  *
+ * Redis Cluster: a mirror's keys are spread over the shard buckets (shard-buckets.ts) by a routing
+ * id (a session, a user, a pair of users), and each bucket has its own marker, in the slot of its
+ * keys, so a lookup and its marker check stay one single-slot step. A cluster node that restarts
+ * empty loses the markers of its buckets only: those answer `unknown` until the keeper has
+ * rebuilt them, the others keep answering.
+ *
  * Writes keep a mirror never less strict than the store: what restricts (a session ended, a
  * block) is written to the mirror first and then to the store, what relaxes (an unblock) to the
  * store first and then to the mirror, so a failure between the two can only leave the mirror
@@ -14,11 +20,17 @@
  */
 import { defineScript } from './shared-state.js';
 import type { SharedState } from './shared-state.js';
+import { shardBucketOf, shardBucketTag } from './shard-buckets.js';
 
-/** Set, without expiry, once every mirror has been rebuilt from the store. Its value is the rebuild's id. */
-export const MIRRORS_COMPLETE_KEY = 'mirrors:complete';
-/** The id of the rebuild in progress; a flush during the rebuild removes it, and the rebuild does not count. */
-export const MIRRORS_REBUILDING_KEY = 'mirrors:rebuilding';
+/** A bucket's marker: set, without expiry, once every mirror has been rebuilt from the store. Its value is the rebuild's id. */
+export const mirrorsCompleteKey = (bucket: number) => `${shardBucketTag(bucket)}:mirrors:complete`;
+/** The id of the bucket's rebuild in progress; a flush during the rebuild removes it, and the rebuild does not count there. */
+export const mirrorsRebuildingKey = (bucket: number) => `${shardBucketTag(bucket)}:mirrors:rebuilding`;
+
+/** The key of a mirrored record, in the bucket of `routingId` (the id its lookups are routed by). */
+export function mirrorKey(routingId: string, name: string): string {
+  return `${shardBucketTag(shardBucketOf(routingId))}:${name}`;
+}
 
 /** What a mirror says about some keys: one exists, none does, or it cannot vouch (incomplete). */
 export type MirrorAnswer = 'found' | 'absent' | 'unknown';
@@ -32,22 +44,41 @@ return redis.call('EXISTS', KEYS[2], KEYS[3])`,
   local: (state, [marker, ...keys]) => (state.get(marker!) === null ? -1 : keys.filter((key) => state.get(key) !== null).length),
 });
 
-/** Whether either key exists in a complete mirror (pass one key twice to test one). */
-export async function lookUpMirror(state: SharedState, keys: readonly [string, string]): Promise<MirrorAnswer> {
-  const found = await state.run(lookUp, [MIRRORS_COMPLETE_KEY, ...keys], []);
+/** Whether either key (both made by `mirrorKey` with `routingId`) exists in a complete mirror (pass one key twice to test one). */
+export async function lookUpMirror(state: SharedState, routingId: string, keys: readonly [string, string]): Promise<MirrorAnswer> {
+  const found = await state.run(lookUp, [mirrorsCompleteKey(shardBucketOf(routingId)), ...keys], []);
   return found < 0 ? 'unknown' : found > 0 ? 'found' : 'absent';
 }
 
-/**
- * Which of many keys exist in a complete mirror, in one round trip (MGET with the marker);
- * `unknown` when the mirror cannot vouch.
- */
-export async function lookUpMirrorEach(state: SharedState, keys: readonly string[]): Promise<boolean[] | 'unknown'> {
-  const [marker, ...values] = await state.getMany([MIRRORS_COMPLETE_KEY, ...keys]);
-  return marker == null ? 'unknown' : values.map((value) => value !== null);
+/** The value of one mirrored key (made by `mirrorKey` with `routingId`), in one round trip with its marker. */
+export async function readMirror(state: SharedState, routingId: string, key: string): Promise<string | null | 'unknown'> {
+  const [marker, value] = await state.getMany([mirrorsCompleteKey(shardBucketOf(routingId)), key]);
+  return marker == null ? 'unknown' : (value ?? null);
 }
 
-/** KEYS: rebuilding, complete. ARGV: the rebuild's id. Marks the mirrors complete if the rebuild still counts (1), else 0. */
+/**
+ * Which of many records exist in a complete mirror: one round trip (MGET with the marker) per
+ * bucket involved, all at once; `unknown` when any of those buckets cannot vouch.
+ */
+export async function lookUpMirrorEach(state: SharedState, records: readonly { routingId: string; key: string }[]): Promise<boolean[] | 'unknown'> {
+  const byBucket = new Map<number, number[]>();
+  records.forEach(({ routingId }, index) => {
+    const bucket = shardBucketOf(routingId);
+    byBucket.set(bucket, [...(byBucket.get(bucket) ?? []), index]);
+  });
+  const found = new Array<boolean>(records.length).fill(false);
+  const answers = await Promise.all(
+    [...byBucket].map(async ([bucket, indexes]) => {
+      const [marker, ...values] = await state.getMany([mirrorsCompleteKey(bucket), ...indexes.map((index) => records[index]!.key)]);
+      if (marker == null) return 'unknown';
+      indexes.forEach((index, position) => (found[index] = values[position] !== null));
+      return 'known';
+    }),
+  );
+  return answers.includes('unknown') ? 'unknown' : found;
+}
+
+/** KEYS: rebuilding, complete (of one bucket). ARGV: the rebuild's id. Marks the bucket complete if the rebuild still counts (1), else 0. */
 export const completeRebuild = defineScript<[rebuildId: string], number>({
   name: 'mirror-complete',
   keys: 2,

@@ -1,16 +1,17 @@
 /**
  * Keeps the mirrors in shared state complete (see mirror-completeness.ts). Runs in every
  * process with a store: at start, and every couple of seconds after, it checks the completeness
- * marker; when it is missing (first start, Redis restarted empty or flushed) it copies every
- * mirror from the store and then sets the marker. No process restart is needed after a Redis
- * loss. Several api pods may rebuild at once: the copies are idempotent, and only a rebuild that
- * no flush interrupted sets the marker.
+ * markers, one per shard bucket; when any is missing (first start, Redis or one cluster node
+ * restarted empty, a flush) it copies every mirror from the store and then sets the missing
+ * markers. No process restart is needed after a Redis loss. Several api pods may rebuild at once:
+ * the copies are idempotent, and only a rebuild that no flush interrupted sets a bucket's marker.
  */
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '../logging/logger.js';
 import type { OutageLog } from '../logging/outage-log.js';
 import { RepeatingWork } from '../logging/repeating-work.js';
-import { MIRRORS_COMPLETE_KEY, MIRRORS_REBUILDING_KEY, completeRebuild } from './mirror-completeness.js';
+import { completeRebuild, mirrorsCompleteKey, mirrorsRebuildingKey } from './mirror-completeness.js';
+import { ALL_SHARD_BUCKETS } from './shard-buckets.js';
 import type { SharedState } from './shared-state.js';
 
 /** One mirror: copies every record it mirrors from the store; answers how many. */
@@ -54,12 +55,18 @@ export class MirrorKeeper {
   }
 
   private async rebuildIfIncomplete(): Promise<void> {
-    if (await this.state.exists(MIRRORS_COMPLETE_KEY)) return;
+    const complete = await Promise.all(ALL_SHARD_BUCKETS.map((bucket) => this.state.exists(mirrorsCompleteKey(bucket))));
+    const incomplete = ALL_SHARD_BUCKETS.filter((bucket) => !complete[bucket]);
+    if (incomplete.length === 0) return;
     const rebuildId = randomUUID();
-    await this.state.set(MIRRORS_REBUILDING_KEY, rebuildId, { ttlMs: REBUILD_TTL_MS });
+    await Promise.all(incomplete.map((bucket) => this.state.set(mirrorsRebuildingKey(bucket), rebuildId, { ttlMs: REBUILD_TTL_MS })));
     const copied: Record<string, number> = {};
     for (const source of this.sources) copied[source.name] = await source.restore();
-    const completed = (await this.state.run(completeRebuild, [MIRRORS_REBUILDING_KEY, MIRRORS_COMPLETE_KEY], [rebuildId])) === 1;
-    this.logger.info({ copied, completed }, completed ? 'shared-state mirrors rebuilt from the store' : 'shared-state mirrors copied; another rebuild or a flush came in between');
+    const outcomes = await Promise.all(incomplete.map((bucket) => this.state.run(completeRebuild, [mirrorsRebuildingKey(bucket), mirrorsCompleteKey(bucket)], [rebuildId])));
+    const completed = outcomes.filter((outcome) => outcome === 1).length;
+    this.logger.info(
+      { copied, buckets: incomplete.length, completed },
+      completed === incomplete.length ? 'shared-state mirrors rebuilt from the store' : 'shared-state mirrors copied; another rebuild or a flush came in between',
+    );
   }
 }

@@ -5,6 +5,8 @@ import type { SharedState, SharedStateLogger } from './shared-state.js';
 export interface OpenSharedStateOptions {
   /** REDIS_URL; unset means one process with in-memory state. */
   redisUrl?: string | undefined;
+  /** REDIS_CLUSTER: REDIS_URL is a seed node of a Redis Cluster. */
+  redisCluster?: boolean;
   /** REDIS_KEY_PREFIX, applied to every key and channel. */
   keyPrefix: string;
   logger: SharedStateLogger;
@@ -15,13 +17,13 @@ export interface OpenSharedStateOptions {
  * or once the first attempt has failed (then `ping()` fails until Redis is reachable).
  */
 export async function openSharedState(options: OpenSharedStateOptions): Promise<SharedState> {
-  const { redisUrl, keyPrefix, logger } = options;
+  const { redisUrl, redisCluster = false, keyPrefix, logger } = options;
   if (redisUrl === undefined || redisUrl === '') {
     logger.info({ keyPrefix }, 'shared state: in-process (REDIS_URL unset; one process only)');
     return new MemorySharedState({ keyPrefix, logger });
   }
-  logger.info({ keyPrefix, redis: redactPassword(redisUrl) }, 'shared state: Redis');
-  return RedisSharedState.connect({ url: redisUrl, keyPrefix, logger });
+  logger.info({ keyPrefix, redis: redactPassword(redisUrl), cluster: redisCluster }, redisCluster ? 'shared state: Redis Cluster' : 'shared state: Redis');
+  return RedisSharedState.connect({ url: redisUrl, cluster: redisCluster, keyPrefix, logger });
 }
 
 function redactPassword(url: string): string {

@@ -3,13 +3,19 @@
  * alike — pub/sub fan-out from api pods to ws pods, single-use WebSocket tickets, the
  * sign-in replay cache, rate-limit buckets, the access-token deny list, presence.
  *
- * Two implementations keep the same semantics (one contract test suite runs on both):
- * - RedisSharedState (REDIS_URL set): state shared by every pod through Redis;
+ * Two implementations keep the same semantics (one contract test suite runs on both, and on a
+ * Redis Cluster):
+ * - RedisSharedState (REDIS_URL set): state shared by every pod through Redis or a Redis Cluster;
  * - MemorySharedState (REDIS_URL unset): one process, in memory.
  *
  * Keys and channels: every key and channel is prefixed with the configured key prefix
  * (REDIS_KEY_PREFIX, default `svc:`) so that deployments and test runs can share one
  * Redis. Callers and scripts never see or add the prefix themselves.
+ *
+ * Redis Cluster (REDIS_CLUSTER=true): keys are named with a hash tag (`{user}`, `{chan:id}`, a
+ * shard bucket's tag) so that a multi-key command (`getMany`) or a script only ever touches one
+ * slot, and pub/sub is sharded (SSUBSCRIBE/SPUBLISH): a channel lives on the shard of its slot, so
+ * fan-out spreads over the shards instead of every node carrying every message.
  *
  * Redis outage: commands fail fast instead of hanging the request. A command issued while
  * the connection is down rejects at once (no offline queue), a command in flight when the
@@ -65,6 +71,7 @@ export interface SharedState {
   /**
    * Runs an atomic script (see defineScript); `keys` are prefixed, `args` are not. A
    * script may publish: its messages go out in script order, atomically with its writes.
+   * On a Redis Cluster all `keys` must share a hash slot.
    */
   run<TArgs extends readonly ScriptArg[], TResult extends ScriptReply>(
     script: SharedStateScript<TArgs, TResult>,
@@ -81,8 +88,9 @@ export interface SharedState {
    */
   subscribe(channel: string, handler: MessageHandler, onResubscribed?: () => void): Promise<Unsubscribe>;
   /**
-   * Whether any process (pod) is subscribed to the channel at this moment (PUBSUB NUMSUB): a
-   * publish now would reach someone. On Redis Cluster it sees the subscribers of one node only.
+   * Whether any process (pod) is subscribed to the channel at this moment (PUBSUB NUMSUB; on a
+   * Redis Cluster PUBSUB SHARDNUMSUB, asked of the shard that holds the channel): a publish now
+   * would reach someone.
    */
   hasSubscribers(channel: string): Promise<boolean>;
   /** Resolves when the backing store answers; throws otherwise (readiness check). */
@@ -119,7 +127,8 @@ export interface LocalScriptState {
   pexpire(key: string, ttlMs: number): boolean;
   /**
    * PUBLISH, delivered after the script returns. A script passes its channel among KEYS so
-   * that the channel gets the key prefix (and, with a hash tag, the slot of its keys).
+   * that the channel gets the key prefix and, named with the hash tag of its keys, their slot
+   * (on a Redis Cluster the Lua script publishes with SPUBLISH, which must stay in that slot).
    */
   publish(channel: string, message: string): void;
   /** ZADD key score member: adds the member or moves it to the new score. */
@@ -142,8 +151,10 @@ export interface ScriptDefinition<TResult extends ScriptReply> {
   keys: number;
   /**
    * The Redis script. Keep it tiny and documented: it is the one place where hand-written
-   * logic runs inside Redis. It must touch only the keys it is given, and must take the
-   * current time as an argument rather than reading a clock.
+   * logic runs inside Redis. It must touch only the keys it is given (and keys named with
+   * their hash tag), and must take the current time as an argument rather than reading a clock.
+   * It publishes with `redis.call(PUBLISH, channel, message)`: the implementation defines
+   * `PUBLISH` as 'PUBLISH' on one Redis and 'SPUBLISH' (sharded pub/sub) on a Redis Cluster.
    */
   lua: string;
   /**

@@ -6,18 +6,19 @@
  * lookup answers `unknown` and the pod waits rather than taking an empty list for "follows
  * nothing" (mirror-completeness.ts).
  *
- * Each change is announced on one channel (`channel-follows`) in the same atomic script, so the
- * ws pods holding the user's connections join or leave the channel's topic at once; a pod that
+ * Each change is announced on the follow-changes channel (the user's shard bucket of it, with the
+ * user's list: one Redis Cluster slot) in the same atomic script, so the ws pods holding the user's connections join or leave the channel's topic at once; a pod that
  * missed announcements while its subscription was down re-reads its users' lists.
  */
-import { MIRRORS_COMPLETE_KEY } from '../../platform/shared-state/mirror-completeness.js';
+import { BucketedChannel } from '../../platform/shared-state/bucketed-channel.js';
+import { mirrorKey, readMirror } from '../../platform/shared-state/mirror-completeness.js';
 import { defineScript } from '../../platform/shared-state/shared-state.js';
 import type { SharedState, Unsubscribe } from '../../platform/shared-state/shared-state.js';
 
 export type FollowChange = '+' | '-';
 
-const ANNOUNCEMENTS = 'channel-follows';
-const listKey = (address: string) => `chf:{${address}}`;
+const announcements = new BucketedChannel('channel-follows');
+const listKey = (address: string) => mirrorKey(address, `chf:${address}`);
 
 /** A follow list is the channel ids joined by commas (ids are base64url, without commas). */
 function changed(list: string | null, channelId: string, change: FollowChange): string[] {
@@ -36,7 +37,7 @@ for each in string.gmatch(redis.call('GET', KEYS[1]) or '', '[^,]+') do
 end
 if ARGV[2] == '+' then table.insert(kept, ARGV[1]) end
 if #kept == 0 then redis.call('DEL', KEYS[1]) else redis.call('SET', KEYS[1], table.concat(kept, ',')) end
-redis.call('PUBLISH', KEYS[2], ARGV[3] .. '|' .. ARGV[2] .. '|' .. ARGV[1])
+redis.call(PUBLISH, KEYS[2], ARGV[3] .. '|' .. ARGV[2] .. '|' .. ARGV[1])
 return #kept`,
   local: (state, [key, announcements], [channelId, change, address]) => {
     const kept = changed(state.get(key!), channelId!, change as FollowChange);
@@ -52,11 +53,11 @@ export class ChannelFollows {
 
   /** Records (idempotently) that the user follows the channel, and tells the ws pods. */
   async follow(address: string, channelId: string): Promise<void> {
-    await this.state.run(updateFollows, [listKey(address), ANNOUNCEMENTS], [channelId, '+', address]);
+    await this.state.run(updateFollows, [listKey(address), announcements.of(address)], [channelId, '+', address]);
   }
 
   async unfollow(address: string, channelId: string): Promise<void> {
-    await this.state.run(updateFollows, [listKey(address), ANNOUNCEMENTS], [channelId, '-', address]);
+    await this.state.run(updateFollows, [listKey(address), announcements.of(address)], [channelId, '-', address]);
   }
 
   /** Replaces a user's whole list (the mirror's rebuild from the store). */
@@ -67,14 +68,14 @@ export class ChannelFollows {
 
   /** The channels the user follows; `unknown` while the mirror is incomplete. */
   async of(address: string): Promise<string[] | 'unknown'> {
-    const [marker, list] = await this.state.getMany([MIRRORS_COMPLETE_KEY, listKey(address)]);
-    return marker == null ? 'unknown' : changed(list ?? null, '', '-');
+    const list = await readMirror(this.state, address, listKey(address));
+    return list === 'unknown' ? list : changed(list, '', '-');
   }
 
   /** Hears every follow change; `onResubscribed` after announcements may have been lost. */
   listen(handler: (address: string, change: FollowChange, channelId: string) => void, onResubscribed: () => void): Promise<Unsubscribe> {
-    return this.state.subscribe(
-      ANNOUNCEMENTS,
+    return announcements.subscribeAll(
+      this.state,
       (message) => {
         const [address, change, channelId] = message.split('|');
         if (address && channelId && (change === '+' || change === '-')) handler(address, change, channelId);

@@ -59,7 +59,7 @@ if seq > latest then latest = seq end
 redis.call('SET', KEYS[1], latest, 'PX', ARGV[6])
 local dropped = seq - tonumber(ARGV[4])
 if dropped > 0 then redis.call('DEL', KEYS[2] .. dropped) end
-redis.call('PUBLISH', KEYS[3], seq .. '|' .. ARGV[5] .. '|' .. ARGV[1])
+redis.call(PUBLISH, KEYS[3], seq .. '|' .. ARGV[5] .. '|' .. ARGV[1])
 return latest`,
   local: (state, [latestKey, postPrefix, topic], [frame, sequence, retentionMs, retainCount, nowMs, latestTtlMs]) => {
     const seq = Number(sequence);

@@ -9,7 +9,8 @@
  */
 import type { SharedState, Unsubscribe } from '../../platform/shared-state/shared-state.js';
 
-const channelOf = (sessionId: string) => `ws:session:${sessionId}`;
+/** Tagged by the session: on a Redis Cluster, its own slot's shard holds it and answers for it. */
+const channelOf = (sessionId: string) => `ws:session:{${sessionId}}`;
 
 export class SessionConnections {
   /** Per session on this pod: its open sockets and its channel subscription. */

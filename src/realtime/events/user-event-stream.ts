@@ -75,7 +75,7 @@ redis.call('SET', KEYS[3] .. seq, frame, 'PX', ARGV[3])
 local dropped = seq - tonumber(ARGV[4])
 if dropped > 0 then redis.call('DEL', KEYS[3] .. dropped) end
 if dedupe then redis.call('SET', KEYS[5], seq, 'PX', ARGV[3]) end
-redis.call('PUBLISH', KEYS[4], stream .. '|' .. ARGV[6] .. '|' .. frame)
+redis.call(PUBLISH, KEYS[4], stream .. '|' .. ARGV[6] .. '|' .. frame)
 return {seq, stream}`,
   local: (state, [seqKey, streamKey, eventPrefix, channel, dedupeKey], [event, freshStream, retentionMs, retainCount, counterTtlMs, nowMs, dedupe]) => {
     const earlier = Number(dedupe) === 1 ? state.get(dedupeKey!) : null;

@@ -9,7 +9,7 @@ import { Api, expectAccessAccepted, expectAccessRefused, expectOk, signInAgain }
 import { connectWs } from '../../support/session-ws.js';
 import type { WsOutcome } from '../../support/session-ws.js';
 import { acrossRestart } from '../../support/start-service.js';
-import { DEPLOYMENTS, deploymentForThisBlock, eventually } from '../../support/private-deployment.js';
+import { DEPLOYMENTS_AND_REDIS_CLUSTER, deploymentForThisBlock, eventually } from '../../support/private-deployment.js';
 import { TestUser, bearer, signIn } from '../../support/wallet.js';
 import type { SignedIn } from '../../support/wallet.js';
 
@@ -37,7 +37,7 @@ describe('a single process with in-memory shared state, restarted', () => {
   });
 });
 
-describe.each(DEPLOYMENTS)('on a %s with its own Redis', (shape) => {
+describe.each(DEPLOYMENTS_AND_REDIS_CLUSTER)('on a %s with its own Redis', (shape) => {
   const running = deploymentForThisBlock(shape);
 
   const endOne = async () => {

@@ -5,7 +5,7 @@
  * of one api and two ws processes, each with its own Redis.
  */
 import { Api, expectFailure, expectOk, sessionCookies, cookieAuth, signInAgain } from '../../support/session-api.js';
-import { DEPLOYMENTS, deploymentForThisBlock } from '../../support/private-deployment.js';
+import { DEPLOYMENTS_AND_REDIS_CLUSTER, deploymentForThisBlock } from '../../support/private-deployment.js';
 import { TestUser, bearer, signIn } from '../../support/wallet.js';
 import type { SignedIn } from '../../support/wallet.js';
 
@@ -43,7 +43,7 @@ const endings: [string, Ending][] = [
   ],
 ];
 
-describe.each(DEPLOYMENTS)('on a %s', (shape) => {
+describe.each(DEPLOYMENTS_AND_REDIS_CLUSTER)('on a %s', (shape) => {
   const running = deploymentForThisBlock(shape);
 
   /** One connection of the session on every ws pod. */

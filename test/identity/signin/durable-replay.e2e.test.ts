@@ -7,7 +7,7 @@
 import { Api, expectFailure, expectOk } from '../../support/session-api.js';
 import type { Reply } from '../../support/session-api.js';
 import { acrossRestart } from '../../support/start-service.js';
-import { DEPLOYMENTS, deploymentForThisBlock, eventually } from '../../support/private-deployment.js';
+import { DEPLOYMENTS_AND_REDIS_CLUSTER, deploymentForThisBlock, eventually } from '../../support/private-deployment.js';
 import { TestUser } from '../../support/wallet.js';
 
 /** A registration accepted once; returns the body, to be presented again. */
@@ -26,7 +26,7 @@ describe('a single process with in-memory shared state, restarted', () => {
   });
 });
 
-describe.each(DEPLOYMENTS)('on a %s with its own Redis', (shape) => {
+describe.each(DEPLOYMENTS_AND_REDIS_CLUSTER)('on a %s with its own Redis', (shape) => {
   // Abuse controls on, as in production: sign-in then needs Redis (lockouts, fail-closed
   // buckets), so an outage refuses it. The buckets are widened for the test's many sign-ins.
   const wide = { limit: 100_000, burst: 10_000 };

@@ -106,7 +106,8 @@ await withRedis((redisUrl) => {
 
     test('a script is loaded on first use (EVAL) and run by SHA afterwards', async () => {
       const lua = `-- ${runPrefix}\nreturn redis.call('INCR', KEYS[1])`;
-      const sha = createHash('sha1').update(lua).digest('hex');
+      // As sent: with `PUBLISH` bound to plain pub/sub (one Redis), the script's first line.
+      const sha = createHash('sha1').update(`local PUBLISH = 'PUBLISH'\n${lua}`).digest('hex');
       const script = defineScript<[], number>({ name: 'fresh', keys: 1, lua, local: () => 0 });
       const admin = await adminConnection(redisUrl);
       try {

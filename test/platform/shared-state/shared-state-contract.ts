@@ -81,7 +81,7 @@ const countAndPublish = defineScript<[], number>({
   name: 'test-count-and-publish',
   keys: 1,
   lua: `local value = redis.call('INCR', KEYS[1])
-redis.call('PUBLISH', KEYS[1], tostring(value))
+redis.call(PUBLISH, KEYS[1], tostring(value))
 return value`,
   local: (state, [key]) => {
     const value = Number(state.get(key!) ?? '0') + 1;
