@@ -13,7 +13,7 @@ import { HeldUsernames, USERNAME_HOLD_MS } from '../../src/identity/accounts/hel
 import { Usernames } from '../../src/identity/accounts/usernames.js';
 import { EmbeddedDocumentStore } from '../../src/platform/store/embedded/embedded-store.js';
 import { Api, expectFailure, expectOk } from '../support/session-api.js';
-import { DELETE_ACCOUNT_RPC, encodeDeleteAccount, xSignature } from '../support/signed-request.js';
+import { deleteAccountSigned } from '../support/signed-request.js';
 import { silentLogger } from '../support/silent-logger.js';
 import { startTestService } from '../support/start-service.js';
 import { TestUser, bearer, signIn } from '../support/wallet.js';
@@ -27,10 +27,7 @@ it('holds the username 30 days to the millisecond, in held_usernames only, and f
   const name = alice.user.username.toLowerCase();
   const aliceAddress = alice.user.address.toLowerCase();
   try {
-    const body = { confirm: alice.user.address };
-    const header = await xSignature(alice.user, { rpc: DELETE_ACCOUNT_RPC, body: encodeDeleteAccount(body) });
-    const deleted = await fetch(api.url('/api/v1/delete-account'), { method: 'POST', headers: { 'content-type': 'application/json', ...bearer(alice), 'x-signature': header }, body: JSON.stringify(body) });
-    expect(deleted.status).toBe(200);
+    expectOk(await deleteAccountSigned(api, alice));
 
     expectFailure(await api.post('/api/v1/update-username', { username: name }, bearer(bob)), 409, 'CONFLICT');
     const newcomer = Object.assign(new TestUser(), { username: name });

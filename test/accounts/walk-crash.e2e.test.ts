@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { startChildService } from '../support/child-service.js';
 import type { ChildService } from '../support/child-service.js';
 import { Api, expectFailure, expectOk, sleep } from '../support/session-api.js';
-import { DELETE_ACCOUNT_RPC, encodeDeleteAccount, xSignature } from '../support/signed-request.js';
+import { deleteAccountSigned } from '../support/signed-request.js';
 import { TestUser, bearer, signIn } from '../support/wallet.js';
 import type { SignedIn } from '../support/wallet.js';
 import { completeWithCode, setupRecovery } from '../recovery/recovery-support.js';
@@ -114,9 +114,7 @@ it('a recovery killed mid-move is finished by the next process: account on the n
 it('a deletion killed mid-way is finished by the next process: wallet refused, sessions ended, group passed on, username held', async () => {
   let api = await start(true);
   const [alice, bob, groupId] = await chatting(api);
-  const body = JSON.stringify({ confirm: alice.user.address });
-  const signature = await xSignature(alice.user, { rpc: DELETE_ACCOUNT_RPC, body: encodeDeleteAccount({ confirm: alice.user.address }) });
-  await diesDuring(() => fetch(api.url('/api/v1/delete-account'), { method: 'POST', headers: { 'content-type': 'application/json', ...bearer(alice), 'x-signature': signature }, body }));
+  await diesDuring(() => deleteAccountSigned(api, alice));
 
   api = await start(false);
   const bobAgain = expectOk(await api.post('/api/v1/initialize', await bob.user.initializeBody('sign-in')));

@@ -8,7 +8,7 @@
 import { expectNoBundle, KeyOwner } from '../support/key-bundles.js';
 import { expectOk } from '../support/session-api.js';
 import { serviceForThisFile } from '../support/service-for-tests.js';
-import { DELETE_ACCOUNT_RPC, encodeDeleteAccount, xSignature } from '../support/signed-request.js';
+import { deleteAccountSigned } from '../support/signed-request.js';
 import { TestUser, bearer, signIn } from '../support/wallet.js';
 import type { SignedIn } from '../support/wallet.js';
 import { completeWithCode, setupRecovery } from '../recovery/recovery-support.js';
@@ -27,13 +27,7 @@ async function publishing(viewer: SignedIn): Promise<SignedIn> {
 it('a deleted account\'s address is served no bundle (404)', async () => {
   const viewer = await signIn(service.baseUrl);
   const leaving = await publishing(viewer);
-  const body = { confirm: leaving.user.address };
-  const response = await fetch(api.url('/api/v1/delete-account'), {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...bearer(leaving), 'x-signature': await xSignature(leaving.user, { rpc: DELETE_ACCOUNT_RPC, body: encodeDeleteAccount(body) }) },
-    body: JSON.stringify(body),
-  });
-  expect(response.status).toBe(200);
+  expectOk(await deleteAccountSigned(api, leaving));
   expectNoBundle(await fetchBundle(viewer, leaving.user.address));
   expectNoBundle(await fetchBundle(viewer, leaving.user.address.toUpperCase().replace('0X', '0x')));
 });

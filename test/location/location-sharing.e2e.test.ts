@@ -11,7 +11,7 @@ import { RealtimeClient } from '../support/realtime-client.js';
 import type { Frame } from '../support/realtime-client.js';
 import { expectFailure, expectOk, sleep } from '../support/session-api.js';
 import { serviceForThisFile } from '../support/service-for-tests.js';
-import { DELETE_ACCOUNT_RPC, encodeDeleteAccount, xSignature } from '../support/signed-request.js';
+import { deleteAccountSigned } from '../support/signed-request.js';
 import { bearer, signIn } from '../support/wallet.js';
 import type { SignedIn } from '../support/wallet.js';
 
@@ -110,13 +110,7 @@ it('the owner\'s account deletion ends its session: the peer is told and hears n
   const { alice, bobSocket, sessionId } = await sharing();
   expectOk(await update(alice, { session_id: sessionId, ...here(1) }));
   await bobSocket.next('location.updated', ofSession(sessionId));
-  const body = { confirm: alice.user.address };
-  const deleted = await fetch(api.url('/api/v1/delete-account'), {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...bearer(alice), 'x-signature': await xSignature(alice.user, { rpc: DELETE_ACCOUNT_RPC, body: encodeDeleteAccount(body) }) },
-    body: JSON.stringify(body),
-  });
-  expect(deleted.status).toBe(200);
+  expectOk(await deleteAccountSigned(api, alice));
   expect((await bobSocket.next('location.ended', ofSession(sessionId))).data).toMatchObject({ state: 'stopped' });
   expect(bobSocket.ofType('location.updated').filter(ofSession(sessionId))).toHaveLength(1);
 });
