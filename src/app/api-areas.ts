@@ -240,6 +240,7 @@ export async function buildApiAreas(ports: ApiAreaPorts): Promise<ApiAreas> {
     sharedState,
     directory: ports.keyDirectory,
     registrations: identity.phoneAccounts,
+    isRetired: (address) => identity.retiredWallets.isRetired(address),
     metrics: ports.keysMetrics,
     logger,
   });
@@ -291,7 +292,7 @@ export async function buildApiAreas(ports: ApiAreaPorts): Promise<ApiAreas> {
     accounts,
     wallets: {
       hasAccount: async (address) => (await accounts.find(address)) !== null,
-      isTaken: async (address) => (await accounts.findRecord(address)) !== null || (await identity.retiredWallets.find(address)) !== null,
+      isTaken: async (address) => (await accounts.findRecord(address)) !== null || (await identity.retiredWallets.isRetired(address)),
     },
     spentSignatures: identity.spentSignatures,
     signers: identity.signers,

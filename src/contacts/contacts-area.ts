@@ -1,7 +1,7 @@
 /**
  * The contacts area of an api process: the block list (kept in the store and mirrored into
  * shared state for the ws pods), safety-number verifications and contact discovery (identity's
- * phone bindings, with its enumeration quota in shared state). The block mirror is the one
+ * phone bindings, with its enumeration quota in shared state and, durably, in the store). The block mirror is the one
  * the app builds for every role; the accounts are identity's. The mirror's copy from the store
  * (`mirror`) is run by the app's mirror keeper whenever shared state lost it.
  */
@@ -16,6 +16,7 @@ import { ContactVerifications } from './contact-verifications.js';
 import { ContactsAccountData } from './contacts-account-data.js';
 import { createContactsService } from './contacts-service.js';
 import { ContactDiscovery } from './discovery/contact-discovery.js';
+import { DurableBudget, durableBudgetIndexes } from './discovery/durable-budget.js';
 import { EnumerationQuota } from './discovery/enumeration-quota.js';
 
 export interface ContactsDependencies {
@@ -28,13 +29,14 @@ export interface ContactsDependencies {
 }
 
 /** Every index of the contacts area (created at start, and by the ensure-indexes command before a rollout). */
-export const contactsIndexes: IndexSpec[] = [...blockIndexes];
+export const contactsIndexes: IndexSpec[] = [...blockIndexes, ...durableBudgetIndexes];
 
 export async function createContactsArea({ store, blockMirror, accounts, phoneAccounts, sharedState, settings }: ContactsDependencies) {
   await store.ensureIndexes(contactsIndexes);
   const blocks = new BlockList(store, blockMirror);
   const verifications = new ContactVerifications(store);
-  const discovery = new ContactDiscovery(phoneAccounts, accounts, blocks, new EnumerationQuota(sharedState, settings));
+  const quota = new EnumerationQuota(sharedState, settings, new DurableBudget(store, settings.hashBudget, settings.budgetWindowMs));
+  const discovery = new ContactDiscovery(phoneAccounts, accounts, blocks, quota);
   return {
     blocks,
     verifications,

@@ -10,10 +10,13 @@
  * audit trail stays under the old address, where it happened. Where the new address already
  * holds a record, that record is kept.
  *
- * A deletion removes devices, MFA (secret, backup codes, trusted devices) and the phone binding,
- * ends the sessions and deletes refresh tokens; the account record stays, marked deleted and
- * invisible, only to hold the username for 30 days (TTL), as long as the wallet is refused.
- * The audit trail is kept for its 180 days: it is the security record of what happened.
+ * A deletion holds the username for 30 days (held-usernames.ts, the one record of held names),
+ * as long as the wallet is refused, both counted from the wallet's retirement so that a resumed
+ * deletion holds it exactly as long; it hides the account record (deleted) while the other
+ * owners run, removes devices, MFA (secret, backup codes, trusted devices) and the phone
+ * binding, ends the sessions, deletes refresh tokens, and removes the account record last. The
+ * hold is written before the record goes, so the name is never free in between. The audit
+ * trail is kept for its 180 days: it is the security record of what happened.
  */
 import type { AccountDataOwner } from '../platform/accounts/account-data-owner.js';
 import type { DeviceRepository } from './devices/device-repository.js';
@@ -21,13 +24,15 @@ import type { Mfa } from './mfa/mfa.js';
 import type { PhoneAccounts } from './phone/phone-accounts.js';
 import type { RefreshTokenRepository } from './sessions/refresh-token-repository.js';
 import type { SessionManager } from './sessions/session-manager.js';
-import { USERNAME_HOLD_MS } from './accounts/account.js';
 import type { AccountRepository } from './accounts/account-repository.js';
+import type { HeldUsernames } from './accounts/held-usernames.js';
+import { USERNAME_HOLD_MS } from './accounts/held-usernames.js';
 import type { RetiredWallets } from './accounts/retired-wallets.js';
 
 export interface IdentityAccountDataDependencies {
   readonly accounts: AccountRepository;
   readonly retiredWallets: RetiredWallets;
+  readonly heldUsernames: HeldUsernames;
   readonly sessions: SessionManager;
   readonly refreshTokens: RefreshTokenRepository;
   readonly devices: DeviceRepository;
@@ -42,12 +47,13 @@ export class IdentityAccountData implements AccountDataOwner {
 
   /** The first step of a move (`movedTo`) or deletion (null); idempotent. */
   async close(address: string, movedTo: string | null): Promise<void> {
-    const { accounts, retiredWallets } = this.deps;
+    const { accounts, retiredWallets, heldUsernames } = this.deps;
     if (movedTo === null) {
-      const deletedAt = new Date();
-      const purgeAt = new Date(deletedAt.getTime() + USERNAME_HOLD_MS);
-      await retiredWallets.retire({ _id: address, reason: 'deleted', movedTo: null, account: null, expiresAt: purgeAt });
-      await accounts.markDeleted(address, deletedAt, purgeAt);
+      const retired = await retiredWallets.retire({ _id: address, reason: 'deleted', movedTo: null, account: null, expiresAt: new Date(Date.now() + USERNAME_HOLD_MS) });
+      // Absent on a rerun after the last step: the hold was written before the record went.
+      const account = await accounts.findRecord(address);
+      if (account) await heldUsernames.hold(account.username, address, retired.expiresAt);
+      await accounts.markDeleted(address, retired.retiredAt);
     } else {
       await retiredWallets.retire({ _id: address, reason: 'moved', movedTo, account: await accounts.findRecord(address) });
     }
@@ -68,11 +74,12 @@ export class IdentityAccountData implements AccountDataOwner {
   }
 
   async deleteAccount(address: string): Promise<void> {
-    const { devices, mfa, phoneAccounts } = this.deps;
+    const { accounts, devices, mfa, phoneAccounts } = this.deps;
     await this.endSessions(address, 'account_deleted');
     await devices.removeAll(address);
     await mfa.disable(address);
     await phoneAccounts.remove(address);
+    await accounts.delete(address);
   }
 
   private async endSessions(address: string, reason: string): Promise<void> {

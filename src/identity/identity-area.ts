@@ -94,7 +94,8 @@ export async function createIdentityArea(deps: IdentityDependencies) {
   const { tokens, revocations } = deps.verification;
   const serviceName = settings.service.name;
   const accounts = new AccountRepository(store);
-  const usernames = new Usernames(accounts, new HeldUsernames(store));
+  const heldUsernames = new HeldUsernames(store);
+  const usernames = new Usernames(accounts, heldUsernames);
   const retiredWallets = new RetiredWallets(store);
   const audit = new AuditLog(store);
   const lockouts = new Lockouts(sharedState, deps.lockoutsEnabled);
@@ -159,7 +160,7 @@ export async function createIdentityArea(deps: IdentityDependencies) {
     requestSignatures: new RequestSignatures(serviceName, spentSignatures, signers),
   });
   /** What the app wires into the pipeline and hands to sibling areas; `mirror` goes to the mirror keeper. */
-  const accountData = new IdentityAccountData({ accounts, retiredWallets, sessions, refreshTokens, devices, mfa, phoneAccounts });
+  const accountData = new IdentityAccountData({ accounts, retiredWallets, heldUsernames, sessions, refreshTokens, devices, mfa, phoneAccounts });
   return {
     services,
     authentication,

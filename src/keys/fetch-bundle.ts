@@ -6,6 +6,12 @@
  * away or only holds forgeries" (503): the store, which holds the durable copy of every
  * published bundle, tells which. The store's copy itself is never served in place of the
  * directory's: a fetch is answered from the directory, as the spec requires.
+ *
+ * The directory keeps a record up to 48 h after its owner stops republishing it, so the
+ * address of a deleted account, or the old address of an account that recovery moved, could
+ * still be served a bundle nobody holds the keys of any more. Identity's retired wallets (the
+ * store's durable record, written as a deletion or move begins) are read alongside the
+ * directory, one lookup by id, and such an address answers 404 as if nothing was published.
  */
 import type { RecordDirectory } from '../platform/dht/record-directory.js';
 import { notFoundWithMessage, unavailable } from '../platform/errors/api-error.js';
@@ -23,11 +29,17 @@ export interface FetchBundleDependencies {
   readonly bundles: KeyBundleRepository;
   readonly prekeys: OneTimePreKeys;
   readonly metrics: KeysMetrics;
+  /** True when the address's account was deleted or moved to another wallet (identity's retired wallets). */
+  readonly isRetired: (address: string) => Promise<boolean>;
 }
 
 export async function fetchKeyBundle(deps: FetchBundleDependencies, address: string): Promise<{ bundle: SignedBundle; oneTimePreKeys: OneTimePreKey[] }> {
   const timed = timer(deps.metrics);
-  const record = await timed('directory_read', () => deps.directory.get(address));
+  const [record, retired] = await Promise.all([timed('directory_read', () => deps.directory.get(address)), deps.isRetired(address)]);
+  if (retired) {
+    deps.metrics.fetches.inc({ outcome: 'not_found' });
+    throw notFoundWithMessage('No key bundle is published for this address');
+  }
   const bundle = record && (await timed('verification', async () => verifiedOrUndefined(deps.verifier, address, record)));
   if (!bundle) {
     const published = await deps.bundles.exists(address);

@@ -26,6 +26,8 @@ export interface KeysDependencies {
   readonly sharedState: SharedState;
   readonly directory: RecordDirectory;
   readonly registrations: RegistrationCompletion;
+  /** Identity's retired wallets: a deleted or moved-away account's address is served no bundle. */
+  readonly isRetired: (address: string) => Promise<boolean>;
   readonly metrics: KeysMetrics;
   readonly logger: Logger;
 }
@@ -37,7 +39,7 @@ export async function createKeysArea(deps: KeysDependencies) {
   await deps.store.ensureIndexes(keysIndexes);
   const bundles = new KeyBundleRepository(deps.store);
   const prekeys = new OneTimePreKeys(deps.store);
-  const service = createKeysService({ serviceName: deps.serviceName, verifier: deps.verifier, directory: deps.directory, bundles, prekeys, registrations: deps.registrations, metrics: deps.metrics });
+  const service = createKeysService({ serviceName: deps.serviceName, verifier: deps.verifier, directory: deps.directory, bundles, prekeys, registrations: deps.registrations, metrics: deps.metrics, isRetired: deps.isRetired });
   /** `republisher` keeps the directory holding the stored bundles; the app starts and stops it. */
   return { service, bundles, accountData: new KeysAccountData(bundles, prekeys), republisher: new KeyRecordRepublisher(bundles, deps.directory, deps.sharedState, deps.logger) };
 }

@@ -28,7 +28,7 @@ export function createKeysMetrics(registry: Registry): KeysMetrics {
     }),
     fetches: new Counter({
       name: 'key_bundle_fetches_total',
-      help: 'Key-bundle fetches by outcome: served, not_found (no bundle published), unavailable (the directory had no valid record while the store has the bundle).',
+      help: 'Key-bundle fetches by outcome: served, not_found (no bundle published, or the account was deleted or moved away), unavailable (the directory had no valid record while the store has the bundle).',
       labelNames: ['outcome'],
       registers,
     }),

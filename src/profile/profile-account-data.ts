@@ -5,8 +5,8 @@
  * the new address had (the account moving is the one whose profile counts), then removed from
  * the old one; the old account's held usernames are held for the new address. The username
  * and display name themselves are fields of the account record, which identity moves.
- * Delete: the profile record is removed and the account's current username is held for 30
- * days (identity removes the account record after every other owner, so it is still there).
+ * Delete: the profile record is removed. The username is identity's to hold (it holds it in
+ * the deletion's first step, before anything else, for exactly 30 days from then).
  * Both steps are idempotent: a rerun after a crash finds either nothing left to do or the same
  * work again.
  */
@@ -27,7 +27,6 @@ export function profileAccountData(profiles: Profiles, usernames: Usernames): Ac
       await usernames.holds.moveHolds(from, to);
     },
     async deleteAccount(address: string) {
-      await usernames.holdForDeletedAccount(address);
       await profiles.records.deleteOne({ _id: address });
     },
   };

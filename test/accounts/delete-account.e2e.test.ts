@@ -6,7 +6,8 @@
 import { enableMfa } from '../identity/mfa/mfa-support.js';
 import { expectAccessAccepted, expectFailure, expectOk, expectRefreshRefused } from '../support/session-api.js';
 import { serviceForThisFile } from '../support/service-for-tests.js';
-import { DELETE_ACCOUNT_RPC, SETUP_RECOVERY_RPC, encodeDeleteAccount, xSignature } from '../support/signed-request.js';
+import { DELETE_ACCOUNT_RPC, SETUP_RECOVERY_RPC, encodeDeleteAccount, signedRequestText, xSignature } from '../support/signed-request.js';
+import { highSTwin, isHighS, recoverAllowingHighS } from '../support/signin-signatures.js';
 import { bearer, signIn, TestUser } from '../support/wallet.js';
 import type { SignedIn } from '../support/wallet.js';
 
@@ -48,6 +49,19 @@ describe('the X-Signature gate', () => {
     const otherBody = await signedBy(alice)({ confirm: alice.user.address, reason: 'x' });
     expectFailure(await deleteWith(alice, body, otherBody), 401, 'UNAUTHORIZED');
     expectFailure(await deleteWith(alice, body, signedBy(alice, { timestampMs: Date.now() - 6 * 60_000 })), 401, 'EXPIRED_SIGNATURE');
+    await expectAccessAccepted(api, alice.accessToken);
+  });
+
+  it('refuses the high-S twin of a valid signature (EIP-2), which leaves the valid one unspent', async () => {
+    const body = { confirm: mallory.user.address }; // refused with 400 once past the gate: alice stays
+    const valid = await signedBy(alice)(body);
+    const [timestamp, signature] = valid.split('.') as [string, string];
+    const twin = highSTwin(signature);
+    expect(isHighS(twin)).toBe(true);
+    const text = signedRequestText(alice.user.address, { rpc: DELETE_ACCOUNT_RPC, body: encodeDeleteAccount(body) }, Number(timestamp));
+    expect(recoverAllowingHighS(text, twin).toLowerCase()).toBe(alice.user.address.toLowerCase());
+    expectFailure(await deleteWith(alice, body, `${timestamp}.${twin}`), 401, 'UNAUTHORIZED');
+    expectFailure(await deleteWith(alice, body, valid), 400, 'INVALID_ARGUMENT');
     await expectAccessAccepted(api, alice.accessToken);
   });
 

@@ -3,7 +3,8 @@
  * addresses out; partial registrations, accounts being deleted and accounts that blocked the
  * caller are left out; bad input is 400. Then the enumeration quota across two api processes
  * sharing one Redis: new hashes are charged wherever they are looked up, repeats are free, and
- * a request beyond the budget is 429 with Retry-After.
+ * a request beyond the budget is 429 with Retry-After. Last, the budget's floor in the store:
+ * a Redis that restarts empty gives nobody a fresh budget.
  */
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
@@ -12,6 +13,8 @@ import { PhoneFlow } from '../identity/phone/phone-flow.js';
 import { TestPhone } from '../identity/phone/phone-support.js';
 import { deleteKeys, uniqueTestPrefix, withRedis } from '../platform/shared-state/redis-for-tests.js';
 import { grpc, grpcClient, unary } from '../support/grpc-client.js';
+import { eventually } from '../support/private-deployment.js';
+import { startPrivateRedis } from '../support/private-redis.js';
 import { KeyOwner } from '../support/key-bundles.js';
 import { Api, expectFailure, expectOk } from '../support/session-api.js';
 import type { Reply } from '../support/session-api.js';
@@ -144,4 +147,34 @@ await withRedis((redisUrl) => {
       expectOk(await discover(apiB, other, batch(1000)));
     });
   });
+});
+
+it('keeps a spent budget when Redis restarts empty: new and repeated hashes are charged against the store\'s floor', async () => {
+  const redis = await startPrivateRedis();
+  const service = await startTestService({ REDIS_URL: redis.url, DISCOVERY_HASH_BUDGET: '1000' });
+  try {
+    const api = new Api(service.baseUrl);
+    const caller = await signIn(service.baseUrl);
+    const batch = (size: number) => Array.from({ length: size }, randomHash);
+    const firstSix = batch(600);
+    expectOk(await discover(api, caller, firstSix));
+    await redis.restartEmpty();
+
+    // Until the process has reconnected (and rebuilt its mirrors) it may answer 503; never 200.
+    const afterLoss = await eventually(async () => {
+      const reply = await discover(api, caller, batch(600));
+      return reply.status === 503 ? undefined : reply;
+    }, 20_000, 'the reconnection to Redis');
+    expectFailure(afterLoss, 429, 'RATE_LIMIT_EXCEEDED');
+    expect(Number(afterLoss.headers.get('retry-after'))).toBeGreaterThan(0);
+    // Redis forgot which hashes were looked up: repeats cost again, and 600 do not fit in the 400 left.
+    expectFailure(await discover(api, caller, firstSix), 429, 'RATE_LIMIT_EXCEEDED');
+    expectOk(await discover(api, caller, firstSix.slice(0, 390)));
+    expectFailure(await discover(api, caller, batch(20)), 429, 'RATE_LIMIT_EXCEEDED');
+    // Another user's budget is whole.
+    expectOk(await discover(api, await signIn(service.baseUrl), batch(1000)));
+  } finally {
+    await service.stop();
+    await redis.stop();
+  }
 });

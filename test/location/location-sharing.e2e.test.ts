@@ -2,8 +2,8 @@
  * Live location sharing over real HTTP, native gRPC and real WebSocket clients, on the
  * single-process embedded default: the audience sees the session start, its updates (at most
  * one per 5 s), and its end by stop, by expiry (LOCATION_MIN_DURATION_SECONDS=1 allows
- * 2-second sessions), by a new session to the same target and by a block; bad input on every
- * route gets the envelope and the right status.
+ * 2-second sessions), by a new session to the same target, by a block and by the owner's account
+ * deletion; bad input on every route gets the envelope and the right status.
  */
 import { fileURLToPath } from 'node:url';
 import { grpc, grpcClient, unary } from '../support/grpc-client.js';
@@ -11,6 +11,7 @@ import { RealtimeClient } from '../support/realtime-client.js';
 import type { Frame } from '../support/realtime-client.js';
 import { expectFailure, expectOk, sleep } from '../support/session-api.js';
 import { serviceForThisFile } from '../support/service-for-tests.js';
+import { deleteAccountSigned } from '../support/signed-request.js';
 import { bearer, signIn } from '../support/wallet.js';
 import type { SignedIn } from '../support/wallet.js';
 
@@ -103,6 +104,15 @@ it('a session to a peer who had already blocked the owner starts and takes updat
   expectOk(await api.post('/api/v1/send', { client_message_id: `w-${Date.now()}`, recipient_address: bob.user.address, ciphertext: 'aGk=' }, bearer(carol)));
   await bobSocket.next('message.new');
   expect(bobSocket.frames.filter((frame) => frame.type.startsWith('location.') && frame.data.session_id === sessionId)).toEqual([]);
+});
+
+it('the owner\'s account deletion ends its session: the peer is told and hears nothing more', async () => {
+  const { alice, bobSocket, sessionId } = await sharing();
+  expectOk(await update(alice, { session_id: sessionId, ...here(1) }));
+  await bobSocket.next('location.updated', ofSession(sessionId));
+  expectOk(await deleteAccountSigned(api, alice));
+  expect((await bobSocket.next('location.ended', ofSession(sessionId))).data).toMatchObject({ state: 'stopped' });
+  expect(bobSocket.ofType('location.updated').filter(ofSession(sessionId))).toHaveLength(1);
 });
 
 it('starting again to the same target stops the previous session; other targets are independent', async () => {

@@ -129,6 +129,17 @@ describe('OpenAPI document', () => {
     expect(operationOf('/api/v1/errors', 'POST')?.description).toContain('Rate limit: 10 requests per 60 s, burst 3.');
   });
 
+  it('declares SignatureAuth (with BearerAuth) on exactly the signature-gated operations: account deletion and recovery setup (and their legacy paths)', () => {
+    const signed = operations.filter(([, , op]) => JSON.stringify(op.security ?? []).includes('SignatureAuth'));
+    expect(signed.map(([path, method]) => `${method.toUpperCase()} ${path}`).sort()).toEqual(
+      ['POST /api/delete-account', 'POST /api/v1/delete-account', 'POST /api/recovery/setup', 'POST /api/v1/recovery/setup'].sort(),
+    );
+    for (const [, , op] of signed) {
+      expect(op.security).toEqual(expect.arrayContaining([expect.objectContaining({ BearerAuth: [], SignatureAuth: [] })]));
+      expect(op.description).toContain('X-Signature');
+    }
+  });
+
   it('maps messages to schemas with JSON names, JSON types and field comments', () => {
     const schemas = document.components.schemas;
     const versionInfo = schemas['service.v1.VersionInfo'] as Schema;

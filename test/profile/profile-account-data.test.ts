@@ -1,13 +1,12 @@
 /**
  * The profile area's AccountDataOwner, called directly (recovery and deletion call it in their
  * walk): a move re-keys the profile and the held names and is safe to repeat after a crash; a
- * deletion removes the profile and holds the username for 30 days against everybody else.
+ * deletion removes the profile (the username's 30-day hold is identity's first step).
  */
-import { Code } from '@connectrpc/connect';
 import { BlockList } from '../../src/contacts/block-list.js';
 import { BlockMirror } from '../../src/contacts/block-mirror.js';
 import { AccountRepository } from '../../src/identity/accounts/account-repository.js';
-import { HeldUsernames, USERNAME_HOLD_MS } from '../../src/identity/accounts/held-usernames.js';
+import { HeldUsernames } from '../../src/identity/accounts/held-usernames.js';
 import { Usernames } from '../../src/identity/accounts/usernames.js';
 import { identityIndexes } from '../../src/identity/identity-area.js';
 import { Avatars } from '../../src/media/avatars.js';
@@ -76,18 +75,12 @@ it('a move re-keys the profile and the held names, and a repeated move changes n
   expect(await usernames.isHeldAgainst('old_name', OTHER)).toBe(true);
 });
 
-it('a deletion removes the profile and holds the username for 30 days; repeating it is harmless', async () => {
+it('a deletion removes the profile and only it; repeating it is harmless (the name is held by identity, see delete-account.e2e)', async () => {
   await underTest.store.collection<ProfileRecord>(PROFILES).insertOne({ _id: OLD, bio: 'bye', avatarMediaId: '', updatedAt: new Date() });
-  const before = Date.now();
+  await underTest.store.collection<ProfileRecord>(PROFILES).insertOne({ _id: OTHER, bio: 'stays', avatarMediaId: '', updatedAt: new Date() });
   await area.accountData.deleteAccount(OLD);
   await area.accountData.deleteAccount(OLD);
 
   expect(await profileOf(OLD)).toBeNull();
-  const hold = (await holdOf('old_name')) as { formerOwner: string; heldUntil: Date } | null;
-  expect(hold?.formerOwner).toBe(OLD);
-  expect(hold!.heldUntil.getTime()).toBeGreaterThanOrEqual(before + USERNAME_HOLD_MS);
-  // Identity removes the account record last; the name stays held against everybody else.
-  await accounts.delete(OLD);
-  await expect(usernames.change(OTHER, 'old_name')).rejects.toMatchObject({ code: Code.AlreadyExists });
-  expect((await accounts.find(OTHER))?.username).toBe('other_name');
+  expect(await profileOf(OTHER)).toMatchObject({ bio: 'stays' });
 });

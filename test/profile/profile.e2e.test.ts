@@ -56,15 +56,23 @@ describe('update-username', () => {
     expect(expectOk(await updateUsername(alice, former)).username).toBe(former);
   });
 
-  it('of 8 concurrent claims of one free name exactly one wins, the others get 409', async () => {
-    const users = await Promise.all(Array.from({ length: 8 }, () => signIn(service.baseUrl)));
+  it('of 24 concurrent claims of one free name from separate clients (20 renames, 4 registrations) exactly one wins, the others get 409', async () => {
+    const users = await Promise.all(Array.from({ length: 20 }, () => signIn(service.baseUrl)));
     const name = freshName('race');
-    const replies = await Promise.all(users.map((user) => updateUsername(user, name)));
-    expect(replies.map((reply) => reply.status).sort()).toEqual([200, 409, 409, 409, 409, 409, 409, 409]);
-    for (const reply of replies.filter((each) => each.status === 409)) expectFailure(reply, 409, 'CONFLICT');
-    const winner = users[replies.findIndex((reply) => reply.status === 200)]!;
-    expect(expectOk(await peerInfo(users[0]!, winner)).peer.profile.username).toBe(name);
+    const newcomers = Array.from({ length: 4 }, () => Object.assign(new TestUser(), { username: name }));
+    const replies = await Promise.all([
+      ...users.map((user) => updateUsername(user, name)),
+      ...newcomers.map(async (newcomer) => api.post('/api/v1/initialize', await newcomer.initializeBody('register'))),
+    ]);
+    expect(replies.filter((reply) => reply.status === 200)).toHaveLength(1);
+    for (const reply of replies.filter((each) => each.status !== 200)) expectFailure(reply, 409, 'CONFLICT');
+    // Every client agrees on the one owner: whoever won, the others kept their own names.
+    const winner = replies.findIndex((reply) => reply.status === 200);
+    const owners = await Promise.all(users.map(async (user) => expectOk(await peerInfo(users[0]!, user)).peer.profile.username as string));
+    expect(owners.filter((username) => username === name)).toHaveLength(winner < users.length ? 1 : 0);
+    expect(expectOk(await checkUsername(name)).available).toBe(false);
   });
+
 
   it('is served over native gRPC with the same rules', async () => {
     const alice = await signIn(service.baseUrl);

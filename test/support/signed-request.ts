@@ -5,8 +5,9 @@
  */
 import { createHash } from 'node:crypto';
 import { requestEncoder } from './grpc-client.js';
-import type { TestUser } from './wallet.js';
-import { SERVICE_NAME } from './wallet.js';
+import type { Api, Reply } from './session-api.js';
+import type { SignedIn, TestUser } from './wallet.js';
+import { SERVICE_NAME, bearer } from './wallet.js';
 
 export interface RequestToSign {
   /** `/<package>.<Service>/<Method>`. */
@@ -47,3 +48,9 @@ const encoderOf = (protoFile: string, service: string, method: string) => {
 /** The protobuf encodings of the signature-gated requests (the REST body's members, snake_case). */
 export const encodeDeleteAccount = encoderOf('service/v1/profile.proto', 'service.v1.ProfileService', 'DeleteAccount');
 export const encodeSetupRecovery = encoderOf('service/v1/recovery.proto', 'service.v1.RecoveryService', 'SetupRecovery');
+
+/** POST /api/v1/delete-account with the caller's X-Signature of `body` (by default: confirming its own address). */
+export async function deleteAccountSigned(api: Api, session: SignedIn, body: Record<string, unknown> = { confirm: session.user.address }): Promise<Reply> {
+  const signature = await xSignature(session.user, { rpc: DELETE_ACCOUNT_RPC, body: encodeDeleteAccount(body) });
+  return api.post('/api/v1/delete-account', body, { ...bearer(session), 'x-signature': signature });
+}

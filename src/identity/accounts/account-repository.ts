@@ -26,11 +26,11 @@ export class AccountRepository {
   }
 
   /**
-   * Deletes the account's data from the record and keeps it, deleted, only to hold the username
-   * until `purgeAt`. Idempotent: a repeated call keeps the first times.
+   * Hides the account from every lookup and clears its data while the deletion runs; its last
+   * step removes the record. Idempotent: a repeated call keeps the first time.
    */
-  async markDeleted(address: string, deletedAt: Date, purgeAt: Date): Promise<void> {
-    await this.accounts.updateOne({ _id: address, deletedAt: { $exists: false } }, { $set: { deletedAt, purgeAt, displayName: '', permissions: [], mfaEnabled: false } });
+  async markDeleted(address: string, deletedAt: Date): Promise<void> {
+    await this.accounts.updateOne({ _id: address, deletedAt: { $exists: false } }, { $set: { deletedAt, displayName: '', permissions: [], mfaEnabled: false } });
   }
 
   /**

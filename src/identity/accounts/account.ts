@@ -14,20 +14,13 @@ export interface Account {
   /** How the account was created: `wallet` (EIP-191 sign-in) or `phone`. */
   origin: 'wallet' | 'phone';
   /**
-   * Set when the account was deleted: the record stays only to hold the username (30 days,
-   * `purgeAt`, TTL) and is invisible to every lookup (contact discovery never returns it); the
-   * wallet is refused at sign-in (retired-wallets.ts).
+   * Set when the account's deletion began: from then on the record is invisible to every lookup
+   * (contact discovery never returns it), and the deletion's last step removes it. The username
+   * stays held in held-usernames.ts, the wallet refused in retired-wallets.ts.
    */
   deletedAt?: Date;
-  purgeAt?: Date;
 }
 
 export const ACCOUNTS = 'accounts';
 
-export const accountIndexes: IndexSpec[] = [
-  { collection: ACCOUNTS, name: 'username_unique', key: { username: 1 }, unique: true },
-  { collection: ACCOUNTS, name: 'deleted_purge', key: { purgeAt: 1 }, expireAfterSeconds: 0 },
-];
-
-/** How long a deleted account's username stays held (profile.proto, DeleteAccount). */
-export const USERNAME_HOLD_MS = 30 * 24 * 60 * 60 * 1000;
+export const accountIndexes: IndexSpec[] = [{ collection: ACCOUNTS, name: 'username_unique', key: { username: 1 }, unique: true }];

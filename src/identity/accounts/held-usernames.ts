@@ -31,9 +31,12 @@ export class HeldUsernames {
     this.holds = store.collection<HeldUsername>(HELD_USERNAMES);
   }
 
-  /** Holds `username` for `formerOwner` from now on (a later hold of the same name replaces it). */
-  async hold(username: string, formerOwner: string): Promise<void> {
-    await this.holds.updateOne({ _id: username }, { $set: { formerOwner, heldUntil: new Date(Date.now() + USERNAME_HOLD_MS) } }, { upsert: true });
+  /**
+   * Holds `username` for `formerOwner` until `heldUntil` (30 days from now unless the caller
+   * knows when the name was given up); a later hold of the same name replaces it.
+   */
+  async hold(username: string, formerOwner: string, heldUntil = new Date(Date.now() + USERNAME_HOLD_MS)): Promise<void> {
+    await this.holds.updateOne({ _id: username }, { $set: { formerOwner, heldUntil } }, { upsert: true });
   }
 
   /** True while `username` is held for an account other than `claimant`. */

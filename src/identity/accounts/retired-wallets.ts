@@ -41,6 +41,11 @@ export class RetiredWallets {
     return this.wallets.findOne({ _id: address });
   }
 
+  /** True when the wallet's account was deleted or moved to another wallet. */
+  async isRetired(address: string): Promise<boolean> {
+    return (await this.find(address)) !== null;
+  }
+
   /** Retires the wallet; a repeated call (a resumed move or deletion) keeps the first record. */
   async retire(wallet: Omit<RetiredWallet, 'retiredAt'>): Promise<RetiredWallet> {
     const { _id, ...fields } = wallet;

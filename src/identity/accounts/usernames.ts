@@ -72,10 +72,4 @@ export class Usernames {
     await this.holds.release(username, address);
     return { username, changed: true };
   }
-
-  /** The account is being deleted: its name stays unavailable to others for 30 days (idempotent). */
-  async holdForDeletedAccount(address: string): Promise<void> {
-    const account = await this.accounts.find(address);
-    if (account) await this.holds.hold(account.username, address);
-  }
 }

@@ -228,7 +228,7 @@ export const settings = {
   discovery: {
     hashBudget: integerSetting(
       'DISCOVERY_HASH_BUDGET',
-      'Contact discovery: distinct phone hashes a user may look up that it has not looked up before, in all (the enumeration quota, kept in shared state); hashes already looked up within DISCOVERY_BUDGET_WINDOW are free.',
+      'Contact discovery: distinct phone hashes a user may look up that it has not looked up before, in all (the enumeration quota, kept in shared state with a floor in the store); hashes already looked up within DISCOVERY_BUDGET_WINDOW are free.',
       50_000,
       1_000,
       10_000_000,

@@ -557,7 +557,8 @@ export const KeysService: GenService<{
    * session is started with the signed prekey alone.
    *
    * Errors: `400 INVALID_ARGUMENT` (`address` is not `0x` plus 40 hex digits),
-   * `404 NOT_FOUND` (the user has no published bundle, or no such user; the spec documents
+   * `404 NOT_FOUND` (the user has no published bundle, no such user, or the account was
+   * deleted or moved to another wallet by recovery, whatever the DHT still holds; the spec documents
    * this body with the same shape as the success envelope, so besides `error` and `code` it
    * carries `success` false and a `message`, and no `keyBundle`), `429 RATE_LIMIT_EXCEEDED`
    * (60 per minute, burst 20, the spec's limit for the keys endpoints), `503 UNAVAILABLE` (the
