@@ -36,7 +36,8 @@ export async function startService(env = {}) {
   for (let attempt = 0; ; attempt++) {
     const ready = await fetch(`http://127.0.0.1:${httpPort}/health/ready`).then((r) => r.ok, () => false);
     if (ready) break;
-    if (attempt > 100 || child.exitCode !== null) throw new Error('the service did not become ready');
+    // Up to a minute: a loaded shared machine starts a process slowly.
+    if (attempt > 600 || child.exitCode !== null) throw new Error('the service did not become ready');
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   return {
