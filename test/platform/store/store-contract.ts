@@ -191,9 +191,9 @@ export function describeStoreContract(name: string, open: OpenStore): void {
       });
     });
 
-    // The embedded engine answers these without mingo (equality-filter.ts, plain-update.ts,
+    // The embedded engine answers these without mingo (plain-filter.ts, plain-update.ts,
     // plain-projection.ts); the answers must stay MongoDB's.
-    describe('plain equality filters, updates and projections', () => {
+    describe('plain filters, updates and projections', () => {
       test('equality and $in reach into arrays one level, compare strictly by type, and combine with and', async () => {
         const items = await seeded();
         expect(ids(await items.find({ tags: 'y' }))).toEqual(['a', 'b']);
@@ -204,6 +204,17 @@ export function describeStoreContract(name: string, open: OpenStore): void {
         expect(ids(await items.find({ name: 'ann', tags: 'q' }))).toEqual([]);
         expect(await items.countDocuments({ _id: { $in: ['a', 'c', 'zz'] } })).toBe(2);
         expect(ids(await items.find({ n: 0, _id: 'a' }))).toEqual([]);
+      });
+
+      test('$exists counts a null field as present; $type string reaches into arrays; operators on one field each hold', async () => {
+        const items = await seeded();
+        expect(ids(await items.find({ name: { $exists: true } }))).toEqual(['a', 'b', 'c']);
+        expect(ids(await items.find({ at: { $exists: false } }))).toEqual(['c', 'd']);
+        expect(ids(await items.find({ _id: 'a', at: { $exists: false } }))).toEqual([]);
+        expect(ids(await items.find({ name: { $type: 'string' } }))).toEqual(['a', 'b']);
+        expect(ids(await items.find({ tags: { $type: 'string' } }))).toEqual(['a', 'b']);
+        expect(ids(await items.find({ name: { $eq: 'bob', $type: 'string' } }))).toEqual(['b']);
+        expect(ids(await items.find({ tags: { $in: ['x', 'y'], $exists: true }, n: { $eq: 2 } }))).toEqual(['b']);
       });
 
       test('$set of an equal value, $unset of a missing field and $inc by 0 modify nothing; $inc by 0 creates a missing field', async () => {

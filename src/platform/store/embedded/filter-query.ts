@@ -13,8 +13,8 @@
 import { Context, Query } from 'mingo';
 import type { QueryOperator } from 'mingo/types';
 import { isOperatorObject } from '../operator-object.js';
-import { compileEqualityFilter } from './equality-filter.js';
-import type { DocumentPredicate } from './equality-filter.js';
+import { compilePlainFilter } from './plain-filter.js';
+import type { DocumentPredicate } from './plain-filter.js';
 import { indexedValues } from './index-keys.js';
 
 const MONGO_PATH = '$mongoPath';
@@ -24,9 +24,9 @@ const NEGATIONS: Record<string, string> = { $ne: '$eq', $nin: '$in' };
 const mongoPath: QueryOperator = (path: string, condition: unknown, _options: unknown) => pathPredicate(path, condition);
 const context = Context.init({ query: { [MONGO_PATH]: mongoPath } });
 
-/** Plain equality filters skip mingo (equality-filter.ts); the rest are compiled by it. */
+/** Plain filters skip mingo (plain-filter.ts); the rest are compiled by it. */
 export function compileFilter(filter: Record<string, unknown>): DocumentPredicate {
-  return compileEqualityFilter(filter) ?? new Query(rewrite(filter), { context });
+  return compilePlainFilter(filter) ?? new Query(rewrite(filter), { context });
 }
 
 function rewrite(filter: Record<string, unknown>): Record<string, unknown> {

@@ -1,5 +1,5 @@
 import type { IndexSpec } from '../document-store.js';
-import type { DocumentPredicate } from './equality-filter.js';
+import type { DocumentPredicate } from './plain-filter.js';
 import { compileFilter } from './filter-query.js';
 import { impliesPartialFilter } from './partial-filter-implication.js';
 import { equalityValues, indexedValues, keyOf } from './index-keys.js';
