@@ -1,14 +1,16 @@
 // `npm run bench`: builds, then runs every benchmark on this machine and prints the figures.
 // BENCH_DURATION (seconds per HTTP measurement, default 10) shortens or lengthens the runs;
 // BENCH_SIGNIN_COUNT, BENCH_SIGNIN_CONCURRENCY and BENCH_SIGNIN_WORKERS size the sign-in benchmark (bench/sign-in.mjs);
-// BENCH_WS_CLIENTS, BENCH_WS_DEVICES, BENCH_WS_MESSAGES and BENCH_WS_CONCURRENCY the realtime one
-// (bench/realtime.mjs); BENCH_CHANNEL_SUBSCRIBERS, BENCH_CHANNEL_CONNECTED and BENCH_CHANNEL_POSTS the
-// channel fan-out (bench/channels.mjs); BENCH_SEND_MESSAGES and BENCH_SEND_CONCURRENCY the send one (bench/send.mjs);
+// BENCH_WS_CURVE, BENCH_WS_DEVICES, BENCH_WS_MESSAGES, BENCH_WS_CONCURRENCY, BENCH_WS_RATE and
+// BENCH_WS_RATE_SECONDS the realtime one (bench/realtime.mjs); BENCH_CHANNEL_CURVE and
+// BENCH_CHANNEL_POSTS the channel fan-out (bench/channels.mjs); BENCH_SEND_MESSAGES and BENCH_SEND_CONCURRENCY the send one (bench/send.mjs);
 // BENCH_KEYS_OWNERS and BENCH_KEYS_CONCURRENCY the key-bundle one (bench/keys.mjs);
-// BENCH_GROUP_MEMBERS, BENCH_GROUP_MESSAGES and BENCH_GROUP_CONCURRENCY the group one (bench/groups.mjs);
+// BENCH_GROUP_CURVE, BENCH_GROUP_MESSAGES and BENCH_GROUP_CONCURRENCY the group one (bench/groups.mjs);
 // BENCH_PUSH_COUNT and BENCH_PUSH_CONCURRENCY the push one (bench/push.mjs); BENCH_MEDIA_COUNT the
 // media one (bench/media.mjs); BENCH_REDIS_SENDS and BENCH_REDIS_GROUP_MEMBERS the Redis command count
 // (bench/redis-commands.mjs).
+// The fan-out benchmarks run a short curve by default; the full one (minutes on 2 cores):
+// BENCH_WS_CURVE=1000,5000,20000 BENCH_GROUP_CURVE=10,100,1000 BENCH_CHANNEL_CURVE=1000,10000,50000.
 // BENCH_PROFILE=<dir> makes each started service write a V8 CPU profile there.
 import { cpus } from 'node:os';
 import { benchChannels } from './channels.mjs';

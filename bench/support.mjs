@@ -1,7 +1,8 @@
-// Shared pieces of the benchmarks: starting the built service as a child process, and running
-// autocannon against a URL.
-import { spawn } from 'node:child_process';
+// Shared pieces of the benchmarks: starting the built service as a child process, running
+// autocannon against a URL, process CPU time and file limits, and the send loops.
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import http from 'node:http';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -30,6 +31,7 @@ export async function startService(env = {}) {
     env: { ...process.env, HOST: '127.0.0.1', PORT: String(httpPort), GRPC_PORT: String(grpcPort), DATA_DIR: dataDir, ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
+  raiseFileLimit(child.pid);
   const exited = new Promise((resolve) => child.once('exit', resolve));
   for (let attempt = 0; ; attempt++) {
     const ready = await fetch(`http://127.0.0.1:${httpPort}/health/ready`).then((r) => r.ok, () => false);
@@ -53,18 +55,64 @@ export async function startService(env = {}) {
   };
 }
 
-const CLOCK_TICKS_PER_SECOND = 100;
+/** Resident set size of a process in bytes (Linux). */
+export function residentBytes(pid) {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(/^VmRSS:\s+(\d+) kB/m.exec(status)[1]) * 1024;
+}
 
-/** CPU seconds (user + system, all its threads) a process has used (Linux /proc/<pid>/stat, fields 14 and 15). */
+const CLOCK_TICKS_PER_SECOND = Number(execFileSync('getconf', ['CLK_TCK']).toString().trim()) || 100;
+
+/** CPU seconds (user + system, all threads) a process has used (Linux /proc/<pid>/stat, fields 14 and 15). */
 export function processCpuSeconds(pid) {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
   return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND;
 }
 
-/** Resident set size of a process in bytes (Linux). */
-export function residentBytes(pid) {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  return Number(/^VmRSS:\s+(\d+) kB/m.exec(status)[1]) * 1024;
+/** Open files a benchmark process may hold: sockets on both ends of 20,000+ connections. */
+const FILE_LIMIT = 65_536;
+
+/**
+ * Raises a process's open-file limit (soft and hard) with prlimit(1); the bench runs as root on
+ * the build machine. Where that is not allowed the limit stays, and a large run fails with EMFILE.
+ */
+export function raiseFileLimit(pid) {
+  try {
+    execFileSync('prlimit', ['--pid', String(pid), `--nofile=${FILE_LIMIT}:${FILE_LIMIT}`], { stdio: 'ignore' });
+  } catch {
+    // Not permitted: keep the current limit.
+  }
+}
+
+/** Runs `task(index)` for index = 0..count-1 with at most `concurrency` in flight. */
+export async function inFlight(count, concurrency, task) {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < count) await task(next++);
+    }),
+  );
+}
+
+/**
+ * A cheap JSON POST for load generators: node:http with kept-alive connections (cheaper per
+ * request than fetch), rejecting unless the status is 200. Resolves with the reply's text.
+ */
+export function jsonPoster(base, maxSockets = 64) {
+  const agent = new http.Agent({ keepAlive: true, maxSockets });
+  const { hostname, port } = new URL(base);
+  return (path, body, headers = {}) =>
+    new Promise((resolve, reject) => {
+      const payload = JSON.stringify(body);
+      const request = http.request({ agent, hostname, port, path, method: 'POST', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload), ...headers } }, (response) => {
+        let text = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk) => (text += chunk));
+        response.on('end', () => (response.statusCode === 200 ? resolve(text) : reject(new Error(`${path}: HTTP ${response.statusCode} ${text.slice(0, 200)}`))));
+      });
+      request.on('error', reject);
+      request.end(payload);
+    });
 }
 
 export async function load(url, { connections = 50, duration = 10, ...rest } = {}) {
@@ -84,20 +132,15 @@ export async function load(url, { connections = 50, duration = 10, ...rest } = {
  */
 export async function timedRequests(count, concurrency, send) {
   const latencies = new Array(count);
-  let next = 0;
   let failed;
   const startedAt = performance.now();
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (next < count && !failed) {
-        const index = next++;
-        const sentAt = performance.now();
-        const problem = await send(index);
-        latencies[index] = performance.now() - sentAt;
-        if (problem) failed ??= new Error(`request ${index}: ${problem}`);
-      }
-    }),
-  );
+  await inFlight(count, concurrency, async (index) => {
+    if (failed) return;
+    const sentAt = performance.now();
+    const problem = await send(index);
+    latencies[index] = performance.now() - sentAt;
+    if (problem) failed ??= new Error(`request ${index}: ${problem}`);
+  });
   const seconds = (performance.now() - startedAt) / 1000;
   if (failed) throw failed;
   const sorted = [...latencies].sort((a, b) => a - b);

@@ -96,7 +96,9 @@ export function createWsEndpoint(deps: WsEndpointDependencies): WsEndpoint {
   const sockets = new Set<WebSocket<SocketState>>();
   const observeFanout = (publishedAt: number) => deps.metrics.fanoutLatency.observe(Math.max(0, Date.now() - publishedAt) / 1000);
   const channels = new UserChannels(deps.events, observeFanout);
-  const counter = { delivered: (kind: 'durable' | 'ephemeral' | 'replayed', count: number) => deps.metrics.eventsDelivered.inc({ kind }, count) };
+  // One child counter per kind, looked up once: a delivery then costs no label hashing.
+  const deliveredOf = { durable: deps.metrics.eventsDelivered.labels('durable'), ephemeral: deps.metrics.eventsDelivered.labels('ephemeral'), replayed: deps.metrics.eventsDelivered.labels('replayed') };
+  const counter = { delivered: (kind: 'durable' | 'ephemeral' | 'replayed', count: number) => deliveredOf[kind].inc(count) };
 
   const dropSlowConsumer = (ws: WebSocket<SocketState>) => {
     if (closeWith(ws, CLOSE_SLOW_CONSUMER, 'slow consumer: reconnect with stream and last_seq')) deps.metrics.slowConsumersDropped.inc();

@@ -16,6 +16,7 @@ import { SignJWT, errors, jwtVerify } from 'jose';
 import type { JWTPayload } from 'jose';
 import { SIGNING_ALGORITHMS } from './key-ring.js';
 import type { KeyRing } from './key-ring.js';
+import { VerifiedTokens } from './verified-tokens.js';
 
 export const DEFAULT_ISSUER = 'messaging-service';
 
@@ -101,6 +102,7 @@ export class TokenService {
   private readonly ttlSeconds: Readonly<Record<TokenKind, number>>;
   private readonly clockToleranceSeconds: number;
   private readonly now: () => Date;
+  private readonly verifiedAccessTokens: VerifiedTokens<AccessTokenClaims>;
 
   constructor(options: TokenServiceOptions) {
     this.keyRing = options.keyRing;
@@ -112,6 +114,7 @@ export class TokenService {
     };
     this.clockToleranceSeconds = options.clockToleranceSeconds ?? 30;
     this.now = options.now ?? (() => new Date());
+    this.verifiedAccessTokens = new VerifiedTokens(this.clockToleranceSeconds);
   }
 
   issueAccessToken(subject: { sub: string; sid: string }): Promise<IssuedToken> {
@@ -128,9 +131,14 @@ export class TokenService {
     return this.issue('mfa', subject.sub, { purpose: MFA_PURPOSE_SIGN_IN });
   }
 
+  /** Says nothing of the session: callers check it is live (verified-tokens.ts). */
   async verifyAccessToken(token: string): Promise<AccessTokenClaims> {
+    const remembered = this.verifiedAccessTokens.get(token, this.now());
+    if (remembered) return { ...remembered };
     const payload = await this.verify('access', token, ['sid']);
-    return { ...registeredClaims(payload), sid: stringClaim(payload, 'sid') };
+    const claims = { ...registeredClaims(payload), sid: stringClaim(payload, 'sid') };
+    this.verifiedAccessTokens.remember(token, claims);
+    return { ...claims };
   }
 
   async verifyRefreshToken(token: string): Promise<RefreshTokenClaims> {

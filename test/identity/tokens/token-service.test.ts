@@ -160,6 +160,33 @@ describe('time', () => {
   });
 });
 
+describe('remembered verifications (verified-tokens.ts)', () => {
+  it('a verified access token is still refused as expired once its lifetime and the tolerance pass', async () => {
+    let clock = Date.now();
+    const service = new TokenService({ keyRing, now: () => new Date(clock) });
+    const { token } = await service.issueAccessToken({ sub: SUB, sid: 's' });
+    await expect(service.verifyAccessToken(token)).resolves.toMatchObject({ sub: SUB, sid: 's' });
+    clock += (15 * 60 + 20) * 1000; // 20 s past exp: within the 30 s tolerance
+    await expect(service.verifyAccessToken(token)).resolves.toMatchObject({ sub: SUB, sid: 's' });
+    clock += 20_000;
+    await expectRefused(service.verifyAccessToken(token), 'expired', /exp/);
+  });
+
+  it('a tampered copy of a verified token is checked on its own and refused', async () => {
+    const { token } = await tokens.issueAccessToken({ sub: SUB, sid: 's' });
+    await expect(tokens.verifyAccessToken(token)).resolves.toMatchObject({ sid: 's' });
+    const tampered = withPayload(token, (payload) => ({ ...payload, sid: 'other' }));
+    await expectRefused(tokens.verifyAccessToken(tampered), 'invalid', /signature/);
+  });
+
+  it('hands out copies: a caller changing its claims does not change the next answer', async () => {
+    const { token } = await tokens.issueAccessToken({ sub: SUB, sid: 's' });
+    const first = await tokens.verifyAccessToken(token);
+    first.sid = 'changed';
+    await expect(tokens.verifyAccessToken(token)).resolves.toMatchObject({ sid: 's' });
+  });
+});
+
 describe('forgeries and corruption', () => {
   it('a tampered payload is invalid', async () => {
     const { token } = await tokens.issueAccessToken({ sub: SUB, sid: 's' });

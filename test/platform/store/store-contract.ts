@@ -191,6 +191,65 @@ export function describeStoreContract(name: string, open: OpenStore): void {
       });
     });
 
+    // The embedded engine answers these without mingo (plain-filter.ts, plain-update.ts,
+    // plain-projection.ts); the answers must stay MongoDB's.
+    describe('plain filters, updates and projections', () => {
+      test('equality and $in reach into arrays one level, compare strictly by type, and combine with and', async () => {
+        const items = await seeded();
+        expect(ids(await items.find({ tags: 'y' }))).toEqual(['a', 'b']);
+        expect(ids(await items.find({ tags: { $in: ['x', 'q'] } }))).toEqual(['a']);
+        expect(ids(await items.find({ n: { $in: [2, 4] } }))).toEqual(['b', 'd']);
+        expect(ids(await items.find({ n: '1' as unknown as number }))).toEqual([]); // a string never equals a number
+        expect(ids(await items.find({ tags: 'y', n: 2 }))).toEqual(['b']);
+        expect(ids(await items.find({ name: 'ann', tags: 'q' }))).toEqual([]);
+        expect(await items.countDocuments({ _id: { $in: ['a', 'c', 'zz'] } })).toBe(2);
+        expect(ids(await items.find({ n: 0, _id: 'a' }))).toEqual([]);
+      });
+
+      test('$exists counts a null field as present; $type string reaches into arrays; operators on one field each hold', async () => {
+        const items = await seeded();
+        expect(ids(await items.find({ name: { $exists: true } }))).toEqual(['a', 'b', 'c']);
+        expect(ids(await items.find({ at: { $exists: false } }))).toEqual(['c', 'd']);
+        expect(ids(await items.find({ _id: 'a', at: { $exists: false } }))).toEqual([]);
+        expect(ids(await items.find({ name: { $type: 'string' } }))).toEqual(['a', 'b']);
+        expect(ids(await items.find({ tags: { $type: 'string' } }))).toEqual(['a', 'b']);
+        expect(ids(await items.find({ name: { $eq: 'bob', $type: 'string' } }))).toEqual(['b']);
+        expect(ids(await items.find({ tags: { $in: ['x', 'y'], $exists: true }, n: { $eq: 2 } }))).toEqual(['b']);
+      });
+
+      test('$set of an equal value, $unset of a missing field and $inc by 0 modify nothing; $inc by 0 creates a missing field', async () => {
+        const items = await seeded();
+        expect(await items.updateOne({ _id: 'a' }, { $set: { at: new Date(1000), tags: ['x', 'y'] } })).toEqual({ matchedCount: 1, modifiedCount: 0 });
+        expect(await items.updateOne({ _id: 'a' }, { $unset: { counter: '' } })).toEqual({ matchedCount: 1, modifiedCount: 0 });
+        expect(await items.updateOne({ _id: 'a' }, { $inc: { n: 0 } })).toEqual({ matchedCount: 1, modifiedCount: 0 });
+        expect(await items.updateOne({ _id: 'a' }, { $inc: { counter: 0 } })).toEqual({ matchedCount: 1, modifiedCount: 1 });
+        expect(await items.findOne({ _id: 'a' }, { projection: { counter: 1 } })).toEqual({ _id: 'a', counter: 0 });
+      });
+
+      test('$max raises a number or a date only upwards, and creates a missing field', async () => {
+        const items = await seeded();
+        expect(await items.updateOne({ _id: 'b' }, { $max: { n: 1 } })).toEqual({ matchedCount: 1, modifiedCount: 0 });
+        expect(await items.updateOne({ _id: 'b' }, { $max: { n: 2 } })).toEqual({ matchedCount: 1, modifiedCount: 0 });
+        expect(await items.updateOne({ _id: 'b' }, { $max: { n: 7, at: new Date(3000), counter: 1 } })).toEqual({ matchedCount: 1, modifiedCount: 1 });
+        expect(await items.updateOne({ _id: 'b' }, { $max: { at: new Date(2500) } })).toEqual({ matchedCount: 1, modifiedCount: 0 });
+        expect(await items.findOne({ _id: 'b' }, { projection: { n: 1, at: 1, counter: 1 } })).toEqual({ _id: 'b', n: 7, at: new Date(3000), counter: 1 });
+      });
+
+      test('an updateMany gives each document its own copy of a $set value', async () => {
+        const items = await seeded();
+        await items.updateMany({ n: { $in: [1, 2] } }, { $set: { profile: { city: 'Bergen' } } });
+        await items.updateOne({ _id: 'a' }, { $set: { 'profile.age': 1 } });
+        expect(await items.findOne({ _id: 'b' }, { projection: { profile: 1 } })).toEqual({ _id: 'b', profile: { city: 'Bergen' } });
+      });
+
+      test('{_id: 1} alone projects the id only; {_id: 0} alone drops it', async () => {
+        const items = await seeded();
+        expect(await items.findOne({ _id: 'd' }, { projection: { _id: 1 } })).toEqual({ _id: 'd' });
+        expect(await items.findOne({ _id: 'd' }, { projection: { _id: 0 } })).toEqual({ n: 4 });
+        expect(await items.findOne({ _id: 'c' }, { projection: { name: 1, missing: 1 } })).toEqual({ _id: 'c', name: null });
+      });
+    });
+
     describe('updates', () => {
       test('$set (also creating dotted paths) and $unset', async () => {
         const items = await seeded();

@@ -3,6 +3,7 @@ import { update as applyOperators } from 'mingo/updater';
 import { resolve, setValue, unique } from 'mingo/util';
 import { newId } from '../new-id.js';
 import { cloneDocument, cloneValue } from './clone-value.js';
+import { applyPlainUpdate } from './plain-update.js';
 import type { StoredDocument } from './stored-document.js';
 import { checkConflicts, checkIdUnchanged, checkTypes } from './update-checks.js';
 import { upsertSeed } from './upsert-seed.js';
@@ -63,6 +64,8 @@ export function compileUpdate(update: Record<string, unknown>): CompiledUpdate {
 function run(doc: Record<string, unknown>, operators: Operators, filter: Record<string, unknown> | undefined): string[] {
   const present = Object.fromEntries(Object.entries(operators).filter(([, fields]) => Object.keys(fields).length > 0));
   if (Object.keys(present).length === 0) return [];
+  const plain = applyPlainUpdate(doc, present);
+  if (plain) return plain;
   patchForMingo(doc, present);
   const condition = filter && usesPositional(present) ? filter : undefined;
   return applyOperators(doc, present, undefined, condition, { cloneMode: 'deep' });

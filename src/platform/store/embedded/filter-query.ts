@@ -13,6 +13,8 @@
 import { Context, Query } from 'mingo';
 import type { QueryOperator } from 'mingo/types';
 import { isOperatorObject } from '../operator-object.js';
+import { compilePlainFilter } from './plain-filter.js';
+import type { DocumentPredicate } from './plain-filter.js';
 import { indexedValues } from './index-keys.js';
 
 const MONGO_PATH = '$mongoPath';
@@ -22,8 +24,9 @@ const NEGATIONS: Record<string, string> = { $ne: '$eq', $nin: '$in' };
 const mongoPath: QueryOperator = (path: string, condition: unknown, _options: unknown) => pathPredicate(path, condition);
 const context = Context.init({ query: { [MONGO_PATH]: mongoPath } });
 
-export function compileFilter(filter: Record<string, unknown>): Query {
-  return new Query(rewrite(filter), { context });
+/** Plain filters skip mingo (plain-filter.ts); the rest are compiled by it. */
+export function compileFilter(filter: Record<string, unknown>): DocumentPredicate {
+  return compilePlainFilter(filter) ?? new Query(rewrite(filter), { context });
 }
 
 function rewrite(filter: Record<string, unknown>): Record<string, unknown> {

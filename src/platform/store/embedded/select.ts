@@ -2,6 +2,7 @@ import { Query } from 'mingo';
 import type { FindOptions, Projection } from '../document-store.js';
 import type { StoredDocument } from './stored-document.js';
 import { compileFilter } from './filter-query.js';
+import { plainProjector } from './plain-projection.js';
 import { sortDocuments } from './sort-order.js';
 import type { Table } from './table.js';
 
@@ -52,5 +53,7 @@ function byIdOnly(table: Table, filter: Record<string, unknown>): StoredDocument
 /** MongoDB projection semantics (inclusion or exclusion, `_id` kept unless excluded). */
 export function project(docs: StoredDocument[], projection: Projection | undefined): Record<string, unknown>[] {
   if (!projection || Object.keys(projection).length === 0) return docs;
+  const plain = plainProjector(projection);
+  if (plain) return docs.map(plain);
   return new Query({}, {}).find<Record<string, unknown>>(docs, projection).all();
 }

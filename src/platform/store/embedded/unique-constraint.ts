@@ -1,5 +1,5 @@
-import type { Query } from 'mingo';
 import type { IndexSpec } from '../document-store.js';
+import type { DocumentPredicate } from './plain-filter.js';
 import { compileFilter } from './filter-query.js';
 import { impliesPartialFilter } from './partial-filter-implication.js';
 import { equalityValues, indexedValues, keyOf } from './index-keys.js';
@@ -13,7 +13,7 @@ import type { StoredDocument } from './stored-document.js';
 export class UniqueConstraint {
   private readonly owners = new Map<string, string>();
   private readonly fields: string[];
-  private readonly partial: Query | undefined;
+  private readonly partial: DocumentPredicate | undefined;
 
   constructor(readonly spec: IndexSpec) {
     this.fields = Object.keys(spec.key);
