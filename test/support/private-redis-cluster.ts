@@ -53,6 +53,11 @@ export async function startPrivateRedisCluster(): Promise<PrivateRedisCluster> {
     await Promise.all(nodes.map(start));
     await Promise.all(nodes.map((node) => untilClusterOk(node.port)));
   };
+  const restartOneEmpty = async (node: (typeof nodes)[number]) => {
+    await kill(node);
+    await start(node);
+    await Promise.all(nodes.map((each) => untilClusterOk(each.port)));
+  };
   const stopAll = () => Promise.all(nodes.map(kill)).then(() => undefined);
   const dispose = async () => {
     await stopAll();
@@ -74,18 +79,15 @@ export async function startPrivateRedisCluster(): Promise<PrivateRedisCluster> {
     url: `redis://127.0.0.1:${nodes[0]!.port}`,
     stop: stopAll,
     start: startAll,
+    // Every node restarted empty, one after the other (a rolling restart that loses all data).
+    // Not all at once: after an outage of the whole cluster, ioredis 6's sharded subscribers do
+    // not come back (docs/deploy.md, "Redis"): a known limit, tested nowhere as if it were recovered.
     async restartEmpty() {
-      await stopAll();
-      await startAll();
+      for (const node of nodes) await restartOneEmpty(node);
     },
     freeze: () => signalAll('SIGSTOP'),
     thaw: () => signalAll('SIGCONT'),
-    async restartNodeEmpty(index) {
-      const node = nodes[index]!;
-      await kill(node);
-      await start(node);
-      await Promise.all(nodes.map((each) => untilClusterOk(each.port)));
-    },
+    restartNodeEmpty: (index) => restartOneEmpty(nodes[index]!),
     dispose,
   };
 }
