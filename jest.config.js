@@ -8,5 +8,9 @@ export default {
   },
   testMatch: ['<rootDir>/test/**/*.test.ts', '<rootDir>/src/**/*.test.ts'],
   testTimeout: 30000,
+  // Tests run in a worker process that is replaced once it holds more than this after a test file:
+  // in native ESM mode every file's module graph stays in memory, and a single process running
+  // the whole suite in band (jest's choice on 2 cores) ran out of heap near its end.
+  workerIdleMemoryLimit: '1GB',
   globalSetup: '<rootDir>/test/global-setup.mjs',
 };

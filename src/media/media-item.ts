@@ -73,3 +73,6 @@ export const mediaIndexes: IndexSpec[] = [
   { collection: MEDIA, name: 'owner_created', key: { ownerAddress: 1, createdAt: -1 } },
   { collection: MEDIA, name: 'tombstone_ttl', key: { tombstoneUntil: 1 }, expireAfterSeconds: 0 },
 ];
+
+/** The blob id of an avatar item's thumbnail (media ids are 22 characters, so none collides with it). */
+export const thumbnailBlobId = (mediaId: string) => `${mediaId}-thumbnail`;

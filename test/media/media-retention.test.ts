@@ -22,7 +22,7 @@ import { FileBlobStore } from '../../src/media/storage/file-blob-store.js';
 import { Downloads } from '../../src/media/downloads/downloads.js';
 import { LateBound } from '../../src/media/downloads/late-bound.js';
 import { MediaAccess } from '../../src/media/downloads/media-access.js';
-import { thumbnailBlobId } from '../../src/media/uploads/avatar-thumbnail.js';
+import { thumbnailBlobId } from '../../src/media/media-item.js';
 import { checkDescription, Uploads } from '../../src/media/uploads/uploads.js';
 import { Conversations } from '../../src/messaging/conversations/conversations.js';
 import { EmbeddedDocumentStore } from '../../src/platform/store/embedded/embedded-store.js';

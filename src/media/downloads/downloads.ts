@@ -10,7 +10,7 @@ import type { MediaItem } from '../media-item.js';
 import type { MediaItems } from '../media-items.js';
 import type { MediaMetrics } from '../media-metrics.js';
 import type { BlobStore, ByteRange } from '../storage/blob-store.js';
-import { thumbnailBlobId } from '../uploads/avatar-thumbnail.js';
+import { thumbnailBlobId } from '../media-item.js';
 import type { MediaAccess } from './media-access.js';
 import { rangeOf } from './byte-range.js';
 

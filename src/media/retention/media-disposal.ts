@@ -7,7 +7,7 @@
 import type { BlobStore } from '../storage/blob-store.js';
 import type { MediaItem } from '../media-item.js';
 import type { MediaItems } from '../media-items.js';
-import { thumbnailBlobId } from '../uploads/avatar-thumbnail.js';
+import { thumbnailBlobId } from '../media-item.js';
 
 /** How long a deleted item still answers 410 rather than 404. */
 export const TOMBSTONE_MS = 30 * 24 * 60 * 60 * 1000;

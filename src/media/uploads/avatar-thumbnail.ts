@@ -9,9 +9,6 @@ import sharp from 'sharp';
 export const THUMBNAIL_PIXELS = 128;
 export const THUMBNAIL_CONTENT_TYPE = 'image/webp';
 
-/** The blob id of an avatar item's thumbnail (media ids are 22 characters, so none collides with it). */
-export const thumbnailBlobId = (mediaId: string) => `${mediaId}-thumbnail`;
-
 /** `image` was checked and re-encoded already (public-image.ts). */
 export function avatarThumbnail(image: Buffer): Promise<Buffer> {
   return sharp(image).resize(THUMBNAIL_PIXELS, THUMBNAIL_PIXELS, { fit: 'inside', withoutEnlargement: true }).webp().toBuffer();

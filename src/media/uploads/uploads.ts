@@ -12,12 +12,13 @@ import { apiError, invalidArgument } from '../../platform/errors/api-error.js';
 import { BlobTooLargeError } from '../storage/blob-store.js';
 import type { BlobSource, BlobStore, StoredBlob } from '../storage/blob-store.js';
 import type { MediaItem, Thumbnail } from '../media-item.js';
+import { thumbnailBlobId } from '../media-item.js';
 import type { MediaItems } from '../media-items.js';
 import { isMediaKind, MEDIA_KINDS, rulesOf } from '../media-kinds.js';
 import type { MediaKind } from '../media-kinds.js';
 import { ABANDONED_UPLOAD_MS } from '../retention/release-time.js';
 import type { MediaMetrics } from '../media-metrics.js';
-import { avatarThumbnail, THUMBNAIL_CONTENT_TYPE, thumbnailBlobId } from './avatar-thumbnail.js';
+import { avatarThumbnail, THUMBNAIL_CONTENT_TYPE } from './avatar-thumbnail.js';
 import { checkedPublicImage } from './public-image.js';
 
 export interface UploadDescription {
