@@ -10,7 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startChildService } from '../support/child-service.js';
 import type { ChildService } from '../support/child-service.js';
-import { Api, expectFailure, expectOk, sleep } from '../support/session-api.js';
+import { passesEventually } from '../support/passes-eventually.js';
+import { Api, expectFailure, expectOk } from '../support/session-api.js';
 import { deleteAccountSigned } from '../support/signed-request.js';
 import { TestUser, bearer, signIn } from '../support/wallet.js';
 import type { SignedIn } from '../support/wallet.js';
@@ -54,19 +55,6 @@ async function diesDuring(request: () => Promise<unknown>): Promise<void> {
   running = undefined;
 }
 
-/** Retries `check` until it passes: the new process resumes the walk as it starts. */
-async function eventually(check: () => Promise<void>, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      return await check();
-    } catch (error) {
-      if (Date.now() > deadline) throw error;
-      await sleep(200);
-    }
-  }
-}
-
 /** Alice and Bob chat directly and share a group that Alice owns. */
 async function chatting(api: Api): Promise<[SignedIn, SignedIn, string]> {
   const [alice, bob] = await Promise.all([signIn(api.baseUrl), signIn(api.baseUrl)]);
@@ -92,7 +80,8 @@ it('a recovery killed mid-move is finished by the next process: account on the n
   await diesDuring(() => completeWithCode(api, alice.user.address, newWallet, codes[0]!));
 
   api = await start(false);
-  await eventually(async () => expectOk(await api.post('/api/v1/initialize', await newWallet.initializeBody('sign-in'))));
+  // The new process resumes the walk as it starts: what it finishes shows after a while.
+  await passesEventually(async () => expectOk(await api.post('/api/v1/initialize', await newWallet.initializeBody('sign-in'))));
   const moved = expectOk(await api.post('/api/v1/initialize', await newWallet.initializeBody('sign-in')));
   expect(moved.user.username).toBe(alice.user.username);
   expectFailure(await api.post('/api/v1/initialize', await alice.user.initializeBody('sign-in')), 403, 'ACCOUNT_CLOSED');
@@ -118,10 +107,10 @@ it('a deletion killed mid-way is finished by the next process: wallet refused, s
 
   api = await start(false);
   const bobAgain = expectOk(await api.post('/api/v1/initialize', await bob.user.initializeBody('sign-in')));
-  await eventually(async () => expectFailure(await api.get(`/api/v1/messages?peer_address=${alice.user.address}`, { authorization: `Bearer ${bobAgain.access_token}` }), 404, 'NOT_FOUND'));
+  await passesEventually(async () => expectFailure(await api.get(`/api/v1/messages?peer_address=${alice.user.address}`, { authorization: `Bearer ${bobAgain.access_token}` }), 404, 'NOT_FOUND'));
   expectFailure(await api.post('/api/v1/initialize', await alice.user.initializeBody('sign-in')), 403, 'ACCOUNT_CLOSED');
   expectFailure(await api.listSessions(alice.accessToken), 401, 'UNAUTHORIZED');
-  await eventually(async () => expect(running!.output()).toContain('account walk finished'));
+  await passesEventually(async () => expect(running!.output()).toContain('account walk finished'));
   // The group stays, with its ownership passed to the remaining member.
   expect(await groupSeenBy(api, bobAgain.access_token, groupId)).toEqual({ owner: bob.user.address.toLowerCase(), members: [{ address: bob.user.address.toLowerCase(), role: 'owner' }] });
   // The deleted account's username is held: nobody else may take it.
