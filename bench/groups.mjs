@@ -15,7 +15,7 @@
 import { randomBytes } from 'node:crypto';
 import { connectAll, measureRound, openSocket } from './fan-out.mjs';
 import { startWithUsers } from './sign-in.mjs';
-import { jsonPoster, printTable, raiseFileLimit } from './support.mjs';
+import { inFlight, jsonPoster, printTable, raiseFileLimit } from './support.mjs';
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const CPU = 'server CPU µs per delivery';
@@ -25,7 +25,12 @@ async function measureGroup(members, messages, concurrency) {
   try {
     const post = jsonPoster(base);
     const auth = (user) => ({ authorization: `Bearer ${sessions[user].access_token}` });
-    const group = JSON.parse(await post('/api/v1/groups/create', { name: 'Bench', member_addresses: addresses.slice(1) }, auth(0)));
+    // CreateGroup names at most 256 members; the others join with an invite code.
+    const group = JSON.parse(await post('/api/v1/groups/create', { name: 'Bench', member_addresses: addresses.slice(1, 256) }, auth(0)));
+    if (members > 256) {
+      const invite = JSON.parse(await post(`/api/v1/groups/${group.group.id}/invites`, {}, auth(0)));
+      await inFlight(members - 256, 16, (i) => post(`/api/v1/groups/join/${invite.invite_code}`, {}, auth(256 + i)));
+    }
     const sockets = await connectAll(members, (user) => openSocket(`ws://127.0.0.1:${service.httpPort}/ws`, ['bearer', sessions[user].access_token]));
     await sleep(1000);
     const socketsOfUser = sockets.map((socket) => [socket]);
