@@ -13,6 +13,8 @@
 // - at a fixed offered load: BENCH_WS_RATE sends per second (default 500) for
 //   BENCH_WS_RATE_SECONDS (default 5), started on schedule whatever the answers.
 //
+// BENCH_WS_SERVERS=service (or baseline) measures one side only, for profiling with BENCH_PROFILE.
+//
 // Figures (bench/fan-out.mjs): deliveries per second (from the first send to the last delivery),
 // send-to-receive latency p50/p99 at the recipient's devices (the service persists the message
 // durably first), the server process's CPU time per delivery and its CPU use, the client's own
@@ -109,14 +111,22 @@ export async function benchRealtime({
   concurrency = Number(process.env.BENCH_WS_CONCURRENCY ?? 32),
   rate = Number(process.env.BENCH_WS_RATE ?? 500),
   rateSeconds = Number(process.env.BENCH_WS_RATE_SECONDS ?? 5),
+  servers = (process.env.BENCH_WS_SERVERS ?? 'baseline,service').split(','),
 } = {}) {
   raiseFileLimit(process.pid);
   const points = [];
   for (const clients of curve) {
     if (clients % devices !== 0) throw new Error('every socket count of BENCH_WS_CURVE must be a multiple of BENCH_WS_DEVICES');
     const shape = { clients, devices, messages, concurrency, rate, rateSeconds };
-    const baseline = await measureBaseline(shape);
-    const service = await measureService(shape);
+    const baseline = servers.includes('baseline') ? await measureBaseline(shape) : undefined;
+    const service = servers.includes('service') ? await measureService(shape) : undefined;
+    if (!baseline || !service) {
+      printTable(`/ws fan-out: ${clients} connected clients, ${servers.join(' ')} only`, {
+        [`${concurrency} in flight`]: (baseline ?? service).fastest,
+        [`${rate} sends/s`]: (baseline ?? service).fixed,
+      });
+      continue;
+    }
     printTable(`/ws fan-out: ${clients} connected clients (${clients / devices} users × ${devices} devices); ${messages} messages with ${concurrency} in flight, then ${rate} sends/s for ${rateSeconds} s`, {
       [`plain ws, ${concurrency} in flight`]: baseline.fastest,
       [`service, ${concurrency} in flight`]: service.fastest,
@@ -137,6 +147,7 @@ export async function benchRealtime({
       [`${clients} sockets, service`, { 'deliveries/s': service.fastest['deliveries/s'], [CPU]: service.fastest[CPU] }],
     ])));
   }
+  if (points.length === 0) return undefined;
   const reference = points.find((point) => point.clients === 5000) ?? points[points.length - 1];
   return { baseline: reference.baseline.fastest, service: reference.service.fastest };
 }

@@ -18,7 +18,7 @@
  * A new direct message also wakes its recipient's offline devices (push, kind `message`): only
  * queued, never awaited, so push can neither slow nor fail a send.
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { Binary } from 'bson';
 import type { BlockList } from '../../contacts/block-list.js';
 import type { WakeUps } from '../../push/delivery/wake-ups.js';
@@ -31,6 +31,7 @@ import { audienceOf } from './message-audience.js';
 import type { MessageAnnouncer } from './message-announcer.js';
 import type { MessageNumbering } from './message-numbering.js';
 import { SerialQueues } from '../../platform/concurrency/serial-queues.js';
+import { randomId } from '../../platform/random/random-id.js';
 import { byIdempotencyKey, type MessageKind, type StoredMessage } from './stored-message.js';
 
 export interface SendRequest {
@@ -224,7 +225,7 @@ type MessageFields = Partial<StoredMessage> & Pick<StoredMessage, 'senderAddress
 function newMessage(target: Target, sequence: number, timerSeconds: number, viewOnce: boolean, fields: MessageFields): StoredMessage {
   const sentAt = new Date();
   return {
-    _id: newMessageId(),
+    _id: fields._id ?? newMessageId(),
     conversationId: target.conversationId,
     sequence,
     recipientAddress: target.peer,
@@ -261,4 +262,4 @@ function digestOf(target: Target, request: SendRequest): string {
   return createHash('sha256').update(fields).update(request.ciphertext).digest('base64url');
 }
 
-const newMessageId = () => randomBytes(16).toString('base64url');
+const newMessageId = () => randomId(16);

@@ -17,7 +17,7 @@
  * neither the pushes' own short TTLs nor Redis: jobs lost with Redis are pushes not sent, and
  * clients still catch up when they next connect.
  */
-import { randomBytes } from 'node:crypto';
+import { randomId } from '../../platform/random/random-id.js';
 import { defineScript } from '../../platform/shared-state/shared-state.js';
 import type { SharedState } from '../../platform/shared-state/shared-state.js';
 import type { WakeKind, WakeUp } from './wake-kinds.js';
@@ -151,4 +151,4 @@ export class PushQueue {
   }
 }
 
-const newJobId = () => randomBytes(9).toString('base64url');
+const newJobId = () => randomId(9);

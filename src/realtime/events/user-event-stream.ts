@@ -14,7 +14,7 @@
  *
  * Keys share the `{address}` hash tag, so one script touches one Redis Cluster slot.
  */
-import { randomBytes } from 'node:crypto';
+import { randomId } from '../../platform/random/random-id.js';
 import { defineScript } from '../../platform/shared-state/shared-state.js';
 import type { SharedState, Unsubscribe } from '../../platform/shared-state/shared-state.js';
 
@@ -112,7 +112,7 @@ export class UserEventStream {
     const [seq] = await this.state.run(
       appendEvent,
       [keys.seq, keys.stream, keys.eventPrefix, keys.channel, keys.dedupePrefix + (dedupeKey ?? '')],
-      [event, randomBytes(9).toString('base64url'), this.settings.retentionMs, this.settings.retainCount, COUNTER_TTL_MS, Date.now(), dedupeKey === undefined ? 0 : 1],
+      [event, randomId(9), this.settings.retentionMs, this.settings.retainCount, COUNTER_TTL_MS, Date.now(), dedupeKey === undefined ? 0 : 1],
     );
     return seq;
   }

@@ -17,9 +17,13 @@ export class ChangeSet {
     this.mutations.push({ op: 'put', c: this.collection, doc });
   }
 
-  replace(previous: StoredDocument, next: StoredDocument): void {
+  /**
+   * `next` takes the place of `previous`. When the update says which top-level fields it
+   * changed (`changedFields`), only those are journaled (a `patch`); otherwise the whole document.
+   */
+  replace(previous: StoredDocument, next: StoredDocument, changedFields?: readonly string[]): void {
     this.table.replace(previous, next);
-    this.mutations.push({ op: 'put', c: this.collection, doc: next });
+    this.mutations.push(changedFields ? patchOf(this.collection, next, changedFields) : { op: 'put', c: this.collection, doc: next });
   }
 
   delete(id: string): void {
@@ -29,4 +33,14 @@ export class ChangeSet {
   addIndex(spec: IndexSpec): void {
     if (this.table.addIndex(spec)) this.mutations.push({ op: 'index', spec });
   }
+}
+
+function patchOf(collection: string, next: StoredDocument, changedFields: readonly string[]): Mutation {
+  const set: Record<string, unknown> = {};
+  const unset: string[] = [];
+  for (const field of changedFields) {
+    if (Object.hasOwn(next, field)) set[field] = next[field];
+    else unset.push(field);
+  }
+  return { op: 'patch', c: collection, id: next._id, set, unset };
 }

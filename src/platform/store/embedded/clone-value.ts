@@ -11,11 +11,14 @@ export function cloneValue(value: unknown): unknown {
   if (value === null || typeof value !== 'object') return value;
   if (Array.isArray(value)) return value.map(cloneValue);
   if (value instanceof Date) return new Date(value.getTime());
-  if (value instanceof Uint8Array) return new Binary(Uint8Array.from(value));
-  if (value instanceof Binary) return new Binary(Uint8Array.from(value.value()), value.sub_type);
+  // `new Uint8Array(view)` copies natively; `Uint8Array.from` walks the bytes one by one.
+  if (value instanceof Uint8Array) return new Binary(new Uint8Array(value));
+  if (value instanceof Binary) return new Binary(new Uint8Array(value.buffer.subarray(0, value.position)), value.sub_type);
   if (value instanceof RegExp || isBsonValue(value)) return value; // immutable
   const copy: Record<string, unknown> = {};
-  for (const [key, field] of Object.entries(value)) {
+  const fields = value as Record<string, unknown>;
+  for (const key of Object.keys(fields)) {
+    const field = fields[key];
     if (typeof field !== 'function') copy[key] = cloneValue(field);
   }
   return copy;

@@ -13,8 +13,12 @@ type Operators = Record<string, Record<string, unknown>>;
 const KNOWN_OPERATORS = new Set([...Object.keys(mingoOperators), '$setOnInsert']);
 
 export interface CompiledUpdate {
-  /** A changed copy of `doc` (never `doc` itself), and whether anything changed. */
-  applyTo(doc: StoredDocument, filter: Record<string, unknown>): { doc: StoredDocument; modified: boolean };
+  /**
+   * A changed copy of `doc` (never `doc` itself), and whether anything changed. An update of
+   * top-level fields only also says which (`changedFields`), and its copy shares the untouched
+   * fields' values with `doc`: stored documents are never mutated, only replaced.
+   */
+  applyTo(doc: StoredDocument, filter: Record<string, unknown>): { doc: StoredDocument; modified: boolean; changedFields?: string[] };
   /** The document an upsert inserts when nothing matched `filter`. */
   insertFor(filter: Record<string, unknown>): StoredDocument;
 }
@@ -33,17 +37,23 @@ export function compileUpdate(update: Record<string, unknown>): CompiledUpdate {
   }
   const unsupported = keys.find((key) => !KNOWN_OPERATORS.has(key));
   if (unsupported) throw new Error(`Unknown update operator: ${unsupported}`);
-  const all = cloneValue(update) as Operators;
+  // Not copied: the update is applied synchronously within the write, and what it puts into a
+  // document is copied there (plain-update.ts; mingo deep-copies; patchForMingo works on a copy).
+  const all = update as Operators;
   checkConflicts(all);
   const { $setOnInsert, ...operators } = all;
   const onInsert: Operators = $setOnInsert ? { ...operators, $set: { ...operators.$set, ...$setOnInsert } } : operators;
+  const present = withFields(operators);
 
   return {
     applyTo(doc, filter) {
       checkIdUnchanged(doc._id, operators.$set?._id);
       checkTypes(doc, operators);
+      const shallow = { ...doc };
+      const changedFields = applyPlainUpdate(shallow, present);
+      if (changedFields) return { doc: shallow, modified: changedFields.length > 0, changedFields };
       const next = cloneDocument(doc);
-      const modified = run(next, operators, filter).length > 0;
+      const modified = run(next, present, filter).length > 0;
       return { doc: next, modified };
     },
     insertFor(filter) {
@@ -54,21 +64,29 @@ export function compileUpdate(update: Record<string, unknown>): CompiledUpdate {
       checkTypes(seed, onInsert);
       const _id = [seedId, setId].find((id): id is string => typeof id === 'string') ?? newId();
       const doc = { _id, ...seed };
-      run(doc, { ...onInsert, $set: set }, undefined);
+      run(doc, withFields({ ...onInsert, $set: set }), undefined);
       return doc;
     },
   };
 }
 
-/** Mutates `doc`; returns the modified paths. The filter is needed only by the positional `$`. */
-function run(doc: Record<string, unknown>, operators: Operators, filter: Record<string, unknown> | undefined): string[] {
-  const present = Object.fromEntries(Object.entries(operators).filter(([, fields]) => Object.keys(fields).length > 0));
+/** The operators that name at least one field (`{$set: {}}` changes nothing). */
+function withFields(operators: Operators): Operators {
+  return Object.fromEntries(Object.entries(operators).filter(([, fields]) => Object.keys(fields).length > 0));
+}
+
+/**
+ * Mutates `doc` by `present` (withFields); returns the modified paths. The filter is needed
+ * only by the positional `$`.
+ */
+function run(doc: Record<string, unknown>, present: Operators, filter: Record<string, unknown> | undefined): string[] {
   if (Object.keys(present).length === 0) return [];
   const plain = applyPlainUpdate(doc, present);
   if (plain) return plain;
-  patchForMingo(doc, present);
-  const condition = filter && usesPositional(present) ? filter : undefined;
-  return applyOperators(doc, present, undefined, condition, { cloneMode: 'deep' });
+  const operators = cloneValue(present) as Operators;
+  patchForMingo(doc, operators);
+  const condition = filter && usesPositional(operators) ? filter : undefined;
+  return applyOperators(doc, operators, undefined, condition, { cloneMode: 'deep' });
 }
 
 /**

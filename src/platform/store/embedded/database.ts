@@ -19,6 +19,9 @@ export class Database {
       case 'put':
         this.table(mutation.c).put(mutation.doc);
         return;
+      case 'patch':
+        this.table(mutation.c).patch(mutation.id, mutation.set, mutation.unset);
+        return;
       case 'del':
         this.table(mutation.c).delete(mutation.id);
         return;

@@ -78,8 +78,8 @@ export class EmbeddedCollection<T extends Document> implements Collection<T> {
     const returned = await this.host.write(this.name, (changes) => {
       const [match] = selectDocuments(changes.table, filter as Raw, { sort: options.sort, limit: 1 });
       if (match) {
-        const { doc, modified } = compiled.applyTo(match, filter as Raw);
-        if (modified) changes.replace(match, doc);
+        const { doc, modified, changedFields } = compiled.applyTo(match, filter as Raw);
+        if (modified) changes.replace(match, doc, changedFields);
         return options.returnDocument === 'after' ? doc : match;
       }
       if (!options.upsert) return null;
@@ -119,9 +119,9 @@ export class EmbeddedCollection<T extends Document> implements Collection<T> {
       }
       let modifiedCount = 0;
       for (const match of matches) {
-        const { doc, modified } = compiled.applyTo(match, filter);
+        const { doc, modified, changedFields } = compiled.applyTo(match, filter);
         if (modified) {
-          changes.replace(match, doc);
+          changes.replace(match, doc, changedFields);
           modifiedCount += 1;
         }
       }

@@ -1,4 +1,4 @@
-import { equalityValues, indexedValues, keyOf } from './index-keys.js';
+import { equalityValues, indexedValues, keyOf, topField } from './index-keys.js';
 import type { StoredDocument } from './stored-document.js';
 
 /**
@@ -9,7 +9,12 @@ import type { StoredDocument } from './stored-document.js';
 export class FieldIndex {
   private readonly buckets = new Map<string, Set<string>>();
 
-  constructor(private readonly path: string) {}
+  /** The top-level field the indexed path starts in: the index changes only when it does. */
+  readonly reads: string;
+
+  constructor(private readonly path: string) {
+    this.reads = topField(path);
+  }
 
   add(doc: StoredDocument): void {
     for (const key of this.keysOf(doc)) {

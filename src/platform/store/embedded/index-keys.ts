@@ -79,3 +79,20 @@ function collect(value: unknown, parts: string[], depth: number, withArrays: boo
   }
   collect((value as Record<string, unknown>)[part], parts, depth + 1, withArrays, out);
 }
+
+/** The top-level field a dotted path starts in. */
+export function topField(path: string): string {
+  const dot = path.indexOf('.');
+  return dot < 0 ? path : path.slice(0, dot);
+}
+
+/**
+ * Whether `previous` and `next` hold the same values in every one of `fields` (top-level
+ * names): then whatever an index derives from those fields is the same for both. Compared by
+ * identity, which is exact here because stored documents are never mutated, and an update
+ * that leaves a field alone shares its value with the document it replaces.
+ */
+export function sameFields(previous: Record<string, unknown>, next: Record<string, unknown>, fields: readonly string[]): boolean {
+  for (const field of fields) if (previous[field] !== next[field]) return false;
+  return true;
+}

@@ -41,6 +41,19 @@ export class Table {
     this.write(previous, next);
   }
 
+  /**
+   * Replays a journaled patch: the document with `set` over its fields and `unset` removed. The
+   * patch was journaled after the document's put, so a missing document means the files do not
+   * belong together.
+   */
+  patch(id: string, set: Record<string, unknown>, unset: readonly string[]): void {
+    const previous = this.docs.get(id);
+    if (!previous) throw new Error(`journal patches document ${id}, which does not exist`);
+    const next: StoredDocument = { ...previous, ...set };
+    for (const field of unset) delete next[field];
+    this.write(previous, next);
+  }
+
   /** Insert or replace, for replaying records that were checked when first written. */
   put(doc: StoredDocument): void {
     this.write(this.docs.get(doc._id), doc);
@@ -132,16 +145,19 @@ export class Table {
     }
   }
 
+  /** Indexes whose fields a replacement leaves alone are not touched (most updates change one or two fields). */
   private write(previous: StoredDocument | undefined, next: StoredDocument): void {
-    const keys = this.uniques.map((unique) => unique.keysOf(next));
-    this.uniques.forEach((unique, i) => {
+    const changed = previous ? this.uniques.filter((unique) => !unique.keepsKeys(previous, next)) : this.uniques;
+    const keys = changed.map((unique) => unique.keysOf(next));
+    changed.forEach((unique, i) => {
       if (unique.conflicts(next._id, keys[i] ?? [])) throw new DuplicateKeyError(unique.spec.name);
     });
-    this.uniques.forEach((unique, i) => {
+    changed.forEach((unique, i) => {
       if (previous) unique.remove(unique.keysOf(previous));
       unique.add(next._id, keys[i] ?? []);
     });
     for (const index of this.fieldIndexes.values()) {
+      if (previous && previous[index.reads] === next[index.reads]) continue;
       if (previous) index.remove(previous);
       index.add(next);
     }

@@ -2,7 +2,7 @@ import type { IndexSpec } from '../document-store.js';
 import type { DocumentPredicate } from './plain-filter.js';
 import { compileFilter } from './filter-query.js';
 import { impliesPartialFilter } from './partial-filter-implication.js';
-import { equalityValues, indexedValues, keyOf } from './index-keys.js';
+import { equalityValues, indexedValues, keyOf, sameFields, topField } from './index-keys.js';
 import type { StoredDocument } from './stored-document.js';
 
 /**
@@ -14,10 +14,19 @@ export class UniqueConstraint {
   private readonly owners = new Map<string, string>();
   private readonly fields: string[];
   private readonly partial: DocumentPredicate | undefined;
+  /** The top-level fields the keys and the partial filter read; undefined when that cannot be told. */
+  private readonly reads: string[] | undefined;
 
   constructor(readonly spec: IndexSpec) {
     this.fields = Object.keys(spec.key);
     this.partial = spec.partialFilterExpression ? compileFilter(spec.partialFilterExpression) : undefined;
+    const partialReads = spec.partialFilterExpression ? fieldsRead(spec.partialFilterExpression) : [];
+    this.reads = partialReads && [...this.fields.map(topField), ...partialReads];
+  }
+
+  /** Whether replacing `previous` by `next` leaves this index's keys as they are. */
+  keepsKeys(previous: StoredDocument, next: StoredDocument): boolean {
+    return this.reads !== undefined && sameFields(previous, next, this.reads);
   }
 
   keysOf(doc: StoredDocument): string[] {
@@ -71,4 +80,20 @@ function compoundKeys(perField: string[][]): string[] {
 
 function distinct<T>(values: T[]): T[] {
   return [...new Set(values)];
+}
+
+/** The top-level fields a partial filter reads, or undefined for an operator not looked into. */
+function fieldsRead(expression: Record<string, unknown>): string[] | undefined {
+  const fields: string[] = [];
+  for (const [key, condition] of Object.entries(expression)) {
+    if (key === '$and' || key === '$or' || key === '$nor') {
+      for (const clause of condition as Record<string, unknown>[]) {
+        const inner = fieldsRead(clause);
+        if (!inner) return undefined;
+        fields.push(...inner);
+      }
+    } else if (key.startsWith('$')) return undefined;
+    else fields.push(topField(key));
+  }
+  return fields;
 }

@@ -52,6 +52,41 @@ test('reopening after close keeps documents, updates, deletes and indexes', asyn
   await second.close();
 });
 
+test('an update of top-level fields journals only those fields, and replays to the same document', async () => {
+  const first = await open();
+  const notes = first.collection<Note & { flag?: boolean; tags?: string[] }>('notes');
+  const body = 'x'.repeat(10_000);
+  await notes.insertOne({ _id: 'big', n: 1, body, flag: true, tags: ['a'], bytes: new Binary(Buffer.from([7, 8])) });
+  const [journal] = (await readdir(dataDir)).filter((name) => name.startsWith('journal.'));
+  const sizeAfterInsert = (await stat(join(dataDir, journal!))).size;
+  await notes.updateOne({ _id: 'big' }, { $unset: { flag: '' }, $inc: { n: 1 }, $set: { at: new Date(7) } });
+  const patchBytes = (await stat(join(dataDir, journal!))).size - sizeAfterInsert;
+  expect(patchBytes).toBeLessThan(200);
+  // A nested path goes through mingo, which journals the whole document.
+  await notes.updateOne({ _id: 'big' }, { $push: { tags: 'b' } });
+  expect((await stat(join(dataDir, journal!))).size - sizeAfterInsert - patchBytes).toBeGreaterThan(body.length);
+  const before = await notes.findOne({ _id: 'big' });
+  expect(before).toEqual({ _id: 'big', n: 2, body, at: new Date(7), tags: ['a', 'b'], bytes: expect.any(Binary) });
+  await first.close();
+
+  const second = await open();
+  const after = await second.collection<Note>('notes').findOne({ _id: 'big' });
+  expect(after).toEqual(before);
+  expect(Object.keys(after!)).toEqual(Object.keys(before!));
+  await second.close();
+});
+
+test('an updated document shares nothing the caller can change with the stored one', async () => {
+  const store = await open();
+  const notes = store.collection<Note & { nested?: { k: number } }>('notes');
+  await notes.insertOne({ _id: 'a', n: 1, nested: { k: 1 } });
+  await notes.updateOne({ _id: 'a' }, { $set: { n: 2 } });
+  const read = await notes.findOne({ _id: 'a' });
+  read!.nested!.k = 99;
+  expect(await notes.findOne({ _id: 'a' })).toEqual({ _id: 'a', n: 2, nested: { k: 1 } });
+  await store.close();
+});
+
 test('a torn last journal line is dropped and the journal keeps working', async () => {
   const first = await open();
   await first.collection<Note>('notes').insertMany([

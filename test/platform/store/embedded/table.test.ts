@@ -58,3 +58,27 @@ test('a rejected write leaves every index as it was', () => {
   expect([...table.candidates({ email: '2@x' })].map((doc) => doc._id)).toEqual(['id2']);
   expect([...table.candidates({ email: 'free@x' })]).toEqual([]);
 });
+
+test('a replacement that shares the indexed fields keeps the entries; one that changes a partial filter field moves them', () => {
+  const table = new Table();
+  table.addIndex({ collection: 't', name: 'one_open', key: { owner: 1 }, unique: true, partialFilterExpression: { $and: [{ open: true }] } });
+  table.addIndex({ collection: 't', name: 'by_room', key: { 'room.name': 1 } });
+  const room = { name: 'r1' };
+  const first = { _id: 'a', owner: 'o', open: true, room, n: 1 };
+  table.insert(first);
+  // Only `n` changes (the update's shallow copy shares `room`): every lookup still finds it.
+  const second = { ...first, n: 2 };
+  table.replace(first, second);
+  expect([...table.candidates({ owner: 'o' })]).toEqual([second]);
+  expect([...table.candidates({ 'room.name': 'r1' })]).toEqual([second]);
+  expect(() => table.insert({ _id: 'b', owner: 'o', open: true })).toThrow('one_open');
+  // Closing it leaves the partial index, though its key field `owner` is unchanged.
+  const closed = { ...second, open: false };
+  table.replace(second, closed);
+  table.insert({ _id: 'b', owner: 'o', open: true });
+  // A new room object moves the field index entry.
+  const moved = { ...closed, room: { name: 'r2' } };
+  table.replace(closed, moved);
+  expect([...table.candidates({ 'room.name': 'r1' })]).toEqual([]);
+  expect([...table.candidates({ 'room.name': 'r2' })]).toEqual([moved]);
+});
