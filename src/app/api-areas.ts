@@ -93,7 +93,7 @@ export interface ApiAreaPorts {
   /** Which sessions have a live /ws connection (push skips their devices). */
   readonly sessionConnections: SessionConnections;
   /**
-   * The push queue and what fills it: `wakeUps.wake(address, { kind, conversationId?, seq? })`
+   * The push queue and what fills it: `wakeUps.wake(addresses, { kind, conversationId?, seq? })`
    * is how an area wakes a user's offline devices (kinds in src/push/delivery/wake-kinds.ts).
    */
   readonly pushQueue: PushQueue;

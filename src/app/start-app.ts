@@ -183,7 +183,7 @@ export async function startApp(config: Config, logger: Logger): Promise<RunningA
         channelPosts,
         channelFollows,
         sessionConnections,
-        wakeCallee: (callee) => void wakeUps.wake(callee, { kind: 'call' }),
+        wakeCallee: (callee) => void wakeUps.wake([callee], { kind: 'call' }),
         tickets: wsTickets,
         verification,
         blockMirror,

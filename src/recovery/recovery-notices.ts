@@ -28,6 +28,6 @@ export class RecoveryNotices {
   async requestChanged(request: RecoveryRequestRecord, change: RequestChange, now: Date): Promise<void> {
     await this.events.durable('recovery.request_updated', [request.address, ...request.guardians], { change, request: requestView(request, now) });
     const woken = change === 'opened' ? [request.address, ...request.guardians] : [request.address];
-    for (const address of woken) void this.wakeUps.wake(address, { kind: 'recovery_request' });
+    void this.wakeUps.wake(woken, { kind: 'recovery_request' });
   }
 }

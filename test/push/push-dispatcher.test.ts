@@ -49,29 +49,34 @@ const subscription = (name: string) => {
   return checkSubscription(`https://push.example/${name}`, { p256dh: ecdh.getPublicKey().toString('base64url'), auth: randomBytes(16).toString('base64url') });
 };
 
-it('drops the subscriptions of sessions that are over and queues one delivery per live one', async () => {
-  const subscriptions = new PushSubscriptions(store);
-  await subscriptions.subscribe({ address: ADDRESS, sessionId: 'active' }, subscription('phone'));
-  await subscriptions.subscribe({ address: ADDRESS, sessionId: 'expired' }, subscription('old-laptop'));
+/** A dispatcher on the real queue whose sender records the deliveries instead of sending them. */
+function dispatcherFor(subscriptions: PushSubscriptions, activeSessionsOf: (address: string) => Promise<string[]>) {
   const queue = new PushQueue(state);
   const sent: DeliveryJob[] = [];
   const logger = createLogger('silent');
   const registry = new Registry();
-  const metrics = createPushMetrics(registry);
   const dispatcher = new PushDispatcher({
     queue,
     subscriptions,
-    activeSessionsOf: async (address) => (address === ADDRESS ? ['active'] : []),
+    activeSessionsOf,
     connections: new SessionConnections(state),
     sharedState: state,
     sender: { send: async (job: DeliveryJob) => (sent.push(job), { outcome: 'sent' as const }), close: () => undefined } as unknown as PushSender,
-    metrics,
+    metrics: createPushMetrics(registry),
     logger,
     outages: new OutageLog(logger),
     coalesceWindowMs: 10_000,
     leaseMs: 60_000,
   });
-  await new WakeUps(queue, logger, new OutageLog(logger)).wake(ADDRESS, { kind: 'message', conversationId: 'dm:x:y', seq: 7 });
+  return { queue, sent, logger, registry, dispatcher };
+}
+
+it('drops the subscriptions of sessions that are over and queues one delivery per live one', async () => {
+  const subscriptions = new PushSubscriptions(store);
+  await subscriptions.subscribe({ address: ADDRESS, sessionId: 'active' }, subscription('phone'));
+  await subscriptions.subscribe({ address: ADDRESS, sessionId: 'expired' }, subscription('old-laptop'));
+  const { queue, sent, logger, registry, dispatcher } = dispatcherFor(subscriptions, async (address) => (address === ADDRESS ? ['active'] : []));
+  await new WakeUps(queue, logger, new OutageLog(logger)).wake([ADDRESS], { kind: 'message', conversationId: 'dm:x:y', seq: 7 });
   dispatcher.start();
   try {
     while (sent.length === 0) await new Promise((resolve) => setTimeout(resolve, 20));
@@ -85,4 +90,21 @@ it('drops the subscriptions of sessions that are over and queues one delivery pe
   expect((await subscriptions.forAccount(ADDRESS)).map((s) => s.sessionId)).toEqual(['active']);
   expect(await queue.stats()).toEqual({ depth: 0, earliestDueAt: null });
   expect(await registry.getSingleMetricAsString('push_subscriptions_removed_total')).toContain('push_subscriptions_removed_total{reason="session_ended"} 1');
+});
+
+it('wakes every recipient a job names, each on its own live subscription', async () => {
+  const OTHER = `0x${'e'.repeat(40)}`;
+  const subscriptions = new PushSubscriptions(store);
+  await subscriptions.subscribe({ address: ADDRESS, sessionId: 's1' }, subscription('one'));
+  await subscriptions.subscribe({ address: OTHER, sessionId: 's2' }, subscription('two'));
+  const { queue, sent, logger, dispatcher } = dispatcherFor(subscriptions, async (address) => (address === ADDRESS ? ['s1'] : ['s2']));
+  await new WakeUps(queue, logger, new OutageLog(logger)).wake([ADDRESS, OTHER], { kind: 'group_message', conversationId: 'group:g', seq: 1 });
+  dispatcher.start();
+  try {
+    while (sent.length < 2) await new Promise((resolve) => setTimeout(resolve, 20));
+  } finally {
+    await dispatcher.stop();
+  }
+  expect(sent.map((job) => job.endpoint).sort()).toEqual(['https://push.example/one', 'https://push.example/two']);
+  expect(await queue.stats()).toEqual({ depth: 0, earliestDueAt: null });
 });

@@ -10,7 +10,10 @@ import { MemoryStore } from '../../src/platform/shared-state/memory-store.js';
 import { openSharedState } from '../../src/platform/shared-state/open-shared-state.js';
 import type { SharedState } from '../../src/platform/shared-state/shared-state.js';
 import { PushQueue } from '../../src/push/delivery/push-queue.js';
-import type { DeliveryJob } from '../../src/push/delivery/push-queue.js';
+import type { DeliveryJob, WakeJob } from '../../src/push/delivery/push-queue.js';
+import { WakeUps } from '../../src/push/delivery/wake-ups.js';
+import { OutageLog } from '../../src/platform/logging/outage-log.js';
+import { defineScript } from '../../src/platform/shared-state/shared-state.js';
 import { deleteKeys, uniqueTestPrefix, withRedis } from '../platform/shared-state/redis-for-tests.js';
 
 const logger = pino({ level: 'silent' });
@@ -77,8 +80,29 @@ function describeQueue(name: string, openPods: () => Promise<{ pods: [SharedStat
       await queue.retry(claimed!, { ...job, attempt: 2 }, now);
       expect((await queue.stats()).depth).toBe(0);
     });
+
+    it('queues one wake job per 100 recipients, naming each recipient once; reads a job queued before that with its one address', async () => {
+      const queue = new PushQueue(pods[0]);
+      const recipients = Array.from({ length: 250 }, (_, n) => `0x${n.toString(16).padStart(40, '0')}`);
+      await new WakeUps(queue, logger, new OutageLog(logger)).wake(recipients, { kind: 'group_message', conversationId: 'group:g', seq: 3 });
+      const jobs = (await queue.claim(10, 60_000)).map(({ job }) => job as WakeJob);
+      expect(jobs.map((job) => job.addresses.length).sort((a, b) => a - b)).toEqual([50, 100, 100]);
+      expect(jobs.flatMap((job) => job.addresses).sort()).toEqual(recipients);
+      expect(new Set(jobs.map((job) => job.wake.seq))).toEqual(new Set([3]));
+      // A rolling update: the older version queued `{address}` jobs.
+      await pods[0].run(legacyAdd, ['push:{queue}:due'], [JSON.stringify({ type: 'wake', id: 'old', address: '0xold', wake: { kind: 'call' } })]);
+      expect((await queue.claim(10, 60_000)).map(({ job }) => job)).toEqual([{ type: 'wake', id: 'old', addresses: ['0xold'], wake: { kind: 'call' } }]);
+    });
   });
 }
+
+/** How the version before batched wake jobs queued one. */
+const legacyAdd = defineScript<[member: string], number>({
+  name: 'test-legacy-wake-add',
+  keys: 1,
+  lua: `return redis.call('ZADD', KEYS[1], 0, ARGV[1])`,
+  local: (state, [key], [member]) => (state.zadd(key!, 0, member!), 1),
+});
 
 describeQueue('in memory', async () => {
   const store = new MemoryStore();

@@ -25,9 +25,9 @@ function setUp() {
   const notices = new RecoveryNotices(events, new WakeUps(queue, logger, new OutageLog(logger)));
   const woken = async () => {
     const jobs = await queue.claim(100, 60_000);
-    return jobs.map(({ job }) => {
+    return jobs.flatMap(({ job }) => {
       if (job.type !== 'wake') throw new Error(`unexpected ${job.type} job`);
-      return { address: job.address, kind: job.wake.kind };
+      return job.addresses.map((address) => ({ address, kind: job.wake.kind }));
     });
   };
   return { notices, woken };

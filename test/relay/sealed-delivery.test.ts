@@ -23,7 +23,7 @@ let store: EmbeddedDocumentStore;
 let mailbox: SealedMailbox;
 const logger = pino({ level: 'silent' });
 let wakes: { address: string; wake: WakeUp }[];
-const wakeUps = { wake: async (address: string, wake: WakeUp) => void wakes.push({ address, wake }) } as WakeUps;
+const wakeUps = { wake: async (addresses: readonly string[], wake: WakeUp) => void wakes.push(...addresses.map((address) => ({ address, wake }))) } as WakeUps;
 
 beforeEach(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'sealed-'));

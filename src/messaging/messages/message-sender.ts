@@ -173,9 +173,8 @@ export class MessageSender {
   private wakeRecipients(target: Target, message: StoredMessage, audience: readonly string[]): void {
     if (message.kind === 'system' || message.withheld) return;
     const kind = target.type === 'direct' ? 'message' : 'group_message';
-    for (const address of audience) {
-      if (address !== message.senderAddress) void this.wakeUps.wake(address, { kind, conversationId: target.conversationId, seq: message.sequence });
-    }
+    const recipients = audience.filter((address) => address !== message.senderAddress);
+    if (recipients.length > 0) void this.wakeUps.wake(recipients, { kind, conversationId: target.conversationId, seq: message.sequence });
   }
 
   /**

@@ -92,10 +92,18 @@ export class PushDispatcher {
     }
   }
 
+  /**
+   * Every recipient of the job at once; if one fails, the whole job is taken again after its
+   * lease, and the coalescing window keeps the recipients already woken from a second push.
+   */
   private async expand(job: WakeJob): Promise<void> {
-    const subscriptions = await this.deps.subscriptions.forAccount(job.address);
+    await Promise.all(job.addresses.map((address) => this.wakeUser(address, job)));
+  }
+
+  private async wakeUser(address: string, job: WakeJob): Promise<void> {
+    const subscriptions = await this.deps.subscriptions.forAccount(address);
     if (subscriptions.length === 0) return;
-    const active = new Set(await this.deps.activeSessionsOf(job.address));
+    const active = new Set(await this.deps.activeSessionsOf(address));
     const ended = [...new Set(subscriptions.filter((s) => !active.has(s.sessionId)).map((s) => s.sessionId))];
     if (ended.length > 0) this.deps.metrics.subscriptionsRemoved.inc({ reason: 'session_ended' }, await this.deps.subscriptions.removeOfSessions(ended));
     await Promise.all(subscriptions.filter((s) => active.has(s.sessionId)).map((subscription) => this.wakeDevice(subscription, job)));

@@ -22,13 +22,20 @@ import { defineScript } from '../../platform/shared-state/shared-state.js';
 import type { SharedState } from '../../platform/shared-state/shared-state.js';
 import type { WakeKind, WakeUp } from './wake-kinds.js';
 
-/** "Wake this user": expanded by an api pod into one delivery per subscription that needs it. */
+/**
+ * "Wake these users" (one event's recipients, at most WAKE_JOB_ADDRESSES of them): expanded by an
+ * api pod into one delivery per subscription that needs it. One job per recipient would cost a
+ * 1,000-member group message 3,000 queue commands on the queue's one shard.
+ */
 export interface WakeJob {
   readonly type: 'wake';
   readonly id: string;
-  readonly address: string;
+  readonly addresses: readonly string[];
   readonly wake: WakeUp;
 }
+
+/** Recipients per wake job: large groups spread over several jobs, and so over several pods' claims. */
+export const WAKE_JOB_ADDRESSES = 100;
 
 /** One push to one subscription, with everything needed to send it from any pod. */
 export interface DeliveryJob {
@@ -130,7 +137,7 @@ export class PushQueue {
     const claimed: ClaimedJob[] = [];
     for (let i = 0; i < reply.length; i += 2) {
       const member = reply[i]!;
-      claimed.push({ job: JSON.parse(member) as PushJob, member, dueAt: Number(reply[i + 1]) });
+      claimed.push({ job: readJob(member), member, dueAt: Number(reply[i + 1]) });
     }
     return claimed;
   }
@@ -152,3 +159,9 @@ export class PushQueue {
 }
 
 const newJobId = () => randomId(9);
+
+/** A queued job; a wake job queued by a version before WAKE_JOB_ADDRESSES named one `address` (a rolling update). */
+function readJob(member: string): PushJob {
+  const job = JSON.parse(member) as PushJob | (Omit<WakeJob, 'addresses'> & { address: string });
+  return 'address' in job ? { type: 'wake', id: job.id, addresses: [job.address], wake: job.wake } : job;
+}

@@ -1,7 +1,7 @@
 /**
- * What other areas call when an event should reach a user who may be offline: `wake(address,
- * { kind, conversationId?, seq? })`. It only queues a wake job (one shared-state write) and
- * never throws or waits for delivery, so a send is neither slowed nor failed by push: an api
+ * What other areas call when an event should reach users who may be offline: `wake(addresses,
+ * { kind, conversationId?, seq? })`. It only queues wake jobs (one shared-state write per
+ * WAKE_JOB_ADDRESSES recipients) and never throws or waits for delivery, so a send is neither slowed nor failed by push: an api
  * pod's PushDispatcher later finds the user's subscriptions, skips the devices connected over
  * /ws, coalesces bursts and sends. Built once per process by the app for every role (call
  * offers come from ws pods).
@@ -13,6 +13,7 @@
 import type { Logger } from '../../platform/logging/logger.js';
 import type { OutageLog } from '../../platform/logging/outage-log.js';
 import { DependencyUnavailableError } from '../../platform/errors/dependency-unavailable.js';
+import { WAKE_JOB_ADDRESSES } from './push-queue.js';
 import type { PushQueue } from './push-queue.js';
 import type { WakeUp } from './wake-kinds.js';
 
@@ -23,11 +24,18 @@ export class WakeUps {
     private readonly outages: OutageLog,
   ) {}
 
-  /** Queues the wake-up; resolves once it is queued or its failure logged (never rejects). */
-  wake(address: string, wake: WakeUp): Promise<void> {
-    return this.queue.add({ type: 'wake', address, wake }).catch((error: unknown) => {
-      if (error instanceof DependencyUnavailableError) this.outages.report(error);
-      else this.logger.error({ err: error, kind: wake.kind }, 'push wake-up not queued');
-    });
+  /** Queues the wake-up of every one of `addresses`; resolves once queued or the failure logged (never rejects). */
+  async wake(addresses: readonly string[], wake: WakeUp): Promise<void> {
+    const jobs: Promise<void>[] = [];
+    for (let start = 0; start < addresses.length; start += WAKE_JOB_ADDRESSES) {
+      const batch = addresses.slice(start, start + WAKE_JOB_ADDRESSES);
+      jobs.push(
+        this.queue.add({ type: 'wake', addresses: batch, wake }).catch((error: unknown) => {
+          if (error instanceof DependencyUnavailableError) this.outages.report(error);
+          else this.logger.error({ err: error, kind: wake.kind, recipients: batch.length }, 'push wake-up not queued');
+        }),
+      );
+    }
+    await Promise.all(jobs);
   }
 }

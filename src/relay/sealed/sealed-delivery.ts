@@ -41,7 +41,7 @@ export class SealedDelivery {
       return false;
     });
     if (!connected) {
-      void this.wakeUps.wake(envelope.recipient, { kind: 'sealed_message' });
+      void this.wakeUps.wake([envelope.recipient], { kind: 'sealed_message' });
       return false;
     }
     const claimed = await this.mailbox.claim({ _id: envelope._id });

@@ -69,8 +69,10 @@ function operatorPredicate(operator: string, argument: unknown): ValuePredicate 
   }
 }
 
+/** A Set, so that `$in` over a whole group's members costs one lookup per document (SameValueZero: 0 equals -0, as in MongoDB). */
 function equalsAny(accepted: readonly Scalar[]): ValuePredicate {
-  return (value) => accepted.some((wanted) => value === wanted || (Array.isArray(value) && value.includes(wanted)));
+  const wanted = new Set<unknown>(accepted);
+  return (value) => wanted.has(value) || (Array.isArray(value) && value.some((element) => wanted.has(element)));
 }
 
 function isScalar(value: unknown): value is Scalar {
