@@ -23,10 +23,8 @@ import type { SignedIn } from './wallet.js';
 export type DeploymentShape = 'single process' | 'cluster' | 'cluster on Redis Cluster';
 export const DEPLOYMENTS: readonly DeploymentShape[] = ['single process', 'cluster'];
 /**
- * The same and the Redis Cluster, for the flows whose tests restart Redis empty or freeze it but
- * never stop every node for seconds: after an outage of the whole cluster, ioredis 6's sharded
- * subscribers do not come back (docs/deploy.md, "Redis"), which test/app/redis-outage.e2e.test.ts
- * would show.
+ * The same and the Redis Cluster, for the flows that fault Redis (restart it empty, freeze it,
+ * stop every node for seconds) and must come back the same way on the cluster.
  */
 export const DEPLOYMENTS_AND_REDIS_CLUSTER: readonly DeploymentShape[] = [...DEPLOYMENTS, 'cluster on Redis Cluster'];
 

@@ -23,6 +23,11 @@ export interface PrivateRedisCluster extends PrivateRedis {
   readonly ports: readonly number[];
   /** Kills node `index` (SIGKILL) and starts it again with its slots but none of its data. */
   restartNodeEmpty(index: number): Promise<void>;
+  /**
+   * An outage of the whole cluster: kills every node at once, keeps them all down for `downMs`,
+   * and starts them again with their slots but none of their data (resolves once the cluster is ok).
+   */
+  restartAllEmptyAfter(downMs: number): Promise<void>;
   /** Stops every node and removes their files. */
   dispose(): Promise<void>;
 }
@@ -79,11 +84,15 @@ export async function startPrivateRedisCluster(): Promise<PrivateRedisCluster> {
     url: `redis://127.0.0.1:${nodes[0]!.port}`,
     stop: stopAll,
     start: startAll,
-    // Every node restarted empty, one after the other (a rolling restart that loses all data).
-    // Not all at once: after an outage of the whole cluster, ioredis 6's sharded subscribers do
-    // not come back (docs/deploy.md, "Redis"): a known limit, tested nowhere as if it were recovered.
+    // Every node restarted empty, one after the other (a rolling restart that loses all data);
+    // the whole cluster down at once is restartAllEmptyAfter.
     async restartEmpty() {
       for (const node of nodes) await restartOneEmpty(node);
+    },
+    async restartAllEmptyAfter(downMs) {
+      await stopAll();
+      await new Promise((resolve) => setTimeout(resolve, downMs));
+      await startAll();
     },
     freeze: () => signalAll('SIGSTOP'),
     thaw: () => signalAll('SIGCONT'),

@@ -1,28 +1,17 @@
 /**
  * SharedState on Redis (ioredis), shared by every pod. On one Redis, two connections: one for
- * commands, one in subscriber mode for pub/sub (a subscribed connection is dedicated to
- * its subscriptions). On a Redis Cluster (REDIS_CLUSTER), one ioredis Cluster client: commands go
- * to the shard of their slot, and pub/sub is sharded (SPUBLISH, SSUBSCRIBE through one subscriber
- * connection per master, `shardedSubscribers`), so a message travels only to the shard of its
- * channel and the pods subscribed there. The prefix is added here, not through ioredis's
- * `keyPrefix`, because ioredis does not prefix pub/sub channels and the prefix must cover both.
+ * commands, one in subscriber mode for pub/sub (plain-subscriber.ts). On a Redis Cluster
+ * (REDIS_CLUSTER), one ioredis Cluster client for commands, each routed to the shard of its slot,
+ * and sharded pub/sub: SPUBLISH, and SSUBSCRIBE through one subscriber connection per master
+ * (sharded-subscriptions.ts), so a message travels only to the shard of its channel and the pods
+ * subscribed there. The prefix is added here, not through ioredis's `keyPrefix`, because ioredis
+ * does not prefix pub/sub channels and the prefix must cover both.
  *
- * Fail-fast settings (see the outage notes in shared-state.ts):
- * - `enableOfflineQueue: false`: a command issued while disconnected rejects at once
- *   instead of waiting in a queue for a reconnect that may never come;
- * - `maxRetriesPerRequest: 0`: commands in flight when the connection drops reject at
- *   once and are not replayed after reconnect (a late replay of a `take` or `set` could
- *   apply after its caller was told it failed);
- * - `commandTimeout`: bounds a command on a connection that stopped answering;
- * - `retryStrategy`: reconnect forever, backing off to at most 2 s between attempts;
- * - `autoResubscribe` (ioredis default): the subscriber resubscribes after a reconnect; this
- *   class subscribes again too, to learn when that took effect and tell the subscribers that
- *   asked (`onResubscribed`).
- *
- * A command that fails because Redis cannot answer (not connected, timed out, connection lost,
- * or a reply meaning "not now" such as LOADING) rejects with DependencyUnavailableError, so
- * callers answer 503 instead of treating an outage as a bug; Redis's answers to a wrong command
- * (ReplyError) and argument errors keep their own type.
+ * Every connection has the fail-fast settings of redis-connection.ts (see the outage notes in
+ * shared-state.ts). A command that fails because Redis cannot answer (not connected, timed out,
+ * connection lost, or a reply meaning "not now" such as LOADING) rejects with
+ * DependencyUnavailableError, so callers answer 503 instead of treating an outage as a bug;
+ * Redis's answers to a wrong command (ReplyError) and argument errors keep their own type.
  */
 import { createHash } from 'node:crypto';
 import calculateSlot from 'cluster-key-slot';
@@ -30,8 +19,13 @@ import { Cluster, Redis, ReplyError } from 'ioredis';
 import type { RedisOptions } from 'ioredis';
 import { DependencyUnavailableError } from '../errors/dependency-unavailable.js';
 import { assertIncrement, assertTtlMs, scriptArguments } from './arguments.js';
+import type { ChannelSubscriber, SubscriberEvents } from './channel-subscriber.js';
 import { deliverMessage } from './deliver-message.js';
 import { incrementScript } from './increment-script.js';
+import { PlainSubscriber } from './plain-subscriber.js';
+import { CONNECTION_OPTIONS, closeConnection, reportConnectionState } from './redis-connection.js';
+import type { Connection } from './redis-connection.js';
+import { ShardedSubscriptions } from './sharded-subscriptions.js';
 import type {
   MessageHandler,
   ScriptArg,
@@ -51,21 +45,9 @@ export interface RedisSharedStateOptions {
   logger: SharedStateLogger;
 }
 
-const CONNECTION_OPTIONS: RedisOptions = {
-  lazyConnect: true,
-  enableOfflineQueue: false,
-  maxRetriesPerRequest: 0,
-  commandTimeout: 1000,
-  connectTimeout: 2000,
-  retryStrategy: (attempt) => Math.min(attempt * 100, 2000),
-};
-
 /** How a cluster client rides out a node's loss: refresh the slot map and retry within a bounded time. */
 const CLUSTER_RETRY_DELAY_MS = 100;
 const SLOTS_REFRESH_INTERVAL_MS = 2000;
-
-/** One Redis, or the client of a Redis Cluster (which routes each command to its slot's shard). */
-type Connection = Redis | Cluster;
 
 interface Listener {
   readonly deliver: (message: string) => void;
@@ -83,24 +65,24 @@ export class RedisSharedState implements SharedState {
   private readonly listeners = new Map<string, Set<Listener>>();
   /** Each script's source and SHA1, computed once per script. */
   private readonly scripts = new WeakMap<object, LoadedScript>();
+  private readonly subscriber: ChannelSubscriber;
   private closed: Promise<void> | undefined;
 
-  /** `subscriber` is `commands` itself on a cluster (ioredis keeps the sharded subscribers). */
+  /** `openSubscriber` builds the subscriber side, given what it needs of the listeners kept here. */
   private constructor(
     private readonly commands: Connection,
-    private readonly subscriber: Connection,
     private readonly keyPrefix: string,
     private readonly logger: SharedStateLogger,
+    openSubscriber: (events: SubscriberEvents) => ChannelSubscriber,
   ) {
-    const sharded = commands instanceof Cluster;
-    subscriber.on(sharded ? 'smessage' : 'message', (channel: string, message: string) => {
-      for (const listener of this.listeners.get(channel) ?? []) listener.deliver(message);
-    });
-    let connectedBefore = false;
-    // A cluster's sharded subscribers are all (re)connected and resubscribed when it says 'subscribersReady'.
-    subscriber.on(sharded ? 'subscribersReady' : 'ready', () => {
-      if (connectedBefore) void this.resubscribed();
-      connectedBefore = true;
+    this.subscriber = openSubscriber({
+      channels: () => [...this.listeners.keys()],
+      message: (channel, message) => {
+        for (const listener of this.listeners.get(channel) ?? []) listener.deliver(message);
+      },
+      restored: (channel) => {
+        for (const listener of this.listeners.get(channel) ?? []) listener.resubscribed?.();
+      },
     });
   }
 
@@ -116,7 +98,7 @@ export class RedisSharedState implements SharedState {
     for (const [connection, role] of [[commands, 'commands'], [subscriber, 'subscriber']] as const) {
       reportConnectionState(connection, role, options.logger);
     }
-    const state = new RedisSharedState(commands, subscriber, options.keyPrefix, options.logger);
+    const state = new RedisSharedState(commands, options.keyPrefix, options.logger, (events) => new PlainSubscriber(subscriber, events));
     // A failed first attempt is logged by reportConnectionState, and ioredis retries.
     await Promise.allSettled([commands.connect(), subscriber.connect()]);
     return state;
@@ -125,33 +107,33 @@ export class RedisSharedState implements SharedState {
   /**
    * The same fail-fast settings per node; the cluster client itself queues nothing while it is
    * down, reconnects forever, and after a node's loss refreshes the slot map and retries a
-   * redirected command a bounded number of times.
+   * redirected command a bounded number of times. Subscriptions are not the cluster client's
+   * (no `shardedSubscribers`): ShardedSubscriptions keeps them, from its slot map.
    */
   private static async connectCluster(options: RedisSharedStateOptions): Promise<RedisSharedState> {
     const { hostname, port, username, password, protocol } = new URL(options.url);
+    const nodeOptions: RedisOptions = {
+      ...CONNECTION_OPTIONS,
+      ...(username === '' ? {} : { username: decodeURIComponent(username) }),
+      ...(password === '' ? {} : { password: decodeURIComponent(password) }),
+      ...(protocol === 'rediss:' ? { tls: {} } : {}),
+    };
     const cluster = new Cluster([{ host: hostname, port: Number(port || 6379) }], {
       lazyConnect: true,
       enableOfflineQueue: false,
-      shardedSubscribers: true,
       clusterRetryStrategy: CONNECTION_OPTIONS.retryStrategy,
       retryDelayOnFailover: CLUSTER_RETRY_DELAY_MS,
       retryDelayOnClusterDown: CLUSTER_RETRY_DELAY_MS,
       retryDelayOnTryAgain: CLUSTER_RETRY_DELAY_MS,
       maxRedirections: 4,
-      // Re-reads the slot map every 2 s: besides following resharding, each refresh replaces a
-      // sharded subscriber whose node went away (ioredis does that only on a refresh), so
-      // subscriptions come back within seconds of a shard's restart.
+      // Re-reads the slot map every 2 s: besides following resharding, each refresh makes the
+      // sharded subscriptions follow it (a channel whose slot moved is subscribed on its new master).
       slotsRefreshInterval: SLOTS_REFRESH_INTERVAL_MS,
-      redisOptions: {
-        ...CONNECTION_OPTIONS,
-        connectionName: `${options.keyPrefix}cluster`,
-        ...(username === '' ? {} : { username: decodeURIComponent(username) }),
-        ...(password === '' ? {} : { password: decodeURIComponent(password) }),
-        ...(protocol === 'rediss:' ? { tls: {} } : {}),
-      },
+      redisOptions: { ...nodeOptions, connectionName: `${options.keyPrefix}cluster` },
     });
     reportConnectionState(cluster, 'cluster', options.logger);
-    const state = new RedisSharedState(cluster, cluster, options.keyPrefix, options.logger);
+    const subscriberOptions = { ...nodeOptions, connectionName: `${options.keyPrefix}ssubscriber` };
+    const state = new RedisSharedState(cluster, options.keyPrefix, options.logger, (events) => new ShardedSubscriptions(cluster, subscriberOptions, events, options.logger));
     // As for one Redis: a failed first attempt is logged, and the client keeps trying.
     await cluster.connect().catch(() => undefined);
     return state;
@@ -214,12 +196,7 @@ export class RedisSharedState implements SharedState {
     await answered(this.sharded ? this.commands.spublish(fullChannel, message) : this.commands.publish(fullChannel, message));
   }
 
-  /**
-   * Sends SUBSCRIBE for every call (Redis treats a repeat as a no-op), so the promise
-   * resolves only once Redis has confirmed the subscription. SUBSCRIBE and UNSUBSCRIBE
-   * travel in order on the one subscriber connection, so a racing unsubscribe of the
-   * channel's last handler and a new subscribe always end subscribed.
-   */
+  /** Resolves once Redis has confirmed the subscription (see the ChannelSubscriber in use). */
   async subscribe(channel: string, handler: MessageHandler, onResubscribed?: () => void): Promise<Unsubscribe> {
     const fullChannel = this.keyPrefix + channel;
     const listener: Listener = { deliver: (message) => deliverMessage(handler, message, fullChannel, this.logger), resubscribed: onResubscribed };
@@ -230,14 +207,14 @@ export class RedisSharedState implements SharedState {
     }
     listeners.add(listener);
     try {
-      await this.subscribeInRedis(fullChannel);
+      await this.subscriber.subscribe(fullChannel);
     } catch (error) {
       this.detach(fullChannel, listener);
       throw asOutage(error);
     }
     // Rejects when Redis cannot be told (outage); the handler is detached either way.
     return async () => {
-      if (this.detach(fullChannel, listener)) await answered(this.sharded ? this.subscriber.sunsubscribe(fullChannel) : this.subscriber.unsubscribe(fullChannel));
+      if (this.detach(fullChannel, listener)) await answered(this.subscriber.unsubscribe(fullChannel));
     };
   }
 
@@ -249,48 +226,26 @@ export class RedisSharedState implements SharedState {
     return count > 0;
   }
 
-  /** On a cluster every master must answer: state lives on all of them. */
+  /** On a cluster every master must answer, since state lives on all of them; and the subscriber side must be in place. */
   async ping(): Promise<void> {
     if (!(this.commands instanceof Cluster)) {
-      await answered(Promise.all([this.commands.ping(), this.subscriber.ping()]));
+      await answered(Promise.all([this.commands.ping(), this.subscriber.check()]));
       return;
     }
     const masters = this.commands.status === 'ready' ? this.commands.nodes('master') : [];
     if (masters.length === 0) throw new DependencyUnavailableError('redis', 'the Redis Cluster is not connected');
-    await answered(Promise.all(masters.map((node) => node.ping())));
+    await answered(Promise.all([...masters.map((node) => node.ping()), this.subscriber.check()]));
   }
 
   /** Idempotent: disconnecting an ended ioredis connection again would leave a 2 s timer. */
   close(): Promise<void> {
     this.listeners.clear();
-    const connections = new Set([this.commands, this.subscriber]);
-    this.closed ??= Promise.all([...connections].map(closeConnection)).then(() => undefined);
+    this.closed ??= Promise.all([closeConnection(this.commands), this.subscriber.close()]).then(() => undefined);
     return this.closed;
-  }
-
-  /**
-   * After a reconnect: subscribes every channel again (a no-op where ioredis's own
-   * resubscription came first) and, once Redis confirmed, tells the listeners that asked. A
-   * connection lost again meanwhile gets its own 'ready' and another try.
-   */
-  private async resubscribed(): Promise<void> {
-    const channels = [...this.listeners.keys()];
-    if (channels.length === 0) return;
-    try {
-      await Promise.all(channels.map((channel) => this.subscribeInRedis(channel)));
-    } catch {
-      return;
-    }
-    for (const channel of channels) for (const listener of this.listeners.get(channel) ?? []) listener.resubscribed?.();
   }
 
   private get sharded(): boolean {
     return this.commands instanceof Cluster;
-  }
-
-  /** SSUBSCRIBE on a cluster (one channel per call: a call's channels must share a slot), else SUBSCRIBE. */
-  private async subscribeInRedis(fullChannel: string): Promise<void> {
-    await (this.sharded ? this.subscriber.ssubscribe(fullChannel) : this.subscriber.subscribe(fullChannel));
   }
 
   /** The script with `PUBLISH` bound: sharded pub/sub on a cluster, plain on one Redis. */
@@ -326,6 +281,7 @@ const TRANSIENT_REPLY = /^(LOADING|BUSY|MASTERDOWN|READONLY|TRYAGAIN|CLUSTERDOWN
 
 /** An error of a command: an outage unless Redis answered that the command itself is wrong. */
 function asOutage(error: unknown): unknown {
+  if (error instanceof DependencyUnavailableError) return error;
   const isAnswer = error instanceof ReplyError && !TRANSIENT_REPLY.test((error as Error).message);
   if (isAnswer || error instanceof RangeError || error instanceof TypeError) return error;
   return new DependencyUnavailableError('redis', 'Redis did not answer', { cause: error });
@@ -337,41 +293,5 @@ async function answered<T>(command: Promise<T>): Promise<T> {
     return await command;
   } catch (error) {
     throw asOutage(error);
-  }
-}
-
-/**
- * Logs transitions only (lost once, restored once) rather than every failed reconnect
- * attempt. 'reconnecting' marks a loss (a deliberate close() never reconnects); the
- * 'error' listener supplies its cause and keeps ioredis from printing unhandled errors.
- * The cause is logged as its message, like every outage (OutageLog): whether a stopping Redis
- * closed the socket cleanly or reset it under a command in flight (ECONNRESET) is a matter of
- * timing, and neither is a bug with a stack worth reading.
- */
-function reportConnectionState(connection: Connection, role: string, logger: SharedStateLogger): void {
-  let healthy = true;
-  let lastError: Error | undefined;
-  connection.on('error', (error: Error) => {
-    lastError = error;
-  });
-  connection.on('reconnecting', () => {
-    if (!healthy) return;
-    healthy = false;
-    logger.warn({ cause: lastError?.message, role }, 'Redis connection unavailable; shared-state commands fail until it is back');
-  });
-  connection.on('ready', () => {
-    lastError = undefined;
-    if (healthy) return;
-    healthy = true;
-    logger.info({ role }, 'Redis connection restored');
-  });
-}
-
-/** QUIT lets replies in flight arrive; a connection that is not up is simply dropped. */
-async function closeConnection(connection: Connection): Promise<void> {
-  if (connection.status === 'ready') {
-    await connection.quit().catch(() => connection.disconnect());
-  } else {
-    connection.disconnect();
   }
 }
