@@ -16,6 +16,11 @@ export class AccountRepository {
     return this.accounts.findOne({ _id: address, deletedAt: { $exists: false } });
   }
 
+  /** Whether a live account has this address (nothing of the record is read: every send asks). */
+  async exists(address: string): Promise<boolean> {
+    return (await this.accounts.findOne({ _id: address, deletedAt: { $exists: false } }, { projection: { _id: 1 } })) !== null;
+  }
+
   findByUsername(username: string): Promise<Account | null> {
     return this.accounts.findOne({ username, deletedAt: { $exists: false } });
   }

@@ -6,6 +6,6 @@ import type { AccountRepository } from './account-repository.js';
 export async function requireExistingUser(accounts: AccountRepository, address: string, field: string): Promise<string> {
   if (!isWalletAddress(address)) throw invalidArgument(`${field} must be a wallet address (0x + 40 hex digits)`);
   const lower = address.toLowerCase();
-  if (!(await accounts.find(lower))) throw notFound('No account with this address');
+  if (!(await accounts.exists(lower))) throw notFound('No account with this address');
   return lower;
 }
