@@ -42,7 +42,6 @@ export function compileUpdate(update: Record<string, unknown>): CompiledUpdate {
   const all = update as Operators;
   checkConflicts(all);
   const { $setOnInsert, ...operators } = all;
-  const onInsert: Operators = $setOnInsert ? { ...operators, $set: { ...operators.$set, ...$setOnInsert } } : operators;
   const present = withFields(operators);
 
   return {
@@ -57,6 +56,7 @@ export function compileUpdate(update: Record<string, unknown>): CompiledUpdate {
       return { doc: next, modified };
     },
     insertFor(filter) {
+      const onInsert: Operators = $setOnInsert ? { ...operators, $set: { ...operators.$set, ...$setOnInsert } } : operators;
       // `_id` may come from the filter or from `$setOnInsert`; mingo refuses to $set it.
       const { _id: seedId, ...seed } = upsertSeed(filter);
       const { _id: setId, ...set } = onInsert.$set ?? {};

@@ -13,6 +13,18 @@ type Operators = Record<string, Record<string, unknown>>;
  * conflict at 'x'" (src/mongo/db/update/update_object_node.cpp).
  */
 export function checkConflicts(operators: Operators): void {
+  // Top-level paths clash only when equal: one Set rather than comparing every pair (the common case).
+  const distinct = new Set<string>();
+  let count = 0;
+  let dotted = false;
+  for (const operator of Object.keys(operators)) {
+    for (const path of Object.keys(operators[operator]!)) {
+      distinct.add(path);
+      count += 1;
+      dotted ||= path.includes('.');
+    }
+  }
+  if (!dotted && distinct.size === count) return;
   const seen: string[] = [];
   for (const fields of Object.values(operators)) {
     for (const path of Object.keys(fields)) {
