@@ -9,7 +9,7 @@ import { MemorySharedState } from '../../src/platform/shared-state/memory-shared
 import { MemoryStore } from '../../src/platform/shared-state/memory-store.js';
 import { openSharedState } from '../../src/platform/shared-state/open-shared-state.js';
 import type { SharedState } from '../../src/platform/shared-state/shared-state.js';
-import { PushQueue } from '../../src/push/delivery/push-queue.js';
+import { PushQueue, QUEUE_KEYS, QUEUE_PARTS } from '../../src/push/delivery/push-queue.js';
 import type { DeliveryJob, WakeJob } from '../../src/push/delivery/push-queue.js';
 import { WakeUps } from '../../src/push/delivery/wake-ups.js';
 import { OutageLog } from '../../src/platform/logging/outage-log.js';
@@ -95,6 +95,22 @@ function describeQueue(name: string, openPods: () => Promise<{ pods: [SharedStat
     });
   });
 }
+
+it('spreads the jobs over the parts of the queue, and a claim gathers them from every part', async () => {
+  const store = new MemoryStore();
+  const queue = new PushQueue(new MemorySharedState({ keyPrefix: 'parts:', logger, store }));
+  const now = Date.now();
+  await Promise.all(Array.from({ length: 320 }, (_, n) => queue.add(delivery(n), now)));
+  const perPart = QUEUE_KEYS.map((key) => store.zcard(`parts:${key}`));
+  expect(perPart.reduce((sum, count) => sum + count, 0)).toBe(320);
+  // 20 jobs per part on average: a part left empty would mean the jobs are not spread.
+  expect(Math.min(...perPart)).toBeGreaterThan(0);
+  expect(new Set(QUEUE_KEYS.map((key) => key.slice(key.indexOf('{'), key.indexOf('}') + 1))).size).toBe(QUEUE_PARTS);
+  const claimed = await queue.claim(320, 60_000, now);
+  expect(new Set(claimed.map((each) => (each.job as DeliveryJob).subscriptionId)).size).toBe(320);
+  expect(new Set(claimed.map((each) => each.key)).size).toBe(QUEUE_PARTS);
+  expect(await queue.stats()).toEqual({ depth: 320, earliestDueAt: now + 60_000 });
+});
 
 /** How the version before batched wake jobs queued one. */
 const legacyAdd = defineScript<[member: string], number>({

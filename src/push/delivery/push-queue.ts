@@ -1,7 +1,10 @@
 /**
  * The push work queue, in shared state so that every api pod drains one queue and each job is
- * done once. Design: one Redis sorted set whose members are the jobs (JSON, each with a random
- * id) and whose scores are the times (epoch ms) they are due.
+ * done once. Design: Redis sorted sets whose members are the jobs (JSON, each with a random id)
+ * and whose scores are the times (epoch ms) they are due, in QUEUE_PARTS parts with hash tags of
+ * their own, so that on a Redis Cluster the queue's load spreads over the shards instead of
+ * loading the one shard of one key (docs/capacity.md). A job goes to a random part; a claim
+ * takes from the parts in turn, starting where the last claim of this process stopped.
  *
  * - A claim atomically takes the due jobs and moves their score to the end of a lease: no other
  *   pod sees them until then. A pod that dies mid-job (kill -9) loses nothing: the lease runs out
@@ -18,6 +21,7 @@
  * clients still catch up when they next connect.
  */
 import { randomId } from '../../platform/random/random-id.js';
+import { SHARD_BUCKET_COUNT, shardBucketTag } from '../../platform/shared-state/shard-buckets.js';
 import { defineScript } from '../../platform/shared-state/shared-state.js';
 import type { SharedState } from '../../platform/shared-state/shared-state.js';
 import type { WakeKind, WakeUp } from './wake-kinds.js';
@@ -58,13 +62,21 @@ export type NewJob = Omit<WakeJob, 'id'> | Omit<DeliveryJob, 'id'>;
 
 export interface ClaimedJob {
   readonly job: PushJob;
-  /** The member as stored: what finishing or retrying the job refers to. */
+  /** The member as stored, and the part holding it: what finishing or retrying the job refers to. */
   readonly member: string;
+  readonly key: string;
   /** When it was due: how long it waited. */
   readonly dueAt: number;
 }
 
-const QUEUE_KEY = 'push:{queue}:due';
+/**
+ * Parts of the queue. Part 0 keeps the key of the single queue that came before, so that jobs
+ * queued by an older version during a rolling update are still taken.
+ */
+export const QUEUE_PARTS = 16;
+export const QUEUE_KEYS: readonly string[] = Array.from({ length: QUEUE_PARTS }, (_, part) =>
+  part === 0 ? 'push:{queue}:due' : `push:${shardBucketTag((part * SHARD_BUCKET_COUNT) / QUEUE_PARTS)}:due`,
+);
 
 const addJob = defineScript<[dueAt: number, member: string], number>({
   name: 'push-queue-add',
@@ -125,36 +137,45 @@ return {redis.call('ZCARD', KEYS[1]), first[2] or '-1'}`,
 });
 
 export class PushQueue {
+  /** The part the next claim starts from: claims go round the parts, so none is left waiting. */
+  private nextPart = Math.floor(Math.random() * QUEUE_PARTS);
+
   constructor(private readonly state: SharedState) {}
 
   async add(job: NewJob, dueAt = Date.now()): Promise<void> {
-    await this.state.run(addJob, [QUEUE_KEY], [dueAt, JSON.stringify({ ...job, id: newJobId() })]);
+    const key = QUEUE_KEYS[Math.floor(Math.random() * QUEUE_PARTS)]!;
+    await this.state.run(addJob, [key], [dueAt, JSON.stringify({ ...job, id: newJobId() })]);
   }
 
-  /** Up to `count` due jobs, each leased to the caller for `leaseMs`. */
+  /** Up to `count` due jobs, each leased to the caller for `leaseMs`: from one part, or from the next ones while short. */
   async claim(count: number, leaseMs: number, now = Date.now()): Promise<ClaimedJob[]> {
-    const reply = await this.state.run(claimJobs, [QUEUE_KEY], [now, now + leaseMs, count]);
     const claimed: ClaimedJob[] = [];
-    for (let i = 0; i < reply.length; i += 2) {
-      const member = reply[i]!;
-      claimed.push({ job: readJob(member), member, dueAt: Number(reply[i + 1]) });
+    for (let visited = 0; visited < QUEUE_PARTS && claimed.length < count; visited++) {
+      const key = QUEUE_KEYS[this.nextPart]!;
+      this.nextPart = (this.nextPart + 1) % QUEUE_PARTS;
+      const reply = await this.state.run(claimJobs, [key], [now, now + leaseMs, count - claimed.length]);
+      for (let i = 0; i < reply.length; i += 2) {
+        const member = reply[i]!;
+        claimed.push({ job: readJob(member), member, key, dueAt: Number(reply[i + 1]) });
+      }
     }
     return claimed;
   }
 
   async finish(claimed: ClaimedJob): Promise<void> {
-    await this.state.run(removeJob, [QUEUE_KEY], [claimed.member]);
+    await this.state.run(removeJob, [claimed.key], [claimed.member]);
   }
 
-  /** Puts the job back as `next`, due at `dueAt`. */
+  /** Puts the job back as `next`, due at `dueAt`, in its part. */
   async retry(claimed: ClaimedJob, next: DeliveryJob, dueAt: number): Promise<void> {
-    await this.state.run(replaceJob, [QUEUE_KEY], [claimed.member, dueAt, JSON.stringify(next)]);
+    await this.state.run(replaceJob, [claimed.key], [claimed.member, dueAt, JSON.stringify(next)]);
   }
 
   /** Jobs held (due, leased or waiting for a retry) and the earliest due time among them (null when none). */
   async stats(): Promise<{ depth: number; earliestDueAt: number | null }> {
-    const [depth, earliest] = await this.state.run(queueStats, [QUEUE_KEY], []);
-    return { depth, earliestDueAt: earliest === '-1' ? null : Number(earliest) };
+    const parts = await Promise.all(QUEUE_KEYS.map((key) => this.state.run(queueStats, [key], [])));
+    const earliest = parts.map(([, first]) => first).filter((first) => first !== '-1').map(Number);
+    return { depth: parts.reduce((sum, [depth]) => sum + depth, 0), earliestDueAt: earliest.length > 0 ? Math.min(...earliest) : null };
   }
 }
 
