@@ -11,6 +11,7 @@ import { LEVEL, recordingLogger } from './recording-logger.js';
 import { adminConnection, deleteKeys, uniqueTestPrefix, withRedis } from './redis-for-tests.js';
 import { startTcpProxy } from './tcp-proxy.js';
 import type { TcpProxy } from './tcp-proxy.js';
+import { passesEventually } from '../../support/passes-eventually.js';
 
 /** Settles `operation` and returns how long it took; fails if it resolved. */
 async function rejectionTime(operation: () => Promise<unknown>): Promise<number> {
@@ -19,18 +20,6 @@ async function rejectionTime(operation: () => Promise<unknown>): Promise<number>
   return Date.now() - started;
 }
 
-async function eventually(check: () => Promise<void>, timeoutMs = 8000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      await check();
-      return;
-    } catch (error) {
-      if (Date.now() > deadline) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  }
-}
 
 describe('RedisSharedState with no Redis listening', () => {
   const { logger, records } = recordingLogger();
@@ -127,7 +116,7 @@ await withRedis((redisUrl) => {
       expect(await rejectionTime(() => state.get('hung'))).toBeLessThan(2000);
       expect(await rejectionTime(() => state.ping())).toBeLessThan(2000);
       proxy.restore();
-      await eventually(() => state.ping());
+      await passesEventually(() => state.ping(), 8000, 50);
       expect(await state.get('hung')).toBe('v');
     });
 
@@ -139,21 +128,21 @@ await withRedis((redisUrl) => {
       });
 
       proxy.cut();
-      await eventually(async () => {
+      await passesEventually(async () => {
         await expect(state.ping()).rejects.toThrow();
-      });
+      }, 8000, 50);
       expect(await rejectionTime(() => state.get('k'))).toBeLessThan(200);
       expect(await rejectionTime(() => state.subscribe('other', () => undefined))).toBeLessThan(200);
 
       proxy.restore();
-      await eventually(() => state.ping());
+      await passesEventually(() => state.ping(), 8000, 50);
       await state.set('after-outage', 'ok');
       expect(await direct.get('after-outage')).toBe('ok');
       // Resubscription runs right after reconnecting; publish until it has taken effect.
-      await eventually(async () => {
+      await passesEventually(async () => {
         await direct.publish('events', 'after outage');
         expect(received).toContain('after outage');
-      });
+      }, 8000, 50);
       expect(records.some((record) => record.level === LEVEL.warn && /unavailable/.test(record.msg))).toBe(true);
       expect(records.some((record) => record.level === LEVEL.info && /restored/.test(record.msg))).toBe(true);
     });
@@ -165,21 +154,21 @@ await withRedis((redisUrl) => {
       await state.subscribe('endings', (message) => void received.push(message), () => (resubscribed += 1));
 
       proxy.cut();
-      await eventually(async () => {
+      await passesEventually(async () => {
         await expect(state.ping()).rejects.toThrow();
-      });
+      }, 8000, 50);
       await direct.publish('endings', 'lost while away');
       expect(resubscribed).toBe(0);
 
       proxy.restore();
-      await eventually(async () => {
+      await passesEventually(async () => {
         expect(resubscribed).toBe(1);
-      });
+      }, 8000, 50);
       // Told only once the subscription is in effect: a publish right after it arrives.
       await direct.publish('endings', 'after');
-      await eventually(async () => {
+      await passesEventually(async () => {
         expect(received).toEqual(['after']);
-      });
+      }, 8000, 50);
     });
 
     test('a command in flight when the connection drops rejects and is never replayed', async () => {
@@ -191,7 +180,7 @@ await withRedis((redisUrl) => {
       proxy.cut();
       await expect(inFlight).rejects.toThrow();
       proxy.restore();
-      await eventually(() => state.ping());
+      await passesEventually(() => state.ping(), 8000, 50);
       await new Promise((resolve) => setTimeout(resolve, 200));
       expect(await direct.get('in-flight')).toBeNull();
     });

@@ -11,23 +11,12 @@ import type { SharedState } from '../../../src/platform/shared-state/shared-stat
 import { startPrivateRedisCluster } from '../../support/private-redis-cluster.js';
 import type { PrivateRedisCluster } from '../../support/private-redis-cluster.js';
 import { LEVEL, recordingLogger } from './recording-logger.js';
+import { passesEventually } from '../../support/passes-eventually.js';
 
 const PREFIX = 'outage:';
 /** Enough channels that every master serves several. */
 const CHANNELS = Array.from({ length: 20 }, (_, index) => `events-${index}`);
 
-async function eventually(check: () => Promise<void>, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      await check();
-      return;
-    } catch (error) {
-      if (Date.now() > deadline) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
-}
 
 let cluster: PrivateRedisCluster;
 let subscriber: SharedState;
@@ -38,11 +27,11 @@ const restored = new Map<string, number>(CHANNELS.map((channel) => [channel, 0])
 
 /** Publishes on every channel until each has delivered `message` (pub/sub drops what finds no subscriber). */
 const everyChannelDelivers = (message: string, timeoutMs: number) =>
-  eventually(async () => {
+  passesEventually(async () => {
     for (const channel of CHANNELS) if (!received.get(channel)!.includes(message)) await publisher.publish(channel, message);
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(CHANNELS.filter((channel) => !received.get(channel)!.includes(message))).toEqual([]);
-  }, timeoutMs);
+  }, timeoutMs, 100);
 
 beforeAll(async () => {
   cluster = await startPrivateRedisCluster();
@@ -82,12 +71,12 @@ test('every master stopped for 3 s and back empty: not ready meanwhile, then rea
 
   const outage = cluster.restartAllEmptyAfter(3000);
   // While the masters are down: not ready, and a new subscription fails at once (the caller retries).
-  await eventually(() => expect(subscriber.ping()).rejects.toThrow(), 2000);
+  await passesEventually(() => expect(subscriber.ping()).rejects.toThrow(), 2000, 100);
   await expect(subscriber.subscribe('during', () => undefined)).rejects.toThrow();
   await outage;
 
   const back = Date.now();
-  await eventually(() => subscriber.ping(), 10_000);
+  await passesEventually(() => subscriber.ping(), 10_000, 100);
   await everyChannelDelivers('after', 5000);
   expect(Date.now() - back).toBeLessThan(12_000);
   // Each listener was told that its subscription was lost and is back.
@@ -97,7 +86,7 @@ test('every master stopped for 3 s and back empty: not ready meanwhile, then rea
 }, 60_000);
 
 test('readiness reflects the subscriber side: subscriber connections killed, commands intact', async () => {
-  await eventually(() => subscriber.ping(), 10_000);
+  await passesEventually(() => subscriber.ping(), 10_000, 100);
   const before = CHANNELS.map((channel) => restored.get(channel)!);
   for (const port of cluster.ports) {
     const admin = new Redis(port, '127.0.0.1');
@@ -107,10 +96,10 @@ test('readiness reflects the subscriber side: subscriber connections killed, com
       admin.disconnect();
     }
   }
-  await eventually(() => expect(subscriber.ping()).rejects.toThrow(/sharded subscriptions are not in place/), 2000);
+  await passesEventually(() => expect(subscriber.ping()).rejects.toThrow(/sharded subscriptions are not in place/), 2000, 100);
   expect(await subscriber.set('commands-still-work', 'yes')).toBe(true);
 
-  await eventually(() => subscriber.ping(), 10_000);
+  await passesEventually(() => subscriber.ping(), 10_000, 100);
   await everyChannelDelivers('after the kill', 5000);
   expect(CHANNELS.filter((channel, index) => restored.get(channel)! <= before[index]!)).toEqual([]);
 }, 30_000);
