@@ -2,7 +2,7 @@
 // BENCH_DURATION (seconds per HTTP measurement, default 10) shortens or lengthens the runs;
 // BENCH_SIGNIN_COUNT, BENCH_SIGNIN_CONCURRENCY and BENCH_SIGNIN_WORKERS size the sign-in benchmark (bench/sign-in.mjs);
 // BENCH_WS_CURVE, BENCH_WS_DEVICES, BENCH_WS_MESSAGES, BENCH_WS_CONCURRENCY, BENCH_WS_RATE and
-// BENCH_WS_RATE_SECONDS the realtime one (bench/realtime.mjs); BENCH_CHANNEL_CURVE and
+// BENCH_WS_RATE_SECONDS the realtime one (bench/realtime.mjs; BENCH_WS_SERVERS=service or baseline measures one side); BENCH_CHANNEL_CURVE and
 // BENCH_CHANNEL_POSTS the channel fan-out (bench/channels.mjs); BENCH_SEND_MESSAGES and BENCH_SEND_CONCURRENCY the send one (bench/send.mjs);
 // BENCH_KEYS_OWNERS and BENCH_KEYS_CONCURRENCY the key-bundle one (bench/keys.mjs);
 // BENCH_GROUP_CURVE, BENCH_GROUP_MESSAGES and BENCH_GROUP_CONCURRENCY the group one (bench/groups.mjs);
