@@ -24,6 +24,12 @@ import type { SharedStateLogger } from './shared-state.js';
 export class ShardedSubscriptions implements ChannelSubscriber {
   /** One subscriber per master, by its node key (`host:port`, as in the cluster's slot map). */
   private readonly shards = new Map<string, ShardSubscriber>();
+  /**
+   * The slot of each wanted channel, computed once: a ws pod wants one channel per connected user
+   * (tens of thousands), and every refresh of the slot map (every 2 s) and every readiness check
+   * looks each one up.
+   */
+  private readonly slots = new Map<string, number>();
   /** Channels subscribed once already: their next subscription by a sync is a restoration. */
   private readonly delivered = new Set<string>();
   /** False from a lost subscriber connection until every subscription is back (logged once each way). */
@@ -50,6 +56,7 @@ export class ShardedSubscriptions implements ChannelSubscriber {
   /** Wherever it is held: after a slot moved, that may be the master that served it before. */
   async unsubscribe(channel: string): Promise<void> {
     this.delivered.delete(channel);
+    this.slots.delete(channel);
     await Promise.all([...this.shards.values()].map((shard) => shard.unsubscribe(channel)));
   }
 
@@ -75,7 +82,13 @@ export class ShardedSubscriptions implements ChannelSubscriber {
   private async reconcile(): Promise<void> {
     if (this.closed) return;
     const byOwner = new Map<string, string[]>();
-    for (const channel of this.events.channels()) {
+    const wanted = this.events.channels();
+    // A subscription refused in an outage is given up without an unsubscribe: forget its slot here.
+    if (this.slots.size > wanted.length) {
+      const kept = new Set(wanted);
+      for (const channel of this.slots.keys()) if (!kept.has(channel)) this.slots.delete(channel);
+    }
+    for (const channel of wanted) {
       const owner = this.ownerOf(channel);
       if (owner === undefined) continue;
       const channels = byOwner.get(owner);
@@ -107,7 +120,9 @@ export class ShardedSubscriptions implements ChannelSubscriber {
 
   /** The node key of the master serving the channel's slot, per the cluster client's last slot map. */
   private ownerOf(channel: string): string | undefined {
-    return this.cluster.slots[calculateSlot(channel)]?.[0];
+    let slot = this.slots.get(channel);
+    if (slot === undefined) this.slots.set(channel, (slot = calculateSlot(channel)));
+    return this.cluster.slots[slot]?.[0];
   }
 
   private shardAt(owner: string): ShardSubscriber {
