@@ -1,6 +1,6 @@
 /**
- * The push work queue on both shared-state implementations (in memory, and on the real Redis
- * when it answers): two "pods" claiming at once take each job once; a leased job is invisible
+ * The push work queue on every shared-state shape (in memory, on the real Redis when it answers,
+ * on a private three-master Redis Cluster): two "pods" claiming at once take each job once; a leased job is invisible
  * until its lease runs out and then due again (a pod that died mid-job loses nothing); a retry
  * waits until its due time; the statistics see waiting and leased jobs.
  */
@@ -10,6 +10,8 @@ import { MemoryStore } from '../../src/platform/shared-state/memory-store.js';
 import { openSharedState } from '../../src/platform/shared-state/open-shared-state.js';
 import type { SharedState } from '../../src/platform/shared-state/shared-state.js';
 import { PushQueue, QUEUE_KEYS, QUEUE_PARTS } from '../../src/push/delivery/push-queue.js';
+import { startPrivateRedisCluster } from '../support/private-redis-cluster.js';
+import type { PrivateRedisCluster } from '../support/private-redis-cluster.js';
 import type { DeliveryJob, WakeJob } from '../../src/push/delivery/push-queue.js';
 import { WakeUps } from '../../src/push/delivery/wake-ups.js';
 import { OutageLog } from '../../src/platform/logging/outage-log.js';
@@ -124,6 +126,21 @@ describeQueue('in memory', async () => {
   const store = new MemoryStore();
   const pods: [SharedState, SharedState] = [new MemorySharedState({ keyPrefix: 'q:', logger, store }), new MemorySharedState({ keyPrefix: 'q:', logger, store })];
   return { pods, dispose: async () => void (await Promise.all(pods.map((pod) => pod.close()))) };
+});
+
+// Every part of the queue has a hash tag of its own: on a cluster each script stays in one slot.
+describe('on a Redis Cluster', () => {
+  let cluster: PrivateRedisCluster;
+  beforeAll(async () => {
+    cluster = await startPrivateRedisCluster();
+  });
+  afterAll(() => cluster.dispose());
+  describeQueue('(three masters)', async () => {
+    const keyPrefix = uniqueTestPrefix('push-queue-cluster');
+    const open = () => openSharedState({ redisUrl: cluster.url, redisCluster: true, keyPrefix, logger });
+    const pods = (await Promise.all([open(), open()])) as [SharedState, SharedState];
+    return { pods, dispose: async () => void (await Promise.all(pods.map((pod) => pod.close()))) };
+  });
 });
 
 await withRedis((redisUrl) => {
