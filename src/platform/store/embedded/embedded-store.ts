@@ -12,7 +12,6 @@ import { PeriodicTask } from './periodic-task.js';
 import { recover } from './recovery.js';
 import { writeSnapshot } from './snapshot.js';
 import type { Table } from './table.js';
-import { expiredIds } from './ttl.js';
 
 export interface EmbeddedStoreOptions {
   dataDir: string;
@@ -119,7 +118,7 @@ export class EmbeddedDocumentStore implements DocumentStore, CollectionHost {
   private async sweepExpired(): Promise<void> {
     const now = Date.now();
     for (const spec of this.db.ttlIndexes()) {
-      const ids = expiredIds(this.db.table(spec.collection), spec, now);
+      const ids = this.db.table(spec.collection).takeExpired(spec.name, now);
       if (ids.length > 0) await this.write(spec.collection, (changes) => ids.forEach((id) => changes.delete(id)));
     }
   }

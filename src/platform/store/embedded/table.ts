@@ -4,6 +4,7 @@ import { IndexConflictError } from '../index-conflict-error.js';
 import { FieldIndex } from './field-index.js';
 import { planQuery } from './query-planner.js';
 import type { StoredDocument } from './stored-document.js';
+import { ExpiryIndex } from './ttl.js';
 import { UniqueConstraint } from './unique-constraint.js';
 
 const PRIMARY_KEY = '_id_';
@@ -18,6 +19,8 @@ export class Table {
   private readonly specs = new Map<string, IndexSpec>();
   private readonly uniques: UniqueConstraint[] = [];
   private readonly fieldIndexes = new Map<string, FieldIndex>();
+  /** TTL indexes by name. */
+  private readonly expiries = new Map<string, ExpiryIndex>();
 
   get(id: string): StoredDocument | undefined {
     return this.docs.get(id);
@@ -64,8 +67,14 @@ export class Table {
     if (!doc) return undefined;
     for (const unique of this.uniques) unique.remove(unique.keysOf(doc));
     for (const index of this.fieldIndexes.values()) index.remove(doc);
+    for (const expiry of this.expiries.values()) expiry.remove(id);
     this.docs.delete(id);
     return doc;
+  }
+
+  /** Ids of the documents the TTL index `name` has expired at `now`, taken out of it (see ExpiryIndex.take). */
+  takeExpired(name: string, now: number): string[] {
+    return this.expiries.get(name)?.take(now) ?? [];
   }
 
   /**
@@ -84,6 +93,11 @@ export class Table {
       const index = new FieldIndex(leading);
       for (const doc of this.docs.values()) index.add(doc);
       this.fieldIndexes.set(leading, index);
+    }
+    if (spec.expireAfterSeconds !== undefined) {
+      const expiry = new ExpiryIndex(spec);
+      for (const doc of this.docs.values()) expiry.set(doc);
+      this.expiries.set(spec.name, expiry);
     }
     this.specs.set(spec.name, spec);
     return true;
@@ -160,6 +174,9 @@ export class Table {
       if (previous && previous[index.reads] === next[index.reads]) continue;
       if (previous) index.remove(previous);
       index.add(next);
+    }
+    for (const expiry of this.expiries.values()) {
+      if (!previous || previous[expiry.reads] !== next[expiry.reads]) expiry.set(next);
     }
     this.docs.set(next._id, next);
   }
