@@ -96,3 +96,19 @@ export function sameFields(previous: Record<string, unknown>, next: Record<strin
   for (const field of fields) if (previous[field] !== next[field]) return false;
   return true;
 }
+
+/** The top-level fields a partial filter reads, or undefined for an operator not looked into. */
+export function partialFilterReads(expression: Record<string, unknown>): string[] | undefined {
+  const fields: string[] = [];
+  for (const [key, condition] of Object.entries(expression)) {
+    if (key === '$and' || key === '$or' || key === '$nor') {
+      for (const clause of condition as Record<string, unknown>[]) {
+        const inner = partialFilterReads(clause);
+        if (!inner) return undefined;
+        fields.push(...inner);
+      }
+    } else if (key.startsWith('$')) return undefined;
+    else fields.push(topField(key));
+  }
+  return fields;
+}

@@ -4,6 +4,7 @@ import { IndexConflictError } from '../index-conflict-error.js';
 import { FieldIndex } from './field-index.js';
 import { planQuery } from './query-planner.js';
 import type { StoredDocument } from './stored-document.js';
+import { PartialIndex } from './partial-index.js';
 import { ExpiryIndex } from './ttl.js';
 import { UniqueConstraint } from './unique-constraint.js';
 
@@ -19,6 +20,8 @@ export class Table {
   private readonly specs = new Map<string, IndexSpec>();
   private readonly uniques: UniqueConstraint[] = [];
   private readonly fieldIndexes = new Map<string, FieldIndex>();
+  /** Non-unique partial indexes: the documents each holds. */
+  private readonly partials: PartialIndex[] = [];
   /** TTL indexes by name. */
   private readonly expiries = new Map<string, ExpiryIndex>();
 
@@ -68,6 +71,7 @@ export class Table {
     for (const unique of this.uniques) unique.remove(unique.keysOf(doc));
     for (const index of this.fieldIndexes.values()) index.remove(doc);
     for (const expiry of this.expiries.values()) expiry.remove(id);
+    for (const partial of this.partials) partial.remove(id);
     this.docs.delete(id);
     return doc;
   }
@@ -93,6 +97,11 @@ export class Table {
       const index = new FieldIndex(leading);
       for (const doc of this.docs.values()) index.add(doc);
       this.fieldIndexes.set(leading, index);
+    }
+    if (spec.partialFilterExpression && !spec.unique) {
+      const partial = new PartialIndex(spec);
+      for (const doc of this.docs.values()) partial.set(doc);
+      this.partials.push(partial);
     }
     if (spec.expireAfterSeconds !== undefined) {
       const expiry = new ExpiryIndex(spec);
@@ -128,7 +137,8 @@ export class Table {
 
   /**
    * Documents that may match `filter`, found through `_id`, a unique index or a field index
-   * when the filter pins one by equality (smallest candidate set wins); otherwise all.
+   * when the filter pins one by equality, or a partial index whose filter the query implies
+   * (smallest candidate set wins); otherwise all.
    */
   candidates(filter: Record<string, unknown>): Iterable<StoredDocument> {
     const ids = this.plan(filter);
@@ -145,6 +155,10 @@ export class Table {
       if (ids) return ids;
     }
     let best: Set<string> | undefined;
+    for (const partial of this.partials) {
+      const ids = partial.lookup(filter);
+      if (ids && (!best || ids.size < best.size)) best = ids;
+    }
     for (const index of this.fieldIndexes.values()) {
       const ids = index.lookup(filter);
       if (ids && (!best || ids.size < best.size)) best = ids;
@@ -178,6 +192,7 @@ export class Table {
     for (const expiry of this.expiries.values()) {
       if (!previous || previous[expiry.reads] !== next[expiry.reads]) expiry.set(next);
     }
+    for (const partial of this.partials) partial.set(next, previous);
     this.docs.set(next._id, next);
   }
 }

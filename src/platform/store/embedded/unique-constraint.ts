@@ -2,7 +2,7 @@ import type { IndexSpec } from '../document-store.js';
 import type { DocumentPredicate } from './plain-filter.js';
 import { compileFilter } from './filter-query.js';
 import { impliesPartialFilter } from './partial-filter-implication.js';
-import { equalityValues, indexedValues, keyOf, sameFields, topField } from './index-keys.js';
+import { equalityValues, indexedValues, keyOf, partialFilterReads, sameFields, topField } from './index-keys.js';
 import type { StoredDocument } from './stored-document.js';
 
 /**
@@ -20,7 +20,7 @@ export class UniqueConstraint {
   constructor(readonly spec: IndexSpec) {
     this.fields = Object.keys(spec.key);
     this.partial = spec.partialFilterExpression ? compileFilter(spec.partialFilterExpression) : undefined;
-    const partialReads = spec.partialFilterExpression ? fieldsRead(spec.partialFilterExpression) : [];
+    const partialReads = spec.partialFilterExpression ? partialFilterReads(spec.partialFilterExpression) : [];
     this.reads = partialReads && [...this.fields.map(topField), ...partialReads];
   }
 
@@ -80,20 +80,4 @@ function compoundKeys(perField: string[][]): string[] {
 
 function distinct<T>(values: T[]): T[] {
   return [...new Set(values)];
-}
-
-/** The top-level fields a partial filter reads, or undefined for an operator not looked into. */
-function fieldsRead(expression: Record<string, unknown>): string[] | undefined {
-  const fields: string[] = [];
-  for (const [key, condition] of Object.entries(expression)) {
-    if (key === '$and' || key === '$or' || key === '$nor') {
-      for (const clause of condition as Record<string, unknown>[]) {
-        const inner = fieldsRead(clause);
-        if (!inner) return undefined;
-        fields.push(...inner);
-      }
-    } else if (key.startsWith('$')) return undefined;
-    else fields.push(topField(key));
-  }
-  return fields;
 }

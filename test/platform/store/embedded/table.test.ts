@@ -82,3 +82,22 @@ test('a replacement that shares the indexed fields keeps the entries; one that c
   expect([...table.candidates({ 'room.name': 'r1' })]).toEqual([]);
   expect([...table.candidates({ 'room.name': 'r2' })]).toEqual([moved]);
 });
+
+test('a query that implies a partial index filter reads only the documents the index holds', () => {
+  const table = new Table();
+  for (let i = 0; i < 1000; i++) table.insert({ _id: `m${i}`, sentAt: new Date(i), ...(i % 100 === 0 ? { unannounced: true } : {}) });
+  table.addIndex({ collection: 't', name: 'unannounced', key: { sentAt: 1 }, partialFilterExpression: { unannounced: true } });
+  const sweep = { unannounced: true, sentAt: { $lt: new Date(10_000) } };
+  expect(visited(table, sweep)).toBe(10);
+  // Not implied: `unannounced: {$exists: true}` also matches false; no condition on it at all.
+  expect(visited(table, { unannounced: { $exists: true }, sentAt: { $lt: new Date(10_000) } })).toBe(1000);
+  expect(visited(table, { sentAt: { $lt: new Date(10) } })).toBe(1000);
+  // Documents move in and out with their updates.
+  const marked = table.get('m0')!;
+  const { unannounced: _gone, ...announced } = marked;
+  table.replace(marked, announced as typeof marked);
+  table.insert({ _id: 'late', sentAt: new Date(5), unannounced: true });
+  expect([...table.candidates(sweep)].map((doc) => doc._id).sort()).toEqual(['late', 'm100', 'm200', 'm300', 'm400', 'm500', 'm600', 'm700', 'm800', 'm900']);
+  table.delete('late');
+  expect(visited(table, sweep)).toBe(9);
+});

@@ -1,7 +1,8 @@
+import type { IndexSpec } from '../../../../src/platform/store/document-store.js';
 import { ExpiryIndex } from '../../../../src/platform/store/embedded/ttl.js';
 import { Table } from '../../../../src/platform/store/embedded/table.js';
 
-const spec = { collection: 't', name: 'expires', key: { expiresAt: 1 }, expireAfterSeconds: 60 };
+const spec: IndexSpec = { collection: 't', name: 'expires', key: { expiresAt: 1 }, expireAfterSeconds: 60 };
 
 test('takes exactly the documents expired at the time asked, earliest first, once', () => {
   const index = new ExpiryIndex(spec);
