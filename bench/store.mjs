@@ -1,16 +1,24 @@
 // Embedded store write throughput: one write in flight at a time costs one fdatasync per
 // write; many writes in flight share fdatasyncs (group commit). Durable writes only: each
 // insert resolves after its journal record is on disk.
+//
+// Then the store's background work as its history grows: a messages collection with the
+// service's own indexes (BENCH_STORE_MESSAGES, default 200,000, one in 10 with a disappearing
+// timer, one in 500 unannounced): the CPU the store spends while idle (its TTL sweep runs every
+// second) and the time of the announcement sweeper's query, which both must not grow with the
+// number of messages.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { messageIndexes, unannouncedBefore } from '../dist/messaging/messages/stored-message.js';
 import { EmbeddedDocumentStore } from '../dist/platform/store/embedded/embedded-store.js';
 import { printTable } from './support.mjs';
 
 const silent = { info() {}, warn() {}, error() {} };
 const row = (n) => ({ n, body: 'b'.repeat(200), at: new Date() });
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-export async function benchStore() {
+export async function benchStore({ messages = Number(process.env.BENCH_STORE_MESSAGES ?? 200_000) } = {}) {
   const dataDir = await mkdtemp(join(tmpdir(), 'store-bench-'));
   const store = await EmbeddedDocumentStore.open({ dataDir, logger: silent });
   const rows = store.collection('rows');
@@ -27,4 +35,44 @@ export async function benchStore() {
   await store.close();
   await rm(dataDir, { recursive: true, force: true });
   printTable('Embedded store: durable inserts (200-byte documents)', results);
+  printTable(`Embedded store: background work with ${messages} messages`, await backgroundWork(messages));
+}
+
+async function backgroundWork(messages) {
+  const dataDir = await mkdtemp(join(tmpdir(), 'store-bench-'));
+  const store = await EmbeddedDocumentStore.open({ dataDir, logger: silent });
+  try {
+    await store.ensureIndexes(messageIndexes);
+    const collection = store.collection('messages');
+    const now = Date.now();
+    for (let start = 0; start < messages; start += 1000) {
+      await collection.insertMany(Array.from({ length: 1000 }, (_, offset) => {
+        const n = start + offset;
+        return {
+          _id: `m${n}`, conversationId: `c${n % 1000}`, sequence: n, senderAddress: `0x${n % 50}`, clientMessageId: `k${n}`, sentAt: new Date(now - 60_000 + offset),
+          ...(n % 10 === 0 ? { expiresAt: new Date(now + 3_600_000) } : {}),
+          ...(n % 500 === 0 ? { unannounced: true } : {}),
+        };
+      }));
+    }
+    await sleep(1000);
+    const idleFrom = process.cpuUsage();
+    await sleep(10_000);
+    const idle = process.cpuUsage(idleFrom);
+    const times = [];
+    for (let round = 0; round < 5; round++) {
+      const startedAt = performance.now();
+      await collection.find(unannouncedBefore(new Date()), { sort: { sentAt: 1 }, limit: 100 });
+      times.push(performance.now() - startedAt);
+    }
+    return {
+      [`${messages} messages`]: {
+        'idle CPU % of a core (TTL sweep each second)': Number((((idle.user + idle.system) / 1e6 / 10) * 100).toFixed(2)),
+        'announcement sweep query ms (median of 5)': Number(times.sort((a, b) => a - b)[2].toFixed(1)),
+      },
+    };
+  } finally {
+    await store.close();
+    await rm(dataDir, { recursive: true, force: true });
+  }
 }
