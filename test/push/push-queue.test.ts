@@ -105,13 +105,22 @@ it('spreads the jobs over the parts of the queue, and a claim gathers them from 
   await Promise.all(Array.from({ length: 320 }, (_, n) => queue.add(delivery(n), now)));
   const perPart = QUEUE_KEYS.map((key) => store.zcard(`parts:${key}`));
   expect(perPart.reduce((sum, count) => sum + count, 0)).toBe(320);
-  // 20 jobs per part on average: a part left empty would mean the jobs are not spread.
+  // 20 jobs per part on average (a job's part is its subscription's): a part left empty would mean the jobs are not spread.
   expect(Math.min(...perPart)).toBeGreaterThan(0);
   expect(new Set(QUEUE_KEYS.map((key) => key.slice(key.indexOf('{'), key.indexOf('}') + 1))).size).toBe(QUEUE_PARTS);
   const claimed = await queue.claim(320, 60_000, now);
   expect(new Set(claimed.map((each) => (each.job as DeliveryJob).subscriptionId)).size).toBe(320);
   expect(new Set(claimed.map((each) => each.key)).size).toBe(QUEUE_PARTS);
   expect(await queue.stats()).toEqual({ depth: 320, earliestDueAt: now + 60_000 });
+});
+
+it("keeps one recipient's jobs in one part, taken in the order they are due", async () => {
+  const queue = new PushQueue(new MemorySharedState({ keyPrefix: 'order:', logger, store: new MemoryStore() }));
+  const now = Date.now();
+  for (let seq = 1; seq <= 5; seq++) await queue.add({ type: 'wake', addresses: ['0xbob'], wake: { kind: 'message', conversationId: 'dm:a:b', seq } }, now + seq);
+  const claimed = await queue.claim(10, 60_000, now + 10);
+  expect(new Set(claimed.map((each) => each.key)).size).toBe(1);
+  expect(claimed.map((each) => (each.job as WakeJob).wake.seq)).toEqual([1, 2, 3, 4, 5]);
 });
 
 /** How the version before batched wake jobs queued one. */

@@ -3,7 +3,9 @@
  * done once. Design: Redis sorted sets whose members are the jobs (JSON, each with a random id)
  * and whose scores are the times (epoch ms) they are due, in QUEUE_PARTS parts with hash tags of
  * their own, so that on a Redis Cluster the queue's load spreads over the shards instead of
- * loading the one shard of one key (docs/capacity.md). A job goes to a random part; a claim
+ * loading the one shard of one key (docs/capacity.md). A job goes to the part of its recipient
+ * (a wake job's first address, a delivery's subscription), so that one user's jobs are taken in
+ * the order they are due and the one a coalesced burst sends is its first message's; a claim
  * takes from the parts in turn, starting where the last claim of this process stopped.
  *
  * - A claim atomically takes the due jobs and moves their score to the end of a lease: no other
@@ -21,7 +23,7 @@
  * clients still catch up when they next connect.
  */
 import { randomId } from '../../platform/random/random-id.js';
-import { SHARD_BUCKET_COUNT, shardBucketTag } from '../../platform/shared-state/shard-buckets.js';
+import { SHARD_BUCKET_COUNT, shardBucketOf, shardBucketTag } from '../../platform/shared-state/shard-buckets.js';
 import { defineScript } from '../../platform/shared-state/shared-state.js';
 import type { SharedState } from '../../platform/shared-state/shared-state.js';
 import type { WakeKind, WakeUp } from './wake-kinds.js';
@@ -143,7 +145,7 @@ export class PushQueue {
   constructor(private readonly state: SharedState) {}
 
   async add(job: NewJob, dueAt = Date.now()): Promise<void> {
-    const key = QUEUE_KEYS[Math.floor(Math.random() * QUEUE_PARTS)]!;
+    const key = QUEUE_KEYS[shardBucketOf(job.type === 'wake' ? (job.addresses[0] ?? '') : job.subscriptionId) % QUEUE_PARTS]!;
     await this.state.run(addJob, [key], [dueAt, JSON.stringify({ ...job, id: newJobId() })]);
   }
 
