@@ -125,6 +125,7 @@ export async function benchRealtime({
         [`${concurrency} in flight`]: (baseline ?? service).fastest,
         [`${rate} sends/s`]: (baseline ?? service).fixed,
       });
+      console.log(`memory per idle connection: ${(baseline ?? service)['KiB per idle connection']} KiB`);
       continue;
     }
     printTable(`/ws fan-out: ${clients} connected clients (${clients / devices} users × ${devices} devices); ${messages} messages with ${concurrency} in flight, then ${rate} sends/s for ${rateSeconds} s`, {

@@ -24,6 +24,8 @@ import { ChannelDelivery } from './channel-delivery.js';
 import type { ChannelFeed } from './channel-feed.js';
 import { ClientConnection } from './client-connection.js';
 import type { FrameSink, ResumePoint } from './client-connection.js';
+import { SocketSink } from './socket-sink.js';
+import type { SinkState, SlowConsumerRule } from './socket-sink.js';
 import type { ChannelFollows } from './events/channel-follows.js';
 import type { ChannelPostStream } from './events/channel-post-stream.js';
 import { controlFrame } from './events/event-envelope.js';
@@ -65,8 +67,12 @@ export interface WsEndpoint {
   closeAll(): void;
 }
 
-interface SocketState {
-  readonly credentials: WsCredentials;
+interface SocketState extends SinkState {
+  /**
+   * What the handshake offered, until authentication has read it: a bearer token is hundreds of
+   * bytes that a connection would otherwise keep for its whole life.
+   */
+  credentials: WsCredentials | undefined;
   /** The authenticated user; empty until authentication completes. */
   address: string;
   /** The session the credentials belong to, once they are known. */
@@ -76,11 +82,8 @@ interface SocketState {
   readonly resume: ResumePoint | undefined;
   connection?: ClientConnection;
   channelFeed?: ChannelFeed;
-  closed: boolean;
   /** Client frames are handled one after the other, in the order they came. */
   inbound: Promise<void>;
-  /** Paced replays waiting for the client to read. */
-  drainWaiters: (() => void)[];
 }
 
 const MAX_FRAME_BYTES = 64 * 1024;
@@ -104,27 +107,8 @@ export function createWsEndpoint(deps: WsEndpointDependencies): WsEndpoint {
     if (closeWith(ws, CLOSE_SLOW_CONSUMER, 'slow consumer: reconnect with stream and last_seq')) deps.metrics.slowConsumersDropped.inc();
   };
 
-  const sinkOf = (ws: WebSocket<SocketState>): FrameSink => ({
-    send(frame) {
-      if (ws.getUserData().closed) return false;
-      const result = ws.send(frame, false, false);
-      if (result === 2 || ws.getBufferedAmount() > deps.maxBufferedBytes) {
-        dropSlowConsumer(ws);
-        return false;
-      }
-      return true;
-    },
-    async sendPaced(frame) {
-      const state = ws.getUserData();
-      while (!state.closed && ws.getBufferedAmount() > deps.maxBufferedBytes / 2) {
-        await new Promise<void>((resolve) => state.drainWaiters.push(resolve));
-      }
-      if (state.closed) return false;
-      ws.send(frame, false, false);
-      return true;
-    },
-    dropSlowConsumer: () => dropSlowConsumer(ws),
-  });
+  const slowConsumerRule: SlowConsumerRule = { maxBufferedBytes: deps.maxBufferedBytes, drop: (ws) => dropSlowConsumer(ws as WebSocket<SocketState>) };
+  const sinkOf = (ws: WebSocket<SocketState>): FrameSink => new SocketSink(ws, slowConsumerRule);
 
   /** Logs a failure: an outage once per interval, anything else with its stack. */
   const logFailure = (error: unknown, message: string, address: string) => {
@@ -152,7 +136,9 @@ export function createWsEndpoint(deps: WsEndpointDependencies): WsEndpoint {
   /** Whom the connection's credentials name, if valid and their session is live; rejects when that cannot be checked. */
   async function authenticate(ws: WebSocket<SocketState>): Promise<WsIdentity | undefined> {
     const state = ws.getUserData();
-    const identity = await identifyWebSocket(state.credentials, deps.tickets, deps.verification.tokens);
+    const credentials = state.credentials!;
+    state.credentials = undefined;
+    const identity = await identifyWebSocket(credentials, deps.tickets, deps.verification.tokens);
     if (!identity || state.closed) return undefined;
     sessions.add(identity.sessionId, ws);
     state.sessionId = identity.sessionId;
@@ -231,11 +217,12 @@ export function createWsEndpoint(deps: WsEndpointDependencies): WsEndpoint {
                 return;
               }
               state.address = identity.address;
-              const connection = new ClientConnection(identity.address, sinkOf(ws), deps.events, counter, deps.heartbeatSeconds);
+              const sink = sinkOf(ws);
+              const connection = new ClientConnection(identity.address, sink, deps.events, counter, deps.heartbeatSeconds);
               state.connection = connection;
               state.heldSession = true;
               return Promise.all([channels.attach(connection), deps.sessionConnections.hold(identity.sessionId)])
-                .then(() => channelDelivery.open(identity.address, sinkOf(ws)))
+                .then(() => channelDelivery.open(identity.address, sink))
                 .then((feed) => {
                   if (state.closed) channelDelivery.close(feed);
                   else state.channelFeed = feed;
