@@ -1,4 +1,5 @@
 import { equalityValues, indexedValues, keyOf, topField } from './index-keys.js';
+import type { IndexReads } from './index-keys.js';
 import type { StoredDocument } from './stored-document.js';
 
 /**
@@ -6,14 +7,14 @@ import type { StoredDocument } from './stored-document.js';
  * It only narrows the candidates; the full filter is still applied to them, so it may
  * hold more than the exact matches but never fewer.
  */
-export class FieldIndex {
+export class FieldIndex implements IndexReads {
   private readonly buckets = new Map<string, Set<string>>();
 
   /** The top-level field the indexed path starts in: the index changes only when it does. */
-  readonly reads: string;
+  readonly reads: readonly string[];
 
   constructor(private readonly path: string) {
-    this.reads = topField(path);
+    this.reads = [topField(path)];
   }
 
   add(doc: StoredDocument): void {

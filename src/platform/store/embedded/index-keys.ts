@@ -86,14 +86,20 @@ export function topField(path: string): string {
   return dot < 0 ? path : path.slice(0, dot);
 }
 
+/** What every kind of index says of itself: the top-level fields its entries derive from (undefined: cannot be told). */
+export interface IndexReads {
+  readonly reads: readonly string[] | undefined;
+}
+
 /**
- * Whether `previous` and `next` hold the same values in every one of `fields` (top-level
- * names): then whatever an index derives from those fields is the same for both. Compared by
- * identity, which is exact here because stored documents are never mutated, and an update
- * that leaves a field alone shares its value with the document it replaces.
+ * Whether replacing `previous` by `next` leaves an index's entries as they are: both hold the
+ * same values in every field it reads. Compared by identity, which is exact here because stored
+ * documents are never mutated, and an update that leaves a field alone shares its value with the
+ * document it replaces. A new document (no `previous`) always needs its entries.
  */
-export function sameFields(previous: Record<string, unknown>, next: Record<string, unknown>, fields: readonly string[]): boolean {
-  for (const field of fields) if (previous[field] !== next[field]) return false;
+export function leavesAlone(index: IndexReads, previous: Record<string, unknown> | undefined, next: Record<string, unknown>): boolean {
+  if (!previous || !index.reads) return false;
+  for (const field of index.reads) if (previous[field] !== next[field]) return false;
   return true;
 }
 

@@ -1,6 +1,7 @@
 import type { IndexSpec } from '../document-store.js';
 import { compileFilter } from './filter-query.js';
-import { partialFilterReads, sameFields, topField } from './index-keys.js';
+import { partialFilterReads, topField } from './index-keys.js';
+import type { IndexReads } from './index-keys.js';
 import { impliesPartialFilter } from './partial-filter-implication.js';
 import type { DocumentPredicate } from './plain-filter.js';
 import type { StoredDocument } from './stored-document.js';
@@ -11,12 +12,12 @@ import type { StoredDocument } from './stored-document.js';
  * (`{unannounced: true, sentAt: {$lt: …}}` every 2 s) read every message, 45 ms per sweep at
  * 200,000 messages, where the index holds a handful.
  */
-export class PartialIndex {
+export class PartialIndex implements IndexReads {
   private readonly ids = new Set<string>();
   private readonly predicate: DocumentPredicate;
   private readonly filter: Record<string, unknown>;
   /** The top-level fields the filter reads; undefined when that cannot be told. */
-  private readonly reads: string[] | undefined;
+  readonly reads: string[] | undefined;
 
   constructor(readonly spec: IndexSpec) {
     this.filter = spec.partialFilterExpression!;
@@ -24,9 +25,8 @@ export class PartialIndex {
     this.reads = partialFilterReads(this.filter);
   }
 
-  /** Records whether `doc` (new, or replacing `previous`) is in the index. */
-  set(doc: StoredDocument, previous?: StoredDocument): void {
-    if (previous && this.reads && sameFields(previous, doc, this.reads)) return;
+  /** Records whether `doc` is in the index. */
+  set(doc: StoredDocument): void {
     if (this.predicate.test(doc)) this.ids.add(doc._id);
     else this.ids.delete(doc._id);
   }

@@ -2,6 +2,7 @@ import type { IndexSpec, QueryPlan, SortSpec } from '../document-store.js';
 import { DuplicateKeyError } from '../duplicate-key-error.js';
 import { IndexConflictError } from '../index-conflict-error.js';
 import { FieldIndex } from './field-index.js';
+import { leavesAlone } from './index-keys.js';
 import { planQuery } from './query-planner.js';
 import type { StoredDocument } from './stored-document.js';
 import { PartialIndex } from './partial-index.js';
@@ -175,7 +176,7 @@ export class Table {
 
   /** Indexes whose fields a replacement leaves alone are not touched (most updates change one or two fields). */
   private write(previous: StoredDocument | undefined, next: StoredDocument): void {
-    const changed = previous ? this.uniques.filter((unique) => !unique.keepsKeys(previous, next)) : this.uniques;
+    const changed = this.uniques.filter((unique) => !leavesAlone(unique, previous, next));
     const keys = changed.map((unique) => unique.keysOf(next));
     changed.forEach((unique, i) => {
       if (unique.conflicts(next._id, keys[i] ?? [])) throw new DuplicateKeyError(unique.spec.name);
@@ -185,14 +186,12 @@ export class Table {
       unique.add(next._id, keys[i] ?? []);
     });
     for (const index of this.fieldIndexes.values()) {
-      if (previous && previous[index.reads] === next[index.reads]) continue;
+      if (leavesAlone(index, previous, next)) continue;
       if (previous) index.remove(previous);
       index.add(next);
     }
-    for (const expiry of this.expiries.values()) {
-      if (!previous || previous[expiry.reads] !== next[expiry.reads]) expiry.set(next);
-    }
-    for (const partial of this.partials) partial.set(next, previous);
+    for (const expiry of this.expiries.values()) if (!leavesAlone(expiry, previous, next)) expiry.set(next);
+    for (const partial of this.partials) if (!leavesAlone(partial, previous, next)) partial.set(next);
     this.docs.set(next._id, next);
   }
 }

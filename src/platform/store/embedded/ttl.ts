@@ -1,6 +1,7 @@
 import TinyQueue from 'tinyqueue';
 import type { IndexSpec } from '../document-store.js';
 import { indexedValues, topField } from './index-keys.js';
+import type { IndexReads } from './index-keys.js';
 import type { StoredDocument } from './stored-document.js';
 
 interface Expiry {
@@ -20,9 +21,9 @@ interface Expiry {
  * matches the document's expiry) and dropped when it comes up; the queue is rebuilt when stale
  * entries outnumber the live ones.
  */
-export class ExpiryIndex {
+export class ExpiryIndex implements IndexReads {
   /** The top-level field the expiry is read from: a replacement that shares it keeps its expiry. */
-  readonly reads: string;
+  readonly reads: readonly string[];
   private readonly field: string;
   private readonly afterMs: number;
   private readonly expiries = new Map<string, number>();
@@ -30,7 +31,7 @@ export class ExpiryIndex {
 
   constructor(readonly spec: IndexSpec) {
     this.field = Object.keys(spec.key)[0]!;
-    this.reads = topField(this.field);
+    this.reads = [topField(this.field)];
     this.afterMs = (spec.expireAfterSeconds ?? 0) * 1000;
   }
 

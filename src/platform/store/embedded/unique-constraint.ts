@@ -2,7 +2,8 @@ import type { IndexSpec } from '../document-store.js';
 import type { DocumentPredicate } from './plain-filter.js';
 import { compileFilter } from './filter-query.js';
 import { impliesPartialFilter } from './partial-filter-implication.js';
-import { equalityValues, indexedValues, keyOf, partialFilterReads, sameFields, topField } from './index-keys.js';
+import { equalityValues, indexedValues, keyOf, partialFilterReads, topField } from './index-keys.js';
+import type { IndexReads } from './index-keys.js';
 import type { StoredDocument } from './stored-document.js';
 
 /**
@@ -10,23 +11,18 @@ import type { StoredDocument } from './stored-document.js';
  * field is indexed as null (so two documents without it collide, as in MongoDB) unless the
  * partial filter leaves the document out of the index.
  */
-export class UniqueConstraint {
+export class UniqueConstraint implements IndexReads {
   private readonly owners = new Map<string, string>();
   private readonly fields: string[];
   private readonly partial: DocumentPredicate | undefined;
   /** The top-level fields the keys and the partial filter read; undefined when that cannot be told. */
-  private readonly reads: string[] | undefined;
+  readonly reads: string[] | undefined;
 
   constructor(readonly spec: IndexSpec) {
     this.fields = Object.keys(spec.key);
     this.partial = spec.partialFilterExpression ? compileFilter(spec.partialFilterExpression) : undefined;
     const partialReads = spec.partialFilterExpression ? partialFilterReads(spec.partialFilterExpression) : [];
     this.reads = partialReads && [...this.fields.map(topField), ...partialReads];
-  }
-
-  /** Whether replacing `previous` by `next` leaves this index's keys as they are. */
-  keepsKeys(previous: StoredDocument, next: StoredDocument): boolean {
-    return this.reads !== undefined && sameFields(previous, next, this.reads);
   }
 
   keysOf(doc: StoredDocument): string[] {
