@@ -1,9 +1,9 @@
 /**
  * What other areas call when an event should reach users who may be offline: `wake(addresses,
  * { kind, conversationId?, seq? })`. It only queues wake jobs (one shared-state write per
- * WAKE_JOB_ADDRESSES recipients) and never throws or waits for delivery, so a send is neither slowed nor failed by push: an api
- * pod's PushDispatcher later finds the user's subscriptions, skips the devices connected over
- * /ws, coalesces bursts and sends. Built once per process by the app for every role (call
+ * WAKE_JOB_ADDRESSES recipients) and never throws or waits for delivery, so a send is neither
+ * slowed nor failed by push: an api pod's PushDispatcher later finds each user's subscriptions,
+ * skips the devices connected over /ws, coalesces bursts and sends. Built once per process by the app for every role (call
  * offers come from ws pods).
  *
  * Kinds (wake-kinds.ts): `message` (new direct message, wired in messaging), `sealed_message`
