@@ -4,8 +4,8 @@
  * implementation serves each API service is decided here too (every service of proto/ has
  * one; a method missing from one would still be routed and answer NOT_IMPLEMENTED, HTTP 501).
  */
-import type { AccountWalkMetrics } from '../accounts/account-walk-metrics.js';
-import { createAccountsArea } from '../accounts/accounts-area.js';
+import type { AccountWalkMetrics } from '../account-lifecycle/account-walk-metrics.js';
+import { createAccountLifecycleArea } from '../account-lifecycle/account-lifecycle-area.js';
 import { createAdminService } from '../admin/admin-service.js';
 import { createChannelsArea } from '../channels/channels-area.js';
 import type { BlockMirror } from '../contacts/block-mirror.js';
@@ -45,7 +45,7 @@ import type { LocationMetrics } from '../location/location-metrics.js';
 import type { RateLimiter } from '../limits/rate-limiter.js';
 import { Conversations } from '../messaging/conversations/conversations.js';
 import { createMessagingArea } from '../messaging/messaging-area.js';
-import type { AccountDataOwner } from '../platform/accounts/account-data-owner.js';
+import type { AccountDataOwner } from '../platform/account-data/account-data-owner.js';
 import type { Config } from '../platform/config/settings.js';
 import type { RecordDirectory } from '../platform/dht/record-directory.js';
 import type { Logger } from '../platform/logging/logger.js';
@@ -61,12 +61,12 @@ import type { PushQueue } from '../push/delivery/push-queue.js';
 import type { WakeUps } from '../push/delivery/wake-ups.js';
 import { createPushArea } from '../push/push-area.js';
 import type { PushMetrics } from '../push/push-metrics.js';
-import type { ChannelFollows } from '../realtime/events/channel-follows.js';
-import type { ChannelPostStream } from '../realtime/events/channel-post-stream.js';
-import type { MessagingEvents } from '../realtime/events/messaging-events.js';
-import type { SessionConnections } from '../realtime/events/session-connections.js';
-import type { UserConnections } from '../realtime/events/user-connections.js';
-import type { UserEventStream } from '../realtime/events/user-event-stream.js';
+import type { ChannelFollows } from '../events/channel-follows.js';
+import type { ChannelPostStream } from '../events/channel-post-stream.js';
+import type { MessagingEvents } from '../events/messaging-events.js';
+import type { SessionConnections } from '../events/session-connections.js';
+import type { UserConnections } from '../events/user-connections.js';
+import type { UserEventStream } from '../events/user-event-stream.js';
 import { createRecoveryArea } from '../recovery/recovery-area.js';
 import { createRelayArea } from '../relay/relay-area.js';
 import { createStickersArea } from '../stickers/stickers-area.js';
@@ -328,7 +328,7 @@ export async function buildApiAreas(ports: ApiAreaPorts): Promise<ApiAreas> {
     recovery.accountData,
     identity.accountData,
   ];
-  const accountLife = await createAccountsArea({
+  const accountLife = await createAccountLifecycleArea({
     settings: config.accounts,
     store,
     owners: accountData,

@@ -1,4 +1,4 @@
-import { accountsIndexes } from '../accounts/accounts-area.js';
+import { accountLifecycleIndexes } from '../account-lifecycle/account-lifecycle-area.js';
 import { channelsIndexes } from '../channels/channels-area.js';
 import { contactsIndexes } from '../contacts/contacts-area.js';
 import { groupsIndexes } from '../groups/groups-area.js';
@@ -27,7 +27,7 @@ export const storeIndexes: IndexSpec[] = [
   ...relayIndexes,
   ...profileIndexes,
   ...locationIndexes,
-  ...accountsIndexes,
+  ...accountLifecycleIndexes,
   ...recoveryIndexes,
   ...pushIndexes,
   ...mediaIndexes,

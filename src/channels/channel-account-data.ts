@@ -11,8 +11,8 @@
  * elsewhere are removed.
  * Both repeat safely after a crash: each step filters on the old address.
  */
-import type { AccountDataOwner } from '../platform/accounts/account-data-owner.js';
-import type { ChannelFollows } from '../realtime/events/channel-follows.js';
+import type { AccountDataOwner } from '../platform/account-data/account-data-owner.js';
+import type { ChannelFollows } from '../events/channel-follows.js';
 import type { ChannelRepository } from './channel.js';
 import { strongerRole } from './channel-members.js';
 import type { ChannelMembers } from './channel-members.js';

@@ -3,7 +3,7 @@
  * from `channel_members` in (address, channel) order, one user at a time.
  */
 import type { MirrorSource } from '../platform/shared-state/mirror-keeper.js';
-import type { ChannelFollows } from '../realtime/events/channel-follows.js';
+import type { ChannelFollows } from '../events/channel-follows.js';
 import type { ChannelMember, ChannelMembers } from './channel-members.js';
 
 const BATCH = 1000;

@@ -7,7 +7,7 @@
  * leaves a user receiving a channel the store says they left.
  */
 import { conflict } from '../platform/errors/api-error.js';
-import type { ChannelFollows } from '../realtime/events/channel-follows.js';
+import type { ChannelFollows } from '../events/channel-follows.js';
 import type { ChannelRepository, StoredChannel } from './channel.js';
 import type { ChannelMembers, ChannelRole } from './channel-members.js';
 

@@ -9,8 +9,8 @@
  * publish cut off between storing the post and holding its media.
  */
 import type { Logger } from '../platform/logging/logger.js';
-import type { ChannelPostStream } from '../realtime/events/channel-post-stream.js';
-import { channelPostFrame } from '../realtime/events/channel-post-stream.js';
+import type { ChannelPostStream } from '../events/channel-post-stream.js';
+import { channelPostFrame } from '../events/channel-post-stream.js';
 import type { ChannelRepository } from './channel.js';
 import type { ChannelMedia } from './channel-media.js';
 import type { ChannelPosts, NewPost } from './channel-posts.js';

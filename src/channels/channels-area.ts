@@ -11,13 +11,13 @@ import type { AccountRepository } from '../identity/accounts/account-repository.
 import type { ChannelSettings } from '../platform/config/settings.js';
 import type { Logger } from '../platform/logging/logger.js';
 import type { DocumentStore, IndexSpec } from '../platform/store/document-store.js';
-import type { ChannelFollows } from '../realtime/events/channel-follows.js';
-import type { ChannelPostStream } from '../realtime/events/channel-post-stream.js';
+import type { ChannelFollows } from '../events/channel-follows.js';
+import type { ChannelPostStream } from '../events/channel-post-stream.js';
 import { ChannelRepository, channelIndexes } from './channel.js';
 import { ChannelGate } from './channel-access.js';
 import type { ChannelAccess } from './channel-access.js';
 import { channelAccountData } from './channel-account-data.js';
-import { channelConversations } from './channel-conversations.js';
+import { channelConversations } from './channel-conversations-adapter.js';
 import { channelFollowsMirror } from './channel-follows-mirror.js';
 import { ChannelMembers, channelMemberIndexes } from './channel-members.js';
 import { ChannelMembership } from './channel-membership.js';

@@ -4,7 +4,7 @@
  * record at the new key is kept). A deletion removes all of them, in both directions: nobody
  * blocks or verifies an account that no longer exists.
  */
-import type { AccountDataOwner } from '../platform/accounts/account-data-owner.js';
+import type { AccountDataOwner } from '../platform/account-data/account-data-owner.js';
 import type { BlockList } from './block-list.js';
 import type { ContactVerifications } from './contact-verifications.js';
 

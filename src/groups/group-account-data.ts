@@ -12,7 +12,7 @@
  * ownership passes to the longest-standing admin, else member; the last member ends the
  * group), and its removal records go. Invites it created stay with their groups.
  */
-import type { AccountDataOwner } from '../platform/accounts/account-data-owner.js';
+import type { AccountDataOwner } from '../platform/account-data/account-data-owner.js';
 import { memberId } from '../messaging/conversations/conversation.js';
 import type { Conversations } from '../messaging/conversations/conversations.js';
 import type { GroupInvites } from './group-invites.js';

@@ -18,7 +18,7 @@
  * hold is written before the record goes, so the name is never free in between. The audit
  * trail is kept for its 180 days: it is the security record of what happened.
  */
-import type { AccountDataOwner } from '../platform/accounts/account-data-owner.js';
+import type { AccountDataOwner } from '../platform/account-data/account-data-owner.js';
 import type { DeviceRepository } from './devices/device-repository.js';
 import type { Mfa } from './mfa/mfa.js';
 import type { PhoneAccounts } from './phone/phone-accounts.js';

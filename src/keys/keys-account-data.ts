@@ -6,7 +6,7 @@
  * a Kademlia DHT has no delete, so the copies its nodes already hold (signed bundles, without
  * one-time prekeys) can still be served until they age out (48 hours).
  */
-import type { AccountDataOwner } from '../platform/accounts/account-data-owner.js';
+import type { AccountDataOwner } from '../platform/account-data/account-data-owner.js';
 import type { KeyBundleRepository } from './store/key-bundle-repository.js';
 import type { OneTimePreKeys } from './store/one-time-prekeys.js';
 

@@ -15,7 +15,7 @@
  * in metrics rather than silent.
  */
 import type { SharedState } from '../platform/shared-state/shared-state.js';
-import { assertPositiveIntegers } from './arguments.js';
+import { assertPositiveIntegers } from './limit-arguments.js';
 import { takeTokens } from './token-bucket.js';
 
 export type DecisionOutcome = 'allowed' | 'limited' | 'failed_open' | 'failed_closed';

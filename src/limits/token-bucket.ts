@@ -10,7 +10,7 @@
  */
 import { defineScript } from '../platform/shared-state/shared-state.js';
 import type { SharedState } from '../platform/shared-state/shared-state.js';
-import { assertPositiveIntegers } from './arguments.js';
+import { assertPositiveIntegers } from './limit-arguments.js';
 
 export interface TokenBucketParams {
   /** Tokens held at most: the quick-succession allowance. */

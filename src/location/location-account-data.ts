@@ -5,7 +5,7 @@
  * records expire on their own an hour after their session's end time. Idempotent: a rerun
  * finds no active session left.
  */
-import type { AccountDataOwner } from '../platform/accounts/account-data-owner.js';
+import type { AccountDataOwner } from '../platform/account-data/account-data-owner.js';
 import type { LocationSharing } from './location-sharing.js';
 
 export function locationAccountData(sharing: LocationSharing): AccountDataOwner {

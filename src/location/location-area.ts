@@ -11,7 +11,7 @@ import { DependencyUnavailableError } from '../platform/errors/dependency-unavai
 import type { Logger } from '../platform/logging/logger.js';
 import type { OutageLog } from '../platform/logging/outage-log.js';
 import type { DocumentStore, IndexSpec } from '../platform/store/document-store.js';
-import type { MessagingEvents } from '../realtime/events/messaging-events.js';
+import type { MessagingEvents } from '../events/messaging-events.js';
 import { expirySweeper } from './expiry-sweeper.js';
 import { locationAccountData } from './location-account-data.js';
 import type { LocationMetrics } from './location-metrics.js';

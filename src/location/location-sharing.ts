@@ -13,7 +13,7 @@ import type { BlockList } from '../contacts/block-list.js';
 import type { Conversations, Target } from '../messaging/conversations/conversations.js';
 import { gone, notFound, permissionDenied } from '../platform/errors/api-error.js';
 import { DuplicateKeyError } from '../platform/store/document-store.js';
-import type { MessagingEvents } from '../realtime/events/messaging-events.js';
+import type { MessagingEvents } from '../events/messaging-events.js';
 import type { LocationMetrics, SessionEnd } from './location-metrics.js';
 import { ENDED_RECORD_KEPT_MS, sessionEventData } from './location-session.js';
 import type { LocationSessionRecord } from './location-session.js';

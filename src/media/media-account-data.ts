@@ -6,7 +6,7 @@
  * tombstones (410). Both repeat safely after a crash: uploads are found by owner again, and a
  * deletion cut off half-way left its items in `deleting`, which it (or the sweeper) finishes.
  */
-import type { AccountDataOwner } from '../platform/accounts/account-data-owner.js';
+import type { AccountDataOwner } from '../platform/account-data/account-data-owner.js';
 import type { Avatars } from './avatars.js';
 import type { MediaItems } from './media-items.js';
 import type { MediaMetrics } from './media-metrics.js';

@@ -17,7 +17,7 @@ import { Avatars } from './avatars.js';
 import { Downloads } from './downloads/downloads.js';
 import type { ChannelReaders } from './downloads/channel-readers.js';
 import { LateBound } from './downloads/late-bound.js';
-import type { StoryAudience } from './downloads/story-audience.js';
+import type { StoryAudience } from './downloads/story-audience-port.js';
 import { MediaAccess } from './downloads/media-access.js';
 import { HeldMedia } from './held-media.js';
 import { MediaAccountData } from './media-account-data.js';

@@ -28,7 +28,7 @@ import type { ChatList } from './chats/chat-list.js';
 import type { DisappearingTimer } from './chats/disappearing-timer.js';
 import type { PeerInfo } from './chats/peer-info.js';
 import type { Typing } from './chats/typing.js';
-import type { ChannelConversations } from './conversations/channel-conversations.js';
+import type { ChannelConversations } from './conversations/channel-conversations-port.js';
 import type { Conversations } from './conversations/conversations.js';
 import type { History } from './messages/history.js';
 import type { MessageSender, SendRequest, SendResult } from './messages/message-sender.js';

@@ -13,7 +13,7 @@
  * theirs and the history they hold) and the messages not yet delivered to it. Group and
  * channel memberships are the groups' and channels' owners' (ownership passes as in LeaveGroup).
  */
-import type { AccountDataOwner } from '../platform/accounts/account-data-owner.js';
+import type { AccountDataOwner } from '../platform/account-data/account-data-owner.js';
 import type { Collection, DocumentStore } from '../platform/store/document-store.js';
 import { rekeyDocuments } from '../platform/store/rekey-documents.js';
 import { directConversationId, memberId } from './conversations/conversation.js';

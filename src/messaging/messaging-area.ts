@@ -14,13 +14,13 @@ import type { AccountRepository } from '../identity/accounts/account-repository.
 import type { Logger } from '../platform/logging/logger.js';
 import type { WakeUps } from '../push/delivery/wake-ups.js';
 import type { DocumentStore, IndexSpec } from '../platform/store/document-store.js';
-import type { MessagingEvents } from '../realtime/events/messaging-events.js';
+import type { MessagingEvents } from '../events/messaging-events.js';
 import { ChatList } from './chats/chat-list.js';
 import { DisappearingTimer } from './chats/disappearing-timer.js';
 import { PeerInfo } from './chats/peer-info.js';
 import type { ProfileView } from './chats/peer-info.js';
 import { Typing } from './chats/typing.js';
-import type { ChannelConversations } from './conversations/channel-conversations.js';
+import type { ChannelConversations } from './conversations/channel-conversations-port.js';
 import { conversationIndexes } from './conversations/conversation.js';
 import type { Conversations } from './conversations/conversations.js';
 import { AnnouncementSweeper } from './messages/announcement-sweeper.js';

@@ -9,8 +9,8 @@
  */
 import { invalidArgument, notFound } from '../platform/errors/api-error.js';
 import type { Logger } from '../platform/logging/logger.js';
-import type { ChannelPostStream } from '../realtime/events/channel-post-stream.js';
-import type { MessagingEvents } from '../realtime/events/messaging-events.js';
+import type { ChannelPostStream } from '../events/channel-post-stream.js';
+import type { MessagingEvents } from '../events/messaging-events.js';
 import type { StoredPoll } from './poll.js';
 import { checkedChoice, isExpired } from './poll-rules.js';
 import type { PollTally, PollVotes } from './poll-votes.js';

@@ -5,7 +5,7 @@
  * results are counted from the votes) and the polls it created, with their votes; polls it
  * received stay with their creators.
  */
-import type { AccountDataOwner } from '../platform/accounts/account-data-owner.js';
+import type { AccountDataOwner } from '../platform/account-data/account-data-owner.js';
 import type { PollRepository } from './poll.js';
 import type { PollVotes } from './poll-votes.js';
 

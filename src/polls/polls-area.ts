@@ -9,7 +9,7 @@ import type { ChannelPollPosts } from '../channels/channel-publisher.js';
 import type { AccountRepository } from '../identity/accounts/account-repository.js';
 import type { Logger } from '../platform/logging/logger.js';
 import type { DocumentStore, IndexSpec } from '../platform/store/document-store.js';
-import type { MessagingEvents } from '../realtime/events/messaging-events.js';
+import type { MessagingEvents } from '../events/messaging-events.js';
 import { PollRepository, pollIndexes } from './poll.js';
 import { PollAccess } from './poll-access.js';
 import { PollCreation } from './poll-creation.js';

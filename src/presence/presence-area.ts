@@ -5,9 +5,9 @@
  */
 import type { BlockList } from '../contacts/block-list.js';
 import type { Conversations } from '../messaging/conversations/conversations.js';
-import type { AccountDataOwner } from '../platform/accounts/account-data-owner.js';
+import type { AccountDataOwner } from '../platform/account-data/account-data-owner.js';
 import type { DocumentStore } from '../platform/store/document-store.js';
-import type { MessagingEvents } from '../realtime/events/messaging-events.js';
+import type { MessagingEvents } from '../events/messaging-events.js';
 import { ContactsAudience } from './contacts-audience.js';
 import { Presence } from './presence.js';
 import { createPresenceService } from './presence-service.js';

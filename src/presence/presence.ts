@@ -4,7 +4,7 @@
  * user has blocked are left out and always read `offline`.
  */
 import type { BlockList } from '../contacts/block-list.js';
-import type { MessagingEvents } from '../realtime/events/messaging-events.js';
+import type { MessagingEvents } from '../events/messaging-events.js';
 import type { Collection, DocumentStore } from '../platform/store/document-store.js';
 import type { ContactsAudience } from './contacts-audience.js';
 import { rekeyDocuments } from '../platform/store/rekey-documents.js';

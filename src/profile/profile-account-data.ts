@@ -11,7 +11,7 @@
  * work again.
  */
 import type { Usernames } from '../identity/accounts/usernames.js';
-import type { AccountDataOwner } from '../platform/accounts/account-data-owner.js';
+import type { AccountDataOwner } from '../platform/account-data/account-data-owner.js';
 import type { Profiles } from './profiles.js';
 
 export function profileAccountData(profiles: Profiles, usernames: Usernames): AccountDataOwner {

@@ -8,7 +8,7 @@ import type { AccountRepository } from '../identity/accounts/account-repository.
 import type { Usernames } from '../identity/accounts/usernames.js';
 import type { DocumentStore, IndexSpec } from '../platform/store/document-store.js';
 import type { ContactsAudience } from '../presence/contacts-audience.js';
-import type { MessagingEvents } from '../realtime/events/messaging-events.js';
+import type { MessagingEvents } from '../events/messaging-events.js';
 import { profileAccountData } from './profile-account-data.js';
 import type { ProfileAvatars } from './profile-avatars.js';
 import { createProfileService } from './profile-service.js';

@@ -4,7 +4,7 @@
  */
 import type { AccountRepository } from '../identity/accounts/account-repository.js';
 import type { Collection, DocumentStore } from '../platform/store/document-store.js';
-import type { MessagingEvents } from '../realtime/events/messaging-events.js';
+import type { MessagingEvents } from '../events/messaging-events.js';
 import type { ContactsAudience } from '../presence/contacts-audience.js';
 import { PROFILES } from './profile-record.js';
 import type { ProfileRecord } from './profile-record.js';

@@ -6,7 +6,7 @@
  * them. A deletion removes every subscription of the account. Both are single conditional
  * writes on the old address, so a repeated or resumed run does the same.
  */
-import type { AccountDataOwner } from '../platform/accounts/account-data-owner.js';
+import type { AccountDataOwner } from '../platform/account-data/account-data-owner.js';
 import type { PushSubscriptions } from './subscriptions/push-subscriptions.js';
 
 export function pushAccountData(subscriptions: PushSubscriptions): AccountDataOwner {

@@ -13,7 +13,7 @@ import type { Logger } from '../platform/logging/logger.js';
 import type { OutageLog } from '../platform/logging/outage-log.js';
 import type { SharedState } from '../platform/shared-state/shared-state.js';
 import type { DocumentStore, IndexSpec } from '../platform/store/document-store.js';
-import type { SessionConnections } from '../realtime/events/session-connections.js';
+import type { SessionConnections } from '../events/session-connections.js';
 import { PushDispatcher } from './delivery/push-dispatcher.js';
 import type { ActiveSessionsOf } from './delivery/push-dispatcher.js';
 import type { PushQueue } from './delivery/push-queue.js';

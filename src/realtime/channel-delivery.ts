@@ -12,8 +12,8 @@
 import type { Unsubscribe } from '../platform/shared-state/shared-state.js';
 import { ChannelFeed } from './channel-feed.js';
 import type { DeliveryCounter, FrameSink } from './client-connection.js';
-import type { ChannelFollows, FollowChange } from './events/channel-follows.js';
-import type { ChannelPostStream, StreamedPost } from './events/channel-post-stream.js';
+import type { ChannelFollows, FollowChange } from '../events/channel-follows.js';
+import type { ChannelPostStream, StreamedPost } from '../events/channel-post-stream.js';
 import { TopicSubscriptions } from './topic-subscriptions.js';
 
 /** How long to wait before listening or reading a follow list again after a failed attempt. */

@@ -11,9 +11,9 @@
  *   has already sent live. Live posts wait meanwhile, so nothing overtakes the replay.
  */
 import type { DeliveryCounter, FrameSink } from './client-connection.js';
-import type { ChannelPostStream, StreamedPost } from './events/channel-post-stream.js';
-import { UNNUMBERED } from './events/channel-post-stream.js';
-import { controlFrame } from './events/event-envelope.js';
+import type { ChannelPostStream, StreamedPost } from '../events/channel-post-stream.js';
+import { UNNUMBERED } from '../events/channel-post-stream.js';
+import { controlFrame } from '../events/event-envelope.js';
 
 /** Posts read from shared state per round trip during a replay. */
 const REPLAY_BATCH = 100;

@@ -13,8 +13,8 @@
  *   client is told `resync_required` and re-reads its state over REST.
  * - Ephemeral events go straight out.
  */
-import { controlFrame } from './events/event-envelope.js';
-import type { ReplayCheck, StreamedEvent, UserEventStream } from './events/user-event-stream.js';
+import { controlFrame } from '../events/event-envelope.js';
+import type { ReplayCheck, StreamedEvent, UserEventStream } from '../events/user-event-stream.js';
 
 /** Where the socket's frames go; both answer false once the connection is gone. */
 export interface FrameSink {

@@ -3,7 +3,7 @@
  * connection here, fanning each event out to that user's connections on this pod.
  */
 import type { ClientConnection } from './client-connection.js';
-import type { StreamedEvent, UserEventStream } from './events/user-event-stream.js';
+import type { StreamedEvent, UserEventStream } from '../events/user-event-stream.js';
 import { TopicSubscriptions } from './topic-subscriptions.js';
 
 export class UserChannels {

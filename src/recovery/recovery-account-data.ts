@@ -7,7 +7,7 @@
  * the guardians of others (their threshold lowered to what is left) and off the open requests
  * it had not decided on yet.
  */
-import type { AccountDataOwner } from '../platform/accounts/account-data-owner.js';
+import type { AccountDataOwner } from '../platform/account-data/account-data-owner.js';
 import type { RecoveryConfigs } from './recovery-config.js';
 import type { RecoveryRequests } from './recovery-request.js';
 

@@ -1,14 +1,14 @@
 /**
  * The recovery area of an api process: social recovery by guardians with a time lock, and
  * recovery backup codes (recovery.proto). Completing a recovery moves the account through the
- * account walk (`moves`, src/accounts); identity lends its view of wallets, its spent-signature
+ * account walk (`moves`, src/account-lifecycle); identity lends its view of wallets, its spent-signature
  * store and its keyed hash; notices go over /ws.
  */
 import type { AccountRepository } from '../identity/accounts/account-repository.js';
 import type { AccountsSettings } from '../platform/config/settings.js';
 import type { DocumentStore, IndexSpec } from '../platform/store/document-store.js';
 import type { WakeUps } from '../push/delivery/wake-ups.js';
-import type { MessagingEvents } from '../realtime/events/messaging-events.js';
+import type { MessagingEvents } from '../events/messaging-events.js';
 import { GuardianDecisions } from './guardian-decisions.js';
 import { RecoveryAccountData } from './recovery-account-data.js';
 import type { KeyedHash } from './recovery-codes.js';

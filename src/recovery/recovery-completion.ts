@@ -2,7 +2,7 @@
  * RecoveryChallenge's effect, once the new wallet proved itself: the account moves to the new
  * wallet, by a `ready` social request or by one of the account's backup codes (spent when
  * accepted; 5 wrong ones in a row lock the mode for an hour). The move is the account walk
- * (src/accounts, through `AccountMoves`): recorded before anything changes, so a process that dies mid-way leaves a
+ * (src/account-lifecycle, through `AccountMoves`): recorded before anything changes, so a process that dies mid-way leaves a
  * walk that the next start finishes, and a retried challenge joins it.
  */
 import { conflict, gone, lockedOut, notFound, unauthenticated } from '../platform/errors/api-error.js';
@@ -14,7 +14,7 @@ import type { Wallets } from './recovery-opening.js';
 import type { RecoveryRequestRecord, RecoveryRequests } from './recovery-request.js';
 import { statusAt } from './recovery-request.js';
 
-/** The account walk's moves (src/accounts), as recovery uses them. */
+/** The account walk's moves (src/account-lifecycle), as recovery uses them. */
 export interface AccountMoves {
   /** Moves the account to the new address, to the end (joining a move under way). */
   move(from: string, to: string): Promise<void>;

@@ -9,7 +9,7 @@
  * logged by the event publisher and the state stays readable over REST.
  */
 import type { WakeUps } from '../push/delivery/wake-ups.js';
-import type { MessagingEvents } from '../realtime/events/messaging-events.js';
+import type { MessagingEvents } from '../events/messaging-events.js';
 import type { RecoveryRequestRecord } from './recovery-request.js';
 import { requestView } from './request-view.js';
 

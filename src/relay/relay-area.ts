@@ -12,15 +12,15 @@ import type { OutageLog } from '../platform/logging/outage-log.js';
 import type { WakeUps } from '../push/delivery/wake-ups.js';
 import type { SharedState } from '../platform/shared-state/shared-state.js';
 import type { DocumentStore, IndexSpec } from '../platform/store/document-store.js';
-import type { UserConnections } from '../realtime/events/user-connections.js';
-import type { UserEventStream } from '../realtime/events/user-event-stream.js';
+import type { UserConnections } from '../events/user-connections.js';
+import type { UserEventStream } from '../events/user-event-stream.js';
 import { loadCertificateSigningKey } from './certificates/certificate-signing-key.js';
 import { SenderCertificates } from './certificates/sender-certificates.js';
 import { createRelayService } from './relay-service.js';
 import { DrainsOnConnect } from './sealed/drains-on-connect.js';
 import { SealedDelivery } from './sealed/sealed-delivery.js';
 import { sealedEnvelopeIndexes } from './sealed/sealed-envelope.js';
-import type { AccountDataOwner } from '../platform/accounts/account-data-owner.js';
+import type { AccountDataOwner } from '../platform/account-data/account-data-owner.js';
 import { SealedMailbox } from './sealed/sealed-mailbox.js';
 
 export interface RelayDependencies {

@@ -4,7 +4,7 @@
  * viewed the same story, that view is kept) and renames it in `selected` audiences. A deletion
  * removes its stories with their views and media, and its views of other users' stories.
  */
-import type { AccountDataOwner } from '../platform/accounts/account-data-owner.js';
+import type { AccountDataOwner } from '../platform/account-data/account-data-owner.js';
 import type { Stories } from './stories.js';
 
 export function storiesAccountData(stories: Stories): AccountDataOwner {

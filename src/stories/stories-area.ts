@@ -8,12 +8,12 @@ import type { BlockList } from '../contacts/block-list.js';
 import type { Conversations } from '../messaging/conversations/conversations.js';
 import type { StorySettings } from '../platform/config/settings.js';
 import type { DocumentStore, IndexSpec } from '../platform/store/document-store.js';
-import type { MessagingEvents } from '../realtime/events/messaging-events.js';
+import type { MessagingEvents } from '../events/messaging-events.js';
 import { Stories } from './stories.js';
 import { storiesAccountData } from './stories-account-data.js';
 import { createStoriesService } from './stories-service.js';
 import { storyIndexes } from './story.js';
-import { StoryAudiences } from './story-audience.js';
+import { StoryAudiences } from './story-audiences.js';
 import type { StoryMedia } from './story-media.js';
 import { StoryViewers, storyViewIndexes } from './story-viewers.js';
 

@@ -13,7 +13,7 @@ import { ChannelPosts, channelPostIndexes } from '../../src/channels/channel-pos
 import { ChannelReadMarkers, channelReadMarkerIndexes } from '../../src/channels/channel-read-markers.js';
 import { createLogger } from '../../src/platform/logging/logger.js';
 import { MemorySharedState } from '../../src/platform/shared-state/memory-shared-state.js';
-import { ChannelFollows } from '../../src/realtime/events/channel-follows.js';
+import { ChannelFollows } from '../../src/events/channel-follows.js';
 import { recordingStore } from '../support/recording-store.js';
 import { forEachStore } from '../support/stores-under-test.js';
 import type { StoreUnderTest } from '../support/stores-under-test.js';

@@ -20,8 +20,8 @@ import { createLogger } from '../../src/platform/logging/logger.js';
 import { MemorySharedState } from '../../src/platform/shared-state/memory-shared-state.js';
 import { mirrorsCompleteKey } from '../../src/platform/shared-state/mirror-completeness.js';
 import { ALL_SHARD_BUCKETS } from '../../src/platform/shared-state/shard-buckets.js';
-import { ChannelFollows } from '../../src/realtime/events/channel-follows.js';
-import { ChannelPostStream } from '../../src/realtime/events/channel-post-stream.js';
+import { ChannelFollows } from '../../src/events/channel-follows.js';
+import { ChannelPostStream } from '../../src/events/channel-post-stream.js';
 import { openEmbeddedStore } from '../support/stores-under-test.js';
 import type { StoreUnderTest } from '../support/stores-under-test.js';
 

@@ -15,8 +15,8 @@ import { Conversations } from '../../src/messaging/conversations/conversations.j
 import { createLogger } from '../../src/platform/logging/logger.js';
 import { OutageLog } from '../../src/platform/logging/outage-log.js';
 import { MemorySharedState } from '../../src/platform/shared-state/memory-shared-state.js';
-import { MessagingEvents } from '../../src/realtime/events/messaging-events.js';
-import { UserEventStream } from '../../src/realtime/events/user-event-stream.js';
+import { MessagingEvents } from '../../src/events/messaging-events.js';
+import { UserEventStream } from '../../src/events/user-event-stream.js';
 import { openEmbeddedStore } from '../support/stores-under-test.js';
 import type { StoreUnderTest } from '../support/stores-under-test.js';
 

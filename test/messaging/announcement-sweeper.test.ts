@@ -19,7 +19,7 @@ import { createLogger } from '../../src/platform/logging/logger.js';
 import { openSharedState } from '../../src/platform/shared-state/open-shared-state.js';
 import type { SharedState } from '../../src/platform/shared-state/shared-state.js';
 import { EmbeddedDocumentStore } from '../../src/platform/store/embedded/embedded-store.js';
-import { UserEventStream } from '../../src/realtime/events/user-event-stream.js';
+import { UserEventStream } from '../../src/events/user-event-stream.js';
 import { adminConnection, deleteKeys, uniqueTestPrefix, withRedis } from '../platform/shared-state/redis-for-tests.js';
 import { messageSending } from '../support/message-sending.js';
 import { silentLogger } from '../support/silent-logger.js';

@@ -18,8 +18,8 @@ import { ContactsAudience } from '../../src/presence/contacts-audience.js';
 import { createProfileArea } from '../../src/profile/profile-area.js';
 import { PROFILES } from '../../src/profile/profile-record.js';
 import type { ProfileRecord } from '../../src/profile/profile-record.js';
-import { MessagingEvents } from '../../src/realtime/events/messaging-events.js';
-import { UserEventStream } from '../../src/realtime/events/user-event-stream.js';
+import { MessagingEvents } from '../../src/events/messaging-events.js';
+import { UserEventStream } from '../../src/events/user-event-stream.js';
 import { openEmbeddedStore } from '../support/stores-under-test.js';
 import type { StoreUnderTest } from '../support/stores-under-test.js';
 

@@ -14,7 +14,7 @@ import { createLogger } from '../../src/platform/logging/logger.js';
 import { OutageLog } from '../../src/platform/logging/outage-log.js';
 import { MemorySharedState } from '../../src/platform/shared-state/memory-shared-state.js';
 import { EmbeddedDocumentStore } from '../../src/platform/store/embedded/embedded-store.js';
-import { SessionConnections } from '../../src/realtime/events/session-connections.js';
+import { SessionConnections } from '../../src/events/session-connections.js';
 import { PushDispatcher } from '../../src/push/delivery/push-dispatcher.js';
 import { PushQueue } from '../../src/push/delivery/push-queue.js';
 import type { DeliveryJob } from '../../src/push/delivery/push-queue.js';

@@ -6,8 +6,8 @@
  */
 import { ChannelFeed } from '../../src/realtime/channel-feed.js';
 import type { FrameSink } from '../../src/realtime/client-connection.js';
-import { ChannelPostStream, channelPostFrame } from '../../src/realtime/events/channel-post-stream.js';
-import type { StreamedPost } from '../../src/realtime/events/channel-post-stream.js';
+import { ChannelPostStream, channelPostFrame } from '../../src/events/channel-post-stream.js';
+import type { StreamedPost } from '../../src/events/channel-post-stream.js';
 import { createLogger } from '../../src/platform/logging/logger.js';
 import { MemorySharedState } from '../../src/platform/shared-state/memory-shared-state.js';
 

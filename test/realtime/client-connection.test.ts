@@ -5,9 +5,9 @@
  */
 import { ClientConnection } from '../../src/realtime/client-connection.js';
 import type { FrameSink } from '../../src/realtime/client-connection.js';
-import { eventJson } from '../../src/realtime/events/event-envelope.js';
-import { UserEventStream } from '../../src/realtime/events/user-event-stream.js';
-import type { StreamedEvent } from '../../src/realtime/events/user-event-stream.js';
+import { eventJson } from '../../src/events/event-envelope.js';
+import { UserEventStream } from '../../src/events/user-event-stream.js';
+import type { StreamedEvent } from '../../src/events/user-event-stream.js';
 import { MemorySharedState } from '../../src/platform/shared-state/memory-shared-state.js';
 import { createLogger } from '../../src/platform/logging/logger.js';
 

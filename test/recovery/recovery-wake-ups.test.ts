@@ -9,8 +9,8 @@ import { OutageLog } from '../../src/platform/logging/outage-log.js';
 import { MemorySharedState } from '../../src/platform/shared-state/memory-shared-state.js';
 import { PushQueue } from '../../src/push/delivery/push-queue.js';
 import { WakeUps } from '../../src/push/delivery/wake-ups.js';
-import { MessagingEvents } from '../../src/realtime/events/messaging-events.js';
-import { UserEventStream } from '../../src/realtime/events/user-event-stream.js';
+import { MessagingEvents } from '../../src/events/messaging-events.js';
+import { UserEventStream } from '../../src/events/user-event-stream.js';
 import type { RecoveryRequestRecord } from '../../src/recovery/recovery-request.js';
 import { RecoveryNotices } from '../../src/recovery/recovery-notices.js';
 

@@ -7,7 +7,7 @@ import { pino } from 'pino';
 import { DependencyUnavailableError } from '../../src/platform/errors/dependency-unavailable.js';
 import { OutageLog } from '../../src/platform/logging/outage-log.js';
 import { MemorySharedState } from '../../src/platform/shared-state/memory-shared-state.js';
-import { UserConnections, connectedChannel } from '../../src/realtime/events/user-connections.js';
+import { UserConnections, connectedChannel } from '../../src/events/user-connections.js';
 import { DrainsOnConnect } from '../../src/relay/sealed/drains-on-connect.js';
 import type { SealedDelivery } from '../../src/relay/sealed/sealed-delivery.js';
 

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { pino } from 'pino';
 import { MemorySharedState } from '../../src/platform/shared-state/memory-shared-state.js';
 import { EmbeddedDocumentStore } from '../../src/platform/store/embedded/embedded-store.js';
-import type { UserEventStream } from '../../src/realtime/events/user-event-stream.js';
+import type { UserEventStream } from '../../src/events/user-event-stream.js';
 import type { WakeUps } from '../../src/push/delivery/wake-ups.js';
 import type { WakeUp } from '../../src/push/delivery/wake-kinds.js';
 import { SealedDelivery } from '../../src/relay/sealed/sealed-delivery.js';

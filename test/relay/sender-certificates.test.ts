@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { loadCertificateSigningKey } from '../../src/relay/certificates/certificate-signing-key.js';
 import { SenderCertificates } from '../../src/relay/certificates/sender-certificates.js';
-import { decodeCertificate, recipientAccepts } from '../support/sender-certificates.js';
+import { decodeCertificate, recipientAccepts } from '../support/independent-sender-certificates.js';
 
 const DAY = 24 * 60 * 60 * 1000;
 const sender = { address: `0x${'ab'.repeat(20)}`, identityKey: Buffer.alloc(32, 1).toString('base64'), ed25519PublicKey: Buffer.alloc(32, 2).toString('base64') };

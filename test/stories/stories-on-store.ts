@@ -8,8 +8,8 @@ import { MediaItems } from '../../src/media/media-items.js';
 import { createLogger } from '../../src/platform/logging/logger.js';
 import { MemorySharedState } from '../../src/platform/shared-state/memory-shared-state.js';
 import type { DocumentStore } from '../../src/platform/store/document-store.js';
-import { MessagingEvents } from '../../src/realtime/events/messaging-events.js';
-import { UserEventStream } from '../../src/realtime/events/user-event-stream.js';
+import { MessagingEvents } from '../../src/events/messaging-events.js';
+import { UserEventStream } from '../../src/events/user-event-stream.js';
 import { createStoriesArea } from '../../src/stories/stories-area.js';
 
 export function storiesOn(store: DocumentStore, label: string) {

@@ -21,8 +21,8 @@ import { createLogger } from '../../src/platform/logging/logger.js';
 import { OutageLog } from '../../src/platform/logging/outage-log.js';
 import type { SharedState } from '../../src/platform/shared-state/shared-state.js';
 import type { Collection, DocumentStore } from '../../src/platform/store/document-store.js';
-import { MessagingEvents } from '../../src/realtime/events/messaging-events.js';
-import { UserEventStream } from '../../src/realtime/events/user-event-stream.js';
+import { MessagingEvents } from '../../src/events/messaging-events.js';
+import { UserEventStream } from '../../src/events/user-event-stream.js';
 import { PushQueue } from '../../src/push/delivery/push-queue.js';
 import { WakeUps } from '../../src/push/delivery/wake-ups.js';
 

@@ -13,7 +13,7 @@ import type { MediaItem, MediaReference } from '../media-item.js';
 import { rulesOf } from '../media-kinds.js';
 import type { ChannelReaders } from './channel-readers.js';
 import type { LateBound } from './late-bound.js';
-import type { StoryAudience } from './story-audience.js';
+import type { StoryAudience } from './story-audience-port.js';
 
 export class MediaAccess {
   constructor(

@@ -11,7 +11,7 @@ import type { CursorPosition } from '../../platform/api/page-cursor.js';
 import { encodeCursor } from '../../platform/api/page-cursor.js';
 import type { Collection } from '../../platform/store/document-store.js';
 import { newestFirstPage } from '../../platform/store/newest-first-page.js';
-import type { ChannelChat, ChannelConversations } from '../conversations/channel-conversations.js';
+import type { ChannelChat, ChannelConversations } from '../conversations/channel-conversations-port.js';
 import { memberId } from '../conversations/conversation.js';
 import type { ConversationMember } from '../conversations/conversation.js';
 import type { Conversations } from '../conversations/conversations.js';

@@ -3,7 +3,7 @@
  * a peer who has blocked the typist is not told; nothing is stored.
  */
 import type { BlockList } from '../../contacts/block-list.js';
-import type { MessagingEvents } from '../../realtime/events/messaging-events.js';
+import type { MessagingEvents } from '../../events/messaging-events.js';
 import type { Conversations, Target } from '../conversations/conversations.js';
 
 export type TypingState = 'typing' | 'paused';

@@ -16,7 +16,7 @@
  */
 import type { Logger } from '../../platform/logging/logger.js';
 import type { Collection } from '../../platform/store/document-store.js';
-import type { MessagingEvents } from '../../realtime/events/messaging-events.js';
+import type { MessagingEvents } from '../../events/messaging-events.js';
 import type { Conversations } from '../conversations/conversations.js';
 import { AnnouncedMarks } from './announced-marks.js';
 import { audienceOf } from './message-audience.js';

@@ -9,7 +9,7 @@
 import { invalidArgument, notFound } from '../../platform/errors/api-error.js';
 import type { Collection, StoreFilter } from '../../platform/store/document-store.js';
 import type { BlockList } from '../../contacts/block-list.js';
-import type { MessagingEvents } from '../../realtime/events/messaging-events.js';
+import type { MessagingEvents } from '../../events/messaging-events.js';
 import { memberId } from '../conversations/conversation.js';
 import type { Conversations, Target } from '../conversations/conversations.js';
 import type { StoredMessage } from './stored-message.js';

@@ -4,7 +4,7 @@
  * atomic by construction, scripts included. Methods stay async so that errors surface as
  * rejections, exactly as they do from Redis.
  */
-import { assertIncrement, assertTtlMs, scriptArguments } from './arguments.js';
+import { assertIncrement, assertTtlMs, scriptArguments } from './argument-checks.js';
 import { deliverMessage } from './deliver-message.js';
 import { incrementScript } from './increment-script.js';
 import { MemoryStore } from './memory-store.js';

@@ -18,7 +18,7 @@ import calculateSlot from 'cluster-key-slot';
 import { Cluster, Redis, ReplyError } from 'ioredis';
 import type { RedisOptions } from 'ioredis';
 import { DependencyUnavailableError } from '../errors/dependency-unavailable.js';
-import { assertIncrement, assertTtlMs, scriptArguments } from './arguments.js';
+import { assertIncrement, assertTtlMs, scriptArguments } from './argument-checks.js';
 import type { ChannelSubscriber, SubscriberEvents } from './channel-subscriber.js';
 import { deliverMessage } from './deliver-message.js';
 import { incrementScript } from './increment-script.js';

@@ -14,7 +14,7 @@ import { DependencyUnavailableError } from '../../platform/errors/dependency-una
 import type { Logger } from '../../platform/logging/logger.js';
 import type { OutageLog } from '../../platform/logging/outage-log.js';
 import type { SharedState } from '../../platform/shared-state/shared-state.js';
-import type { SessionConnections } from '../../realtime/events/session-connections.js';
+import type { SessionConnections } from '../../events/session-connections.js';
 import type { PushMetrics } from '../push-metrics.js';
 import type { PushSubscriptionRecord } from '../subscriptions/push-subscription.js';
 import type { PushSubscriptions } from '../subscriptions/push-subscriptions.js';

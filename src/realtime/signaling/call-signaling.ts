@@ -19,8 +19,8 @@ import { isWalletAddress } from '../../identity/wallet/wallet-address.js';
 import type { BlockMirror } from '../../contacts/block-mirror.js';
 import type { WsFrameLimits, WsVerdict } from '../../limits/ws-limits.js';
 import type { SharedState } from '../../platform/shared-state/shared-state.js';
-import { eventJson } from '../events/event-envelope.js';
-import type { UserEventStream } from '../events/user-event-stream.js';
+import { eventJson } from '../../events/event-envelope.js';
+import type { UserEventStream } from '../../events/user-event-stream.js';
 import { FrameError } from '../frame-error.js';
 
 export const CALL_FRAME_TYPES = ['call.offer', 'call.answer', 'call.ice_candidate', 'call.hangup'] as const;

@@ -7,7 +7,7 @@
 import { DependencyUnavailableError } from '../../platform/errors/dependency-unavailable.js';
 import type { OutageLog } from '../../platform/logging/outage-log.js';
 import type { Unsubscribe } from '../../platform/shared-state/shared-state.js';
-import type { UserConnections } from '../../realtime/events/user-connections.js';
+import type { UserConnections } from '../../events/user-connections.js';
 import type { SealedDelivery } from './sealed-delivery.js';
 
 /** How long to wait before subscribing again after a failed attempt. */

@@ -13,8 +13,8 @@
 import type { Logger } from '../../platform/logging/logger.js';
 import type { WakeUps } from '../../push/delivery/wake-ups.js';
 import type { SharedState } from '../../platform/shared-state/shared-state.js';
-import { eventJson } from '../../realtime/events/event-envelope.js';
-import type { UserEventStream } from '../../realtime/events/user-event-stream.js';
+import { eventJson } from '../../events/event-envelope.js';
+import type { UserEventStream } from '../../events/user-event-stream.js';
 import type { SealedEnvelope } from './sealed-envelope.js';
 import type { SealedMailbox } from './sealed-mailbox.js';
 

@@ -11,8 +11,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { JsonValue } from '@bufbuild/protobuf';
-import { defineScript } from '../../platform/shared-state/shared-state.js';
-import type { SharedState, Unsubscribe } from '../../platform/shared-state/shared-state.js';
+import { defineScript } from '../platform/shared-state/shared-state.js';
+import type { SharedState, Unsubscribe } from '../platform/shared-state/shared-state.js';
 import type { EphemeralEventType } from './event-envelope.js';
 
 export interface ChannelPostStreamSettings {

@@ -5,7 +5,7 @@
  * markers and unread counts come from `channel_read_markers` and the channel's last post
  * number, so a post writes nothing per subscriber. Channels keep no receipts (messages.proto).
  */
-import type { ChannelConversations, ChannelChat } from '../messaging/conversations/channel-conversations.js';
+import type { ChannelConversations, ChannelChat } from '../messaging/conversations/channel-conversations-port.js';
 import { invalidArgument, notFound } from '../platform/errors/api-error.js';
 import type { ChannelGate } from './channel-access.js';
 import type { ChannelRepository } from './channel.js';

@@ -6,7 +6,7 @@
  * was in. One process runs a given walk once at a time; two processes that both resume it are
  * harmless, since every owner's steps are idempotent.
  */
-import type { AccountDataOwner } from '../platform/accounts/account-data-owner.js';
+import type { AccountDataOwner } from '../platform/account-data/account-data-owner.js';
 import type { Logger } from '../platform/logging/logger.js';
 import type { AccountWalk, AccountWalks, WalkKind } from './account-walk.js';
 import type { AccountWalkMetrics } from './account-walk-metrics.js';

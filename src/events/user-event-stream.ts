@@ -14,9 +14,9 @@
  *
  * Keys share the `{address}` hash tag, so one script touches one Redis Cluster slot.
  */
-import { randomId } from '../../platform/random/random-id.js';
-import { defineScript } from '../../platform/shared-state/shared-state.js';
-import type { SharedState, Unsubscribe } from '../../platform/shared-state/shared-state.js';
+import { randomId } from '../platform/random/random-id.js';
+import { defineScript } from '../platform/shared-state/shared-state.js';
+import type { SharedState, Unsubscribe } from '../platform/shared-state/shared-state.js';
 
 export interface UserEventStreamSettings {
   /** Events kept per user for replay (WS_REPLAY_EVENTS). */

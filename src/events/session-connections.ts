@@ -7,7 +7,7 @@
  * leaves a device looking online. Push notifications use it to skip the devices that receive
  * their events live.
  */
-import type { SharedState, Unsubscribe } from '../../platform/shared-state/shared-state.js';
+import type { SharedState, Unsubscribe } from '../platform/shared-state/shared-state.js';
 
 /** Tagged by the session: on a Redis Cluster, its own slot's shard holds it and answers for it. */
 const channelOf = (sessionId: string) => `ws:session:{${sessionId}}`;

@@ -4,7 +4,7 @@
  * address-keyed records (`owners`, the app's `accountData` list, identity's account record
  * last), started by identity closing the wallet. Unfinished walks are finished by `resumer`.
  */
-import type { AccountDataOwner } from '../platform/accounts/account-data-owner.js';
+import type { AccountDataOwner } from '../platform/account-data/account-data-owner.js';
 import type { AccountsSettings } from '../platform/config/settings.js';
 import type { Logger } from '../platform/logging/logger.js';
 import type { OutageLog } from '../platform/logging/outage-log.js';
@@ -16,7 +16,7 @@ import type { WalletCloser } from './account-walker.js';
 import { deleteAccount } from './delete-account.js';
 import { WalkResumer } from './walk-resumer.js';
 
-export interface AccountsDependencies {
+export interface AccountLifecycleDependencies {
   readonly settings: AccountsSettings;
   readonly store: DocumentStore;
   /** Every area's owner of address-keyed records, in walk order. */
@@ -29,10 +29,10 @@ export interface AccountsDependencies {
 }
 
 /** Every index of the account-life area (created at start, and by the ensure-indexes command before a rollout). */
-export const accountsIndexes: IndexSpec[] = [...accountWalkIndexes];
+export const accountLifecycleIndexes: IndexSpec[] = [...accountWalkIndexes];
 
-export async function createAccountsArea(deps: AccountsDependencies) {
-  await deps.store.ensureIndexes(accountsIndexes);
+export async function createAccountLifecycleArea(deps: AccountLifecycleDependencies) {
+  await deps.store.ensureIndexes(accountLifecycleIndexes);
   const walks = new AccountWalks(deps.store);
   const logger = deps.logger.child({ area: 'accounts' });
   const walker = new AccountWalker({
@@ -52,4 +52,4 @@ export async function createAccountsArea(deps: AccountsDependencies) {
   };
 }
 
-export type AccountsArea = Awaited<ReturnType<typeof createAccountsArea>>;
+export type AccountLifecycleArea = Awaited<ReturnType<typeof createAccountLifecycleArea>>;

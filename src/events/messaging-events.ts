@@ -5,7 +5,7 @@
  * catch-up or resync, so it is logged, not thrown. A caller that must make sure the event goes
  * out (new messages: message-announcer.ts) is told whether it did.
  */
-import type { Logger } from '../../platform/logging/logger.js';
+import type { Logger } from '../platform/logging/logger.js';
 import { eventJson } from './event-envelope.js';
 import type { DurableEventType, EphemeralEventType } from './event-envelope.js';
 import type { UserEventStream } from './user-event-stream.js';

@@ -5,8 +5,8 @@
  * only when, the user can receive it. Pub/sub is at-most-once, so a lost announcement delays
  * the hand-over to the user's next connection; nothing is lost.
  */
-import { BucketedChannel } from '../../platform/shared-state/bucketed-channel.js';
-import type { SharedState, Unsubscribe } from '../../platform/shared-state/shared-state.js';
+import { BucketedChannel } from '../platform/shared-state/bucketed-channel.js';
+import type { SharedState, Unsubscribe } from '../platform/shared-state/shared-state.js';
 
 export const connectedChannel = new BucketedChannel('ws:connected');
 

@@ -8,9 +8,9 @@ import { createLogger } from '../../src/platform/logging/logger.js';
 import { MemorySharedState } from '../../src/platform/shared-state/memory-shared-state.js';
 import { openSharedState } from '../../src/platform/shared-state/open-shared-state.js';
 import type { SharedState } from '../../src/platform/shared-state/shared-state.js';
-import { eventJson } from '../../src/realtime/events/event-envelope.js';
-import { UserEventStream } from '../../src/realtime/events/user-event-stream.js';
-import type { StreamedEvent } from '../../src/realtime/events/user-event-stream.js';
+import { eventJson } from '../../src/events/event-envelope.js';
+import { UserEventStream } from '../../src/events/user-event-stream.js';
+import type { StreamedEvent } from '../../src/events/user-event-stream.js';
 import { deleteKeys, uniqueTestPrefix, withRedis } from '../platform/shared-state/redis-for-tests.js';
 
 const logger = createLogger('silent');

@@ -10,10 +10,10 @@
  * user's list: one Redis Cluster slot) in the same atomic script, so the ws pods holding the user's connections join or leave the channel's topic at once; a pod that
  * missed announcements while its subscription was down re-reads its users' lists.
  */
-import { BucketedChannel } from '../../platform/shared-state/bucketed-channel.js';
-import { mirrorKey, readMirror } from '../../platform/shared-state/mirror-completeness.js';
-import { defineScript } from '../../platform/shared-state/shared-state.js';
-import type { SharedState, Unsubscribe } from '../../platform/shared-state/shared-state.js';
+import { BucketedChannel } from '../platform/shared-state/bucketed-channel.js';
+import { mirrorKey, readMirror } from '../platform/shared-state/mirror-completeness.js';
+import { defineScript } from '../platform/shared-state/shared-state.js';
+import type { SharedState, Unsubscribe } from '../platform/shared-state/shared-state.js';
 
 export type FollowChange = '+' | '-';
 
