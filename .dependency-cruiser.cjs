@@ -3,7 +3,7 @@
  * test/architecture/dependencies.test.ts and by hand with
  *   npx depcruise src --config .dependency-cruiser.cjs
  */
-const AREAS = '(account-lifecycle|admin|channels|contacts|groups|identity|limits|location|media|messaging|polls|presence|profile|push|realtime|recovery|stickers|stories|system)';
+const AREAS = '(accounts|account-lifecycle|admin|channels|contacts|groups|identity|limits|location|keys|media|messaging|mfa|phone|polls|presence|profile|push|realtime|recovery|relay|stickers|stories|system)';
 
 module.exports = {
   forbidden: [

@@ -32,7 +32,10 @@ import { SessionService } from '../gen/service/v1/session_pb.js';
 import { StickersService } from '../gen/service/v1/stickers_pb.js';
 import { StoriesService } from '../gen/service/v1/stories_pb.js';
 import { SystemService } from '../gen/service/v1/system_pb.js';
+import { createAccountsArea } from '../accounts/accounts-area.js';
 import { createIdentityArea } from '../identity/identity-area.js';
+import { createMfaArea } from '../mfa/mfa-area.js';
+import { createPhoneArea } from '../phone/phone-area.js';
 import type { WsTickets } from '../identity/sessions/ws-tickets.js';
 import type { TokenVerification } from '../identity/tokens/token-verification.js';
 import type { KeyRecordVerifier } from '../keys/directory/key-record-rules.js';
@@ -143,23 +146,42 @@ export interface ApiAreas {
 
 export async function buildApiAreas(ports: ApiAreaPorts): Promise<ApiAreas> {
   const { config, store, sharedState, logger, events } = ports;
+  const accountsArea = await createAccountsArea({ store });
+  const { accounts } = accountsArea;
   const identity = await createIdentityArea({
-    settings: { service: config.service, signIn: config.signIn, sessions: config.sessions, registration: config.registration, mfa: config.mfa, phone: config.phone, sms: config.sms },
-    dataDir: config.store.dataDir,
+    settings: { service: config.service, signIn: config.signIn, sessions: config.sessions, registration: config.registration, mfa: config.mfa },
     lockoutsEnabled: config.limits.enabled,
     store,
     sharedState,
     logger,
     verification: ports.verification,
     wsTickets: ports.wsTickets,
+    accounts: accountsArea,
+  });
+  const mfa = await createMfaArea({
+    settings: config,
+    dataDir: config.store.dataDir,
+    store,
+    sharedState,
+    accounts,
+    signIn: identity.signIn,
+    trustedDevices: identity.trustedDevices,
+  });
+  const phone = await createPhoneArea({
+    settings: config,
+    dataDir: config.store.dataDir,
+    store,
+    sharedState,
+    logger,
+    signIn: identity.signIn,
+    mfa: mfa.mfa,
     smsNumberLimiter: ports.smsNumberLimiter,
   });
-  const { accounts } = identity;
   const contacts = await createContactsArea({
     store,
     blockMirror: ports.blockMirror,
     accounts,
-    phoneAccounts: identity.phoneAccounts,
+    phoneAccounts: phone.phoneAccounts,
     sharedState,
     settings: config.discovery,
   });
@@ -178,7 +200,7 @@ export async function buildApiAreas(ports: ApiAreaPorts): Promise<ApiAreas> {
   const profile = createProfileArea({
     store,
     accounts,
-    usernames: identity.usernames,
+    usernames: accountsArea.usernames,
     blocks: contacts.blocks,
     statuses: presence.presence,
     audience: presence.audience,
@@ -239,8 +261,8 @@ export async function buildApiAreas(ports: ApiAreaPorts): Promise<ApiAreas> {
     store,
     sharedState,
     directory: ports.keyDirectory,
-    registrations: identity.phoneAccounts,
-    isRetired: (address) => identity.retiredWallets.isRetired(address),
+    registrations: phone.phoneAccounts,
+    isRetired: (address) => accountsArea.retiredWallets.isRetired(address),
     metrics: ports.keysMetrics,
     logger,
   });
@@ -292,11 +314,11 @@ export async function buildApiAreas(ports: ApiAreaPorts): Promise<ApiAreas> {
     accounts,
     wallets: {
       hasAccount: async (address) => (await accounts.find(address)) !== null,
-      isTaken: async (address) => (await accounts.findRecord(address)) !== null || (await identity.retiredWallets.isRetired(address)),
+      isTaken: async (address) => (await accounts.findRecord(address)) !== null || (await accountsArea.retiredWallets.isRetired(address)),
     },
     spentSignatures: identity.spentSignatures,
     signers: identity.signers,
-    mac: identity.secretMac,
+    mac: mfa.secretMac,
     // The account walk is built below, over every owner (recovery's too); a move runs only once serving.
     moves: {
       move: async (from, to) => void (await accountLife.walker.walk('move', from, to)),
@@ -326,6 +348,10 @@ export async function buildApiAreas(ports: ApiAreaPorts): Promise<ApiAreas> {
     keys.accountData,
     relay.accountData,
     recovery.accountData,
+    // Added before identity when the second factor and phone left the identity area: a walk that
+    // was at identity's index then resumes at these two, which identity's step used to do.
+    mfa.accountData,
+    phone.accountData,
     identity.accountData,
   ];
   const accountLife = await createAccountLifecycleArea({
@@ -333,7 +359,7 @@ export async function buildApiAreas(ports: ApiAreaPorts): Promise<ApiAreas> {
     store,
     owners: accountData,
     closer: identity.accountData,
-    confirmSecondFactor: (address, code) => identity.mfa.confirm(address, code),
+    confirmSecondFactor: (address, code) => mfa.mfa.confirm(address, code),
     metrics: ports.accountWalkMetrics,
     logger,
     outages: ports.outages,
@@ -350,8 +376,8 @@ export async function buildApiAreas(ports: ApiAreaPorts): Promise<ApiAreas> {
       [SessionService.typeName, identity.services.session],
       [DeviceService.typeName, identity.services.device],
       [AdminService.typeName, createAdminService({ lockouts: identity.lockouts, audit: identity.audit })],
-      [MfaService.typeName, identity.services.mfa],
-      [PhoneAuthService.typeName, identity.services.phoneAuth],
+      [MfaService.typeName, mfa.service],
+      [PhoneAuthService.typeName, phone.service],
       [MessagesService.typeName, messaging.service],
       [GroupsService.typeName, groups.service],
       [ContactsService.typeName, contacts.service],

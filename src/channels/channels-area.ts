@@ -7,7 +7,7 @@
  * `pollPosts` for the polls area (a poll's post); `conversations` carries channels in
  * messaging's routes (send, history, read markers, chats).
  */
-import type { AccountRepository } from '../identity/accounts/account-repository.js';
+import type { AccountRepository } from '../accounts/account-repository.js';
 import type { ChannelSettings } from '../platform/config/settings.js';
 import type { Logger } from '../platform/logging/logger.js';
 import type { DocumentStore, IndexSpec } from '../platform/store/document-store.js';

@@ -13,8 +13,8 @@ import type {
   UnsubscribeChannelRequest,
   UpdateChannelRequest,
 } from '../gen/service/v1/channels_pb.js';
-import type { AccountRepository } from '../identity/accounts/account-repository.js';
-import { requireExistingUser } from '../identity/accounts/existing-user.js';
+import type { AccountRepository } from '../accounts/account-repository.js';
+import { requireExistingUser } from '../accounts/existing-user.js';
 import { requireCaller } from '../identity/auth/caller.js';
 import { isWalletAddress } from '../identity/wallet/wallet-address.js';
 import { decodeCursor, encodeCursor, pageSize } from '../platform/api/page-cursor.js';

@@ -5,7 +5,7 @@
  * so stop the service first) and writes the change to the audit trail.
  */
 import { randomUUID } from 'node:crypto';
-import { AccountRepository } from '../identity/accounts/account-repository.js';
+import { AccountRepository } from '../accounts/account-repository.js';
 import { AuditLog } from '../identity/audit/audit-log.js';
 import { isWalletAddress } from '../identity/wallet/wallet-address.js';
 import { loadConfig } from '../platform/config/load-config.js';

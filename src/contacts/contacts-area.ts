@@ -5,8 +5,8 @@
  * the app builds for every role; the accounts are identity's. The mirror's copy from the store
  * (`mirror`) is run by the app's mirror keeper whenever shared state lost it.
  */
-import type { AccountRepository } from '../identity/accounts/account-repository.js';
-import type { PhoneAccounts } from '../identity/phone/phone-accounts.js';
+import type { AccountRepository } from '../accounts/account-repository.js';
+import type { PhoneAccounts } from '../phone/phone-accounts.js';
 import type { DiscoverySettings } from '../platform/config/settings.js';
 import type { SharedState } from '../platform/shared-state/shared-state.js';
 import type { DocumentStore, IndexSpec } from '../platform/store/document-store.js';

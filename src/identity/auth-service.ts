@@ -5,14 +5,14 @@ import { invalidArgument } from '../platform/errors/api-error.js';
 import { optionalCaller, requireCaller } from './auth/caller.js';
 import { setCsrfCookie } from './auth/cookies.js';
 import type { CookiePolicy } from './auth/cookies.js';
-import { USERNAME_MAX_INPUT, checkUsername, isReservedUsername } from './accounts/username.js';
+import { USERNAME_MAX_INPUT, checkUsername, isReservedUsername } from '../accounts/username.js';
 import { initialize } from './signin/initialize.js';
 import type { InitializeDependencies } from './signin/initialize.js';
 import { refreshToken, revokeToken } from './signin/refresh.js';
 import type { RefreshDependencies, RevokeDependencies } from './signin/refresh.js';
 import { WS_TICKET_TTL_SECONDS } from './sessions/ws-tickets.js';
 import type { WsTickets } from './sessions/ws-tickets.js';
-import type { Usernames } from './accounts/usernames.js';
+import type { Usernames } from '../accounts/usernames.js';
 
 export type AuthServiceDependencies = InitializeDependencies &
   RefreshDependencies &

@@ -5,29 +5,26 @@
  *
  * A move keeps the account: the account record (username, display name, permissions, MFA flag)
  * is written under the new address from the copy taken at `close`; devices (with their push
- * tokens) and the phone binding are re-keyed; MFA stays on with the TOTP secret re-sealed for
- * the new address, but its backup codes (bound to the old address) and trusted devices go. The
+ * tokens) are re-keyed. The second factor and the phone binding are their own areas' owners,
+ * which the walk runs just before this one (mfa-account-data.ts, phone-account-data.ts). The
  * audit trail stays under the old address, where it happened. Where the new address already
  * holds a record, that record is kept.
  *
  * A deletion holds the username for 30 days (held-usernames.ts, the one record of held names),
  * as long as the wallet is refused, both counted from the wallet's retirement so that a resumed
  * deletion holds it exactly as long; it hides the account record (deleted) while the other
- * owners run, removes devices, MFA (secret, backup codes, trusted devices) and the phone
- * binding, ends the sessions, deletes refresh tokens, and removes the account record last. The
+ * owners run, removes devices, ends the sessions, deletes refresh tokens, and removes the account record last. The
  * hold is written before the record goes, so the name is never free in between. The audit
  * trail is kept for its 180 days: it is the security record of what happened.
  */
 import type { AccountDataOwner } from '../platform/account-data/account-data-owner.js';
 import type { DeviceRepository } from './devices/device-repository.js';
-import type { Mfa } from './mfa/mfa.js';
-import type { PhoneAccounts } from './phone/phone-accounts.js';
 import type { RefreshTokenRepository } from './sessions/refresh-token-repository.js';
 import type { SessionManager } from './sessions/session-manager.js';
-import type { AccountRepository } from './accounts/account-repository.js';
-import type { HeldUsernames } from './accounts/held-usernames.js';
-import { USERNAME_HOLD_MS } from './accounts/held-usernames.js';
-import type { RetiredWallets } from './accounts/retired-wallets.js';
+import type { AccountRepository } from '../accounts/account-repository.js';
+import type { HeldUsernames } from '../accounts/held-usernames.js';
+import { USERNAME_HOLD_MS } from '../accounts/held-usernames.js';
+import type { RetiredWallets } from '../accounts/retired-wallets.js';
 
 export interface IdentityAccountDataDependencies {
   readonly accounts: AccountRepository;
@@ -36,8 +33,6 @@ export interface IdentityAccountDataDependencies {
   readonly sessions: SessionManager;
   readonly refreshTokens: RefreshTokenRepository;
   readonly devices: DeviceRepository;
-  readonly mfa: Mfa;
-  readonly phoneAccounts: PhoneAccounts;
 }
 
 export class IdentityAccountData implements AccountDataOwner {
@@ -61,24 +56,20 @@ export class IdentityAccountData implements AccountDataOwner {
   }
 
   async moveAccount(from: string, to: string): Promise<void> {
-    const { accounts, retiredWallets, devices, mfa, phoneAccounts } = this.deps;
+    const { accounts, retiredWallets, devices } = this.deps;
     const retired = await retiredWallets.find(from);
     if (!retired?.account) throw new Error('an account move must close the wallet first');
     // A sign-in that passed its checks just before `close` may have opened a session since.
     await this.endSessions(from, 'account_moved');
     await devices.moveAll(from, to);
-    await mfa.move(from, to);
-    await phoneAccounts.move(from, to);
     await accounts.delete(from);
     await accounts.insertMoved({ ...retired.account, _id: to });
   }
 
   async deleteAccount(address: string): Promise<void> {
-    const { accounts, devices, mfa, phoneAccounts } = this.deps;
+    const { accounts, devices } = this.deps;
     await this.endSessions(address, 'account_deleted');
     await devices.removeAll(address);
-    await mfa.disable(address);
-    await phoneAccounts.remove(address);
     await accounts.delete(address);
   }
 

@@ -10,7 +10,7 @@
  */
 import type { BlockList } from '../contacts/block-list.js';
 import type { ContactVerifications } from '../contacts/contact-verifications.js';
-import type { AccountRepository } from '../identity/accounts/account-repository.js';
+import type { AccountRepository } from '../accounts/account-repository.js';
 import type { Logger } from '../platform/logging/logger.js';
 import type { WakeUps } from '../push/delivery/wake-ups.js';
 import type { DocumentStore, IndexSpec } from '../platform/store/document-store.js';

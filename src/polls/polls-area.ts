@@ -6,7 +6,7 @@
  */
 import type { ChannelAccess } from '../channels/channel-access.js';
 import type { ChannelPollPosts } from '../channels/channel-publisher.js';
-import type { AccountRepository } from '../identity/accounts/account-repository.js';
+import type { AccountRepository } from '../accounts/account-repository.js';
 import type { Logger } from '../platform/logging/logger.js';
 import type { DocumentStore, IndexSpec } from '../platform/store/document-store.js';
 import type { MessagingEvents } from '../events/messaging-events.js';

@@ -1,8 +1,8 @@
 /** PollsService (polls.proto): creating, reading and voting on polls. */
 import type { HandlerContext } from '@connectrpc/connect';
 import type { CreatePollRequest, GetPollRequest, ListPollsRequest, VotePollRequest } from '../gen/service/v1/polls_pb.js';
-import type { AccountRepository } from '../identity/accounts/account-repository.js';
-import { requireExistingUser } from '../identity/accounts/existing-user.js';
+import type { AccountRepository } from '../accounts/account-repository.js';
+import { requireExistingUser } from '../accounts/existing-user.js';
 import { requireCaller } from '../identity/auth/caller.js';
 import { isWalletAddress } from '../identity/wallet/wallet-address.js';
 import { decodeCursor, pageSize } from '../platform/api/page-cursor.js';

@@ -10,7 +10,7 @@
  * Both steps are idempotent: a rerun after a crash finds either nothing left to do or the same
  * work again.
  */
-import type { Usernames } from '../identity/accounts/usernames.js';
+import type { Usernames } from '../accounts/usernames.js';
 import type { AccountDataOwner } from '../platform/account-data/account-data-owner.js';
 import type { Profiles } from './profiles.js';
 

@@ -4,8 +4,8 @@
  * changes announced to the user's contacts. The avatar check is media's (`ProfileAvatars`).
  */
 import type { BlockList } from '../contacts/block-list.js';
-import type { AccountRepository } from '../identity/accounts/account-repository.js';
-import type { Usernames } from '../identity/accounts/usernames.js';
+import type { AccountRepository } from '../accounts/account-repository.js';
+import type { Usernames } from '../accounts/usernames.js';
 import type { DocumentStore, IndexSpec } from '../platform/store/document-store.js';
 import type { ContactsAudience } from '../presence/contacts-audience.js';
 import type { MessagingEvents } from '../events/messaging-events.js';

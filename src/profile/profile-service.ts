@@ -5,8 +5,8 @@
 import type { HandlerContext } from '@connectrpc/connect';
 import type { UpdateProfileRequest, UpdateUsernameRequest } from '../gen/service/v1/profile_pb.js';
 import { requireCaller } from '../identity/auth/caller.js';
-import { USERNAME_MAX_INPUT } from '../identity/accounts/username.js';
-import type { Usernames } from '../identity/accounts/usernames.js';
+import { USERNAME_MAX_INPUT } from '../accounts/username.js';
+import type { Usernames } from '../accounts/usernames.js';
 import { invalidArgument } from '../platform/errors/api-error.js';
 import type { ProfileAvatars } from './profile-avatars.js';
 import { PROFILE_LIMITS } from './profile-record.js';

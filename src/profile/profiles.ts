@@ -2,7 +2,7 @@
  * Updating a public profile: the display name (on the account), the bio and the avatar (in
  * `profiles`), then telling the user's contacts over /ws (`profile.changed`, ephemeral).
  */
-import type { AccountRepository } from '../identity/accounts/account-repository.js';
+import type { AccountRepository } from '../accounts/account-repository.js';
 import type { Collection, DocumentStore } from '../platform/store/document-store.js';
 import type { MessagingEvents } from '../events/messaging-events.js';
 import type { ContactsAudience } from '../presence/contacts-audience.js';

@@ -7,7 +7,7 @@
 import type { Message } from '@bufbuild/protobuf';
 import type { BlockList } from '../contacts/block-list.js';
 import type { Profile } from '../gen/service/v1/profile_pb.js';
-import type { AccountRepository } from '../identity/accounts/account-repository.js';
+import type { AccountRepository } from '../accounts/account-repository.js';
 import type { Profiles } from './profiles.js';
 
 /** The presence area's status as `viewer` may see it (it already hides it from blocked users). */

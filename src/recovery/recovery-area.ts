@@ -4,7 +4,7 @@
  * account walk (`moves`, src/account-lifecycle); identity lends its view of wallets, its spent-signature
  * store and its keyed hash; notices go over /ws.
  */
-import type { AccountRepository } from '../identity/accounts/account-repository.js';
+import type { AccountRepository } from '../accounts/account-repository.js';
 import type { AccountsSettings } from '../platform/config/settings.js';
 import type { DocumentStore, IndexSpec } from '../platform/store/document-store.js';
 import type { WakeUps } from '../push/delivery/wake-ups.js';

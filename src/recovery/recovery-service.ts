@@ -13,7 +13,7 @@ import type {
   RejectRecoveryRequest,
   SetupRecoveryRequest,
 } from '../gen/service/v1/recovery_pb.js';
-import type { AccountRepository } from '../identity/accounts/account-repository.js';
+import type { AccountRepository } from '../accounts/account-repository.js';
 import { requireCaller } from '../identity/auth/caller.js';
 import { isWalletAddress } from '../identity/wallet/wallet-address.js';
 import { decodeCursor, pageSize } from '../platform/api/page-cursor.js';

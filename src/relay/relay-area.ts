@@ -4,7 +4,7 @@
  * envelopes in the store and hands them to the recipients' connections through their event
  * streams (realtime), now or when a ws pod announces their next connection.
  */
-import type { AccountRepository } from '../identity/accounts/account-repository.js';
+import type { AccountRepository } from '../accounts/account-repository.js';
 import type { KeyBundleRepository } from '../keys/store/key-bundle-repository.js';
 import type { RelaySettings } from '../platform/config/settings.js';
 import type { Logger } from '../platform/logging/logger.js';

@@ -5,8 +5,8 @@
  */
 import type { HandlerContext } from '@connectrpc/connect';
 import type { SendSealedMessageRequest } from '../gen/service/v1/relay_pb.js';
-import type { AccountRepository } from '../identity/accounts/account-repository.js';
-import { requireExistingUser } from '../identity/accounts/existing-user.js';
+import type { AccountRepository } from '../accounts/account-repository.js';
+import { requireExistingUser } from '../accounts/existing-user.js';
 import { requireCaller } from '../identity/auth/caller.js';
 import type { KeyBundleRepository } from '../keys/store/key-bundle-repository.js';
 import { conflict, invalidArgument } from '../platform/errors/api-error.js';

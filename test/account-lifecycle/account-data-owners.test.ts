@@ -10,7 +10,7 @@ import { BlockMirror } from '../../src/contacts/block-mirror.js';
 import { ContactVerifications } from '../../src/contacts/contact-verifications.js';
 import { ContactsAccountData } from '../../src/contacts/contacts-account-data.js';
 import { contactsIndexes } from '../../src/contacts/contacts-area.js';
-import { AccountRepository } from '../../src/identity/accounts/account-repository.js';
+import { AccountRepository } from '../../src/accounts/account-repository.js';
 import { KeysAccountData } from '../../src/keys/keys-account-data.js';
 import { KeyBundleRepository } from '../../src/keys/store/key-bundle-repository.js';
 import { OneTimePreKeys } from '../../src/keys/store/one-time-prekeys.js';

@@ -3,7 +3,7 @@
  * token alone cannot delete the account), bad input, the MFA gate, and what a deletion leaves:
  * sessions ended, the wallet refused at sign-in and registration, the account gone for others.
  */
-import { enableMfa } from '../identity/mfa/mfa-support.js';
+import { enableMfa } from '../mfa/mfa-support.js';
 import { expectAccessAccepted, expectFailure, expectOk, expectRefreshRefused } from '../support/session-api.js';
 import { serviceForThisFile } from '../support/service-for-tests.js';
 import { DELETE_ACCOUNT_RPC, SETUP_RECOVERY_RPC, encodeDeleteAccount, signedRequestText, xSignature } from '../support/signed-request.js';

@@ -8,9 +8,9 @@
  */
 import { rm } from 'node:fs/promises';
 import { jest } from '@jest/globals';
-import { AccountRepository } from '../../src/identity/accounts/account-repository.js';
-import { HeldUsernames, USERNAME_HOLD_MS } from '../../src/identity/accounts/held-usernames.js';
-import { Usernames } from '../../src/identity/accounts/usernames.js';
+import { AccountRepository } from '../../src/accounts/account-repository.js';
+import { HeldUsernames, USERNAME_HOLD_MS } from '../../src/accounts/held-usernames.js';
+import { Usernames } from '../../src/accounts/usernames.js';
 import { EmbeddedDocumentStore } from '../../src/platform/store/embedded/embedded-store.js';
 import { Api, expectFailure, expectOk } from '../support/session-api.js';
 import { deleteAccountSigned } from '../support/signed-request.js';

@@ -15,7 +15,7 @@ import { ChannelRepository } from '../../src/channels/channel.js';
 import { ChannelMembers } from '../../src/channels/channel-members.js';
 import { ChannelPosts } from '../../src/channels/channel-posts.js';
 import { ChannelReadMarkers } from '../../src/channels/channel-read-markers.js';
-import type { AccountRepository } from '../../src/identity/accounts/account-repository.js';
+import type { AccountRepository } from '../../src/accounts/account-repository.js';
 import { createLogger } from '../../src/platform/logging/logger.js';
 import { MemorySharedState } from '../../src/platform/shared-state/memory-shared-state.js';
 import { mirrorsCompleteKey } from '../../src/platform/shared-state/mirror-completeness.js';

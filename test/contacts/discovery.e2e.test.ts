@@ -9,8 +9,8 @@
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { EmbeddedDocumentStore } from '../../src/platform/store/embedded/embedded-store.js';
-import { PhoneFlow } from '../identity/phone/phone-flow.js';
-import { TestPhone } from '../identity/phone/phone-support.js';
+import { PhoneFlow } from '../phone/phone-flow.js';
+import { TestPhone } from '../phone/phone-support.js';
 import { deleteKeys, uniqueTestPrefix, withRedis } from '../platform/shared-state/redis-for-tests.js';
 import { grpc, grpcClient, unary } from '../support/grpc-client.js';
 import { eventually } from '../support/private-deployment.js';

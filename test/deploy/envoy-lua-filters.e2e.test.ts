@@ -19,7 +19,7 @@ import { serviceForThisFile } from '../support/service-for-tests.js';
 import type { TestService } from '../support/start-service.js';
 import { bearer, signIn } from '../support/wallet.js';
 import type { SignedIn } from '../support/wallet.js';
-import { TestPhone, lastSmsCode } from '../identity/phone/phone-support.js';
+import { TestPhone, lastSmsCode } from '../phone/phone-support.js';
 
 const manifests = renderManifests([]);
 const envoyConfig = envoyConfigMap(manifests);

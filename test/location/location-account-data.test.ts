@@ -6,7 +6,7 @@
 import { Registry } from 'prom-client';
 import { BlockList } from '../../src/contacts/block-list.js';
 import { BlockMirror } from '../../src/contacts/block-mirror.js';
-import { AccountRepository } from '../../src/identity/accounts/account-repository.js';
+import { AccountRepository } from '../../src/accounts/account-repository.js';
 import { createLocationArea } from '../../src/location/location-area.js';
 import { createLocationMetrics } from '../../src/location/location-metrics.js';
 import { LOCATION_SESSIONS } from '../../src/location/location-session.js';

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Registry } from 'prom-client';
 import sharp from 'sharp';
-import { AccountRepository } from '../../src/identity/accounts/account-repository.js';
+import { AccountRepository } from '../../src/accounts/account-repository.js';
 import { createMediaArea } from '../../src/media/media-area.js';
 import type { MediaArea } from '../../src/media/media-area.js';
 import { MediaItems } from '../../src/media/media-items.js';

@@ -5,10 +5,10 @@
  */
 import { BlockList } from '../../src/contacts/block-list.js';
 import { BlockMirror } from '../../src/contacts/block-mirror.js';
-import { AccountRepository } from '../../src/identity/accounts/account-repository.js';
-import { HeldUsernames } from '../../src/identity/accounts/held-usernames.js';
-import { Usernames } from '../../src/identity/accounts/usernames.js';
-import { identityIndexes } from '../../src/identity/identity-area.js';
+import { AccountRepository } from '../../src/accounts/account-repository.js';
+import { HeldUsernames } from '../../src/accounts/held-usernames.js';
+import { Usernames } from '../../src/accounts/usernames.js';
+import { accountsIndexes } from '../../src/accounts/accounts-area.js';
 import { Avatars } from '../../src/media/avatars.js';
 import { MediaItems } from '../../src/media/media-items.js';
 import { Conversations } from '../../src/messaging/conversations/conversations.js';
@@ -35,7 +35,7 @@ let area: ReturnType<typeof createProfileArea>;
 beforeEach(async () => {
   underTest = await openEmbeddedStore();
   const { store } = underTest;
-  await store.ensureIndexes(identityIndexes);
+  await store.ensureIndexes(accountsIndexes);
   const logger = createLogger('silent');
   const shared = new MemorySharedState({ keyPrefix: 'profile-data:', logger });
   const blocks = new BlockList(store, new BlockMirror(shared));

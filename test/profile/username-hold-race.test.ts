@@ -6,10 +6,10 @@
  * taken by someone else within its 30 days. The store is real; the test only orders the steps.
  */
 import { Code } from '@connectrpc/connect';
-import { AccountRepository } from '../../src/identity/accounts/account-repository.js';
-import { HeldUsernames } from '../../src/identity/accounts/held-usernames.js';
-import { Usernames } from '../../src/identity/accounts/usernames.js';
-import { identityIndexes } from '../../src/identity/identity-area.js';
+import { AccountRepository } from '../../src/accounts/account-repository.js';
+import { HeldUsernames } from '../../src/accounts/held-usernames.js';
+import { Usernames } from '../../src/accounts/usernames.js';
+import { accountsIndexes } from '../../src/accounts/accounts-area.js';
 import type { DocumentStore } from '../../src/platform/store/document-store.js';
 import { openEmbeddedStore } from '../support/stores-under-test.js';
 import type { StoreUnderTest } from '../support/stores-under-test.js';
@@ -42,7 +42,7 @@ class GatedHolds extends HeldUsernames {
 let underTest: StoreUnderTest;
 beforeEach(async () => {
   underTest = await openEmbeddedStore();
-  await underTest.store.ensureIndexes(identityIndexes);
+  await underTest.store.ensureIndexes(accountsIndexes);
 });
 afterEach(() => underTest.dispose());
 

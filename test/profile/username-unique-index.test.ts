@@ -10,9 +10,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Code } from '@connectrpc/connect';
-import { AccountRepository } from '../../src/identity/accounts/account-repository.js';
-import type { Account } from '../../src/identity/accounts/account.js';
-import { identityIndexes } from '../../src/identity/identity-area.js';
+import { AccountRepository } from '../../src/accounts/account-repository.js';
+import type { Account } from '../../src/accounts/account.js';
+import { accountsIndexes } from '../../src/accounts/accounts-area.js';
 import { EmbeddedDocumentStore } from '../../src/platform/store/embedded/embedded-store.js';
 import { silentLogger } from '../support/silent-logger.js';
 import { forEachStore } from '../support/stores-under-test.js';
@@ -36,7 +36,7 @@ forEachStore('username unique index', (engine, open) => {
     let accounts: AccountRepository;
     beforeEach(async () => {
       underTest = await open();
-      await underTest.store.ensureIndexes(identityIndexes);
+      await underTest.store.ensureIndexes(accountsIndexes);
       accounts = new AccountRepository(underTest.store);
     });
     afterEach(() => underTest.dispose());
@@ -78,7 +78,7 @@ it('the embedded engine keeps the unique index across a reopen', async () => {
   const dataDir = await mkdtemp(join(tmpdir(), 'username-index-'));
   try {
     const first = await EmbeddedDocumentStore.open({ dataDir, logger: silentLogger });
-    await first.ensureIndexes(identityIndexes);
+    await first.ensureIndexes(accountsIndexes);
     await new AccountRepository(first).create(account(1, 'kept'));
     await first.close();
     const reopened = await EmbeddedDocumentStore.open({ dataDir, logger: silentLogger });

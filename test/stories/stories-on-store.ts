@@ -1,7 +1,7 @@
 /** The stories area built on a test store with in-memory shared state, as the app builds it (media's held items on the same store). */
 import { BlockList } from '../../src/contacts/block-list.js';
 import { BlockMirror } from '../../src/contacts/block-mirror.js';
-import { AccountRepository } from '../../src/identity/accounts/account-repository.js';
+import { AccountRepository } from '../../src/accounts/account-repository.js';
 import { Conversations } from '../../src/messaging/conversations/conversations.js';
 import { HeldMedia } from '../../src/media/held-media.js';
 import { MediaItems } from '../../src/media/media-items.js';

@@ -6,7 +6,7 @@
 import { BlockList } from '../../src/contacts/block-list.js';
 import { BlockMirror } from '../../src/contacts/block-mirror.js';
 import { contactsIndexes } from '../../src/contacts/contacts-area.js';
-import { AccountRepository } from '../../src/identity/accounts/account-repository.js';
+import { AccountRepository } from '../../src/accounts/account-repository.js';
 import { Conversations } from '../../src/messaging/conversations/conversations.js';
 import { AnnouncementSweeper } from '../../src/messaging/messages/announcement-sweeper.js';
 import { MessageAttachments } from '../../src/media/attachments.js';

@@ -4,8 +4,8 @@
  * the hashes, for its window: enumeration-quota.ts); accounts being deleted and accounts that
  * have blocked the caller are left out, exactly as if they had no account.
  */
-import type { AccountRepository } from '../../identity/accounts/account-repository.js';
-import type { PhoneAccounts } from '../../identity/phone/phone-accounts.js';
+import type { AccountRepository } from '../../accounts/account-repository.js';
+import type { PhoneAccounts } from '../../phone/phone-accounts.js';
 import type { BlockList } from '../block-list.js';
 import type { EnumerationQuota } from './enumeration-quota.js';
 

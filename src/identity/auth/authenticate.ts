@@ -17,7 +17,7 @@ import { SESSION_COOKIE } from '../../platform/api/cookie-names.js';
 import { permissionDenied, unauthenticated } from '../../platform/errors/api-error.js';
 import { requestHeaderOf } from '../../platform/rpc/request-header.js';
 import type { RpcMiddleware } from '../../platform/rpc/rpc-pipeline.js';
-import type { AccountRepository } from '../accounts/account-repository.js';
+import type { AccountRepository } from '../../accounts/account-repository.js';
 import type { Revocations } from '../sessions/revocations.js';
 import type { SessionManager } from '../sessions/session-manager.js';
 import { callerKey } from './caller.js';

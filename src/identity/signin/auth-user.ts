@@ -1,4 +1,4 @@
-import type { Account } from '../accounts/account.js';
+import type { Account } from '../../accounts/account.js';
 
 /** The AuthUser of every sign-in response (Initialize, RegisterPhone, PhoneLogin, VerifyMfa). */
 export const authUserOf = (account: Account) => ({

@@ -6,7 +6,7 @@
  * small interfaces below, so sign-in does not depend on the MFA folder (which depends on it).
  */
 import type { HandlerContext } from '@connectrpc/connect';
-import type { Account } from '../accounts/account.js';
+import type { Account } from '../../accounts/account.js';
 import type { Session } from '../sessions/session.js';
 import type { SessionStarter, StartedSession } from './session-starter.js';
 

@@ -4,10 +4,10 @@
  */
 import { Code } from '@connectrpc/connect';
 import { apiError, invalidArgument } from '../../platform/errors/api-error.js';
-import type { Account } from '../accounts/account.js';
-import type { AccountRepository } from '../accounts/account-repository.js';
-import type { RetiredWallets } from '../accounts/retired-wallets.js';
-import type { Usernames } from '../accounts/usernames.js';
+import type { Account } from '../../accounts/account.js';
+import type { AccountRepository } from '../../accounts/account-repository.js';
+import type { RetiredWallets } from '../../accounts/retired-wallets.js';
+import type { Usernames } from '../../accounts/usernames.js';
 import { hasProofOfWork, isWellFormedPowNonce } from '../wallet/proof-of-work.js';
 import type { ParsedSignInMessage } from '../wallet/sign-in-templates.js';
 

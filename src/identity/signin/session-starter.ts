@@ -5,7 +5,7 @@
  */
 import type { HandlerContext } from '@connectrpc/connect';
 import { callInfoOf } from '../../platform/rpc/call-context.js';
-import type { RetiredWallets } from '../accounts/retired-wallets.js';
+import type { RetiredWallets } from '../../accounts/retired-wallets.js';
 import type { AuditLog } from '../audit/audit-log.js';
 import { setSessionCookies } from '../auth/cookies.js';
 import type { CookiePolicy } from '../auth/cookies.js';

@@ -6,7 +6,7 @@
  * whole and merged into the page by the same (activity, id) order the cursor carries.
  */
 import type { Message } from '../../gen/service/v1/messages_pb.js';
-import type { AccountRepository } from '../../identity/accounts/account-repository.js';
+import type { AccountRepository } from '../../accounts/account-repository.js';
 import type { CursorPosition } from '../../platform/api/page-cursor.js';
 import { encodeCursor } from '../../platform/api/page-cursor.js';
 import type { Collection } from '../../platform/store/document-store.js';

@@ -2,8 +2,8 @@
  * Finding the conversation a request names, and the conversation records' bookkeeping:
  * the floor of sequence numbers, timers and each member's place in the chat list.
  */
-import type { AccountRepository } from '../../identity/accounts/account-repository.js';
-import { requireExistingUser } from '../../identity/accounts/existing-user.js';
+import type { AccountRepository } from '../../accounts/account-repository.js';
+import { requireExistingUser } from '../../accounts/existing-user.js';
 import { invalidArgument, notFound } from '../../platform/errors/api-error.js';
 import type { Collection, DocumentStore } from '../../platform/store/document-store.js';
 import { CONVERSATIONS, CONVERSATION_MEMBERS, directConversationId, memberId } from './conversation.js';
