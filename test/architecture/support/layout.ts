@@ -80,13 +80,16 @@ export function layoutProblems(root: string): string[] {
   return problems;
 }
 
-export type Kind = 'floor' | 'area' | 'service area';
+/** architecture.json's `imports` as the doc's table says them. */
+const importsText = (imports: readonly string[]) => (imports.includes('*') ? 'anything' : imports.length > 0 ? imports.join(', ') : 'nothing');
 
-/** The folders of src/ at `root` as `<folder>: <kind>` (with a floor's role), sorted: what the doc's table must say. */
+/** The folders of src/ at `root` as `<folder>: <kind>; imports <what it may import>` (and a floor's role), sorted: what the doc's table must say. */
 export function expectedTable(root: string): string[] {
   return [
-    ...Object.entries(LAYOUT.floors).map(([floor, { role }]) => `${floor}: floor — ${role}`),
-    ...areasIn(root).map((area) => `${area}: ${LAYOUT.areas.serviceAreas.includes(area) ? 'service area' : 'area'}`),
+    ...Object.entries(LAYOUT.floors).map(([floor, { role, imports }]) => `${floor}: floor; imports ${importsText(imports)} — ${role}`),
+    ...areasIn(root).map(
+      (area) => `${area}: ${LAYOUT.areas.serviceAreas.includes(area) ? 'service area' : 'area'}; imports ${importsText(['areas', ...LAYOUT.areas.imports])}`,
+    ),
   ].sort();
 }
 
@@ -95,7 +98,7 @@ export const TABLE_END = '<!-- areas:end -->';
 
 /**
  * The rows of the table between the markers in `markdown`, in the form of `expectedTable`: a
- * row is "| `src/<folder>` | <kind> | <role> |"; the role counts for floors only.
+ * row is "| `src/<folder>` | <kind> | <may import> | <what it is> |"; what it is counts for floors only.
  */
 export function documentedTable(markdown: string): string[] {
   const start = markdown.indexOf(TABLE_START);
@@ -105,10 +108,10 @@ export function documentedTable(markdown: string): string[] {
     .slice(start, end)
     .split('\n')
     .flatMap((line) => {
-      const row = /^\|\s*`src\/([^`/]+)\/?`\s*\|\s*([^|]+?)\s*\|\s*(.*?)\s*\|\s*$/.exec(line);
+      const row = /^\|\s*`src\/([^`/]+)\/?`\s*\|\s*([^|]+?)\s*\|\s*([^|]+?)\s*\|\s*(.*?)\s*\|\s*$/.exec(line);
       if (!row) return [];
-      const [, folder, kind, role] = row;
-      return [kind === 'floor' ? `${folder}: floor — ${role}` : `${folder}: ${kind}`];
+      const [, folder, kind, imports, role] = row;
+      return [`${folder}: ${kind}; imports ${imports}${kind === 'floor' ? ` — ${role}` : ''}`];
     })
     .sort();
 }
