@@ -5,6 +5,9 @@
  * The areas are not listed here: they are the folders of ./src (under the directory depcruise runs
  * in) that architecture.json does not declare a floor, read when this file loads, so every rule
  * covers a new area without an edit.
+ * `no-folder-cycles` compares innermost folders (src/relay → src/keys/store → … is no cycle with
+ * src/keys → src/relay); the cycles between the folders directly under src/ are found by
+ * test/architecture/support/depcruise.ts (no-top-folder-cycles) from the same graph.
  */
 const { readdirSync } = require('node:fs');
 const path = require('node:path');

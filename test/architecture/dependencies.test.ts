@@ -5,6 +5,8 @@
  * src/cli/) import the composition root, only the app builds areas, and service files do not
  * query the store. The same check by hand:
  *   npx depcruise src --config .dependency-cruiser.cjs
+ * except no-top-folder-cycles (between the folders directly under src/), which
+ * support/depcruise.ts computes from dependency-cruiser's graph.
  */
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -66,6 +68,8 @@ describe.each([
         `areas-import-only-areas-and-their-floors: src/${area}/wiring.ts → src/app/start-app.ts`,
         `areas-import-only-areas-and-their-floors: src/${area}/wiring.ts → src/gateway/rest-gateway.ts`,
         `no-folder-cycles: src/${area} → src/${other}`,
+        `no-top-folder-cycles: src/${area} → src/${other}`,
+        `no-top-folder-cycles: src/${other} → src/${area}`,
       ];
       for (const violation of expected) expect(violations).toContain(violation);
       // a cycle is reported once, from whichever of its modules depcruise reached first
