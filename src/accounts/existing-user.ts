@@ -1,5 +1,5 @@
 import { invalidArgument, notFound } from '../platform/errors/api-error.js';
-import { isWalletAddress } from '../identity/wallet/wallet-address.js';
+import { isWalletAddress } from './wallet-address.js';
 import type { AccountRepository } from './account-repository.js';
 
 /** A registered user named by a wallet address in any case, lowercased: 400 if malformed, 404 if unknown. */

@@ -5,7 +5,7 @@ import type { UnlockLockoutRequest } from '../gen/service/v1/admin_pb.js';
 import type { AuditLog } from '../identity/audit/audit-log.js';
 import { requireCaller } from '../identity/auth/caller.js';
 import type { LockoutKind, Lockouts } from '../identity/lockout/lockouts.js';
-import { isWalletAddress } from '../identity/wallet/wallet-address.js';
+import { isWalletAddress } from '../accounts/wallet-address.js';
 import { invalidArgument } from '../platform/errors/api-error.js';
 import { callInfoOf } from '../platform/rpc/call-context.js';
 

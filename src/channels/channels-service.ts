@@ -16,7 +16,7 @@ import type {
 import type { AccountRepository } from '../accounts/account-repository.js';
 import { requireExistingUser } from '../accounts/existing-user.js';
 import { requireCaller } from '../identity/auth/caller.js';
-import { isWalletAddress } from '../identity/wallet/wallet-address.js';
+import { isWalletAddress } from '../accounts/wallet-address.js';
 import { decodeCursor, encodeCursor, pageSize } from '../platform/api/page-cursor.js';
 import { conflict, invalidArgument, permissionDenied } from '../platform/errors/api-error.js';
 import type { ChannelGate } from './channel-access.js';

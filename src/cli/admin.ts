@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { AccountRepository } from '../accounts/account-repository.js';
 import { AuditLog } from '../identity/audit/audit-log.js';
-import { isWalletAddress } from '../identity/wallet/wallet-address.js';
+import { isWalletAddress } from '../accounts/wallet-address.js';
 import { loadConfig } from '../platform/config/load-config.js';
 import { createLogger } from '../platform/logging/logger.js';
 import { openStore } from '../platform/store/open-store.js';

@@ -10,7 +10,7 @@ import type {
 import type { AccountRepository } from '../accounts/account-repository.js';
 import { requireExistingUser } from '../accounts/existing-user.js';
 import { requireCaller } from '../identity/auth/caller.js';
-import { isWalletAddress } from '../identity/wallet/wallet-address.js';
+import { isWalletAddress } from '../accounts/wallet-address.js';
 import { decodeCursor, pageSize } from '../platform/api/page-cursor.js';
 import { invalidArgument, notFound } from '../platform/errors/api-error.js';
 import type { Block, BlockList } from './block-list.js';

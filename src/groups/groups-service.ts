@@ -18,7 +18,7 @@ import type {
   RevokeGroupInviteRequest,
 } from '../gen/service/v1/groups_pb.js';
 import { requireCaller } from '../identity/auth/caller.js';
-import { isWalletAddress } from '../identity/wallet/wallet-address.js';
+import { isWalletAddress } from '../accounts/wallet-address.js';
 import { decodeCursor, pageSize } from '../platform/api/page-cursor.js';
 import { invalidArgument, notFound, permissionDenied } from '../platform/errors/api-error.js';
 import type { GroupRecord } from './group.js';

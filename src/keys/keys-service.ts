@@ -2,7 +2,7 @@
 import type { HandlerContext } from '@connectrpc/connect';
 import type { GetKeyBundleRequest, PublishKeyBundleRequest, UploadOneTimePreKeysRequest } from '../gen/service/v1/keys_pb.js';
 import { requireCaller } from '../identity/auth/caller.js';
-import { isWalletAddress } from '../identity/wallet/wallet-address.js';
+import { isWalletAddress } from '../accounts/wallet-address.js';
 import { conflict, invalidArgument, notFound } from '../platform/errors/api-error.js';
 import type { SignedBundle } from './bundle/signed-bundle.js';
 import { fetchKeyBundle } from './fetch-bundle.js';

@@ -2,7 +2,7 @@
 import type { HandlerContext } from '@connectrpc/connect';
 import type { StartLocationSharingRequest, StopLocationSharingRequest, UpdateLocationRequest } from '../gen/service/v1/location_pb.js';
 import { requireCaller } from '../identity/auth/caller.js';
-import { isWalletAddress } from '../identity/wallet/wallet-address.js';
+import { isWalletAddress } from '../accounts/wallet-address.js';
 import type { Conversations } from '../messaging/conversations/conversations.js';
 import type { LocationSettings } from '../platform/config/settings.js';
 import { invalidArgument } from '../platform/errors/api-error.js';

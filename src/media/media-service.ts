@@ -7,7 +7,7 @@
 import type { HandlerContext } from '@connectrpc/connect';
 import type { GetAvatarRequest, GetMediaRequest, UploadMediaRequest } from '../gen/service/v1/media_pb.js';
 import { requireCaller } from '../identity/auth/caller.js';
-import { isWalletAddress } from '../identity/wallet/wallet-address.js';
+import { isWalletAddress } from '../accounts/wallet-address.js';
 import { invalidArgument, notFound } from '../platform/errors/api-error.js';
 import { streamedBodyKey, streamedResponseKey } from '../platform/rpc/streamed-body.js';
 import type { Avatars } from './avatars.js';

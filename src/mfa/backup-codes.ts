@@ -5,7 +5,7 @@
  */
 import { randomInt } from 'node:crypto';
 import { invalidArgument } from '../platform/errors/api-error.js';
-import { sameDigest } from '../identity/secrets/same-digest.js';
+import { sameDigest } from '../platform/secrets/same-digest.js';
 import type { SecretBox } from './secret-box.js';
 
 export const BACKUP_CODE_COUNT = 10;

@@ -6,8 +6,8 @@
 import { randomBytes } from 'node:crypto';
 import { invalidArgument, notFound } from '../platform/errors/api-error.js';
 import type { SharedState } from '../platform/shared-state/shared-state.js';
-import { OneTimeRecords } from '../identity/secrets/one-time-records.js';
-import type { OneTimeRecord } from '../identity/secrets/one-time-records.js';
+import { OneTimeRecords } from '../platform/secrets/one-time-records.js';
+import type { OneTimeRecord } from '../platform/secrets/one-time-records.js';
 
 export const LOGIN_CHALLENGE_TTL_SECONDS = 120;
 

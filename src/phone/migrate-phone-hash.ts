@@ -6,7 +6,7 @@ import type { HandlerContext } from '@connectrpc/connect';
 import type { MigratePhoneHashRequest } from '../gen/service/v1/phone_pb.js';
 import { invalidArgument } from '../platform/errors/api-error.js';
 import { requireCaller } from '../identity/auth/caller.js';
-import { sameDigest } from '../identity/secrets/same-digest.js';
+import { sameDigest } from '../platform/secrets/same-digest.js';
 import type { PhoneAccounts } from './phone-accounts.js';
 import { phoneHash, requirePhoneHash, requirePhoneNumber } from './phone-hash.js';
 

@@ -18,7 +18,7 @@ import type { SessionStarter } from '../identity/signin/session-starter.js';
 import { SIGN_IN_LIMITS as LIMITS } from '../identity/signin/sign-in-limits.js';
 import type { WalletProof } from '../identity/signin/wallet-proof.js';
 import type { DpopValidator } from '../identity/tokens/dpop.js';
-import { isWalletAddress } from '../identity/wallet/wallet-address.js';
+import { isWalletAddress } from '../accounts/wallet-address.js';
 import { requireBase64, verifiesWithIdentityKey } from './identity-key.js';
 import type { PhoneAccounts } from './phone-accounts.js';
 import type { VerificationTokens } from './verification-tokens.js';

@@ -11,7 +11,7 @@ import { invalidArgument, rateLimited, unavailable } from '../platform/errors/ap
 import { callInfoOf } from '../platform/rpc/call-context.js';
 import { refuseWhileLocked } from '../identity/lockout/lockout-report.js';
 import type { Lockouts } from '../identity/lockout/lockouts.js';
-import { sameDigest } from '../identity/secrets/same-digest.js';
+import { sameDigest } from '../platform/secrets/same-digest.js';
 import { SmsUnavailableError } from './sms/sms-provider.js';
 import type { SmsProvider } from './sms/sms-provider.js';
 import type { PhoneAccounts } from './phone-accounts.js';

@@ -6,8 +6,8 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import { gone, notFound } from '../platform/errors/api-error.js';
 import type { SharedState } from '../platform/shared-state/shared-state.js';
-import { OneTimeRecords } from '../identity/secrets/one-time-records.js';
-import { hashSecret, matchesHash } from '../identity/secrets/session-secrets.js';
+import { OneTimeRecords } from '../platform/secrets/one-time-records.js';
+import { hashSecret, matchesHash } from '../platform/secrets/session-secrets.js';
 
 export const SMS_CODE_TTL_SECONDS = 300;
 export const SMS_CODE_LENGTH = 6;

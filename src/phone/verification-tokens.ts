@@ -5,8 +5,8 @@
  */
 import { invalidArgument, unauthenticated } from '../platform/errors/api-error.js';
 import type { SharedState } from '../platform/shared-state/shared-state.js';
-import { OneTimeRecords } from '../identity/secrets/one-time-records.js';
-import type { OneTimeRecord } from '../identity/secrets/one-time-records.js';
+import { OneTimeRecords } from '../platform/secrets/one-time-records.js';
+import type { OneTimeRecord } from '../platform/secrets/one-time-records.js';
 
 export const VERIFICATION_TOKEN_TTL_SECONDS = 600;
 

@@ -5,7 +5,7 @@
  * never matches a later one.
  */
 import { randomInt } from 'node:crypto';
-import { sameDigest } from '../identity/secrets/same-digest.js';
+import { sameDigest } from '../platform/secrets/same-digest.js';
 
 export const RECOVERY_CODE_COUNT = 12;
 const ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';

@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { conflict, notFound, unauthenticated } from '../platform/errors/api-error.js';
-import { sameDigest } from '../identity/secrets/same-digest.js';
+import { sameDigest } from '../platform/secrets/same-digest.js';
 import type { RecoveryConfigs } from './recovery-config.js';
 import type { RecoveryNotices } from './recovery-notices.js';
 import type { RecoveryRequestRecord, RecoveryRequests } from './recovery-request.js';

@@ -15,7 +15,7 @@ import type {
 } from '../gen/service/v1/recovery_pb.js';
 import type { AccountRepository } from '../accounts/account-repository.js';
 import { requireCaller } from '../identity/auth/caller.js';
-import { isWalletAddress } from '../identity/wallet/wallet-address.js';
+import { isWalletAddress } from '../accounts/wallet-address.js';
 import { decodeCursor, pageSize } from '../platform/api/page-cursor.js';
 import { invalidArgument, notFound } from '../platform/errors/api-error.js';
 import type { GuardianDecisions } from './guardian-decisions.js';

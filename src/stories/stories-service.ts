@@ -8,7 +8,7 @@ import type {
   ViewStoryRequest,
 } from '../gen/service/v1/stories_pb.js';
 import { requireCaller } from '../identity/auth/caller.js';
-import { isWalletAddress } from '../identity/wallet/wallet-address.js';
+import { isWalletAddress } from '../accounts/wallet-address.js';
 import { MAX_CIPHERTEXT_BYTES } from '../messaging/messages/message-sender.js';
 import { decodeCursor, pageSize } from '../platform/api/page-cursor.js';
 import type { StorySettings } from '../platform/config/settings.js';

@@ -9,7 +9,7 @@ import type { HandlerContext } from '@connectrpc/connect';
 import { CSRF_COOKIE } from '../../platform/api/cookie-names.js';
 import { permissionDenied } from '../../platform/errors/api-error.js';
 import { requestHeaderOf } from '../../platform/rpc/request-header.js';
-import { matchesHash } from '../secrets/session-secrets.js';
+import { matchesHash } from '../../platform/secrets/session-secrets.js';
 import { readCookie } from './cookies.js';
 
 export const CSRF_TOKEN_INVALID = 'CSRF_TOKEN_INVALID';

@@ -11,7 +11,7 @@ import { randomBytes } from 'node:crypto';
 import type { Collection, DocumentStore } from '../../platform/store/document-store.js';
 import { SESSIONS, maskIp } from './session.js';
 import type { Session } from './session.js';
-import { hashSecret, matchesHash, newSecret } from '../secrets/session-secrets.js';
+import { hashSecret, matchesHash, newSecret } from '../../platform/secrets/session-secrets.js';
 import type { Revocations } from './revocations.js';
 import type { SessionActivity } from './session-activity.js';
 import type { SessionEndListener } from './session-end-listener.js';

@@ -4,7 +4,7 @@
  * pods racing for the same ticket cannot both win.
  */
 import type { SharedState } from '../../platform/shared-state/shared-state.js';
-import { hashSecret, newSecret } from '../secrets/session-secrets.js';
+import { hashSecret, newSecret } from '../../platform/secrets/session-secrets.js';
 
 export const WS_TICKET_TTL_SECONDS = 30;
 

@@ -15,7 +15,7 @@ import type { AuditLog } from '../audit/audit-log.js';
 import { refuseWhileLocked } from '../lockout/lockout-report.js';
 import type { Lockouts } from '../lockout/lockouts.js';
 import type { DpopValidator } from '../tokens/dpop.js';
-import { isWalletAddress } from '../wallet/wallet-address.js';
+import { isWalletAddress } from '../../accounts/wallet-address.js';
 import { authUserOf } from './auth-user.js';
 import { dpopKeyOf } from './dpop-binding.js';
 import { signInMembers } from './mfa-gate.js';

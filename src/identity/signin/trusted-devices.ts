@@ -6,7 +6,7 @@
 import { invalidArgument, notFound } from '../../platform/errors/api-error.js';
 import type { Collection, DocumentStore, IndexSpec } from '../../platform/store/document-store.js';
 import { newId } from '../../platform/store/new-id.js';
-import { hashSecret, matchesHash, newSecret } from '../secrets/session-secrets.js';
+import { hashSecret, matchesHash, newSecret } from '../../platform/secrets/session-secrets.js';
 
 export interface TrustedDeviceRecord {
   _id: string;

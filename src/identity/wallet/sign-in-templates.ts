@@ -1,4 +1,4 @@
-import { isWalletAddress } from './wallet-address.js';
+import { isWalletAddress } from '../../accounts/wallet-address.js';
 
 export type SignInTemplateKind = 'sign-in' | 'registration' | 'registration-short';
 

@@ -1,7 +1,7 @@
 import type { SignatureFailureCode } from './eip191.js';
 import type { SignerRecovery } from './signer-recovery.js';
 import { parseSignInMessage, type ParsedSignInMessage } from './sign-in-templates.js';
-import { isWalletAddress } from './wallet-address.js';
+import { isWalletAddress } from '../../accounts/wallet-address.js';
 
 /** How far the signed timestamp may be from server time, either way (spec, check 4). */
 export const SIGN_IN_TOLERANCE_MS = 5 * 60_000;

@@ -6,7 +6,7 @@
  */
 import { gone, notFound } from '../../platform/errors/api-error.js';
 import type { Collection } from '../../platform/store/document-store.js';
-import { isWalletAddress } from '../../identity/wallet/wallet-address.js';
+import { isWalletAddress } from '../../accounts/wallet-address.js';
 import type { MessagingEvents } from '../../events/messaging-events.js';
 import type { MediaAttachments } from './media-attachments.js';
 import type { StoredMessage } from './stored-message.js';

@@ -15,7 +15,7 @@
  * Limits (spec): signaling frames 10 per minute, burst 5, per user; ICE candidates 100 per
  * minute, burst 30, per user; 50 ICE candidates per call for both parties together.
  */
-import { isWalletAddress } from '../../identity/wallet/wallet-address.js';
+import { isWalletAddress } from '../../accounts/wallet-address.js';
 import type { BlockMirror } from '../../contacts/block-mirror.js';
 import type { WsFrameLimits, WsVerdict } from '../../limits/ws-limits.js';
 import type { SharedState } from '../../platform/shared-state/shared-state.js';

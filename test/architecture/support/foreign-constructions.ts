@@ -5,9 +5,7 @@
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
-
-/** The folders of src/ that are areas; the others are floors (platform), transports, the app and the entry points. */
-export const AREAS = ['admin', 'contacts', 'identity', 'limits', 'messaging', 'presence', 'realtime', 'system'];
+import { areasIn } from './layout.js';
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -17,20 +15,15 @@ function sourceFiles(dir: string): string[] {
   });
 }
 
-/** `<file>: new <Class> (<its area>)` for each construction of another area's class under `root/src`. */
+/** `<file>: new <Class> (<its area>)` for each construction of another area's class under `root/src` (the areas: architecture.json). */
 export function foreignConstructions(root: string): string[] {
   const src = path.join(root, 'src');
+  const areas = areasIn(root);
   const areaOf = (file: string): string | undefined => {
     const [top, ...rest] = path.relative(src, file).split(path.sep);
-    return rest.length > 0 && top !== undefined && AREAS.includes(top) ? top : undefined;
+    return rest.length > 0 && top !== undefined && areas.includes(top) ? top : undefined;
   };
-  const files = AREAS.flatMap((area) => {
-    try {
-      return sourceFiles(path.join(src, area));
-    } catch {
-      return [];
-    }
-  });
+  const files = areas.flatMap((area) => sourceFiles(path.join(src, area)));
   const program = ts.createProgram(files, {
     target: ts.ScriptTarget.ES2022,
     module: ts.ModuleKind.NodeNext,

@@ -11,8 +11,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { ConnectError } from '@connectrpc/connect';
-import { gone } from '../../platform/errors/api-error.js';
-import type { SharedState } from '../../platform/shared-state/shared-state.js';
+import { gone } from '../errors/api-error.js';
+import type { SharedState } from '../shared-state/shared-state.js';
 import { hashSecret, newSecret } from './session-secrets.js';
 
 /** How long an expired or used record is still recognised as such. */
