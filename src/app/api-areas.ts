@@ -39,6 +39,8 @@ import { createPhoneArea } from '../phone/phone-area.js';
 import type { WsTickets } from '../identity/sessions/ws-tickets.js';
 import type { TokenVerification } from '../identity/tokens/token-verification.js';
 import type { KeyRecordVerifier } from '../keys/directory/key-record-rules.js';
+import type { ContractSignatureVerifier } from '../identity/wallet/contract-signature-verifier.js';
+import type { WalletSignatures } from '../identity/wallet/wallet-signatures.js';
 import { createKeysArea } from '../keys/keys-area.js';
 import { createMediaArea } from '../media/media-area.js';
 import type { MediaMetrics } from '../media/media-metrics.js';
@@ -108,6 +110,14 @@ export interface ApiAreaPorts {
   readonly keyDirectory: RecordDirectory;
   /** The verifier whose rules the key directory applies. */
   readonly keyRecords: KeyRecordVerifier;
+  /**
+   * Contract wallets (issue #28): the chains' verifier (undefined without ETH_RPC_URLS), given
+   * to identity, and the wallet check of key bindings the key directory's rules use too.
+   */
+  readonly wallets: {
+    readonly contracts: ContractSignatureVerifier | undefined;
+    readonly keySignatures: WalletSignatures;
+  };
   readonly keysMetrics: KeysMetrics;
   readonly locationMetrics: LocationMetrics;
   readonly accountWalkMetrics: AccountWalkMetrics;
@@ -149,7 +159,8 @@ export async function buildApiAreas(ports: ApiAreaPorts): Promise<ApiAreas> {
   const accountsArea = await createAccountsArea({ store });
   const { accounts } = accountsArea;
   const identity = await createIdentityArea({
-    settings: { service: config.service, signIn: config.signIn, sessions: config.sessions, registration: config.registration, mfa: config.mfa },
+    settings: { service: config.service, signIn: config.signIn, sessions: config.sessions, registration: config.registration, mfa: config.mfa, wallets: config.wallets },
+    contracts: ports.wallets.contracts,
     lockoutsEnabled: config.limits.enabled,
     store,
     sharedState,
@@ -258,6 +269,7 @@ export async function buildApiAreas(ports: ApiAreaPorts): Promise<ApiAreas> {
   const keys = await createKeysArea({
     serviceName: config.service.name,
     verifier: ports.keyRecords,
+    signatures: ports.wallets.keySignatures,
     store,
     sharedState,
     directory: ports.keyDirectory,
@@ -317,7 +329,7 @@ export async function buildApiAreas(ports: ApiAreaPorts): Promise<ApiAreas> {
       isTaken: async (address) => (await accounts.findRecord(address)) !== null || (await accountsArea.retiredWallets.isRetired(address)),
     },
     spentSignatures: identity.spentSignatures,
-    signers: identity.signers,
+    signatures: identity.signatures,
     mac: mfa.secretMac,
     // The account walk is built below, over every owner (recovery's too); a move runs only once serving.
     moves: {

@@ -23,6 +23,9 @@ import { optionalCaller } from '../identity/auth/caller.js';
 import { WsTickets } from '../identity/sessions/ws-tickets.js';
 import { createTokenVerification } from '../identity/tokens/token-verification.js';
 import { KEY_RECORD_NAMESPACE, KeyRecordVerifier } from '../keys/directory/key-record-rules.js';
+import { ContractWallets } from '../identity/wallet/contract-wallets.js';
+import { recoverPersonalSignAddress } from '../identity/wallet/eip191.js';
+import { WalletSignatures } from '../identity/wallet/wallet-signatures.js';
 import { createKeysMetrics } from '../keys/keys-metrics.js';
 import { createLocationMetrics } from '../location/location-metrics.js';
 import { createAccountWalkMetrics } from '../account-lifecycle/account-walk-metrics.js';
@@ -119,7 +122,11 @@ export async function startApp(config: Config, logger: Logger): Promise<RunningA
   let backgroundTasks: readonly BackgroundTask[] = [];
   let keyDirectory: RecordDirectory | undefined;
   if (store) {
-    const keyRecords = new KeyRecordVerifier(config.service.name);
+    // Contract wallets (issue #28): one chain verifier per process, shared by every area that
+    // checks wallets; key records check bindings on the calling thread (no worker pool yet).
+    const contracts = config.wallets.rpcUrls.size > 0 ? new ContractWallets(config.wallets) : undefined;
+    const keySignatures = new WalletSignatures(recoverPersonalSignAddress, contracts);
+    const keyRecords = new KeyRecordVerifier(config.service.name, undefined, keySignatures);
     keyDirectory = await openRecordDirectory({
       settings: config.keys,
       host: httpSettings.host,
@@ -148,6 +155,7 @@ export async function startApp(config: Config, logger: Logger): Promise<RunningA
       smsNumberLimiter: limits.smsNumberLimiter,
       keyDirectory,
       keyRecords,
+      wallets: { contracts, keySignatures },
       keysMetrics,
       locationMetrics,
       accountWalkMetrics,

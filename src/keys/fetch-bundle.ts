@@ -52,9 +52,9 @@ export async function fetchKeyBundle(deps: FetchBundleDependencies, address: str
   return { bundle, oneTimePreKeys: prekey ? [prekey] : [] };
 }
 
-function verifiedOrUndefined(verifier: KeyRecordVerifier, address: string, record: Uint8Array): SignedBundle | undefined {
+async function verifiedOrUndefined(verifier: KeyRecordVerifier, address: string, record: Uint8Array): Promise<SignedBundle | undefined> {
   try {
-    return verifier.verify(address, record);
+    return await verifier.check(address, record);
   } catch (error) {
     if (error instanceof InvalidKeyRecordError) return undefined;
     throw error;

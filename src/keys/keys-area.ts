@@ -4,6 +4,7 @@
  * pods that the app opens with the rules of this area's record verifier. Phone registrations
  * (identity) are completed by a first bundle; the relay reads stored bundles for certificates.
  */
+import type { WalletSignatures } from '../identity/wallet/wallet-signatures.js';
 import type { RecordDirectory } from '../platform/dht/record-directory.js';
 import type { Logger } from '../platform/logging/logger.js';
 import type { SharedState } from '../platform/shared-state/shared-state.js';
@@ -22,6 +23,11 @@ export interface KeysDependencies {
   readonly serviceName: string;
   /** Checks directory records; the directory was opened with its rules. */
   readonly verifier: KeyRecordVerifier;
+  /**
+   * Identity's wallet signatures, with the chains' verifier the app built (ETH_RPC_URLS): a
+   * contract wallet's key binding is verified on chain at publish and its block recorded.
+   */
+  readonly signatures: Pick<WalletSignatures, 'verify'>;
   readonly store: DocumentStore;
   readonly sharedState: SharedState;
   readonly directory: RecordDirectory;
@@ -39,7 +45,7 @@ export async function createKeysArea(deps: KeysDependencies) {
   await deps.store.ensureIndexes(keysIndexes);
   const bundles = new KeyBundleRepository(deps.store);
   const prekeys = new OneTimePreKeys(deps.store);
-  const service = createKeysService({ serviceName: deps.serviceName, verifier: deps.verifier, directory: deps.directory, bundles, prekeys, registrations: deps.registrations, metrics: deps.metrics, isRetired: deps.isRetired });
+  const service = createKeysService({ serviceName: deps.serviceName, verifier: deps.verifier, directory: deps.directory, bundles, prekeys, registrations: deps.registrations, metrics: deps.metrics, isRetired: deps.isRetired, signatures: deps.signatures });
   /** `republisher` keeps the directory holding the stored bundles; the app starts and stops it. */
   return { service, bundles, accountData: new KeysAccountData(bundles, prekeys), republisher: new KeyRecordRepublisher(bundles, deps.directory, deps.sharedState, deps.logger) };
 }

@@ -4,12 +4,19 @@
  * record), then written to the key directory. A directory that cannot be written leaves the
  * bundle stored, and the republisher writes it when the directory is back; the client is told
  * 503 so that it knows the bundle is not served yet and may retry (harmless: same bundle).
+ *
+ * A binding that does not recover to the owner is a contract wallet's when the default chain
+ * has an endpoint: it is verified there at the latest block, and that block (with the chain) is
+ * recorded in the binding, so DHT nodes re-verify it at the same state (keys.proto). A chain
+ * that cannot answer is a 503 before anything is stored.
  */
 import type { PublishKeyBundleRequest } from '../gen/service/v1/keys_pb.js';
 import { DirectoryUnavailableError } from '../platform/dht/record-directory.js';
 import type { RecordDirectory } from '../platform/dht/record-directory.js';
 import { conflict, invalidArgument, unavailable } from '../platform/errors/api-error.js';
+import { keyBindingMessage } from './bundle/statements.js';
 import { checkSignedBundle } from './bundle/bundle-verification.js';
+import type { WalletSignatures } from '../identity/wallet/wallet-signatures.js';
 import { encodeSignedBundle } from './bundle/signed-bundle.js';
 import type { SignedBundle } from './bundle/signed-bundle.js';
 import { checkedOneTimePreKeys } from './prekey-checks.js';
@@ -30,16 +37,18 @@ export interface PublishBundleDependencies {
   readonly bundles: KeyBundleRepository;
   readonly prekeys: OneTimePreKeys;
   readonly registrations: RegistrationCompletion;
+  /** Identity's wallet signatures (the app's, with the chains' verifier): contract bindings. */
+  readonly signatures: Pick<WalletSignatures, 'verify'>;
 }
 
 export async function publishKeyBundle(deps: PublishBundleDependencies, address: string, request: PublishKeyBundleRequest): Promise<{ oneTimePreKeyCount: number; updatedAt: Date }> {
-  const bundle = signedBundleOf(address, request);
+  const bundle = await withContractBlock(deps, signedBundleOf(address, request));
   const prekeys = checkedOneTimePreKeys(request.oneTimePreKeys, 0);
   const now = new Date();
   if (bundle.walletBinding.timestamp > now.getTime() + BINDING_CLOCK_SKEW_MS) {
     throw invalidArgument('walletBinding.timestamp is in the future', 'INVALID_WALLET_BINDING');
   }
-  const check = checkSignedBundle(deps.serviceName, bundle);
+  const check = await checkSignedBundle(deps.serviceName, bundle, deps.signatures);
   if (!check.ok) throw invalidArgument(check.detail, check.reason);
 
   if (!(await deps.bundles.save(bundle, now))) {
@@ -54,6 +63,18 @@ export async function publishKeyBundle(deps: PublishBundleDependencies, address:
     throw error;
   }
   return { oneTimePreKeyCount: prekeys.length, updatedAt: now };
+}
+
+/** The bundle with its binding's chain and block when a contract wallet made it, else as sent. */
+async function withContractBlock(deps: PublishBundleDependencies, bundle: SignedBundle): Promise<SignedBundle> {
+  const { walletBinding: binding } = bundle;
+  // Too malformed to be checked: checkSignedBundle reports it.
+  if (!Number.isSafeInteger(binding.timestamp)) return bundle;
+  const message = keyBindingMessage(deps.serviceName, bundle.address, bundle.ed25519PublicKey, binding.timestamp);
+  const verified = await deps.signatures.verify(message, binding.signature, bundle.address);
+  if (!verified.ok || verified.kind !== 'contract') return bundle;
+  const walletBinding = { ...binding, chainId: verified.chainId, blockNumber: Number(verified.blockNumber) };
+  return { ...bundle, walletBinding };
 }
 
 function signedBundleOf(address: string, request: PublishKeyBundleRequest): SignedBundle {

@@ -23,7 +23,7 @@ import { createRecoveryService } from './recovery-service.js';
 import { RecoverySetup } from './recovery-setup.js';
 import { RecoverySignatures } from './recovery-signatures.js';
 import type { SignatureSpender } from './recovery-signatures.js';
-import type { SignerRecovery } from '../identity/wallet/signer-recovery.js';
+import type { WalletSignatures } from '../identity/wallet/wallet-signatures.js';
 
 export interface RecoveryDependencies {
   readonly settings: Pick<AccountsSettings, 'recoveryHourMs'>;
@@ -32,8 +32,11 @@ export interface RecoveryDependencies {
   readonly accounts: AccountRepository;
   readonly wallets: Wallets;
   readonly spentSignatures: SignatureSpender;
-  /** Identity's signer recovery (identity/wallet/signer-recovery.ts), for guardians' and owners' signatures. */
-  readonly signers: Pick<SignerRecovery, 'recover'>;
+  /**
+   * Identity's wallet signatures (identity/wallet/wallet-signatures.ts) for guardians' and
+   * owners' signatures: EOAs on its signer pool, contract wallets on the configured chain.
+   */
+  readonly signatures: Pick<WalletSignatures, 'verify'>;
   /** Identity's secret MAC, for the backup codes' keyed hashes. */
   readonly mac: KeyedHash;
   readonly moves: AccountMoves;
@@ -58,7 +61,7 @@ export async function createRecoveryArea(deps: RecoveryDependencies) {
     opening: new RecoveryOpening(configs, requests, notices, deps.wallets),
     decisions: new GuardianDecisions(requests, notices),
     completion: new RecoveryCompletion({ configs, requests, moves: deps.moves, notices, wallets: deps.wallets, mac: deps.mac }),
-    signatures: new RecoverySignatures(deps.spentSignatures, deps.signers),
+    signatures: new RecoverySignatures(deps.spentSignatures, deps.signatures),
   });
   return { service, accountData: new RecoveryAccountData(configs, requests) };
 }

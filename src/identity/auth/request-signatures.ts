@@ -12,7 +12,7 @@ import type { HandlerContext } from '@connectrpc/connect';
 import { unauthenticated } from '../../platform/errors/api-error.js';
 import { requestHeaderOf } from '../../platform/rpc/request-header.js';
 import { parseSignatureHeader, verifySignedRequest } from '../wallet/request-signature.js';
-import type { SignerRecovery } from '../wallet/signer-recovery.js';
+import type { WalletSignatures } from '../wallet/wallet-signatures.js';
 import { SIGN_IN_TOLERANCE_MS } from '../wallet/verify-sign-in.js';
 
 export const SIGNATURE_HEADER = 'x-signature';
@@ -26,12 +26,16 @@ export class RequestSignatures {
   constructor(
     private readonly serviceName: string,
     private readonly spentSignatures: SignatureSpender,
-    private readonly signers: Pick<SignerRecovery, 'recover'>,
+    /** EOAs first; contract wallets on the default chain when it has an endpoint. */
+    private readonly signatures: Pick<WalletSignatures, 'verify' | 'contractWalletsOn'>,
   ) {}
 
   /** Throws 401 unless the call carries a fresh, unspent signature of itself by `wallet`. */
   async require(wallet: string, method: DescMethod, request: unknown, context: HandlerContext): Promise<void> {
-    const header = parseSignatureHeader(requestHeaderOf(context, SIGNATURE_HEADER) ?? '');
+    const header = parseSignatureHeader(
+      requestHeaderOf(context, SIGNATURE_HEADER) ?? '',
+      this.signatures.contractWalletsOn(),
+    );
     if (!header) throw unauthenticated('This operation needs an X-Signature header: <timestamp_ms>.<signature>', 'SIGNATURE_REQUIRED');
     const verified = await verifySignedRequest(
       {
@@ -44,7 +48,7 @@ export class RequestSignatures {
         timestampMs: header.timestampMs,
       },
       header.signature,
-      this.signers,
+      this.signatures,
     );
     if (!verified.ok) throw unauthenticated('X-Signature is not the wallet signature of this request');
     if (Math.abs(Date.now() - header.timestampMs) > SIGN_IN_TOLERANCE_MS) {

@@ -13,7 +13,8 @@ import type { LockoutTarget } from '../lockout/lockout-report.js';
 import type { Lockouts } from '../lockout/lockouts.js';
 import { verifySignInMessage } from '../wallet/verify-sign-in.js';
 import type { SignInVerification } from '../wallet/verify-sign-in.js';
-import type { SignerRecovery } from '../wallet/signer-recovery.js';
+import type { SiweSettings } from '../wallet/verify-sign-in.js';
+import type { WalletSignatures } from '../wallet/wallet-signatures.js';
 import type { SpentSignatures } from './spent-signatures.js';
 
 export type VerifiedSignIn = Extract<SignInVerification, { ok: true }>;
@@ -21,7 +22,10 @@ export type VerifiedSignIn = Extract<SignInVerification, { ok: true }>;
 export interface WalletProofDependencies {
   /** SERVICE_NAME: the brand the sign-in templates must name. */
   readonly serviceName: string;
-  readonly signers: SignerRecovery;
+  /** EOAs on the signer pool, then contract wallets on chain (wallet-signatures.ts). */
+  readonly signatures: WalletSignatures;
+  /** SIWE_DOMAINS and the accepted chains of Sign-In with Ethereum messages. */
+  readonly siwe: SiweSettings;
   readonly spentSignatures: SpentSignatures;
   readonly lockouts: Lockouts;
   readonly audit: AuditLog;
@@ -33,18 +37,29 @@ export interface ProvenWallet {
   readonly replayKey: string;
 }
 
+// The templates' answer is the spec's; SIWE's time fields say which one failed.
+function expiredMessage(detail: string): string {
+  return detail.startsWith('the Timestamp')
+    ? 'The signed timestamp is more than 5 minutes from server time'
+    : `The signed message is not valid now: ${detail}`;
+}
+
 export class WalletProof {
   constructor(private readonly deps: WalletProofDependencies) {}
 
   async prove(call: CallInfo, request: { walletAddress: string; username: string; message: string; signature: string }): Promise<ProvenWallet> {
     const { audit, lockouts, spentSignatures } = this.deps;
     const targets: LockoutTarget[] = [['ip', call.clientIp], ['user', request.walletAddress.toLowerCase()]];
-    const verified = await verifySignInMessage({ ...request, serviceName: this.deps.serviceName, nowMs: Date.now() }, this.deps.signers);
+    const attempt = { ...request, serviceName: this.deps.serviceName, nowMs: Date.now() };
+    const verified = await verifySignInMessage(attempt, this.deps.signatures, this.deps.siwe);
     if (!verified.ok) {
       await audit.record(call, 'sign_in_failed', { detail: verified.reason });
       await recordFailures(lockouts, targets);
       if (verified.reason === 'INVALID_ARGUMENT') throw invalidArgument(verified.detail);
-      if (verified.reason === 'EXPIRED_SIGNATURE') throw unauthenticated('The signed timestamp is more than 5 minutes from server time', 'EXPIRED_SIGNATURE');
+      if (verified.reason === 'EXPIRED_SIGNATURE') throw unauthenticated(expiredMessage(verified.detail), 'EXPIRED_SIGNATURE');
+      if (verified.reason === 'SIWE_DOMAIN_MISMATCH' || verified.reason === 'SIWE_CHAIN_MISMATCH') {
+        throw unauthenticated(`The Sign-In with Ethereum message is not for this service: ${verified.detail}`, verified.reason);
+      }
       throw unauthenticated('The signed message or its signature is not valid');
     }
     const replayKey = verified.replayKey;

@@ -6,10 +6,12 @@
  * or Connect. Freshness and replay are the caller's (auth/request-signatures.ts).
  */
 import { createHash } from 'node:crypto';
-import type { SignerRecovery } from './signer-recovery.js';
+import type { WalletSignatures } from './wallet-signatures.js';
 
 /** `<timestamp_ms>.<signature hex>`; the timestamp in digits, the signature 65 bytes (0x optional). */
 const HEADER = /^(\d{1,15})\.((?:0x)?[0-9a-fA-F]{130})$/;
+/** With contract wallets on: any whole number of bytes up to the sign-in limit (ERC-1271, ERC-6492). */
+const CONTRACT_HEADER = /^(\d{1,15})\.((?:0x)?(?:[0-9a-fA-F]{2}){1,4096})$/;
 
 export interface SignedRequest {
   readonly serviceName: string;
@@ -22,8 +24,11 @@ export interface SignedRequest {
   readonly timestampMs: number;
 }
 
-export function parseSignatureHeader(value: string): { timestampMs: number; signature: string } | undefined {
-  const match = HEADER.exec(value.trim());
+export function parseSignatureHeader(
+  value: string,
+  contractWallets = false,
+): { timestampMs: number; signature: string } | undefined {
+  const match = (contractWallets ? CONTRACT_HEADER : HEADER).exec(value.trim());
   return match ? { timestampMs: Number(match[1]), signature: match[2]! } : undefined;
 }
 
@@ -41,8 +46,8 @@ export function signedRequestMessage(request: SignedRequest): string {
 export async function verifySignedRequest(
   request: SignedRequest,
   signature: string,
-  signers: Pick<SignerRecovery, 'recover'>,
+  signatures: Pick<WalletSignatures, 'verify'>,
 ): Promise<{ ok: true; replayKey: string } | { ok: false }> {
-  const recovered = await signers.recover(signedRequestMessage(request), signature);
-  return recovered.ok && recovered.address === request.wallet ? { ok: true, replayKey: recovered.canonical } : { ok: false };
+  const verified = await signatures.verify(signedRequestMessage(request), signature, request.wallet);
+  return verified.ok ? { ok: true, replayKey: verified.replayKey } : { ok: false };
 }

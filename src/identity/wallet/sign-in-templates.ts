@@ -1,9 +1,11 @@
 import { isWalletAddress } from '../../accounts/wallet-address.js';
 
 export type SignInTemplateKind = 'sign-in' | 'registration' | 'registration-short';
+/** A template, or a Sign-In with Ethereum message (siwe.ts), which names no username. */
+export type SignInMessageKind = SignInTemplateKind | 'siwe';
 
 export interface ParsedSignInMessage {
-  kind: SignInTemplateKind;
+  kind: SignInMessageKind;
   /** As written in the message; compare case-insensitively. */
   wallet: string;
   /** Registration templates only: the text after `Username: `, exactly as written. */

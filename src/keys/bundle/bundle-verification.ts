@@ -3,10 +3,17 @@
  * keys.proto — the wallet signed the Ed25519 key (EIP-191), the Ed25519 key signed the bundle
  * statement and the signed prekey. The same check guards every way a record arrives: a
  * publish, a DHT record from a peer, the record about to be served.
+ *
+ * An EOA's binding is checked here, synchronously, as always. A contract wallet's binding
+ * (one that names its chain and block) is checked on that chain at that block through the
+ * wallet signatures handed in: the answer is then a promise. Without them, or without an
+ * endpoint for the chain, a contract binding is refused: a node that cannot check it on chain
+ * must not take a peer's word for it.
  */
 import { createPublicKey, verify } from 'node:crypto';
 import type { KeyObject } from 'node:crypto';
 import { recoverPersonalSignAddress } from '../../identity/wallet/eip191.js';
+import type { WalletSignatures } from '../../identity/wallet/wallet-signatures.js';
 import { decodeBase64, ed25519PublicKeyBytes, ed25519SignatureBytes, isX25519PublicKey } from './key-encoding.js';
 import type { SignedBundle } from './signed-bundle.js';
 import { bundleStatement, keyBindingMessage } from './statements.js';
@@ -20,15 +27,48 @@ export const MAX_KEY_ID = 16_777_215;
 const OK: BundleCheck = { ok: true };
 const fail = (reason: BundleFailureReason, detail: string): BundleCheck => ({ ok: false, reason, detail });
 
-export function checkSignedBundle(serviceName: string, bundle: SignedBundle): BundleCheck {
+/** The wallet check of contract bindings (identity's WalletSignatures). */
+export type BindingSignatures = Pick<WalletSignatures, 'verify'>;
+
+export function checkSignedBundle(
+  serviceName: string,
+  bundle: SignedBundle,
+  signatures?: BindingSignatures,
+): BundleCheck | Promise<BundleCheck> {
   const shape = checkShape(bundle);
   if (!shape.ok) return shape;
-  const { address, ed25519PublicKey, walletBinding, signedPreKey } = bundle;
+  const { address, ed25519PublicKey, walletBinding } = bundle;
+  const message = keyBindingMessage(serviceName, address, ed25519PublicKey, walletBinding.timestamp);
 
-  const signer = recoverPersonalSignAddress(keyBindingMessage(serviceName, address, ed25519PublicKey, walletBinding.timestamp), walletBinding.signature);
-  if (!signer.ok) return fail('INVALID_WALLET_BINDING', `walletBinding.signature: ${signer.detail}`);
-  if (signer.address !== address) return fail('INVALID_WALLET_BINDING', "walletBinding.signature is not the owner's wallet signature over the key binding message");
+  const signer = recoverPersonalSignAddress(message, walletBinding.signature);
+  if (signer.ok && signer.address === address) return checkEd25519(serviceName, bundle);
+  const { chainId, blockNumber } = walletBinding;
+  if (chainId === undefined || blockNumber === undefined || !signatures) {
+    if (!signer.ok) return fail('INVALID_WALLET_BINDING', `walletBinding.signature: ${signer.detail}`);
+    return fail('INVALID_WALLET_BINDING', "walletBinding.signature is not the owner's wallet signature over the key binding message");
+  }
+  return checkContractBinding(serviceName, bundle, message, signatures);
+}
 
+async function checkContractBinding(
+  serviceName: string,
+  bundle: SignedBundle,
+  message: string,
+  signatures: BindingSignatures,
+): Promise<BundleCheck> {
+  const { chainId, blockNumber, signature } = bundle.walletBinding;
+  const verified = await signatures.verify(message, signature, bundle.address, {
+    ...(chainId === undefined ? {} : { chainId }),
+    ...(blockNumber === undefined ? {} : { blockNumber: BigInt(blockNumber) }),
+  });
+  if (!verified.ok || verified.kind !== 'contract') {
+    return fail('INVALID_WALLET_BINDING', `the wallet contract did not accept walletBinding.signature at block ${blockNumber} of chain ${chainId}`);
+  }
+  return checkEd25519(serviceName, bundle);
+}
+
+function checkEd25519(serviceName: string, bundle: SignedBundle): BundleCheck {
+  const { ed25519PublicKey, signedPreKey } = bundle;
   const ed25519 = ed25519Key(ed25519PublicKeyBytes(ed25519PublicKey) as Buffer);
   if (!verifies(ed25519, Buffer.from(bundleStatement(serviceName, bundle)), bundle.bundleSignature)) {
     return fail('INVALID_SIGNATURE', 'bundleSignature does not verify with ed25519PublicKey over the bundle statement');

@@ -16,10 +16,17 @@ export interface SignedPreKeyData {
 }
 
 export interface WalletBindingData {
-  /** EIP-191 signature, `0x` + 130 hex digits. */
+  /** EIP-191 signature: an EOA's 65 bytes, or a contract wallet's (ERC-1271, ERC-6492). */
   readonly signature: string;
   /** Epoch milliseconds: the key binding message's `Timestamp` line. */
   readonly timestamp: number;
+  /**
+   * Contract-wallet bindings only, both set by the publishing server: the chain and the block
+   * at which the wallet accepted the signature. DHT nodes re-verify at that block. Absent for
+   * EOAs, whose records keep the format (and bytes) they always had.
+   */
+  readonly chainId?: number;
+  readonly blockNumber?: number;
 }
 
 export interface SignedBundle {
@@ -45,7 +52,7 @@ export function encodeSignedBundle(bundle: SignedBundle): Uint8Array {
       identityKey,
       registrationId,
       signedPreKey: { keyId: spk.keyId, publicKey: spk.publicKey, signature: spk.signature, timestamp: spk.timestamp },
-      walletBinding: { signature: walletBinding.signature, timestamp: walletBinding.timestamp },
+      walletBinding: walletBindingOf(walletBinding),
       bundleSignature,
     }),
   );
@@ -64,6 +71,10 @@ export function decodeSignedBundle(bytes: Uint8Array): SignedBundle | undefined 
   const strings = [value.address, value.ed25519PublicKey, value.identityKey, value.bundleSignature, spk.publicKey, spk.signature, binding.signature];
   const numbers = [value.registrationId, spk.keyId, spk.timestamp, binding.timestamp];
   if (!strings.every((item) => typeof item === 'string') || !numbers.every((item) => Number.isSafeInteger(item))) return undefined;
+  // A contract binding names both its chain and its block, or it is not one.
+  const { chainId, blockNumber } = binding;
+  if ((chainId === undefined) !== (blockNumber === undefined)) return undefined;
+  if (chainId !== undefined && !(isPositiveInteger(chainId) && isPositiveInteger(blockNumber))) return undefined;
   // Rebuilt member by member: whatever else a record carries is dropped, never served.
   const bundle = value as unknown as SignedBundle;
   return {
@@ -72,10 +83,20 @@ export function decodeSignedBundle(bytes: Uint8Array): SignedBundle | undefined 
     identityKey: bundle.identityKey,
     registrationId: bundle.registrationId,
     signedPreKey: { keyId: bundle.signedPreKey.keyId, publicKey: bundle.signedPreKey.publicKey, signature: bundle.signedPreKey.signature, timestamp: bundle.signedPreKey.timestamp },
-    walletBinding: { signature: bundle.walletBinding.signature, timestamp: bundle.walletBinding.timestamp },
+    walletBinding: walletBindingOf(bundle.walletBinding),
     bundleSignature: bundle.bundleSignature,
   };
 }
+
+/** The binding's members in their fixed order; the contract members only when present. */
+function walletBindingOf(binding: WalletBindingData): WalletBindingData {
+  const { signature, timestamp, chainId, blockNumber } = binding;
+  return chainId === undefined || blockNumber === undefined
+    ? { signature, timestamp }
+    : { signature, timestamp, chainId, blockNumber };
+}
+
+const isPositiveInteger = (value: unknown) => Number.isSafeInteger(value) && (value as number) > 0;
 
 /**
  * Which of two bundles of one owner is current, as a sortable string: the later wallet binding,

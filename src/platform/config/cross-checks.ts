@@ -32,4 +32,21 @@ const vapidKeysTogether: CrossCheck = ({ push }) => {
   }
 };
 
-export const crossChecks: readonly CrossCheck[] = [captchaNeedsSecret, twilioNeedsCredentials, apiPodsShareOneDatabase, vapidKeysTogether];
+// The templates, X-Signature, recovery decisions and key bindings verify contract wallets on the
+// default chain: RPCs for other chains only would enable contract wallets for SIWE alone.
+const defaultChainHasRpc: CrossCheck = ({ wallets }) => {
+  if (wallets.rpcUrls.size > 0 && !wallets.rpcUrls.has(wallets.defaultChainId)) {
+    throw new ConfigError(
+      'ETH_RPC_URLS',
+      `must include ETH_DEFAULT_CHAIN_ID (${wallets.defaultChainId}) when it is set`,
+    );
+  }
+};
+
+export const crossChecks: readonly CrossCheck[] = [
+  captchaNeedsSecret,
+  twilioNeedsCredentials,
+  apiPodsShareOneDatabase,
+  vapidKeysTogether,
+  defaultChainHasRpc,
+];

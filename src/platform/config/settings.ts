@@ -5,6 +5,7 @@
  * `npm start` work on one machine with no external services (embedded store, in-process
  * shared state). The README table of variables is checked against these declarations.
  */
+import { chainRpcListSetting, domainListSetting } from './ethereum-settings.js';
 import { limitOverridesSetting } from './limit-overrides.js';
 import { mongoConnectionStringSetting } from './mongo-connection-string.js';
 import { peerListSetting } from './peer-list.js';
@@ -113,6 +114,39 @@ export const settings = {
       availableParallelism,
       0,
       64,
+    ),
+  },
+  /** Wallet signatures beyond EOAs: contract wallets (ERC-1271, ERC-6492) and SIWE (EIP-4361). */
+  wallets: {
+    rpcUrls: chainRpcListSetting(
+      'ETH_RPC_URLS',
+      'JSON-RPC endpoints of the chains whose contract wallets (ERC-1271, ERC-6492) may sign: ' +
+        'comma-separated `<chain id>=<url>` (e.g. `1=https://eth.example,8453=https://base.example`). ' +
+        'A signature that does not recover to the wallet is checked by `eth_call` there. Unset: ' +
+        'contract wallets are refused (401 UNAUTHORIZED, as any signature not by the wallet); EOAs work without it.',
+    ),
+    defaultChainId: integerSetting(
+      'ETH_DEFAULT_CHAIN_ID',
+      'The chain on which contract wallets are verified for what names no chain: the sign-in ' +
+        'templates, X-Signature, recovery decisions and key-bundle wallet bindings. SIWE messages ' +
+        'name their own chain (accepted: this one and every chain of ETH_RPC_URLS).',
+      1,
+      1,
+      Number.MAX_SAFE_INTEGER,
+    ),
+    rpcTimeoutMs: durationSetting(
+      'ETH_RPC_TIMEOUT',
+      'How long one JSON-RPC request of a contract-wallet verification may take; past it the ' +
+        'request answers 503 with Retry-After (never 401).',
+      '3s',
+    ),
+    siweDomains: domainListSetting(
+      'SIWE_DOMAINS',
+      'The domains (EIP-4361 `domain`: host or host:port, comma-separated) a Sign-In with ' +
+        'Ethereum message may name, and whose URIs its `uri` may be on; any other is refused ' +
+        '(401 SIWE_DOMAIN_MISMATCH: a message made for another site). Set it to the public ' +
+        "host(s) of the web app. The default fits the service's default PORT on one machine.",
+      'localhost:8080,localhost',
     ),
   },
   registration: {
@@ -380,6 +414,7 @@ export type SmsSettings = Config['sms'];
 export type LimitSettings = Config['limits'];
 export type CaptchaSettings = Config['captcha'];
 export type KeysSettings = Config['keys'];
+export type WalletSettings = Config['wallets'];
 export type RelaySettings = Config['relay'];
 export type GroupSettings = Config['groups'];
 export type ChannelSettings = Config['channels'];

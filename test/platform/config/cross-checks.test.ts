@@ -47,7 +47,7 @@ describe('cross-setting checks', () => {
 it('each section holds only its own settings', () => {
   const config = loadConfig({});
   expect(Object.keys(config).sort()).toEqual(
-    ['accounts', 'captcha', 'channels', 'discovery', 'groups', 'http', 'keys', 'limits', 'location', 'media', 'mfa', 'phone', 'process', 'push', 'realtime', 'registration', 'relay', 'service', 'sessions', 'sharedState', 'signIn', 'sms', 'stickers', 'store', 'stories', 'tokens'].sort(),
+    ['accounts', 'captcha', 'channels', 'discovery', 'groups', 'http', 'keys', 'limits', 'location', 'media', 'mfa', 'phone', 'process', 'push', 'realtime', 'registration', 'relay', 'service', 'sessions', 'sharedState', 'signIn', 'sms', 'stickers', 'store', 'stories', 'tokens', 'wallets'].sort(),
   );
   expect(Object.keys(config.tokens).sort()).toEqual(['issuer', 'signingKey', 'signingKeyId', 'verificationKeys']);
   expect(Object.isFrozen(config) && Object.isFrozen(config.http)).toBe(true);
