@@ -27,7 +27,7 @@ export interface KeysDependencies {
    * Identity's wallet signatures, with the chains' verifier the app built (ETH_RPC_URLS): a
    * contract wallet's key binding is verified on chain at publish and its block recorded.
    */
-  readonly signatures: Pick<WalletSignatures, 'verify'>;
+  readonly signatures: Pick<WalletSignatures, 'verify' | 'contractWalletsOn'>;
   readonly store: DocumentStore;
   readonly sharedState: SharedState;
   readonly directory: RecordDirectory;

@@ -38,7 +38,7 @@ export interface PublishBundleDependencies {
   readonly prekeys: OneTimePreKeys;
   readonly registrations: RegistrationCompletion;
   /** Identity's wallet signatures (the app's, with the chains' verifier): contract bindings. */
-  readonly signatures: Pick<WalletSignatures, 'verify'>;
+  readonly signatures: Pick<WalletSignatures, 'verify' | 'contractWalletsOn'>;
 }
 
 export async function publishKeyBundle(deps: PublishBundleDependencies, address: string, request: PublishKeyBundleRequest): Promise<{ oneTimePreKeyCount: number; updatedAt: Date }> {

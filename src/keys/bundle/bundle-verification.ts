@@ -28,7 +28,7 @@ const OK: BundleCheck = { ok: true };
 const fail = (reason: BundleFailureReason, detail: string): BundleCheck => ({ ok: false, reason, detail });
 
 /** The wallet check of contract bindings (identity's WalletSignatures). */
-export type BindingSignatures = Pick<WalletSignatures, 'verify'>;
+export type BindingSignatures = Pick<WalletSignatures, 'verify' | 'contractWalletsOn'>;
 
 export function checkSignedBundle(
   serviceName: string,
@@ -43,7 +43,7 @@ export function checkSignedBundle(
   const signer = recoverPersonalSignAddress(message, walletBinding.signature);
   if (signer.ok && signer.address === address) return checkEd25519(serviceName, bundle);
   const { chainId, blockNumber } = walletBinding;
-  if (chainId === undefined || blockNumber === undefined || !signatures) {
+  if (chainId === undefined || blockNumber === undefined || !signatures?.contractWalletsOn(chainId)) {
     if (!signer.ok) return fail('INVALID_WALLET_BINDING', `walletBinding.signature: ${signer.detail}`);
     return fail('INVALID_WALLET_BINDING', "walletBinding.signature is not the owner's wallet signature over the key binding message");
   }
