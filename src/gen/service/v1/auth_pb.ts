@@ -38,16 +38,19 @@ export type InitializeRequest = Message<"service.v1.InitializeRequest"> & {
   username: string;
 
   /**
-   * The signed message, exactly one of the three templates documented on Initialize, at most
-   * 1024 characters. Omit (together with `signature`) for a status probe.
+   * The signed message, exactly one of the three templates documented on Initialize or a
+   * Sign-In with Ethereum (EIP-4361) message as documented there, at most 1024 characters.
+   * Omit (together with `signature`) for a status probe.
    *
    * @generated from field: string message = 3;
    */
   message: string;
 
   /**
-   * The EIP-191 `personal_sign` signature of `message`: 65 bytes as hex (130 hex digits, `0x`
-   * prefix optional, any case), `v` in {0, 1, 27, 28}, low-S form only.
+   * The EIP-191 `personal_sign` signature of `message`: for an EOA 65 bytes as hex (130 hex
+   * digits, `0x` prefix optional, any case), `v` in {0, 1, 27, 28}, low-S form only; for a
+   * contract wallet whatever the wallet's `isValidSignature` accepts (ERC-1271) or its
+   * ERC-6492 wrapper, as hex, at most 4096 bytes.
    *
    * @generated from field: string signature = 4;
    */
@@ -766,8 +769,56 @@ export const AuthService: GenService<{
    * MfaService.CreateMfaChallenge and MfaService.VerifyMfa with `Authorization: Bearer
    * <mfa_token>`; VerifyMfa returns the tokens and sets the cookies.
    *
+   * Sign-In with Ethereum (EIP-4361), beside the three templates: a `message` that matches no
+   * template but opens with `<domain> wants you to sign in with your Ethereum account:` is read
+   * as an EIP-4361 message, strictly: it must be exactly what viem's `createSiweMessage` writes
+   * for its fields (LF line endings, fields in the ABNF's order, the address in EIP-55 form,
+   * times as RFC 3339 with milliseconds and `Z`, e.g. `2026-11-27T09:00:00.000Z`). Example:
+   *
+   *     app.example.com wants you to sign in with your Ethereum account:
+   *     0xA0Cf798816D4b9b9866b5330EEa46a18382f251e
+   *
+   *     Sign in to the messaging service.
+   *
+   *     URI: https://app.example.com/login
+   *     Version: 1
+   *     Chain ID: 1
+   *     Nonce: 8fk3Jd93kDq0xZ1w
+   *     Issued At: 2026-11-27T09:00:00.000Z
+   *     Expiration Time: 2026-11-27T09:10:00.000Z
+   *
+   * Its checks, in the order of the templates' checks: (1) a message that is not such an
+   * EIP-4361 message gives `401 UNAUTHORIZED`; its `domain` must be one of the operator's
+   * `SIWE_DOMAINS` and its `URI` on that domain, otherwise `401 SIWE_DOMAIN_MISMATCH` (a message
+   * the wallet signed for another site is never accepted here); `Version` must be 1 and `Nonce`
+   * at least 8 letters and digits (else 401 UNAUTHORIZED); `Chain ID` must be one of the
+   * service's chains (`ETH_DEFAULT_CHAIN_ID` and those of `ETH_RPC_URLS`), otherwise
+   * `401 SIWE_CHAIN_MISMATCH`. (2) Its address must equal `wallet_address` (`401 UNAUTHORIZED`).
+   * (3) The signature as for the templates, a contract wallet verified on the message's chain.
+   * (4) `Issued At` within 5 minutes of server time, `Expiration Time` in the future and
+   * `Not Before` in the past, otherwise `401 EXPIRED_SIGNATURE`. (5) Replay: the nonce is spent
+   * for the wallet for 10 minutes, longer than the message can be fresh, whatever signature
+   * carries it (`401 REPLAY_DETECTED`). A new account takes its username from the request's
+   * `username` (as the short registration template would), proof of work as for the templates.
+   * `Statement`, `Request ID` and `Resources` are allowed and not interpreted.
+   *
+   * Contract wallets (ERC-1271, ERC-6492): when the signature does not recover to
+   * `wallet_address` (or is longer than 65 bytes), and the operator configured a JSON-RPC
+   * endpoint for the chain (`ETH_RPC_URLS`; the templates use `ETH_DEFAULT_CHAIN_ID`), the
+   * signature is verified on chain at the latest block: `isValidSignature(hash, signature)` of
+   * the wallet contract, where hash is the EIP-191 hash of `message`, or, for a signature
+   * wrapped by ERC-6492 (ending in the 32-byte magic `0x6492…6492`), the universal validator,
+   * which deploys a counterfactual wallet inside the call only. The chain learns the wallet,
+   * the message's hash and the signature (through the operator's endpoint). The replay key of a
+   * contract wallet is the wallet and the message's hash: a message signs in once, however many
+   * owners sign it. When the chain cannot be reached in `ETH_RPC_TIMEOUT` the answer is
+   * `503 UNAVAILABLE` with `Retry-After` (the signature is not spent; send it again). Without an
+   * endpoint, a contract wallet's signature is refused like any signature not made by the
+   * wallet (`401 UNAUTHORIZED`). EOAs are checked first and never reach the network.
+   *
    * Other errors: `400 INVALID_ARGUMENT` (malformed `wallet_address`, `signature` or
-   * `pow_nonce`; a member over its length limit), `429 RATE_LIMIT_EXCEEDED`.
+   * `pow_nonce`; a member over its length limit), `429 RATE_LIMIT_EXCEEDED`,
+   * `503 UNAVAILABLE` (a contract wallet's chain could not answer).
    *
    * @generated from rpc service.v1.AuthService.Initialize
    */

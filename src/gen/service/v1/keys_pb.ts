@@ -90,11 +90,27 @@ export const KeyBundleSchema: GenMessage<KeyBundle> = /*@__PURE__*/
 /**
  * The wallet's EIP-191 signature over the key binding message (see the service comment).
  *
+ * Contract wallets (ERC-1271, ERC-6492): a signature that does not recover to the owner is
+ * verified on the operator's chain (`ETH_DEFAULT_CHAIN_ID`, endpoint in `ETH_RPC_URLS`) at the
+ * latest block when the bundle is published; no endpoint configured: `400
+ * INVALID_WALLET_BINDING`; the chain unreachable: `503 UNAVAILABLE` with `Retry-After`, nothing
+ * stored. The chain id and that block number are recorded in the key directory's record (the
+ * stored record keeps the EOA format unchanged: the two members appear only for contract
+ * wallets). Every DHT node that receives or reads the record re-verifies the binding on its own
+ * endpoint for that chain at the recorded block (so an owner removed later does not invalidate
+ * a binding made while it was an owner: the owner publishes a new binding to replace it); a
+ * node without an endpoint for the chain refuses the record, so a forged contract binding
+ * injected by a peer is never taken on trust. Such nodes need an endpoint that serves state at
+ * past blocks (an archive node, or one within its state window). The chain learns the wallet,
+ * the binding message's hash and the signature. A client verifying a contract wallet's
+ * binding itself calls the wallet's `isValidSignature` (or a universal ERC-6492 validator).
+ *
  * @generated from message service.v1.WalletBinding
  */
 export type WalletBinding = Message<"service.v1.WalletBinding"> & {
   /**
-   * The `personal_sign` signature, `0x` plus 130 hex digits.
+   * The `personal_sign` signature: an EOA's `0x` plus 130 hex digits, or a contract wallet's
+   * (ERC-1271, or ERC-6492-wrapped while the wallet is not deployed), at most 4096 bytes.
    *
    * @generated from field: string signature = 1;
    */

@@ -67,7 +67,11 @@ export type Access = Message<"service.v1.Access"> & {
    * (`401 EXPIRED_SIGNATURE`), each signature accepted once within 10 minutes
    * (`401 REPLAY_DETECTED`, kept in the store), low-S only. A missing or malformed header is
    * `401 SIGNATURE_REQUIRED`; a signature that is not the caller's over this message is
-   * `401 UNAUTHORIZED`.
+   * `401 UNAUTHORIZED`. A contract-wallet caller (ERC-1271, ERC-6492) signs the same message;
+   * when the operator configured an endpoint for `ETH_DEFAULT_CHAIN_ID` its signature may be
+   * any whole number of bytes up to 4096 and is verified on chain at the latest block (the
+   * chain learns the wallet, the message's hash and the signature; unreachable: `503
+   * UNAVAILABLE` with `Retry-After`); it is spent by the wallet and the message's hash.
    *
    * @generated from field: bool signature_required = 4;
    */

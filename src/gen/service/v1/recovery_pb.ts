@@ -774,7 +774,12 @@ export const RejectRecoveryResponseSchema: GenMessage<RejectRecoveryResponse> = 
  * whitespace, no trailing newline, `Timestamp` in milliseconds within 5 minutes of server time
  * (`401 EXPIRED_SIGNATURE`), each signature accepted once within 10 minutes
  * (`401 REPLAY_DETECTED`), low-S signatures only. (The rejection message, which the server
- * builds itself, has no timestamp; see RejectRecovery.)
+ * builds itself, has no timestamp; see RejectRecovery.) A guardian, owner or new wallet may be
+ * a contract wallet (ERC-1271, ERC-6492): as for Initialize, a signature that does not recover
+ * to it is verified on `ETH_DEFAULT_CHAIN_ID` at the latest block when the operator configured
+ * its endpoint (the chain learns the wallet, the message's hash and the signature); the chain
+ * unreachable is `503 UNAVAILABLE` with `Retry-After`; a contract wallet's signature is spent
+ * by the wallet and the message's hash. Its signature may be up to 4096 bytes.
  *
  * New-wallet proof (InitiateRecovery and RecoveryChallenge), signed by the new wallet;
  * addresses in any case, equal to the request members:
