@@ -4,6 +4,7 @@
 // BENCH_WS_CURVE, BENCH_WS_DEVICES, BENCH_WS_MESSAGES, BENCH_WS_CONCURRENCY, BENCH_WS_RATE and
 // BENCH_WS_RATE_SECONDS the realtime one (bench/realtime.mjs; BENCH_WS_SERVERS=service or baseline measures one side); BENCH_CHANNEL_CURVE and
 // BENCH_CHANNEL_POSTS the channel fan-out (bench/channels.mjs); BENCH_SEND_MESSAGES and BENCH_SEND_CONCURRENCY the send one (bench/send.mjs);
+// BENCH_WALLETS_COUNT and BENCH_WALLETS_CONTRACT_COUNT the contract-wallet one (bench/wallets.mjs);
 // BENCH_KEYS_OWNERS and BENCH_KEYS_CONCURRENCY the key-bundle one (bench/keys.mjs);
 // BENCH_GROUP_CURVE, BENCH_GROUP_MESSAGES and BENCH_GROUP_CONCURRENCY the group one (bench/groups.mjs);
 // BENCH_PUSH_COUNT and BENCH_PUSH_CONCURRENCY the push one (bench/push.mjs); BENCH_MEDIA_COUNT the
@@ -25,12 +26,14 @@ import { benchRedisCommands } from './redis-commands.mjs';
 import { benchSend } from './send.mjs';
 import { benchSignIn } from './sign-in.mjs';
 import { benchStore } from './store.mjs';
+import { benchWallets } from './wallets.mjs';
 
 const duration = Number(process.env.BENCH_DURATION ?? 10);
 console.log(`node ${process.version}, ${cpus().length} cores, ${duration}s per HTTP measurement`);
 await benchGateway({ duration });
 await benchStore();
 await benchSignIn();
+await benchWallets();
 await benchLimiter();
 await benchSend();
 const directMessages = await benchRealtime();
