@@ -19,16 +19,33 @@ const CONCURRENCY = Number(process.env.BENCH_SIGNIN_CONCURRENCY ?? 32);
 const CHAIN_ID = 1337;
 
 const signInMessage = (address, timestampMs) =>
-  ['Service Sign In', '', 'I confirm that I own this wallet and want to sign in to Service.', '', `Wallet: ${address}`, `Timestamp: ${timestampMs}`].join('\n');
+  [
+    'Service Sign In',
+    '',
+    'I confirm that I own this wallet and want to sign in to Service.',
+    '',
+    `Wallet: ${address}`,
+    `Timestamp: ${timestampMs}`,
+  ].join('\n');
 
 async function eoaSignIns(env) {
-  const service = await startService({ LOG_LEVEL: 'warn', RATE_LIMITS_ENABLED: 'false', SIGNATURE_WORKERS: '0', ...env });
+  const service = await startService({
+    LOG_LEVEL: 'warn',
+    RATE_LIMITS_ENABLED: 'false',
+    SIGNATURE_WORKERS: '0',
+    ...env,
+  });
   const base = `http://127.0.0.1:${service.httpPort}`;
   try {
     const users = await prepare(COUNT, `w${Date.now() % 100000}`);
-    for (const user of users) await postJson(`${base}/api/v1/initialize`, JSON.parse(user.registration));
+    for (const user of users)
+      await postJson(`${base}/api/v1/initialize`, JSON.parse(user.registration));
     return await timedRequests(users.length, CONCURRENCY, async (i) => {
-      const response = await fetch(`${base}/api/v1/initialize`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: users[i].signIn });
+      const response = await fetch(`${base}/api/v1/initialize`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: users[i].signIn,
+      });
       await response.text();
       return response.status === 200 ? undefined : `HTTP ${response.status}`;
     });
@@ -39,42 +56,109 @@ async function eoaSignIns(env) {
 
 async function startChain() {
   const key = generatePrivateKey();
-  const server = ganache.server({ chain: { hardfork: 'shanghai', chainId: CHAIN_ID }, logging: { quiet: true }, wallet: { accounts: [{ secretKey: key, balance: '0x3635c9adc5dea00000' }] } });
+  const server = ganache.server({
+    chain: { hardfork: 'shanghai', chainId: CHAIN_ID },
+    logging: { quiet: true },
+    wallet: { accounts: [{ secretKey: key, balance: '0x3635c9adc5dea00000' }] },
+  });
   const port = await freePort();
   await server.listen(port, '127.0.0.1');
   const url = `http://127.0.0.1:${port}`;
-  const chain = defineChain({ id: CHAIN_ID, name: 'ganache', nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 }, rpcUrls: { default: { http: [url] } } });
-  const source = readFileSync(new URL('../test/support/evm/owned-wallet.sol', import.meta.url), 'utf8');
-  const output = JSON.parse(solc.compile(JSON.stringify({ language: 'Solidity', sources: { 'w.sol': { content: source } }, settings: { evmVersion: 'shanghai', outputSelection: { '*': { '*': ['abi', 'evm.bytecode.object'] } } } })));
+  const chain = defineChain({
+    id: CHAIN_ID,
+    name: 'ganache',
+    nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+    rpcUrls: { default: { http: [url] } },
+  });
+  const source = readFileSync(
+    new URL('../test/support/evm/owned-wallet.sol', import.meta.url),
+    'utf8',
+  );
+  const output = JSON.parse(
+    solc.compile(
+      JSON.stringify({
+        language: 'Solidity',
+        sources: { 'w.sol': { content: source } },
+        settings: {
+          evmVersion: 'shanghai',
+          outputSelection: { '*': { '*': ['abi', 'evm.bytecode.object'] } },
+        },
+      }),
+    ),
+  );
   const { abi, evm } = output.contracts['w.sol'].OwnedWallet;
   const owner = privateKeyToAccount(generatePrivateKey());
-  const deployer = createWalletClient({ account: privateKeyToAccount(key), chain, transport: http(url) });
-  const hash = await deployer.deployContract({ abi, bytecode: `0x${evm.bytecode.object}`, args: [owner.address], gas: 3_000_000n });
-  const { contractAddress } = await createPublicClient({ chain, transport: http(url) }).waitForTransactionReceipt({ hash });
+  const deployer = createWalletClient({
+    account: privateKeyToAccount(key),
+    chain,
+    transport: http(url),
+  });
+  const hash = await deployer.deployContract({
+    abi,
+    bytecode: `0x${evm.bytecode.object}`,
+    args: [owner.address],
+    gas: 3_000_000n,
+  });
+  const { contractAddress } = await createPublicClient({
+    chain,
+    transport: http(url),
+  }).waitForTransactionReceipt({ hash });
   return { server, url, owner, wallet: contractAddress };
 }
 
 export async function benchWallets() {
   const chain = await startChain();
   const rpc = { ETH_RPC_URLS: `${CHAIN_ID}=${chain.url}`, ETH_DEFAULT_CHAIN_ID: String(CHAIN_ID) };
-  const rows = { 'EOA, contract wallets off': await eoaSignIns({}), 'EOA, contract wallets on': await eoaSignIns(rpc) };
+  const rows = {
+    'EOA, contract wallets off': await eoaSignIns({}),
+    'EOA, contract wallets on': await eoaSignIns(rpc),
+  };
 
-  const service = await startService({ LOG_LEVEL: 'warn', RATE_LIMITS_ENABLED: 'false', SIGNATURE_WORKERS: '0', KEYS_DHT: 'off', ...rpc });
+  const service = await startService({
+    LOG_LEVEL: 'warn',
+    RATE_LIMITS_ENABLED: 'false',
+    SIGNATURE_WORKERS: '0',
+    KEYS_DHT: 'off',
+    ...rpc,
+  });
   try {
     const base = `http://127.0.0.1:${service.httpPort}`;
     const now = Date.now();
-    const registration = ['Service Registration', `Wallet: ${chain.wallet}`, 'Username: benchwallet', `Timestamp: ${now}`].join('\n');
-    await postJson(`${base}/api/v1/initialize`, { wallet_address: chain.wallet, message: registration, signature: await chain.owner.signMessage({ message: registration }) });
+    const registration = [
+      'Service Registration',
+      `Wallet: ${chain.wallet}`,
+      'Username: benchwallet',
+      `Timestamp: ${now}`,
+    ].join('\n');
+    await postJson(`${base}/api/v1/initialize`, {
+      wallet_address: chain.wallet,
+      message: registration,
+      signature: await chain.owner.signMessage({ message: registration }),
+    });
     const bodies = [];
     for (let i = 0; i < CONTRACT_COUNT; i++) {
       const message = signInMessage(chain.wallet, now + 1 + i);
-      bodies.push(JSON.stringify({ wallet_address: chain.wallet, message, signature: await chain.owner.signMessage({ message }) }));
+      bodies.push(
+        JSON.stringify({
+          wallet_address: chain.wallet,
+          message,
+          signature: await chain.owner.signMessage({ message }),
+        }),
+      );
     }
-    rows['ERC-1271 contract wallet (ganache)'] = await timedRequests(bodies.length, CONCURRENCY, async (i) => {
-      const response = await fetch(`${base}/api/v1/initialize`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: bodies[i] });
-      await response.text();
-      return response.status === 200 ? undefined : `HTTP ${response.status}`;
-    });
+    rows['ERC-1271 contract wallet (ganache)'] = await timedRequests(
+      bodies.length,
+      CONCURRENCY,
+      async (i) => {
+        const response = await fetch(`${base}/api/v1/initialize`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: bodies[i],
+        });
+        await response.text();
+        return response.status === 200 ? undefined : `HTTP ${response.status}`;
+      },
+    );
   } finally {
     await service.stop();
     await chain.server.close();

@@ -124,7 +124,8 @@ export async function startApp(config: Config, logger: Logger): Promise<RunningA
   if (store) {
     // Contract wallets (issue #28): one chain verifier per process, shared by every area that
     // checks wallets; key records check bindings on the calling thread (no worker pool yet).
-    const contracts = config.wallets.rpcUrls.size > 0 ? new ContractWallets(config.wallets) : undefined;
+    const contracts =
+      config.wallets.rpcUrls.size > 0 ? new ContractWallets(config.wallets, logger) : undefined;
     const keySignatures = new WalletSignatures(recoverPersonalSignAddress, contracts);
     const keyRecords = new KeyRecordVerifier(config.service.name, undefined, keySignatures);
     keyDirectory = await openRecordDirectory({

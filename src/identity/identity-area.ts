@@ -54,7 +54,10 @@ import { SignerRecovery } from './wallet/signer-recovery.js';
 import { WalletSignatures } from './wallet/wallet-signatures.js';
 
 export interface IdentityDependencies {
-  readonly settings: Pick<Config, 'service' | 'signIn' | 'sessions' | 'registration' | 'mfa' | 'wallets'>;
+  readonly settings: Pick<
+    Config,
+    'service' | 'signIn' | 'sessions' | 'registration' | 'mfa' | 'wallets'
+  >;
   /**
    * The chains' verifier of contract-wallet signatures (identity/wallet/contract-wallets.ts),
    * built once by the app from ETH_RPC_URLS; undefined when none is configured.
@@ -110,9 +113,15 @@ export async function createIdentityArea(deps: IdentityDependencies) {
   const spentSignatures = new SpentSignatures(store);
   const signers = new SignerRecovery({ workers: settings.signIn.signatureWorkers, logger: deps.logger });
   // Every wallet signature of the area: EOAs on the pool first, then the chain (contract wallets).
-  const signatures = new WalletSignatures((message, signature) => signers.recover(message, signature), deps.contracts);
+  const signatures = new WalletSignatures(
+    (message, signature) => signers.recover(message, signature),
+    deps.contracts,
+  );
   const { wallets } = settings;
-  const siwe = { domains: wallets.siweDomains, chainIds: new Set([wallets.defaultChainId, ...wallets.rpcUrls.keys()]) };
+  const siwe = {
+    domains: wallets.siweDomains,
+    chainIds: new Set([wallets.defaultChainId, ...wallets.rpcUrls.keys()]),
+  };
   /** The parts of a sign-in flow: wallet sign-in here, and the phone and second-factor areas' flows. */
   const signIn: SignInParts = {
     accounts,
@@ -125,7 +134,14 @@ export async function createIdentityArea(deps: IdentityDependencies) {
     tokenPairs,
     sessionStarter,
     pendingSignIns,
-    walletProof: new WalletProof({ serviceName, signatures, siwe, spentSignatures, lockouts, audit }),
+    walletProof: new WalletProof({
+      serviceName,
+      signatures,
+      siwe,
+      spentSignatures,
+      lockouts,
+      audit,
+    }),
     usernames,
     registration: new Registration(accounts, usernames, retiredWallets, settings.registration.powDifficultyBits),
     mfaGate: new MfaGate({ trustedDevices, pendingSignIns, sessionStarter }),
@@ -156,7 +172,7 @@ export async function createIdentityArea(deps: IdentityDependencies) {
     spentSignatures,
     /** Recovers EIP-191 signers on worker threads: a background task (started before serving, stopped after the servers drain). */
     signers,
-    /** Whether a wallet signed a message, as an EOA or a contract wallet: recovery's decisions use it. */
+    /** Whether a wallet signed a message, EOA or contract wallet: recovery's decisions use it. */
     signatures,
     /** Identity's and the accounts area's records in account moves and deletions, and the walks' first step (`close`). */
     accountData: new IdentityAccountData({ accounts, retiredWallets, heldUsernames, sessions, refreshTokens, devices }),

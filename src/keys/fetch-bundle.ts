@@ -52,7 +52,11 @@ export async function fetchKeyBundle(deps: FetchBundleDependencies, address: str
   return { bundle, oneTimePreKeys: prekey ? [prekey] : [] };
 }
 
-async function verifiedOrUndefined(verifier: KeyRecordVerifier, address: string, record: Uint8Array): Promise<SignedBundle | undefined> {
+async function verifiedOrUndefined(
+  verifier: KeyRecordVerifier,
+  address: string,
+  record: Uint8Array,
+): Promise<SignedBundle | undefined> {
   try {
     return await verifier.check(address, record);
   } catch (error) {

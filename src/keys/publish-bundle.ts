@@ -66,15 +66,19 @@ export async function publishKeyBundle(deps: PublishBundleDependencies, address:
 }
 
 /** The bundle with its binding's chain and block when a contract wallet made it, else as sent. */
-async function withContractBlock(deps: PublishBundleDependencies, bundle: SignedBundle): Promise<SignedBundle> {
+async function withContractBlock(
+  deps: PublishBundleDependencies,
+  bundle: SignedBundle,
+): Promise<SignedBundle> {
   const { walletBinding: binding } = bundle;
   // Too malformed to be checked: checkSignedBundle reports it.
   if (!Number.isSafeInteger(binding.timestamp)) return bundle;
-  const message = keyBindingMessage(deps.serviceName, bundle.address, bundle.ed25519PublicKey, binding.timestamp);
+  const { serviceName } = deps;
+  const message = keyBindingMessage(serviceName, bundle.address, bundle.ed25519PublicKey, binding.timestamp);
   const verified = await deps.signatures.verify(message, binding.signature, bundle.address);
   if (!verified.ok || verified.kind !== 'contract') return bundle;
-  const walletBinding = { ...binding, chainId: verified.chainId, blockNumber: Number(verified.blockNumber) };
-  return { ...bundle, walletBinding };
+  const { chainId, blockNumber } = verified;
+  return { ...bundle, walletBinding: { ...binding, chainId, blockNumber: Number(blockNumber) } };
 }
 
 function signedBundleOf(address: string, request: PublishKeyBundleRequest): SignedBundle {

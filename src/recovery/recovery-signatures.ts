@@ -34,12 +34,17 @@ export class RecoverySignatures {
   async require(message: string, signature: string, signer: string, timestampMs?: number): Promise<void> {
     if (signature.length > MAX_SIGNATURE) throw invalidArgument('signature is malformed');
     const verified = await this.signatures.verify(message, signature, signer);
-    if (!verified.ok && (verified.code === 'MALFORMED_SIGNATURE' || verified.code === 'INVALID_RECOVERY_ID')) {
+    const malformed = ['MALFORMED_SIGNATURE', 'INVALID_RECOVERY_ID'];
+    if (!verified.ok && malformed.includes(verified.code)) {
       throw invalidArgument(`signature is malformed: ${verified.detail}`);
     }
-    if (!verified.ok) throw unauthenticated('The signature is not the wallet\'s signature of this message');
+    if (!verified.ok) {
+      throw unauthenticated("The signature is not the wallet's signature of this message");
+    }
     if (timestampMs === undefined) return;
     if (Math.abs(Date.now() - timestampMs) > SIGN_IN_TOLERANCE_MS) throw unauthenticated('The signed timestamp is more than 5 minutes from server time', 'EXPIRED_SIGNATURE');
-    if (!(await this.spent.spend(verified.replayKey))) throw unauthenticated('This signature was already used', 'REPLAY_DETECTED');
+    if (!(await this.spent.spend(verified.replayKey))) {
+      throw unauthenticated('This signature was already used', 'REPLAY_DETECTED');
+    }
   }
 }

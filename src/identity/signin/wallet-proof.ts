@@ -56,9 +56,12 @@ export class WalletProof {
       await audit.record(call, 'sign_in_failed', { detail: verified.reason });
       await recordFailures(lockouts, targets);
       if (verified.reason === 'INVALID_ARGUMENT') throw invalidArgument(verified.detail);
-      if (verified.reason === 'EXPIRED_SIGNATURE') throw unauthenticated(expiredMessage(verified.detail), 'EXPIRED_SIGNATURE');
+      if (verified.reason === 'EXPIRED_SIGNATURE') {
+        throw unauthenticated(expiredMessage(verified.detail), 'EXPIRED_SIGNATURE');
+      }
       if (verified.reason === 'SIWE_DOMAIN_MISMATCH' || verified.reason === 'SIWE_CHAIN_MISMATCH') {
-        throw unauthenticated(`The Sign-In with Ethereum message is not for this service: ${verified.detail}`, verified.reason);
+        const message = `The Sign-In with Ethereum message is not for this service: ${verified.detail}`;
+        throw unauthenticated(message, verified.reason);
       }
       throw unauthenticated('The signed message or its signature is not valid');
     }

@@ -10,7 +10,7 @@ import type { WalletSignatures } from './wallet-signatures.js';
 
 /** `<timestamp_ms>.<signature hex>`; the timestamp in digits, the signature 65 bytes (0x optional). */
 const HEADER = /^(\d{1,15})\.((?:0x)?[0-9a-fA-F]{130})$/;
-/** With contract wallets on: any whole number of bytes up to the sign-in limit (ERC-1271, ERC-6492). */
+/** With contract wallets on: any whole number of bytes up to 4096 (ERC-1271, ERC-6492). */
 const CONTRACT_HEADER = /^(\d{1,15})\.((?:0x)?(?:[0-9a-fA-F]{2}){1,4096})$/;
 
 export interface SignedRequest {
@@ -48,6 +48,7 @@ export async function verifySignedRequest(
   signature: string,
   signatures: Pick<WalletSignatures, 'verify'>,
 ): Promise<{ ok: true; replayKey: string } | { ok: false }> {
-  const verified = await signatures.verify(signedRequestMessage(request), signature, request.wallet);
+  const message = signedRequestMessage(request);
+  const verified = await signatures.verify(message, signature, request.wallet);
   return verified.ok ? { ok: true, replayKey: verified.replayKey } : { ok: false };
 }

@@ -36,9 +36,7 @@ export interface ParsedSiwe {
 
 export type SiweRefusal =
   /** Not an EIP-4361 message in viem's canonical form, or a field out of the ABNF. */
-  | 'MALFORMED'
-  | 'SIWE_DOMAIN_MISMATCH'
-  | 'SIWE_CHAIN_MISMATCH';
+  'MALFORMED' | 'SIWE_DOMAIN_MISMATCH' | 'SIWE_CHAIN_MISMATCH';
 
 export type SiweRead =
   | { readonly ok: true; readonly siwe: ParsedSiwe }
@@ -55,12 +53,14 @@ function refuse(refusal: SiweRefusal, detail: string): SiweRead {
 /** Parses strictly (the round trip), then checks domain, URI and chain: what needs no clock. */
 export function readSiweMessage(message: string, rules: SiweRules): SiweRead {
   const fields = canonicalFields(message);
-  if (!fields) return refuse('MALFORMED', 'the message is not an EIP-4361 message in canonical form');
+  if (!fields)
+    return refuse('MALFORMED', 'the message is not an EIP-4361 message in canonical form');
   const { domain, uri, chainId, nonce, issuedAt, expirationTime, notBefore } = fields;
   if (!rules.domains.includes(domain)) {
     return refuse('SIWE_DOMAIN_MISMATCH', `the domain ${domain} is not served here`);
   }
-  if (!isOnDomain(uri, domain)) return refuse('SIWE_DOMAIN_MISMATCH', 'the URI is not on the domain');
+  if (!isOnDomain(uri, domain))
+    return refuse('SIWE_DOMAIN_MISMATCH', 'the URI is not on the domain');
   if (!rules.chainIds.has(chainId)) {
     return refuse('SIWE_CHAIN_MISMATCH', `chain ${chainId} is not accepted here`);
   }
@@ -79,7 +79,11 @@ export function readSiweMessage(message: string, rules: SiweRules): SiweRead {
 }
 
 /** Why the message is not valid at `nowMs` (issued-at, expiration-time, not-before), or undefined. */
-export function siweTimeProblem(siwe: ParsedSiwe, nowMs: number, toleranceMs: number): string | undefined {
+export function siweTimeProblem(
+  siwe: ParsedSiwe,
+  nowMs: number,
+  toleranceMs: number,
+): string | undefined {
   if (Math.abs(nowMs - siwe.issuedAtMs) > toleranceMs) {
     return `Issued At is more than ${toleranceMs} ms from server time`;
   }
@@ -106,11 +110,22 @@ function canonicalFields(message: string): CompleteSiwe | undefined {
   let rewritten: string;
   try {
     // Throws on a field out of the ABNF (domain, nonce, URI, version, chain id, statement).
-    rewritten = createSiweMessage({ ...fields, address, chainId, domain, nonce, uri, version, issuedAt });
+    rewritten = createSiweMessage({
+      ...fields,
+      address,
+      chainId,
+      domain,
+      nonce,
+      uri,
+      version,
+      issuedAt,
+    });
   } catch {
     return undefined;
   }
-  return rewritten === message ? { ...fields, address, chainId, domain, nonce, uri, version, issuedAt } : undefined;
+  return rewritten === message
+    ? { ...fields, address, chainId, domain, nonce, uri, version, issuedAt }
+    : undefined;
 }
 
 /** The URI's authority is the domain, or its host is the domain's host (another port of it). */
@@ -122,5 +137,7 @@ function isOnDomain(uri: string, domain: string): boolean {
     return false;
   }
   const domainHost = domain.replace(/:[0-9]+$/, '').toLowerCase();
-  return url.host.toLowerCase() === domain.toLowerCase() || url.hostname.toLowerCase() === domainHost;
+  return (
+    url.host.toLowerCase() === domain.toLowerCase() || url.hostname.toLowerCase() === domainHost
+  );
 }

@@ -78,7 +78,10 @@ export async function verifySignInMessage(
   siwe?: SiweSettings,
 ): Promise<SignInVerification> {
   // A bare signer recovery checks EOAs only, exactly as before contract wallets.
-  const signatures = 'verify' in checker ? checker : new WalletSignatures((m, s) => checker.recover(m, s), undefined);
+  const signatures =
+    'verify' in checker
+      ? checker
+      : new WalletSignatures((m, s) => checker.recover(m, s), undefined);
   const { walletAddress, message, signature, nowMs, toleranceMs = SIGN_IN_TOLERANCE_MS } = attempt;
 
   const template = parseSignInMessage(message, attempt.serviceName);
@@ -106,7 +109,10 @@ export async function verifySignInMessage(
   if (!verified.ok) return reject(SIGNATURE_REJECTION[verified.code], verified.detail);
 
   if (Math.abs(nowMs - parsed.timestampMs) > toleranceMs) {
-    return reject('EXPIRED_SIGNATURE', `the Timestamp is more than ${toleranceMs} ms away from server time`);
+    return reject(
+      'EXPIRED_SIGNATURE',
+      `the Timestamp is more than ${toleranceMs} ms away from server time`,
+    );
   }
 
   return { ok: true, parsed, address, replayKey: verified.replayKey };
@@ -125,7 +131,8 @@ async function verifySiwe(
 ): Promise<SignInVerification> {
   const { walletAddress, message, signature, nowMs, toleranceMs = SIGN_IN_TOLERANCE_MS } = attempt;
   const read = readSiweMessage(message, settings);
-  if (!read.ok) return reject(read.refusal === 'MALFORMED' ? 'UNAUTHORIZED' : read.refusal, read.detail);
+  if (!read.ok)
+    return reject(read.refusal === 'MALFORMED' ? 'UNAUTHORIZED' : read.refusal, read.detail);
   const { siwe } = read;
 
   if (!isWalletAddress(walletAddress)) {
@@ -133,7 +140,7 @@ async function verifySiwe(
   }
   const address = walletAddress.toLowerCase();
   if (siwe.address.toLowerCase() !== address) {
-    return reject('UNAUTHORIZED', 'the message\'s address does not match wallet_address');
+    return reject('UNAUTHORIZED', "the message's address does not match wallet_address");
   }
 
   if (signature === '') return reject('UNAUTHORIZED', 'signature is required with message');

@@ -41,7 +41,10 @@ export interface WalletSignatureOptions {
   readonly blockNumber?: bigint;
 }
 
-export type RecoverSigner = (message: string, signature: string) => Promise<RecoveredSigner> | RecoveredSigner;
+export type RecoverSigner = (
+  message: string,
+  signature: string,
+) => Promise<RecoveredSigner> | RecoveredSigner;
 
 export class WalletSignatures {
   constructor(
@@ -53,7 +56,9 @@ export class WalletSignatures {
 
   /** Whether a signature of `chainId` may be checked on chain (a JSON-RPC endpoint is configured). */
   contractWalletsOn(chainId = this.contracts?.defaultChainId): boolean {
-    return this.contracts !== undefined && chainId !== undefined && this.contracts.supports(chainId);
+    return (
+      this.contracts !== undefined && chainId !== undefined && this.contracts.supports(chainId)
+    );
   }
 
   /**
@@ -86,7 +91,11 @@ export class WalletSignatures {
       ...(options.blockNumber === undefined ? {} : { blockNumber: options.blockNumber }),
     });
     if (!verdict.valid) {
-      return { ok: false, code: 'NOT_SIGNER', detail: 'neither the wallet key nor the wallet contract accepts the signature' };
+      return {
+        ok: false,
+        code: 'NOT_SIGNER',
+        detail: 'neither the wallet key nor the wallet contract accepts the signature',
+      };
     }
     return {
       ok: true,

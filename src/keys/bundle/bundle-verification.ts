@@ -38,14 +38,21 @@ export function checkSignedBundle(
   const shape = checkShape(bundle);
   if (!shape.ok) return shape;
   const { address, ed25519PublicKey, walletBinding } = bundle;
-  const message = keyBindingMessage(serviceName, address, ed25519PublicKey, walletBinding.timestamp);
+  const { timestamp } = walletBinding;
+  const message = keyBindingMessage(serviceName, address, ed25519PublicKey, timestamp);
 
   const signer = recoverPersonalSignAddress(message, walletBinding.signature);
   if (signer.ok && signer.address === address) return checkEd25519(serviceName, bundle);
   const { chainId, blockNumber } = walletBinding;
-  if (chainId === undefined || blockNumber === undefined || !signatures?.contractWalletsOn(chainId)) {
-    if (!signer.ok) return fail('INVALID_WALLET_BINDING', `walletBinding.signature: ${signer.detail}`);
-    return fail('INVALID_WALLET_BINDING', "walletBinding.signature is not the owner's wallet signature over the key binding message");
+  const onChain = chainId !== undefined && blockNumber !== undefined;
+  if (!onChain || !signatures?.contractWalletsOn(chainId)) {
+    if (!signer.ok) {
+      return fail('INVALID_WALLET_BINDING', `walletBinding.signature: ${signer.detail}`);
+    }
+    return fail(
+      'INVALID_WALLET_BINDING',
+      "walletBinding.signature is not the owner's wallet signature over the key binding message",
+    );
   }
   return checkContractBinding(serviceName, bundle, message, signatures);
 }
@@ -62,7 +69,11 @@ async function checkContractBinding(
     ...(blockNumber === undefined ? {} : { blockNumber: BigInt(blockNumber) }),
   });
   if (!verified.ok || verified.kind !== 'contract') {
-    return fail('INVALID_WALLET_BINDING', `the wallet contract did not accept walletBinding.signature at block ${blockNumber} of chain ${chainId}`);
+    return fail(
+      'INVALID_WALLET_BINDING',
+      `the wallet contract did not accept walletBinding.signature at block ${blockNumber} of ` +
+        `chain ${chainId}`,
+    );
   }
   return checkEd25519(serviceName, bundle);
 }

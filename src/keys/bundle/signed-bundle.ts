@@ -74,7 +74,9 @@ export function decodeSignedBundle(bytes: Uint8Array): SignedBundle | undefined 
   // A contract binding names both its chain and its block, or it is not one.
   const { chainId, blockNumber } = binding;
   if ((chainId === undefined) !== (blockNumber === undefined)) return undefined;
-  if (chainId !== undefined && !(isPositiveInteger(chainId) && isPositiveInteger(blockNumber))) return undefined;
+  if (chainId !== undefined && !(isPositiveInteger(chainId) && isPositiveInteger(blockNumber))) {
+    return undefined;
+  }
   // Rebuilt member by member: whatever else a record carries is dropped, never served.
   const bundle = value as unknown as SignedBundle;
   return {

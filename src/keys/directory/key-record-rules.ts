@@ -19,7 +19,7 @@
 import { createHash } from 'node:crypto';
 import type { RecordRules } from '../../platform/dht/record-directory.js';
 import { checkSignedBundle } from '../bundle/bundle-verification.js';
-import type { BindingSignatures } from '../bundle/bundle-verification.js';
+import type { BindingSignatures, BundleCheck } from '../bundle/bundle-verification.js';
 import { bundleVersion, decodeSignedBundle } from '../bundle/signed-bundle.js';
 import type { SignedBundle } from '../bundle/signed-bundle.js';
 
@@ -46,7 +46,7 @@ export class KeyRecordVerifier {
     const checked = this.check(address, value);
     if (checked instanceof Promise) {
       void checked.catch(() => undefined);
-      throw new InvalidKeyRecordError('a contract-wallet binding is verified on chain: use check()');
+      throw new InvalidKeyRecordError('a contract binding is verified on chain: use check()');
     }
     return checked;
   }
@@ -66,7 +66,9 @@ export class KeyRecordVerifier {
     }
     const bundle = decodeSignedBundle(value);
     if (!bundle) throw new InvalidKeyRecordError('not a key bundle record');
-    if (bundle.address !== address) throw new InvalidKeyRecordError('the record is for another address');
+    if (bundle.address !== address) {
+      throw new InvalidKeyRecordError('the record is for another address');
+    }
     const check = checkSignedBundle(this.serviceName, bundle, this.signatures);
     if (!(check instanceof Promise)) return this.remember(id, bundle, check);
     return check.then((result) => this.remember(id, bundle, result));
@@ -101,9 +103,11 @@ export class KeyRecordVerifier {
     }
   }
 
-  private remember(id: string, bundle: SignedBundle, check: Awaited<ReturnType<typeof checkSignedBundle>>): SignedBundle {
+  private remember(id: string, bundle: SignedBundle, check: BundleCheck): SignedBundle {
     if (!check.ok) throw new InvalidKeyRecordError(check.detail);
-    if (this.verified.size >= this.capacity) this.verified.delete(this.verified.keys().next().value as string);
+    if (this.verified.size >= this.capacity) {
+      this.verified.delete(this.verified.keys().next().value as string);
+    }
     this.verified.set(id, bundle);
     return bundle;
   }

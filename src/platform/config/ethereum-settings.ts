@@ -27,7 +27,8 @@ export function chainRpcListSetting(
         if (!CHAIN_ID.test(id) || !Number.isSafeInteger(Number(id))) {
           throw new ConfigError(env, `must list <chain id>=<url>; "${id}" is not a chain id`);
         }
-        if (!isHttpUrl(url)) throw new ConfigError(env, `chain ${id}: "${url}" is not an http(s) URL`);
+        if (!isHttpUrl(url))
+          throw new ConfigError(env, `chain ${id}: "${url}" is not an http(s) URL`);
         if (urls.has(Number(id))) throw new ConfigError(env, `names chain ${id} twice`);
         urls.set(Number(id), url);
       }

@@ -121,15 +121,16 @@ export const settings = {
     rpcUrls: chainRpcListSetting(
       'ETH_RPC_URLS',
       'JSON-RPC endpoints of the chains whose contract wallets (ERC-1271, ERC-6492) may sign: ' +
-        'comma-separated `<chain id>=<url>` (e.g. `1=https://eth.example,8453=https://base.example`). ' +
-        'A signature that does not recover to the wallet is checked by `eth_call` there. Unset: ' +
-        'contract wallets are refused (401 UNAUTHORIZED, as any signature not by the wallet); EOAs work without it.',
+        'comma-separated `<chain id>=<url>` (e.g. ' +
+        '`1=https://eth.example,8453=https://base.example`). A signature that does not recover ' +
+        'to the wallet is checked by `eth_call` there. Unset: contract wallets are refused ' +
+        '(401 UNAUTHORIZED, as any signature not by the wallet); EOAs work without it.',
     ),
     defaultChainId: integerSetting(
       'ETH_DEFAULT_CHAIN_ID',
       'The chain on which contract wallets are verified for what names no chain: the sign-in ' +
-        'templates, X-Signature, recovery decisions and key-bundle wallet bindings. SIWE messages ' +
-        'name their own chain (accepted: this one and every chain of ETH_RPC_URLS).',
+        'templates, X-Signature, recovery decisions and key-bundle wallet bindings. SIWE ' +
+        'messages name their own chain (accepted: this one and every chain of ETH_RPC_URLS).',
       1,
       1,
       Number.MAX_SAFE_INTEGER,

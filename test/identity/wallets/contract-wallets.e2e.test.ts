@@ -16,10 +16,13 @@ import { KeyOwner, keyBindingMessage } from '../../support/key-bundles.js';
 import { ContractWallets } from '../../../src/identity/wallet/contract-wallets.js';
 import { recoverPersonalSignAddress } from '../../../src/identity/wallet/eip191.js';
 import { WalletSignatures } from '../../../src/identity/wallet/wallet-signatures.js';
-import { InvalidKeyRecordError, KeyRecordVerifier } from '../../../src/keys/directory/key-record-rules.js';
+import {
+  InvalidKeyRecordError,
+  KeyRecordVerifier,
+} from '../../../src/keys/directory/key-record-rules.js';
 import { TestUser, bearer, signIn } from '../../support/wallet.js';
 import type { SignedIn } from '../../support/wallet.js';
-import { approve, initiate, setupRecovery } from '../../recovery/recovery-support.js';
+import { approve, initiate, reject, setupRecovery } from '../../recovery/recovery-support.js';
 
 // Per-test timeouts: jest's default (the project's config) is enough for a local chain.
 
@@ -45,7 +48,10 @@ type Signer = ContractWalletUser | TestUser;
 
 const initialize = (body: unknown) => api.post('/api/v1/initialize', body);
 
-function siweMessage(address: string, overrides: Partial<Parameters<typeof createSiweMessage>[0]> = {}) {
+function siweMessage(
+  address: string,
+  overrides: Partial<Parameters<typeof createSiweMessage>[0]> = {},
+) {
   return createSiweMessage({
     address: address as Hex,
     domain: 'app.example.com',
@@ -59,7 +65,11 @@ function siweMessage(address: string, overrides: Partial<Parameters<typeof creat
   });
 }
 
-async function siweBody(user: Signer, overrides: Parameters<typeof siweMessage>[1] = {}, extra = {}) {
+async function siweBody(
+  user: Signer,
+  overrides: Parameters<typeof siweMessage>[1] = {},
+  extra = {},
+) {
   const message = siweMessage(user.address, overrides);
   return { wallet_address: user.address, message, signature: await user.sign(message), ...extra };
 }
@@ -73,7 +83,11 @@ describe('a deployed ERC-1271 wallet', () => {
     const wallet = await ContractWalletUser.deploy(chain);
     const created = await initialize(await wallet.initializeBody('register'));
     expect(created.status).toBe(200);
-    expect(created.body).toMatchObject({ success: true, is_new_user: true, user: { address: wallet.address.toLowerCase(), username: wallet.username } });
+    expect(created.body).toMatchObject({
+      success: true,
+      is_new_user: true,
+      user: { address: wallet.address.toLowerCase(), username: wallet.username },
+    });
     expect((await initialize(await wallet.initializeBody('sign-in'))).status).toBe(200);
 
     const body = await siweBody(wallet);
@@ -81,10 +95,16 @@ describe('a deployed ERC-1271 wallet', () => {
     expect(signedIn.status).toBe(200);
     expect(signedIn.body).toMatchObject({ success: true, is_new_user: false });
     // The same message again, and another message with the same nonce: both replays.
-    expect(await initialize(body)).toMatchObject({ status: 401, body: { success: false, code: 'REPLAY_DETECTED' } });
+    expect(await initialize(body)).toMatchObject({
+      status: 401,
+      body: { success: false, code: 'REPLAY_DETECTED' },
+    });
     const nonce = /Nonce: (\w+)/.exec(body.message)![1]!;
     const sameNonce = await siweBody(wallet, { nonce, statement: 'Another message.' });
-    expect(await initialize(sameNonce)).toMatchObject({ status: 401, body: { code: 'REPLAY_DETECTED' } });
+    expect(await initialize(sameNonce)).toMatchObject({
+      status: 401,
+      body: { code: 'REPLAY_DETECTED' },
+    });
   });
 
   it('refuses a non-owner, an owner removed on chain, and SIWE for another domain, chain or time', async () => {
@@ -93,14 +113,23 @@ describe('a deployed ERC-1271 wallet', () => {
 
     const stranger = privateKeyToAccount(generatePrivateKey());
     wallet.signer = stranger;
-    expect(await initialize(await wallet.initializeBody('sign-in'))).toMatchObject({ status: 401, body: { success: false, code: 'UNAUTHORIZED' } });
-    expect(await initialize(await siweBody(wallet))).toMatchObject({ status: 401, body: { code: 'UNAUTHORIZED' } });
+    expect(await initialize(await wallet.initializeBody('sign-in'))).toMatchObject({
+      status: 401,
+      body: { success: false, code: 'UNAUTHORIZED' },
+    });
+    expect(await initialize(await siweBody(wallet))).toMatchObject({
+      status: 401,
+      body: { code: 'UNAUTHORIZED' },
+    });
 
     // A second owner signs in, then is removed on chain by the first: refused from then on.
     await wallet.asOwner('addOwner', stranger.address);
     expect((await initialize(await wallet.initializeBody('sign-in'))).status).toBe(200);
     await wallet.asOwner('removeOwner', stranger.address);
-    expect(await initialize(await wallet.initializeBody('sign-in'))).toMatchObject({ status: 401, body: { code: 'UNAUTHORIZED' } });
+    expect(await initialize(await wallet.initializeBody('sign-in'))).toMatchObject({
+      status: 401,
+      body: { code: 'UNAUTHORIZED' },
+    });
 
     wallet.signer = wallet.owner;
     const refused = [
@@ -112,9 +141,15 @@ describe('a deployed ERC-1271 wallet', () => {
       [{ notBefore: new Date(Date.now() + 60_000) }, 'EXPIRED_SIGNATURE'],
     ] as const;
     for (const [overrides, code] of refused) {
-      expect({ overrides, reply: await initialize(await siweBody(wallet, overrides)) }).toMatchObject({ reply: { status: 401, body: { success: false, code } } });
+      expect({
+        overrides,
+        reply: await initialize(await siweBody(wallet, overrides)),
+      }).toMatchObject({ reply: { status: 401, body: { success: false, code } } });
     }
-    expect((await initialize(await siweBody(wallet, { expirationTime: new Date(Date.now() + 60_000) }))).status).toBe(200);
+    expect(
+      (await initialize(await siweBody(wallet, { expirationTime: new Date(Date.now() + 60_000) })))
+        .status,
+    ).toBe(200);
   });
 });
 
@@ -131,7 +166,10 @@ describe('an ERC-6492 counterfactual wallet (not deployed)', () => {
   it('registers by SIWE with the username of the request body', async () => {
     const wallet = ContractWalletUser.counterfactual(chain, factory);
     const reply = await initialize(await siweBody(wallet, {}, { username: wallet.username }));
-    expect(reply).toMatchObject({ status: 200, body: { is_new_user: true, user: { username: wallet.username } } });
+    expect(reply).toMatchObject({
+      status: 200,
+      body: { is_new_user: true, user: { username: wallet.username } },
+    });
   });
 });
 
@@ -176,23 +214,103 @@ describe('an outage of the chain', () => {
     // The signature refused for the outage was not spent: the same body works now.
     expect((await initialize(await wallet.initializeBody('sign-in'))).status).toBe(200);
   });
+
+  it('X-Signature, a guardian decision and a key publish answer 503 too, and store nothing', async () => {
+    const owner = await registered(await ContractWalletUser.deploy(chain));
+    const guardian = await registered(await ContractWalletUser.deploy(chain));
+    const config = { guardians: [guardian.user.address], min_guardians_required: 1 };
+    expect((await setupRecovery(api, owner, config)).status).toBe(200);
+    const opened = await initiate(api, owner.user.address.toLowerCase(), new TestUser());
+    expect(opened.status).toBe(200);
+    const keys = new KeyOwner(owner.user as unknown as TestUser);
+
+    await chain.stopRelay();
+    const setup = await setupRecovery(api, owner, config);
+    expect(setup).toMatchObject({ status: 503, body: { code: 'UNAVAILABLE' } });
+    expect(setup.headers.get('retry-after')).toMatch(/^[1-9]/);
+    const approval = await approve(api, guardian, opened.body.request);
+    expect(approval).toMatchObject({ status: 503, body: { code: 'UNAVAILABLE' } });
+    const published = await api.post('/api/v1/keys', await keys.bundle(), bearer(owner));
+    expect(published).toMatchObject({ status: 503, body: { code: 'UNAVAILABLE' } });
+    expect((await api.get('/api/v1/keys', bearer(owner))).status).toBe(404);
+
+    await chain.openRelay();
+    expect((await approve(api, guardian, opened.body.request)).status).toBe(200);
+    expect((await api.post('/api/v1/keys', await keys.bundle(), bearer(owner))).status).toBe(200);
+  });
+});
+
+describe('an endpoint that serves another chain than ETH_RPC_URLS says', () => {
+  // The same address may be another wallet with other owners on another chain: never decide.
+  const misconfigured = serviceForThisFile(() => ({
+    ETH_RPC_URLS: `1=${chain.rpcUrl}`,
+    ETH_DEFAULT_CHAIN_ID: '1',
+  }));
+
+  it('refuses to verify there (503), while EOAs sign in', async () => {
+    const wallet = await ContractWalletUser.deploy(chain);
+    const reply = await misconfigured.api.post(
+      '/api/v1/initialize',
+      await wallet.initializeBody('register'),
+    );
+    expect(reply).toMatchObject({ status: 503, body: { code: 'UNAVAILABLE' } });
+    await signIn(misconfigured.api.url(''), new TestUser(), 'register');
+  });
 });
 
 describe('the other wallet signatures', () => {
   it('X-Signature (recovery setup) and a guardian approval by contract wallets', async () => {
     const owner = await registered(await ContractWalletUser.deploy(chain));
     const guardian = await registered(ContractWalletUser.counterfactual(chain, factory));
-    const setup = await setupRecovery(api, owner, { guardians: [guardian.user.address], min_guardians_required: 1, time_lock_hours: 24 });
+    const setup = await setupRecovery(api, owner, {
+      guardians: [guardian.user.address],
+      min_guardians_required: 1,
+      time_lock_hours: 24,
+    });
     expect(setup).toMatchObject({ status: 200, body: { success: true } });
     // Without the owner's signature, and signed by a stranger: refused.
-    expect((await setupRecovery(api, owner, { guardians: [guardian.user.address], min_guardians_required: 1 }, { sign: false })).status).toBe(401);
-    (owner.user as unknown as ContractWalletUser).signer = privateKeyToAccount(generatePrivateKey());
-    expect((await setupRecovery(api, owner, { guardians: [guardian.user.address], min_guardians_required: 1 })).status).toBe(401);
+    expect(
+      (
+        await setupRecovery(
+          api,
+          owner,
+          { guardians: [guardian.user.address], min_guardians_required: 1 },
+          { sign: false },
+        )
+      ).status,
+    ).toBe(401);
+    (owner.user as unknown as ContractWalletUser).signer =
+      privateKeyToAccount(generatePrivateKey());
+    expect(
+      (
+        await setupRecovery(api, owner, {
+          guardians: [guardian.user.address],
+          min_guardians_required: 1,
+        })
+      ).status,
+    ).toBe(401);
 
     const opened = await initiate(api, owner.user.address.toLowerCase(), new TestUser());
     expect(opened.status).toBe(200);
     const approved = await approve(api, guardian, opened.body.request);
     expect(approved).toMatchObject({ status: 200, body: { success: true } });
+  });
+
+  it('a guardian rejection by a contract wallet, and none by a stranger signing for it', async () => {
+    const owner = await registered(await ContractWalletUser.deploy(chain));
+    const guardian = await registered(await ContractWalletUser.deploy(chain));
+    const config = { guardians: [guardian.user.address], min_guardians_required: 1 };
+    expect((await setupRecovery(api, owner, config)).status).toBe(200);
+    const opened = await initiate(api, owner.user.address.toLowerCase(), new TestUser());
+    expect(opened.status).toBe(200);
+    const wallet = guardian.user as unknown as ContractWalletUser;
+    wallet.signer = privateKeyToAccount(generatePrivateKey());
+    expect((await reject(api, guardian, opened.body.request)).status).toBe(401);
+    wallet.signer = wallet.owner;
+    expect(await reject(api, guardian, opened.body.request)).toMatchObject({
+      status: 200,
+      body: { success: true },
+    });
   });
 
   it('a key bundle bound by a contract wallet is published, served, and re-verified by peers at its block', async () => {
@@ -207,7 +325,13 @@ describe('the other wallet signatures', () => {
     // A client checks the binding on chain with its own library (viem), as keys.proto says.
     const binding = fetched.body.keyBundle.walletBinding;
     const message = keyBindingMessage(keys.address, keys.ed25519PublicKey, binding.timestamp);
-    expect(await chain.publicClient.verifyMessage({ address: wallet.address, message, signature: binding.signature })).toBe(true);
+    expect(
+      await chain.publicClient.verifyMessage({
+        address: wallet.address,
+        message,
+        signature: binding.signature,
+      }),
+    ).toBe(true);
 
     // A binding signed by a stranger is refused at publish.
     const stranger = new KeyOwner(wallet as unknown as TestUser);
@@ -221,22 +345,53 @@ describe('the other wallet signatures', () => {
     const keys = new KeyOwner(wallet as unknown as TestUser);
     const { oneTimePreKeys: _prekeys, ...signed } = await keys.bundle();
     const blockNumber = Number(await chain.publicClient.getBlockNumber());
-    const record = (binding: object) => new TextEncoder().encode(JSON.stringify({ address: keys.address, ...signed, walletBinding: { ...signed.walletBinding, ...binding } }));
-    const contracts = new ContractWallets({ rpcUrls: new Map([[CHAIN_ID, chain.rpcUrl]]), defaultChainId: CHAIN_ID, rpcTimeoutMs: 2000 });
-    const peer = new KeyRecordVerifier('Service', 100, new WalletSignatures(recoverPersonalSignAddress, contracts));
+    const record = (binding: object) =>
+      new TextEncoder().encode(
+        JSON.stringify({
+          address: keys.address,
+          ...signed,
+          walletBinding: { ...signed.walletBinding, ...binding },
+        }),
+      );
+    const contracts = new ContractWallets({
+      rpcUrls: new Map([[CHAIN_ID, chain.rpcUrl]]),
+      defaultChainId: CHAIN_ID,
+      rpcTimeoutMs: 2000,
+    });
+    const peer = new KeyRecordVerifier(
+      'Service',
+      100,
+      new WalletSignatures(recoverPersonalSignAddress, contracts),
+    );
     const genuine = record({ chainId: CHAIN_ID, blockNumber });
-    await expect(Promise.resolve(peer.check(keys.address, genuine))).resolves.toMatchObject({ address: keys.address });
+    await expect(Promise.resolve(peer.check(keys.address, genuine))).resolves.toMatchObject({
+      address: keys.address,
+    });
 
     // The owner is removed later: the binding stays valid at its recorded block, not after.
     await wallet.asOwner('addOwner', chain.deployer.address);
     await wallet.asOwner('removeOwner', wallet.owner.address, chain.deployer);
-    const fresh = new KeyRecordVerifier('Service', 100, new WalletSignatures(recoverPersonalSignAddress, contracts));
-    await expect(Promise.resolve(fresh.check(keys.address, genuine))).resolves.toMatchObject({ address: keys.address });
+    const fresh = new KeyRecordVerifier(
+      'Service',
+      100,
+      new WalletSignatures(recoverPersonalSignAddress, contracts),
+    );
+    await expect(Promise.resolve(fresh.check(keys.address, genuine))).resolves.toMatchObject({
+      address: keys.address,
+    });
     const latest = Number(await chain.publicClient.getBlockNumber());
-    await expect(Promise.resolve(fresh.check(keys.address, record({ chainId: CHAIN_ID, blockNumber: latest })))).rejects.toThrow(InvalidKeyRecordError);
+    await expect(
+      Promise.resolve(
+        fresh.check(keys.address, record({ chainId: CHAIN_ID, blockNumber: latest })),
+      ),
+    ).rejects.toThrow(InvalidKeyRecordError);
 
     // A peer without an endpoint for the chain, and the same record without its block: refused.
-    const withoutChain = new KeyRecordVerifier('Service', 100, new WalletSignatures(recoverPersonalSignAddress, undefined));
+    const withoutChain = new KeyRecordVerifier(
+      'Service',
+      100,
+      new WalletSignatures(recoverPersonalSignAddress, undefined),
+    );
     expect(() => withoutChain.check(keys.address, genuine)).toThrow(InvalidKeyRecordError);
     expect(() => peer.check(keys.address, record({}))).toThrow(InvalidKeyRecordError);
   });

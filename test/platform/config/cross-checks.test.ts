@@ -37,6 +37,37 @@ describe('cross-setting checks', () => {
     expect(loadConfig({}).push).toMatchObject({ vapidPublicKey: undefined, vapidPrivateKey: undefined, vapidSubject: 'mailto:push@localhost' });
   });
 
+  it('ETH_RPC_URLS, when set, includes ETH_DEFAULT_CHAIN_ID; both and SIWE_DOMAINS are parsed at load', () => {
+    expect(() => loadConfig({ ETH_RPC_URLS: '8453=https://base.example' })).toThrow(
+      'ETH_RPC_URLS must include ETH_DEFAULT_CHAIN_ID (1) when it is set',
+    );
+    const wallets = loadConfig({
+      ETH_RPC_URLS: '1=https://eth.example/rpc, 8453=http://10.0.0.5:8545',
+      SIWE_DOMAINS: 'app.example.com,app.example.com:8443',
+    }).wallets;
+    expect([...wallets.rpcUrls]).toEqual([
+      [1, 'https://eth.example/rpc'],
+      [8453, 'http://10.0.0.5:8545'],
+    ]);
+    expect(wallets.siweDomains).toEqual(['app.example.com', 'app.example.com:8443']);
+    expect(loadConfig({}).wallets).toMatchObject({
+      defaultChainId: 1,
+      rpcTimeoutMs: 3000,
+      siweDomains: ['localhost:8080', 'localhost'],
+    });
+    expect(loadConfig({}).wallets.rpcUrls.size).toBe(0);
+    const refused: [Record<string, string>, string][] = [
+      [{ ETH_RPC_URLS: 'mainnet=https://eth.example' }, 'ETH_RPC_URLS must list'],
+      [{ ETH_RPC_URLS: '1=ftp://eth.example' }, 'is not an http(s) URL'],
+      [{ ETH_RPC_URLS: '1=https://a.example,1=https://b.example' }, 'names chain 1 twice'],
+      [{ ETH_RPC_URLS: '0=https://eth.example' }, 'is not a chain id'],
+      [{ SIWE_DOMAINS: 'https://app.example.com' }, 'SIWE_DOMAINS must list'],
+      [{ SIWE_DOMAINS: 'app.example.com,' }, 'SIWE_DOMAINS must list'],
+      [{ ETH_DEFAULT_CHAIN_ID: '0' }, 'ETH_DEFAULT_CHAIN_ID'],
+    ];
+    for (const [env, problem] of refused) expect(() => loadConfig(env)).toThrow(problem);
+  });
+
   it('RATE_LIMIT_OVERRIDES is checked against the API when the configuration loads', () => {
     expect(() => loadConfig({ RATE_LIMIT_OVERRIDES: '{"NoSuch.Rpc": {"limit": 1}}' })).toThrow('RATE_LIMIT_OVERRIDES has an unknown key "NoSuch.Rpc"');
     const overrides = loadConfig({ RATE_LIMIT_OVERRIDES: '{"AuthService.Initialize": {"burst": 3, "window_seconds": 30}}' }).limits.overrides;

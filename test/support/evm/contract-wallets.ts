@@ -7,7 +7,13 @@
  */
 import { readFileSync } from 'node:fs';
 import solc from 'solc';
-import { encodeFunctionData, getContractAddress, keccak256, toHex, serializeErc6492Signature } from 'viem';
+import {
+  encodeFunctionData,
+  getContractAddress,
+  keccak256,
+  toHex,
+  serializeErc6492Signature,
+} from 'viem';
 import type { Abi, Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import type { PrivateKeyAccount } from 'viem/accounts';
@@ -30,11 +36,16 @@ export function artifacts(): { wallet: Artifact; factory: Artifact } {
       JSON.stringify({
         language: 'Solidity',
         sources: { 'owned-wallet.sol': { content: source } },
-        settings: { evmVersion: 'shanghai', outputSelection: { '*': { '*': ['abi', 'evm.bytecode.object'] } } },
+        settings: {
+          evmVersion: 'shanghai',
+          outputSelection: { '*': { '*': ['abi', 'evm.bytecode.object'] } },
+        },
       }),
     ),
   );
-  const errors = (output.errors ?? []).filter((error: { severity: string }) => error.severity === 'error');
+  const errors = (output.errors ?? []).filter(
+    (error: { severity: string }) => error.severity === 'error',
+  );
   if (errors.length > 0) throw new Error(JSON.stringify(errors));
   const of = (name: string): Artifact => {
     const contract = output.contracts['owned-wallet.sol'][name];
@@ -48,7 +59,12 @@ export function artifacts(): { wallet: Artifact; factory: Artifact } {
 const GAS = 3_000_000n;
 
 async function deployed(chain: LocalChain, artifact: Artifact, args: unknown[]): Promise<Hex> {
-  const hash = await chain.walletClient.deployContract({ abi: artifact.abi, bytecode: artifact.bytecode, args, gas: GAS });
+  const hash = await chain.walletClient.deployContract({
+    abi: artifact.abi,
+    bytecode: artifact.bytecode,
+    args,
+    gas: GAS,
+  });
   const receipt = await chain.publicClient.waitForTransactionReceipt({ hash });
   if (!receipt.contractAddress) throw new Error('deployment failed');
   return receipt.contractAddress;
@@ -61,7 +77,10 @@ export async function deployFactory(chain: LocalChain): Promise<Hex> {
 let counter = 0;
 
 export class ContractWalletUser {
-  readonly username = `cw_${process.pid}_${++counter}_${Math.floor(Math.random() * 1e6)}`.slice(0, 32);
+  readonly username = `cw_${process.pid}_${++counter}_${Math.floor(Math.random() * 1e6)}`.slice(
+    0,
+    32,
+  );
   /** The key that signs for the wallet now (an owner, or a stranger in refusal tests). */
   signer: PrivateKeyAccount;
   /** Set while the wallet is not deployed: signatures are wrapped for ERC-6492. */
@@ -90,8 +109,17 @@ export class ContractWalletUser {
     const salt = keccak256(toHex(`salt-${owner.address}`));
     const { wallet, factory: factoryArtifact } = artifacts();
     const initCode = `${wallet.bytecode}${encodeAbi(owner.address)}` as Hex;
-    const address = getContractAddress({ opcode: 'CREATE2', from: factory, salt, bytecode: initCode });
-    const factoryData = encodeFunctionData({ abi: factoryArtifact.abi, functionName: 'deploy', args: [owner.address, salt] });
+    const address = getContractAddress({
+      opcode: 'CREATE2',
+      from: factory,
+      salt,
+      bytecode: initCode,
+    });
+    const factoryData = encodeFunctionData({
+      abi: factoryArtifact.abi,
+      functionName: 'deploy',
+      args: [owner.address, salt],
+    });
     return new ContractWalletUser(chain, address, owner, { factory, factoryData });
   }
 
@@ -99,25 +127,48 @@ export class ContractWalletUser {
   async sign(message: string): Promise<Hex> {
     const signature = await this.signer.signMessage({ message });
     if (!this.counterfactual) return signature;
-    return serializeErc6492Signature({ address: this.counterfactual.factory, data: this.counterfactual.factoryData, signature });
+    return serializeErc6492Signature({
+      address: this.counterfactual.factory,
+      data: this.counterfactual.factoryData,
+      signature,
+    });
   }
 
   /** An owner's transaction on the wallet (gas paid by the owner, funded by the deployer first). */
-  async asOwner(functionName: 'addOwner' | 'removeOwner', who: Hex, by: PrivateKeyAccount = this.owner): Promise<void> {
-    const fund = await this.chain.walletClient.sendTransaction({ to: by.address, value: 10n ** 17n, gas: 21_000n });
+  async asOwner(
+    functionName: 'addOwner' | 'removeOwner',
+    who: Hex,
+    by: PrivateKeyAccount = this.owner,
+  ): Promise<void> {
+    const fund = await this.chain.walletClient.sendTransaction({
+      to: by.address,
+      value: 10n ** 17n,
+      gas: 21_000n,
+    });
     await this.chain.publicClient.waitForTransactionReceipt({ hash: fund });
     const { createWalletClient, http } = await import('viem');
-    const client = createWalletClient({ account: by, chain: this.chain.chain, transport: http(this.chain.publicClient.transport.url) });
-    const hash = await client.writeContract({ address: this.address, abi: artifacts().wallet.abi, functionName, args: [who], gas: 200_000n });
+    const client = createWalletClient({
+      account: by,
+      chain: this.chain.chain,
+      transport: http(this.chain.publicClient.transport.url),
+    });
+    const hash = await client.writeContract({
+      address: this.address,
+      abi: artifacts().wallet.abi,
+      functionName,
+      args: [who],
+      gas: 200_000n,
+    });
     const receipt = await this.chain.publicClient.waitForTransactionReceipt({ hash });
     if (receipt.status !== 'success') throw new Error(`${functionName} reverted`);
   }
 
   /** The Initialize body of a template sign-in (TestUser's shape: helpers take either). */
   async initializeBody(kind: 'register' | 'sign-in', extra: Record<string, unknown> = {}) {
-    const message = kind === 'register'
-      ? registrationMessage({ address: this.address, username: this.username })
-      : signInMessage({ address: this.address });
+    const message =
+      kind === 'register'
+        ? registrationMessage({ address: this.address, username: this.username })
+        : signInMessage({ address: this.address });
     return { wallet_address: this.address, message, signature: await this.sign(message), ...extra };
   }
 }

@@ -42,7 +42,9 @@ export class LocalChain {
     this.server = ganache.server({
       chain: { hardfork: 'shanghai', chainId: CHAIN_ID },
       logging: { quiet: true },
-      wallet: { accounts: [{ secretKey: this.privateKeyHex, balance: `0x${(10n ** 21n).toString(16)}` }] },
+      wallet: {
+        accounts: [{ secretKey: this.privateKeyHex, balance: `0x${(10n ** 21n).toString(16)}` }],
+      },
     } as never);
     this.chainPort = await freePort();
     await this.server.listen(this.chainPort, '127.0.0.1');
@@ -51,7 +53,10 @@ export class LocalChain {
   }
 
   get publicClient() {
-    return createPublicClient({ chain: this.chain, transport: http(`http://127.0.0.1:${this.chainPort}`) });
+    return createPublicClient({
+      chain: this.chain,
+      transport: http(`http://127.0.0.1:${this.chainPort}`),
+    });
   }
 
   get walletClient() {
@@ -65,7 +70,9 @@ export class LocalChain {
   /** The relay refuses connections: the endpoint is down. */
   async stopRelay(): Promise<void> {
     for (const socket of this.sockets) socket.destroy();
-    await new Promise<void>((resolve) => (this.relay ? this.relay.close(() => resolve()) : resolve()));
+    await new Promise<void>((resolve) =>
+      this.relay ? this.relay.close(() => resolve()) : resolve(),
+    );
     this.relay = undefined;
   }
 
