@@ -3,7 +3,8 @@
 // sign-ins/s against a local ganache chain (in this process, JSON-RPC over loopback HTTP).
 // Every signature is made before the clock starts (ethers for EOAs, viem for the wallet's
 // owner). BENCH_WALLETS_COUNT (default 1000) EOA sign-ins per configuration,
-// BENCH_WALLETS_CONTRACT_COUNT (default 300) contract sign-ins, BENCH_SIGNIN_CONCURRENCY (32).
+// BENCH_WALLETS_CONTRACT_COUNT (default 300) contract sign-ins, BENCH_SIGNIN_CONCURRENCY (32),
+// BENCH_WALLETS_ROUNDS (2) alternations of off and on.
 // Part of `npm run bench`; alone: `npm run build && node bench/wallets.mjs`.
 import { readFileSync } from 'node:fs';
 import ganache from 'ganache';
@@ -16,6 +17,7 @@ import { freePort, printTable, postJson, startService, timedRequests } from './s
 const COUNT = Number(process.env.BENCH_WALLETS_COUNT ?? 1000);
 const CONTRACT_COUNT = Number(process.env.BENCH_WALLETS_CONTRACT_COUNT ?? 300);
 const CONCURRENCY = Number(process.env.BENCH_SIGNIN_CONCURRENCY ?? 32);
+const ROUNDS = Number(process.env.BENCH_WALLETS_ROUNDS ?? 2);
 const CHAIN_ID = 1337;
 
 const signInMessage = (address, timestampMs) =>
@@ -109,10 +111,13 @@ async function startChain() {
 export async function benchWallets() {
   const chain = await startChain();
   const rpc = { ETH_RPC_URLS: `${CHAIN_ID}=${chain.url}`, ETH_DEFAULT_CHAIN_ID: String(CHAIN_ID) };
-  const rows = {
-    'EOA, contract wallets off': await eoaSignIns({}),
-    'EOA, contract wallets on': await eoaSignIns(rpc),
-  };
+  // Off and on alternate, so that a change of the machine's load shows as a difference
+  // between rounds of the same configuration rather than between the configurations.
+  const rows = {};
+  for (let round = 1; round <= ROUNDS; round++) {
+    rows[`EOA, contract wallets off (round ${round})`] = await eoaSignIns({});
+    rows[`EOA, contract wallets on (round ${round})`] = await eoaSignIns(rpc);
+  }
 
   const service = await startService({
     LOG_LEVEL: 'warn',

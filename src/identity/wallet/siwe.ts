@@ -56,7 +56,9 @@ export function readSiweMessage(message: string, rules: SiweRules): SiweRead {
   if (!fields)
     return refuse('MALFORMED', 'the message is not an EIP-4361 message in canonical form');
   const { domain, uri, chainId, nonce, issuedAt, expirationTime, notBefore } = fields;
-  if (!rules.domains.includes(domain)) {
+  // Host names are case-insensitive (RFC 3986): `App.Example.com` is the configured domain.
+  const configured = rules.domains.some((each) => each.toLowerCase() === domain.toLowerCase());
+  if (!configured) {
     return refuse('SIWE_DOMAIN_MISMATCH', `the domain ${domain} is not served here`);
   }
   if (!isOnDomain(uri, domain))

@@ -6,6 +6,7 @@
 import { TestUser, signIn } from '../../support/wallet.js';
 import { expectFailure, expectSignedIn, freshMessage, postInitialize, signAndPost } from '../../support/signin-http.js';
 import { serviceForThisFile } from '../../support/service-for-tests.js';
+import { createSiweMessage, generateSiweNonce } from 'viem/siwe';
 
 let user: TestUser;
 const { service } = serviceForThisFile();
@@ -15,7 +16,23 @@ beforeAll(async () => {
 
 const signInTemplate = () => freshMessage('sign-in', user);
 
+/** A Sign-In with Ethereum message (issue #28) for the default SIWE_DOMAINS, built by viem. */
+const siwe = () =>
+  createSiweMessage({
+    address: user.address as `0x${string}`,
+    domain: 'localhost:8080',
+    uri: 'http://localhost:8080/',
+    version: '1',
+    chainId: 1,
+    nonce: generateSiweNonce(),
+    issuedAt: new Date(),
+  });
+
 const NOT_A_TEMPLATE: [string, () => string][] = [
+  // Neither a template nor an EIP-4361 message in canonical form: the same 401.
+  ['an EIP-4361 message with its address not in EIP-55 form', () => siwe().replace(user.address, user.address.toLowerCase())],
+  ['an EIP-4361 message with a trailing newline', () => `${siwe()}\n`],
+  ['an EIP-4361 message without its Nonce line', () => siwe().replace(/\nNonce: \w+/, '')],
   ['random text', () => `hello, please let me in ${Date.now()}`],
   ['CRLF line endings', () => signInTemplate().replaceAll('\n', '\r\n')],
   ['a trailing newline', () => `${signInTemplate()}\n`],
