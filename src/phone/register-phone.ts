@@ -65,7 +65,10 @@ export function registerPhone(deps: RegisterPhoneDependencies) {
     const { verified } = proof;
     let account: Account;
     try {
-      if (verified.parsed.kind === 'sign-in') throw unauthenticated('message must be a registration template');
+      // Sign-In with Ethereum is Initialize's (auth.proto): RegisterPhone keeps the templates.
+      if (verified.parsed.kind === 'sign-in' || verified.parsed.kind === 'siwe') {
+        throw unauthenticated('message must be a registration template');
+      }
       if (await deps.accounts.find(verified.address)) throw conflict('This wallet already has an account');
       await verifications.consume(verification);
       // The binding first: its unique hash settles a race between two registrations of one number.

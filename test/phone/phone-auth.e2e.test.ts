@@ -15,6 +15,7 @@ import { challengeAndVerify, enableMfa, mfaBearer } from '../mfa/mfa-support.js'
 import { PhoneFlow } from './phone-flow.js';
 import { TestPhone, lastSmsCode } from './phone-support.js';
 import { serviceForThisFile } from '../support/service-for-tests.js';
+import { createSiweMessage, generateSiweNonce } from 'viem/siwe';
 
 let flow: PhoneFlow;
 const { service, api } = serviceForThisFile();
@@ -98,6 +99,27 @@ it('validates the SMS requests and the codes', async () => {
   // An unregistered number has no login.
   const { verification_token } = await flow.verify(other);
   expectFailure(await api.post('/api/v1/auth/phone/login-challenge', { verification_token }), 404, 'NOT_FOUND');
+});
+
+it('refuses a Sign-In with Ethereum message: RegisterPhone keeps the registration templates', async () => {
+  const phone = new TestPhone();
+  const user = new TestUser();
+  const { verification_token } = await flow.verify(phone);
+  const message = createSiweMessage({
+    address: user.address as `0x${string}`,
+    domain: 'localhost:8080',
+    uri: 'http://localhost:8080/',
+    version: '1',
+    chainId: 1,
+    nonce: generateSiweNonce(),
+    issuedAt: new Date(),
+  });
+  const signed = { message, signature: await user.sign(message) };
+  const siwe = await flow.registrationBody(phone, verification_token, user, signed);
+  expectFailure(await api.post('/api/v1/auth/phone/register', siwe), 401, 'UNAUTHORIZED');
+  // Refused after the proof: the number's verification is still usable with a template.
+  const template = await flow.registrationBody(phone, verification_token, user);
+  expectOk(await api.post('/api/v1/auth/phone/register', template));
 });
 
 it('accepts a registration without phone_hash_signature with a warning, and refuses a bad one', async () => {

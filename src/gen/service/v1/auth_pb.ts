@@ -800,7 +800,9 @@ export const AuthService: GenService<{
    * for the wallet for 10 minutes, longer than the message can be fresh, whatever signature
    * carries it (`401 REPLAY_DETECTED`). A new account takes its username from the request's
    * `username` (as the short registration template would), proof of work as for the templates.
-   * `Statement`, `Request ID` and `Resources` are allowed and not interpreted.
+   * `Statement`, `Request ID` and `Resources` are allowed and not interpreted. What the server
+   * keeps of a SIWE sign-in: the wallet and the nonce, for 10 minutes (the replay rule), and the
+   * audit entry of any sign-in; the rest of the message is not stored.
    *
    * Contract wallets (ERC-1271, ERC-6492): when the signature does not recover to
    * `wallet_address` (or is longer than 65 bytes), and the operator configured a JSON-RPC
