@@ -37,7 +37,7 @@ import type { WsTickets } from '../identity/sessions/ws-tickets.js';
 import type { TokenVerification } from '../identity/tokens/token-verification.js';
 import type { KeyRecordVerifier } from '../keys/directory/key-record-rules.js';
 import { createKeysArea } from '../keys/keys-area.js';
-import { createMediaArea } from '../media/media-area.js';
+import { createMediaArea, createMediaLibrary } from '../media/media-area.js';
 import type { MediaMetrics } from '../media/media-metrics.js';
 import type { KeysMetrics } from '../keys/keys-metrics.js';
 import { createLocationArea } from '../location/location-area.js';
@@ -167,11 +167,10 @@ export async function buildApiAreas(ports: ApiAreaPorts): Promise<ApiAreas> {
   // (and the groups area, and the coming channels area, write their members' records).
   const conversations = new Conversations(store, accounts);
   const presence = createPresenceArea({ store, conversations, blocks: contacts.blocks, events });
-  const media = await createMediaArea({
+  const mediaLibrary = await createMediaLibrary({
     settings: config.media,
     store,
     blobStorage: { mongodbUrl: config.store.mongodbUrl, dataDir: config.store.dataDir },
-    conversations,
     metrics: ports.mediaMetrics,
     logger,
   });
@@ -183,25 +182,23 @@ export async function buildApiAreas(ports: ApiAreaPorts): Promise<ApiAreas> {
     statuses: presence.presence,
     audience: presence.audience,
     events,
-    avatars: media.avatars,
+    avatars: mediaLibrary.avatars,
   });
   // Channels before messaging, which carries them in its routes (send, history, chats).
   const channels = await createChannelsArea({
     settings: config.channels,
     store,
     accounts,
-    media: media.held,
+    media: mediaLibrary.held,
     posts: ports.channelPosts,
     follows: ports.channelFollows,
     logger,
   });
-  // Media is built first (messaging and profile use it); who may read a channel comes now.
-  media.channelReaders.bind(channels.access);
   const messaging = await createMessagingArea({
     store,
     conversations,
     channels: channels.conversations,
-    media: media.attachments,
+    media: mediaLibrary.attachments,
     viewedMediaGraceMs: config.media.viewedGraceMs,
     accounts,
     blocks: contacts.blocks,
@@ -227,8 +224,8 @@ export async function buildApiAreas(ports: ApiAreaPorts): Promise<ApiAreas> {
     store,
     conversations,
     sender: messaging.sender,
-    avatars: media.held,
-    messageMedia: media.attachments,
+    avatars: mediaLibrary.held,
+    messageMedia: mediaLibrary.attachments,
     blocks: contacts.blocks,
     logger,
     outages: ports.outages,
@@ -282,9 +279,17 @@ export async function buildApiAreas(ports: ApiAreaPorts): Promise<ApiAreas> {
     conversations,
     blocks: contacts.blocks,
     events,
-    media: media.held,
+    media: mediaLibrary.held,
   });
-  media.storyAudience.bind(stories.stories);
+  // Channels and stories hold media and answer who may read it: the media service comes after them.
+  const media = createMediaArea({
+    settings: config.media,
+    library: mediaLibrary,
+    conversations,
+    channelReaders: channels.access,
+    storyAudience: stories.stories,
+    metrics: ports.mediaMetrics,
+  });
   const recovery = await createRecoveryArea({
     settings: config.accounts,
     serviceName: config.service.name,
@@ -317,7 +322,7 @@ export async function buildApiAreas(ports: ApiAreaPorts): Promise<ApiAreas> {
     groups.accountData,
     channels.accountData,
     push.accountData,
-    media.accountData,
+    mediaLibrary.accountData,
     stories.accountData,
     contacts.accountData,
     polls.accountData,
@@ -342,7 +347,7 @@ export async function buildApiAreas(ports: ApiAreaPorts): Promise<ApiAreas> {
   return {
     authentication: identity.authentication,
     mirrors: [identity.mirror, contacts.mirror, channels.mirror],
-    backgroundTasks: [identity.signers, messaging.announcementSweeper, keys.republisher, relay.drains, location.expirySweeper, accountLife.resumer, push.dispatcher, media.background, groups.creationResumer],
+    backgroundTasks: [identity.signers, messaging.announcementSweeper, keys.republisher, relay.drains, location.expirySweeper, accountLife.resumer, push.dispatcher, mediaLibrary.background, groups.creationResumer],
     accountData,
     implementations: new Map<string, PartialServiceImpl>([
       [SystemService.typeName, createSystemService(ports.frontendErrors)],
