@@ -71,6 +71,7 @@ import { createRecoveryArea } from '../recovery/recovery-area.js';
 import { createRelayArea } from '../relay/relay-area.js';
 import { createStickersArea } from '../stickers/stickers-area.js';
 import { createStoriesArea } from '../stories/stories-area.js';
+import { createAreaEvents } from '../events/area-events.js';
 import type { FrontendErrorCounter } from '../system/frontend-errors.js';
 import { createSystemService } from '../system/system-service.js';
 
@@ -143,6 +144,7 @@ export interface ApiAreas {
 
 export async function buildApiAreas(ports: ApiAreaPorts): Promise<ApiAreas> {
   const { config, store, sharedState, logger, events } = ports;
+  const areaEvents = createAreaEvents();
   const identity = await createIdentityArea({
     settings: { service: config.service, signIn: config.signIn, sessions: config.sessions, registration: config.registration, mfa: config.mfa, phone: config.phone, sms: config.sms },
     dataDir: config.store.dataDir,
@@ -153,11 +155,13 @@ export async function buildApiAreas(ports: ApiAreaPorts): Promise<ApiAreas> {
     verification: ports.verification,
     wsTickets: ports.wsTickets,
     smsNumberLimiter: ports.smsNumberLimiter,
+    sessionEnds: { sessionEnded: (sessionId) => areaEvents.sessionEnded.announce(sessionId) },
   });
   const { accounts } = identity;
   const contacts = await createContactsArea({
     store,
     blockMirror: ports.blockMirror,
+    blockListener: { blocked: (blocker, blocked) => areaEvents.blockMade.announce({ blocker, blocked }) },
     accounts,
     phoneAccounts: identity.phoneAccounts,
     sharedState,
@@ -213,12 +217,12 @@ export async function buildApiAreas(ports: ApiAreaPorts): Promise<ApiAreas> {
     store,
     conversations,
     blocks: contacts.blocks,
+    blockMade: areaEvents.blockMade,
     events,
     metrics: ports.locationMetrics,
     logger,
     outages: ports.outages,
   });
-  contacts.blocks.addListener(location.blockListener);
   const groups = await createGroupsArea({
     settings: config.groups,
     store,
@@ -262,6 +266,7 @@ export async function buildApiAreas(ports: ApiAreaPorts): Promise<ApiAreas> {
     queue: ports.pushQueue,
     connections: ports.sessionConnections,
     activeSessionsOf: async (address) => (await identity.sessions.listActive(address)).map((session) => session._id),
+    sessionEnded: areaEvents.sessionEnded,
     metrics: ports.pushMetrics,
     logger,
     outages: ports.outages,
@@ -343,7 +348,6 @@ export async function buildApiAreas(ports: ApiAreaPorts): Promise<ApiAreas> {
     logger,
     outages: ports.outages,
   });
-  identity.sessions.onEnded(push.sessionEnds);
   return {
     authentication: identity.authentication,
     mirrors: [identity.mirror, contacts.mirror, channels.mirror],

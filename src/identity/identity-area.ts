@@ -45,6 +45,7 @@ import { sessionIndexes } from './sessions/session.js';
 import { endedSessionsMirror } from './sessions/ended-sessions-mirror.js';
 import { SessionActivity } from './sessions/session-activity.js';
 import { SessionManager } from './sessions/session-manager.js';
+import type { SessionEndListener } from './sessions/session-end-listener.js';
 import type { WsTickets } from './sessions/ws-tickets.js';
 import { createSessionService } from './session-service.js';
 import { MfaGate } from './signin/mfa-gate.js';
@@ -72,6 +73,8 @@ export interface IdentityDependencies {
   readonly wsTickets: WsTickets;
   /** The per-number SMS limits; undefined when the abuse controls are off. */
   readonly smsNumberLimiter: RateLimiter | undefined;
+  /** Told when a session ends (the app announces it to the areas that react: push). */
+  readonly sessionEnds: SessionEndListener;
 }
 
 /** Every index of the identity area (created at start, and by the ensure-indexes command before a rollout). */
@@ -100,6 +103,7 @@ export async function createIdentityArea(deps: IdentityDependencies) {
   const audit = new AuditLog(store);
   const lockouts = new Lockouts(sharedState, deps.lockoutsEnabled);
   const sessions = new SessionManager(store, revocations, new SessionActivity(sharedState), { ttlMs: settings.sessions.ttlMs, idleTimeoutMs: settings.sessions.idleTimeoutMs });
+  sessions.onEnded(deps.sessionEnds);
   const refreshTokens = new RefreshTokenRepository(store);
   const cookies: CookiePolicy = {
     secure: settings.sessions.cookieSecure,
