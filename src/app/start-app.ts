@@ -57,7 +57,7 @@ import { startHttpServer } from '../server/http-server.js';
 import type { RunningHttpServer } from '../server/http-server.js';
 import { createFrontendErrorCounter } from '../system/frontend-errors.js';
 import { buildApiAreas } from './api-areas.js';
-import type { BackgroundTask } from './api-areas.js';
+import type { BackgroundTask } from './background-task.js';
 import { buildApiPipeline } from './api-pipeline.js';
 import { httpDispatch } from './http-dispatch.js';
 import { registerGrpcInfrastructure, swaggerFor } from './infrastructure-services.js';
