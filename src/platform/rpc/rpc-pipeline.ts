@@ -9,6 +9,7 @@ import { notImplemented } from '../errors/api-error.js';
 import type { MaybePromise } from './maybe-promise.js';
 
 /** A wrapped RPC. It answers synchronously when every layer did (see maybe-promise.ts). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- each service's methods take their own request message; `unknown` would make them unassignable (parameters are contravariant)
 export type UnaryHandler = (request: any, context: HandlerContext) => MaybePromise<MessageInitShape<DescMessage>>;
 
 /**
@@ -21,6 +22,7 @@ export type RpcMiddleware = (
 ) => MaybePromise<MessageInitShape<DescMessage>>;
 
 /** A service implementation: any subset of its methods (the rest answer NOT_IMPLEMENTED). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- each service's methods take their own request message; `unknown` would make them unassignable (parameters are contravariant)
 export type PartialServiceImpl = Record<string, ((request: any, context: HandlerContext) => unknown) | undefined>;
 
 export interface WrappedService {
@@ -45,6 +47,7 @@ export function wrapService(
 
 function chain(
   method: DescMethod,
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- as in PartialServiceImpl
   impl: (request: any, context: HandlerContext) => unknown,
   middlewares: readonly RpcMiddleware[],
 ): UnaryHandler {
