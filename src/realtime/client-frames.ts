@@ -31,7 +31,7 @@ export function parseFrame(text: string): ClientFrame {
   if (frame.id !== undefined && (typeof frame.id !== 'string' || !FRAME_ID.test(frame.id))) {
     throw new FrameError('INVALID_ARGUMENT', 'id is 1 to 64 characters from A-Z, a-z, 0-9, _ . : -');
   }
-  return { type: frame.type, ref: (frame.id as string | undefined) ?? null, body: frame };
+  return { type: frame.type, ref: (frame.id) ?? null, body: frame };
 }
 
 /** `positions`: an object of channel id to the last post number seen (a whole number). */

@@ -58,7 +58,7 @@ function longFunctions(root: string, max: number): string[] {
       if (ts.isFunctionLike(node) && 'body' in node && node.body) {
         const first = lineOf(file, node.getStart(file));
         const lines = lineOf(file, node.getEnd()) - first + 1;
-        if (lines > max) found.push(`${file.fileName}:${first} ${functionName(node as ts.FunctionLikeDeclaration)}: ${lines} lines`);
+        if (lines > max) found.push(`${file.fileName}:${first} ${functionName(node)}: ${lines} lines`);
       }
       ts.forEachChild(node, visit);
     };
