@@ -2,7 +2,8 @@
  * The account-life area of an api process: moving an account to a new address (social
  * recovery completes with it) and deleting one, both as one durable walk over every area's
  * address-keyed records (`owners`, the app's `accountData` list, identity's account record
- * last), started by identity closing the wallet. Unfinished walks are finished by `resumer`.
+ * last), started by identity closing the wallet. Unfinished walks are finished by `resumer`;
+ * `moves` is how social recovery moves an account (its `AccountMoves`).
  */
 import type { AccountDataOwner } from '../platform/account-data/account-data-owner.js';
 import type { AccountsSettings } from '../platform/config/settings.js';
@@ -47,6 +48,14 @@ export async function createAccountLifecycleArea(deps: AccountLifecycleDependenc
     walker,
     walks,
     resumer: new WalkResumer(walks, walker, deps.metrics, logger, deps.outages),
+    /** Moving an account to the end (joining a move under way), and whether a move of `from` to `to` was recorded. */
+    moves: {
+      move: async (from: string, to: string) => void (await walker.walk('move', from, to)),
+      isMoving: async (from: string, to: string) => {
+        const walk = await walks.find(from);
+        return walk?.kind === 'move' && walk.to === to;
+      },
+    },
     /** ProfileService.DeleteAccount. */
     service: { deleteAccount: deleteAccount({ walker, confirmSecondFactor: deps.confirmSecondFactor }) },
   };

@@ -30,40 +30,38 @@ export const blockIndexes: IndexSpec[] = [
 const blockId = (blocker: string, blocked: string) => `${blocker}|${blocked}`;
 
 /**
- * Told after a block is durable, for what a block ends elsewhere (live location sharing). A
- * listener handles its own failures: the block stands whatever a listener does.
+ * Told after a block is durable, for what a block ends elsewhere (live location sharing: the app
+ * announces it to the areas that subscribed). A listener handles its own failures: the block
+ * stands whatever a listener does.
  */
 export interface BlockListener {
   blocked(blocker: string, blocked: string): Promise<void>;
 }
+
+const nobodyListens: BlockListener = { blocked: async () => undefined };
 
 /** Blocks copied to the mirror per batch when it is rebuilt. */
 const MIRROR_BATCH = 500;
 
 export class BlockList {
   private readonly blocks: Collection<Block>;
-  private readonly listeners: BlockListener[] = [];
 
   constructor(
     store: DocumentStore,
     private readonly mirror: BlockMirror,
+    private readonly listener: BlockListener = nobodyListens,
   ) {
     this.blocks = store.collection<Block>(CONTACT_BLOCKS);
-  }
-
-  /** The app adds the areas' listeners while it builds them, before any request. */
-  addListener(listener: BlockListener): void {
-    this.listeners.push(listener);
   }
 
   /**
    * Blocks (idempotently) and returns the block, with its original time when it existed. The
    * mirror first: if the store write then fails, calls are refused, never let through. The
-   * listeners hear of every block, a repeated one too (so a listener that failed gets another try).
+   * listener hears of every block, a repeated one too (so a reaction that failed gets another try).
    */
   async block(blocker: string, blocked: string): Promise<Block> {
     const block = await this.recorded({ _id: blockId(blocker, blocked), blocker, blocked, blockedAt: new Date() });
-    await Promise.all(this.listeners.map((listener) => listener.blocked(blocker, blocked)));
+    await this.listener.blocked(blocker, blocked);
     return block;
   }
 

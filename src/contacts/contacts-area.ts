@@ -3,7 +3,8 @@
  * shared state for the ws pods), safety-number verifications and contact discovery (identity's
  * phone bindings, with its enumeration quota in shared state and, durably, in the store). The block mirror is the one
  * the app builds for every role; the accounts are identity's. The mirror's copy from the store
- * (`mirror`) is run by the app's mirror keeper whenever shared state lost it.
+ * (`mirror`) is run by the app's mirror keeper whenever shared state lost it. `blockListener`
+ * hears of each block once it is durable (the app announces it to the areas that react).
  */
 import type { AccountRepository } from '../accounts/account-repository.js';
 import type { PhoneAccounts } from '../phone/phone-accounts.js';
@@ -11,6 +12,7 @@ import type { DiscoverySettings } from '../platform/config/settings.js';
 import type { SharedState } from '../platform/shared-state/shared-state.js';
 import type { DocumentStore, IndexSpec } from '../platform/store/document-store.js';
 import { BlockList, blockIndexes, blocksMirror } from './block-list.js';
+import type { BlockListener } from './block-list.js';
 import type { BlockMirror } from './block-mirror.js';
 import { ContactVerifications } from './contact-verifications.js';
 import { ContactsAccountData } from './contacts-account-data.js';
@@ -22,6 +24,7 @@ import { EnumerationQuota } from './discovery/enumeration-quota.js';
 export interface ContactsDependencies {
   readonly store: DocumentStore;
   readonly blockMirror: BlockMirror;
+  readonly blockListener: BlockListener;
   readonly accounts: AccountRepository;
   readonly phoneAccounts: PhoneAccounts;
   readonly sharedState: SharedState;
@@ -31,9 +34,9 @@ export interface ContactsDependencies {
 /** Every index of the contacts area (created at start, and by the ensure-indexes command before a rollout). */
 export const contactsIndexes: IndexSpec[] = [...blockIndexes, ...durableBudgetIndexes];
 
-export async function createContactsArea({ store, blockMirror, accounts, phoneAccounts, sharedState, settings }: ContactsDependencies) {
+export async function createContactsArea({ store, blockMirror, blockListener, accounts, phoneAccounts, sharedState, settings }: ContactsDependencies) {
   await store.ensureIndexes(contactsIndexes);
-  const blocks = new BlockList(store, blockMirror);
+  const blocks = new BlockList(store, blockMirror, blockListener);
   const verifications = new ContactVerifications(store);
   const quota = new EnumerationQuota(sharedState, settings, new DurableBudget(store, settings.hashBudget, settings.budgetWindowMs));
   const discovery = new ContactDiscovery(phoneAccounts, accounts, blocks, quota);

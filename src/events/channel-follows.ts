@@ -69,7 +69,7 @@ export class ChannelFollows {
   /** The channels the user follows; `unknown` while the mirror is incomplete. */
   async of(address: string): Promise<string[] | 'unknown'> {
     const list = await readMirror(this.state, address, listKey(address));
-    return list === 'unknown' ? list : changed(list, '', '-');
+    return list === 'unknown' ? list : changed(list.value, '', '-');
   }
 
   /** Hears every follow change; `onResubscribed` after announcements may have been lost. */

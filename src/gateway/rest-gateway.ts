@@ -124,7 +124,7 @@ function parseBody(request: IncomingRequest): JsonValue | undefined {
     throw apiError(Code.InvalidArgument, 'UNSUPPORTED_MEDIA_TYPE', 'The body must be application/json');
   }
   try {
-    return JSON.parse(Buffer.from(request.body.buffer, request.body.byteOffset, request.body.byteLength).toString('utf8'));
+    return JSON.parse(Buffer.from(request.body.buffer, request.body.byteOffset, request.body.byteLength).toString('utf8')) as JsonValue;
   } catch {
     throw invalidArgument('Malformed JSON body', 'MALFORMED_JSON');
   }

@@ -60,7 +60,7 @@ export async function startGrpcServer(options: GrpcServerOptions): Promise<Runni
     res.once('close', () => {
       if (--inFlight === 0) drained?.();
     });
-    handler(req as never, res as never);
+    handler(req, res);
   };
   const h2 = http2.createServer(counted);
   const h1 = http.createServer(counted);
@@ -72,7 +72,7 @@ export async function startGrpcServer(options: GrpcServerOptions): Promise<Runni
 
   const front = net.createServer((socket) => {
     socket.once('readable', () => {
-      const head: Buffer | null = socket.read(HTTP2_PREFACE.length) ?? socket.read();
+      const head = (socket.read(HTTP2_PREFACE.length) ?? socket.read()) as Buffer | null;
       if (head) socket.unshift(head);
       const target = head && head.subarray(0, HTTP2_PREFACE.length).equals(HTTP2_PREFACE) ? h2 : h1;
       target.emit('connection', socket);

@@ -36,6 +36,7 @@ import { RefreshTokenRepository } from './sessions/refresh-token-repository.js';
 import { sessionIndexes } from './sessions/session.js';
 import { SessionActivity } from './sessions/session-activity.js';
 import { SessionManager } from './sessions/session-manager.js';
+import type { SessionEndListener } from './sessions/session-end-listener.js';
 import type { WsTickets } from './sessions/ws-tickets.js';
 import { MfaGate } from './signin/mfa-gate.js';
 import { PendingSignIns } from './signin/pending-sign-ins.js';
@@ -77,6 +78,8 @@ export interface IdentityDependencies {
     readonly retiredWallets: RetiredWallets;
     readonly heldUsernames: HeldUsernames;
   };
+  /** Told when a session ends (the app announces it to the areas that react: push). */
+  readonly sessionEnds: SessionEndListener;
 }
 
 /** Every index of the identity area (created at start, and by the ensure-indexes command before a rollout). */
@@ -98,6 +101,7 @@ export async function createIdentityArea(deps: IdentityDependencies) {
   const audit = new AuditLog(store);
   const lockouts = new Lockouts(sharedState, deps.lockoutsEnabled);
   const sessions = new SessionManager(store, revocations, new SessionActivity(sharedState), { ttlMs: settings.sessions.ttlMs, idleTimeoutMs: settings.sessions.idleTimeoutMs });
+  sessions.onEnded(deps.sessionEnds);
   const refreshTokens = new RefreshTokenRepository(store);
   const cookies: CookiePolicy = {
     secure: settings.sessions.cookieSecure,

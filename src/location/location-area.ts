@@ -1,10 +1,13 @@
 /**
  * The location area of an api process: live location-sharing sessions (location.proto), their
- * expiry sweeper (a background task), the block listener that ends sessions between users who
- * block each other, and the account-data owner. Conversations (who is in a group), blocks and
- * the event publisher are the app's, shared with the other areas.
+ * expiry sweeper (a background task), and the account-data owner. A block ends the sessions
+ * between the two users: the area subscribes to `blockMade` (announced by contacts).
+ * Conversations (who is in a group), blocks and the event publisher are the app's, shared with
+ * the other areas.
  */
-import type { BlockList, BlockListener } from '../contacts/block-list.js';
+import type { BlockList } from '../contacts/block-list.js';
+import type { BlockMade } from '../events/area-events.js';
+import type { EventSubscriptions } from '../events/in-process-event.js';
 import type { Conversations } from '../messaging/conversations/conversations.js';
 import type { LocationSettings } from '../platform/config/settings.js';
 import { DependencyUnavailableError } from '../platform/errors/dependency-unavailable.js';
@@ -25,6 +28,8 @@ export interface LocationDependencies {
   readonly store: DocumentStore;
   readonly conversations: Conversations;
   readonly blocks: BlockList;
+  /** Blocks once durable, to end the sessions between the two users. */
+  readonly blockMade: EventSubscriptions<BlockMade>;
   readonly events: MessagingEvents;
   readonly metrics: LocationMetrics;
   readonly logger: Logger;
@@ -40,17 +45,15 @@ export async function createLocationArea(deps: LocationDependencies) {
   const sharing = new LocationSharing(new LocationSessions(store), conversations, deps.blocks, deps.events, deps.metrics);
   // The block is durable whatever happens here, and every relay leaves out blocked users, so a
   // session this fails to end still shows nothing to either of them.
-  const blockListener: BlockListener = {
-    blocked: (blocker, blocked) =>
-      sharing.endBetween(blocker, blocked).catch((error: unknown) => {
-        if (error instanceof DependencyUnavailableError) outages.report(error);
-        else logger.warn({ err: error }, 'location sessions not ended at a block; their next update ends them');
-      }),
-  };
+  deps.blockMade.subscribe(({ blocker, blocked }) =>
+    sharing.endBetween(blocker, blocked).catch((error: unknown) => {
+      if (error instanceof DependencyUnavailableError) outages.report(error);
+      else logger.warn({ err: error }, 'location sessions not ended at a block; their next update ends them');
+    }),
+  );
   return {
     service: createLocationService({ sharing, conversations, settings: deps.settings }),
     expirySweeper: expirySweeper(sharing, logger, outages),
-    blockListener,
     accountData: locationAccountData(sharing),
   };
 }

@@ -1,12 +1,15 @@
 /**
- * The media area of an api process: uploads into the blob store (files in DATA_DIR, or GridFS
- * with MongoDB), downloads under the access rule, avatars, the attachments messaging records
- * on its messages, and the sweeper that deletes what nothing references any more. It returns,
- * besides its service: `attachments` for messaging, `avatars` for profile updates, `held`
- * for groups' and channels' avatars, channel posts' and stories' media, `channelReaders` and
- * `storyAudience` for the app to bind to the channels and stories areas once they exist (who
- * may download a post's or a story's media), the
- * `background` task (the sweeper) for the app to start and stop, and its `accountData` for recovery and deletion.
+ * The media area of an api process, built in two steps because channels and stories sit
+ * between them: they hold media, and media's download rule asks them who may read.
+ *
+ * 1. `createMediaLibrary`: the uploaded items and their blobs (files in DATA_DIR, or GridFS
+ *    with MongoDB) and what other areas do with them: `attachments` for messaging, `avatars`
+ *    for profile updates, `held` for groups' and channels' avatars, channel posts' and stories'
+ *    media; the sweeper that deletes what nothing references any more (`background`, for the
+ *    app to start and stop) and the `accountData` owner for recovery and deletion.
+ * 2. `createMediaArea`: the MediaService over that library (uploads, downloads under the access
+ *    rule, avatars), given the ports the rule asks: who may read a channel (`ChannelReaders`)
+ *    and who may see a story (`StoryAudience`).
  */
 import type { Conversations } from '../messaging/conversations/conversations.js';
 import type { MediaSettings } from '../platform/config/settings.js';
@@ -16,7 +19,6 @@ import { MessageAttachments } from './attachments.js';
 import { Avatars } from './avatars.js';
 import { Downloads } from './downloads/downloads.js';
 import type { ChannelReaders } from './downloads/channel-readers.js';
-import { LateBound } from './downloads/late-bound.js';
 import type { StoryAudience } from './downloads/story-audience-port.js';
 import { MediaAccess } from './downloads/media-access.js';
 import { HeldMedia } from './held-media.js';
@@ -30,12 +32,11 @@ import { MediaSweeper } from './retention/media-sweeper.js';
 import { openBlobStore } from './storage/open-blob-store.js';
 import { Uploads } from './uploads/uploads.js';
 
-export interface MediaDependencies {
+export interface MediaLibraryDependencies {
   readonly settings: MediaSettings;
   readonly store: DocumentStore;
   /** Where the blobs go: GridFS on this MongoDB when set, else files in `dataDir`. */
   readonly blobStorage: { readonly mongodbUrl: string | undefined; readonly dataDir: string };
-  readonly conversations: Conversations;
   readonly metrics: MediaMetrics;
   readonly logger: Logger;
 }
@@ -43,24 +44,20 @@ export interface MediaDependencies {
 /** Every index of the media area (created at start, and by the ensure-indexes command before a rollout). */
 export const mediaIndexes: IndexSpec[] = [...itemIndexes];
 
-export async function createMediaArea({ settings, store, blobStorage, conversations, metrics, logger }: MediaDependencies) {
+export async function createMediaLibrary({ settings, store, blobStorage, metrics, logger }: MediaLibraryDependencies) {
   await store.ensureIndexes(mediaIndexes);
   const blobs = await openBlobStore(blobStorage);
   const items = new MediaItems(store);
   const disposal = new MediaDisposal(items, blobs);
   const avatars = new Avatars(store, items);
-  const uploads = new Uploads(items, blobs, settings.unreferencedRetentionMs, metrics);
-  const channelReaders = new LateBound<ChannelReaders>();
-  const storyAudience = new LateBound<StoryAudience>();
-  const downloads = new Downloads(items, blobs, new MediaAccess(conversations, channelReaders, storyAudience), metrics);
   const sweeper = new MediaSweeper(items, disposal, settings, metrics, logger);
   return {
-    service: createMediaService({ uploads, downloads, avatars }),
+    /** The items and their blobs, for the media service (createMediaArea). */
+    items,
+    blobs,
     attachments: new MessageAttachments(items),
     avatars,
     held: new HeldMedia(items),
-    channelReaders,
-    storyAudience,
     sweeper,
     /** The sweeper as the app's background task; stopping it also closes the blob store. */
     background: {
@@ -74,4 +71,25 @@ export async function createMediaArea({ settings, store, blobStorage, conversati
   };
 }
 
-export type MediaArea = Awaited<ReturnType<typeof createMediaArea>>;
+export type MediaLibrary = Awaited<ReturnType<typeof createMediaLibrary>>;
+
+export interface MediaDependencies {
+  readonly settings: Pick<MediaSettings, 'unreferencedRetentionMs'>;
+  readonly library: MediaLibrary;
+  /** Who is in a conversation: a message's media is for its members. */
+  readonly conversations: Conversations;
+  /** Who may read a channel, for its posts' media (the channels area answers). */
+  readonly channelReaders: ChannelReaders;
+  /** Who may see a story, for its media (the stories area answers). */
+  readonly storyAudience: StoryAudience;
+  readonly metrics: MediaMetrics;
+}
+
+export function createMediaArea({ settings, library, conversations, channelReaders, storyAudience, metrics }: MediaDependencies) {
+  const { items, blobs, avatars } = library;
+  const uploads = new Uploads(items, blobs, settings.unreferencedRetentionMs, metrics);
+  const downloads = new Downloads(items, blobs, new MediaAccess(conversations, channelReaders, storyAudience), metrics);
+  return { service: createMediaService({ uploads, downloads, avatars }) };
+}
+
+export type MediaArea = ReturnType<typeof createMediaArea>;

@@ -3,11 +3,12 @@
  * and the dispatcher that drains the push queue (a background task). The queue and the
  * `WakeUps` that fill it are built by the app for every role (ws pods wake callees) and come in;
  * which devices are connected is realtime's `SessionConnections`, which sessions are active is
- * identity's (`activeSessionsOf`). It returns, besides its service, what ends a session's
- * subscriptions (`sessionEnds`, for identity's SessionManager) and its account data owner.
+ * identity's (`activeSessionsOf`); a session's subscriptions go when it ends (the area subscribes
+ * to `sessionEnded`, announced by identity). It returns, besides its service, the dispatcher and
+ * its account data owner.
  */
 import { readFile } from 'node:fs/promises';
-import type { SessionEndListener } from '../identity/sessions/session-end-listener.js';
+import type { EventSubscriptions } from '../events/in-process-event.js';
 import type { PushSettings } from '../platform/config/settings.js';
 import type { Logger } from '../platform/logging/logger.js';
 import type { OutageLog } from '../platform/logging/outage-log.js';
@@ -34,6 +35,8 @@ export interface PushDependencies {
   readonly queue: PushQueue;
   readonly connections: SessionConnections;
   readonly activeSessionsOf: ActiveSessionsOf;
+  /** Ended sessions' ids: their subscriptions go. */
+  readonly sessionEnded: EventSubscriptions<string>;
   readonly metrics: PushMetrics;
   readonly logger: Logger;
   readonly outages: OutageLog;
@@ -56,12 +59,10 @@ export async function createPushArea(deps: PushDependencies) {
     proxyUrl: settings.proxyUrl,
     extraCa: settings.caFile === undefined ? undefined : await readFile(settings.caFile, 'utf8'),
   });
-  const sessionEnds: SessionEndListener = {
-    async sessionEnded(sessionId) {
-      // The dispatcher also drops subscriptions of ended sessions when it meets them.
-      await subscriptions.removeOfSessions([sessionId]).catch((error: unknown) => logger.warn({ err: error }, 'push subscriptions of an ended session not removed yet'));
-    },
-  };
+  deps.sessionEnded.subscribe(async (sessionId) => {
+    // The dispatcher also drops subscriptions of ended sessions when it meets them.
+    await subscriptions.removeOfSessions([sessionId]).catch((error: unknown) => logger.warn({ err: error }, 'push subscriptions of an ended session not removed yet'));
+  });
   return {
     service: createPushService({ subscriptions, vapid }),
     /** Drains the push queue; the app starts it before serving and stops it before storage closes. */
@@ -78,7 +79,6 @@ export async function createPushArea(deps: PushDependencies) {
       coalesceWindowMs: settings.coalesceWindowMs,
       leaseMs: settings.timeoutMs + LEASE_MARGIN_MS,
     }),
-    sessionEnds,
     accountData: pushAccountData(subscriptions),
   };
 }

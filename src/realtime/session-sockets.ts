@@ -4,7 +4,7 @@
  * pod with sockets listens to. Until the pod listens (at start, or while Redis was away when it
  * tried), it cannot learn of endings, so it takes no new sockets (`add` throws: close 4503).
  *
- * A socket is registered before its session is checked (ws-endpoint.ts): an ending announced
+ * A socket is registered before its session is checked (ws-opening.ts): an ending announced
  * after the registration closes it, one announced before it is seen by the check.
  *
  * Pub/sub delivers at most once: an ending announced while this pod's subscriber connection was

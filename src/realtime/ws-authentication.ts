@@ -2,7 +2,7 @@
  * Who may open /ws: the holder of a single-use ticket (`?ticket=`, from POST
  * /api/v1/auth/ws-ticket), or, as a fallback for clients that cannot fetch tickets, an access
  * token offered as the subprotocol pair `bearer, <access token>`. This only says whom the
- * credentials name; whether their session is still live is asked afterwards (ws-endpoint.ts),
+ * credentials name; whether their session is still live is asked afterwards (ws-opening.ts),
  * once the socket is registered under the session, so no ending can slip in between.
  */
 import type { WsTickets } from '../identity/sessions/ws-tickets.js';

@@ -3,6 +3,10 @@
  * recovery backup codes (recovery.proto). Completing a recovery moves the account through the
  * account walk (`moves`, src/account-lifecycle); identity lends its view of wallets, its spent-signature
  * store and its keyed hash; notices go over /ws.
+ *
+ * Built in two steps, because the account walk goes over recovery's records too: first its
+ * records (`createRecoveryRecords`: configurations, requests, and their `accountData` owner for
+ * the walk), then, once the walk exists, the service over them (`createRecoveryArea`).
  */
 import type { AccountRepository } from '../accounts/account-repository.js';
 import type { AccountsSettings } from '../platform/config/settings.js';
@@ -25,10 +29,26 @@ import { RecoverySignatures } from './recovery-signatures.js';
 import type { SignatureSpender } from './recovery-signatures.js';
 import type { WalletSignatures } from '../identity/wallet/wallet-signatures.js';
 
-export interface RecoveryDependencies {
+export interface RecoveryRecordsDependencies {
   readonly settings: Pick<AccountsSettings, 'recoveryHourMs'>;
-  readonly serviceName: string;
   readonly store: DocumentStore;
+}
+
+/** Every index of the recovery area (created at start, and by the ensure-indexes command before a rollout). */
+export const recoveryIndexes: IndexSpec[] = [...recoveryConfigIndexes, ...recoveryRequestIndexes];
+
+export async function createRecoveryRecords({ settings, store }: RecoveryRecordsDependencies) {
+  await store.ensureIndexes(recoveryIndexes);
+  const configs = new RecoveryConfigs(store);
+  const requests = new RecoveryRequests(store, settings.recoveryHourMs);
+  return { configs, requests, accountData: new RecoveryAccountData(configs, requests) };
+}
+
+export type RecoveryRecords = Awaited<ReturnType<typeof createRecoveryRecords>>;
+
+export interface RecoveryDependencies {
+  readonly records: RecoveryRecords;
+  readonly serviceName: string;
   readonly accounts: AccountRepository;
   readonly wallets: Wallets;
   readonly spentSignatures: SignatureSpender;
@@ -45,13 +65,8 @@ export interface RecoveryDependencies {
   readonly wakeUps: WakeUps;
 }
 
-/** Every index of the recovery area (created at start, and by the ensure-indexes command before a rollout). */
-export const recoveryIndexes: IndexSpec[] = [...recoveryConfigIndexes, ...recoveryRequestIndexes];
-
-export async function createRecoveryArea(deps: RecoveryDependencies) {
-  await deps.store.ensureIndexes(recoveryIndexes);
-  const configs = new RecoveryConfigs(deps.store);
-  const requests = new RecoveryRequests(deps.store, deps.settings.recoveryHourMs);
+export function createRecoveryArea(deps: RecoveryDependencies) {
+  const { configs, requests } = deps.records;
   const notices = new RecoveryNotices(deps.events, deps.wakeUps);
   const service = createRecoveryService({
     serviceName: deps.serviceName,
@@ -63,7 +78,7 @@ export async function createRecoveryArea(deps: RecoveryDependencies) {
     completion: new RecoveryCompletion({ configs, requests, moves: deps.moves, notices, wallets: deps.wallets, mac: deps.mac }),
     signatures: new RecoverySignatures(deps.spentSignatures, deps.signatures),
   });
-  return { service, accountData: new RecoveryAccountData(configs, requests) };
+  return { service };
 }
 
-export type RecoveryArea = Awaited<ReturnType<typeof createRecoveryArea>>;
+export type RecoveryArea = ReturnType<typeof createRecoveryArea>;

@@ -2,7 +2,7 @@
  * The stories area: stories and their views in the store (both expire by TTL), who may see
  * them (contacts' blocks, messaging's direct chats), the owner's `story.viewed` events, and the
  * media port for media stories (media's `HeldMedia`). It returns `stories` (whose `maySee` the
- * app binds as media's story audience) and its account data owner.
+ * app gives the media service as its story audience) and its account data owner.
  */
 import type { BlockList } from '../contacts/block-list.js';
 import type { Conversations } from '../messaging/conversations/conversations.js';

@@ -18,6 +18,7 @@ import { directConversationId, memberId } from '../../src/messaging/conversation
 import { Conversations } from '../../src/messaging/conversations/conversations.js';
 import { MESSAGE_STARS } from '../../src/messaging/messages/stars.js';
 import { MESSAGES } from '../../src/messaging/messages/stored-message.js';
+import type { StoredMessage } from '../../src/messaging/messages/stored-message.js';
 import { MessagingAccountData } from '../../src/messaging/messaging-account-data.js';
 import { messagingIndexes } from '../../src/messaging/messaging-area.js';
 import { createLogger } from '../../src/platform/logging/logger.js';
@@ -32,6 +33,7 @@ import { RecoveryConfigs } from '../../src/recovery/recovery-config.js';
 import { RecoveryRequests } from '../../src/recovery/recovery-request.js';
 import type { RecoveryRequestRecord } from '../../src/recovery/recovery-request.js';
 import { SEALED_ENVELOPES } from '../../src/relay/sealed/sealed-envelope.js';
+import type { SealedEnvelope } from '../../src/relay/sealed/sealed-envelope.js';
 import { SealedMailbox } from '../../src/relay/sealed/sealed-mailbox.js';
 import { MessagingEvents } from '../../src/events/messaging-events.js';
 import { UserEventStream } from '../../src/events/user-event-stream.js';
@@ -110,8 +112,8 @@ describe('messaging', () => {
     expect(await ids('conversations')).toEqual([moved]);
     expect(await ids('conversation_members')).toEqual([memberId(moved, NEW), memberId(moved, PEER), memberId('group:g1', NEW)].sort());
     expect((await store.collection('conversation_members').findOne({ _id: memberId(moved, PEER) }))).toMatchObject({ peerAddress: NEW, conversationId: moved });
-    const messages = await store.collection(MESSAGES).find({}, { sort: { sequence: 1 } });
-    expect(messages.map((m: any) => [m.conversationId, m.senderAddress, m.recipientAddress])).toEqual([[moved, NEW, PEER], [moved, PEER, NEW]]);
+    const messages = await store.collection<StoredMessage>(MESSAGES).find({}, { sort: { sequence: 1 } });
+    expect(messages.map((m) => [m.conversationId, m.senderAddress, m.recipientAddress])).toEqual([[moved, NEW, PEER], [moved, PEER, NEW]]);
     expect(await store.collection(MESSAGE_STARS).find({})).toEqual([expect.objectContaining({ _id: `${NEW}|m2`, address: NEW, conversationId: moved })]);
   });
 
@@ -156,9 +158,9 @@ describe('presence, keys and relay', () => {
     await mailbox.accept(OLD, 'c1', new Uint8Array([1]));
     await mailbox.accept(PEER, 'c1', new Uint8Array([2]));
     await mailbox.moveQueue(OLD, NEW);
-    expect((await store.collection(SEALED_ENVELOPES).find({})).map((e: any) => e.recipient).sort()).toEqual([NEW, PEER].sort());
+    expect((await store.collection<SealedEnvelope>(SEALED_ENVELOPES).find({})).map((e) => e.recipient).sort()).toEqual([NEW, PEER].sort());
     await mailbox.removeQueue(NEW);
-    expect((await store.collection(SEALED_ENVELOPES).find({})).map((e: any) => e.recipient)).toEqual([PEER]);
+    expect((await store.collection<SealedEnvelope>(SEALED_ENVELOPES).find({})).map((e) => e.recipient)).toEqual([PEER]);
   });
 });
 

@@ -12,7 +12,7 @@ import { serviceForThisFile } from '../support/service-for-tests.js';
 import { bearer, signIn } from '../support/wallet.js';
 import type { SignedIn } from '../support/wallet.js';
 
-const { service, api } = serviceForThisFile({ RATE_LIMITS_ENABLED: 'false' });
+const { service } = serviceForThisFile({ RATE_LIMITS_ENABLED: 'false' });
 let caller: SignedIn;
 beforeAll(async () => {
   caller = await signIn(service.baseUrl);

@@ -10,6 +10,7 @@ import { DELETE_ACCOUNT_RPC, SETUP_RECOVERY_RPC, encodeDeleteAccount, signedRequ
 import { highSTwin, isHighS, recoverAllowingHighS } from '../support/signin-signatures.js';
 import { bearer, signIn, TestUser } from '../support/wallet.js';
 import type { SignedIn } from '../support/wallet.js';
+import type { Json } from '../support/json.js';
 
 const { service, api } = serviceForThisFile({ RATE_LIMITS_ENABLED: 'false' });
 const PATH = '/api/v1/delete-account';
@@ -23,7 +24,7 @@ async function deleteWith(session: SignedIn, body: Record<string, unknown>, sign
     headers: { 'content-type': 'application/json', ...bearer(session), ...(header === undefined ? {} : { 'x-signature': header }) },
     body: text,
   });
-  return { status: response.status, body: (await response.json()) as any, headers: response.headers };
+  return { status: response.status, body: (await response.json()) as Json, headers: response.headers };
 }
 
 const signedBy = (session: SignedIn, options: { timestampMs?: number; rpc?: string } = {}) => (body: Record<string, unknown>) =>

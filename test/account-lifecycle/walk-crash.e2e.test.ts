@@ -16,6 +16,7 @@ import { deleteAccountSigned } from '../support/signed-request.js';
 import { TestUser, bearer, signIn } from '../support/wallet.js';
 import type { SignedIn } from '../support/wallet.js';
 import { completeWithCode, setupRecovery } from '../recovery/recovery-support.js';
+import type { Json } from '../support/json.js';
 
 const ENV = { RATE_LIMITS_ENABLED: 'false', KEYS_DHT: 'off' };
 /** The walk stops after this many owners of `accountData` (src/app/api-areas.ts), identity being the last. */
@@ -88,7 +89,7 @@ it('a recovery killed mid-move is finished by the next process: account on the n
   expectFailure(await api.listSessions(alice.accessToken), 401, 'UNAUTHORIZED');
   const bobAgain = expectOk(await api.post('/api/v1/initialize', await bob.user.initializeBody('sign-in')));
   const history = expectOk(await api.get(`/api/v1/messages?peer_address=${newWallet.address}`, { authorization: `Bearer ${bobAgain.access_token}` })).messages;
-  expect(history.map((message: any) => message.sender_address).sort()).toEqual([bob.user.address.toLowerCase(), newWallet.address.toLowerCase()].sort());
+  expect(history.map((message: Json) => message.sender_address).sort()).toEqual([bob.user.address.toLowerCase(), newWallet.address.toLowerCase()].sort());
   expectFailure(await api.get(`/api/v1/messages?peer_address=${alice.user.address}`, { authorization: `Bearer ${bobAgain.access_token}` }), 404, 'NOT_FOUND');
   // The group membership (and ownership) moved with the account; the old address is no member.
   const newAddress = newWallet.address.toLowerCase();

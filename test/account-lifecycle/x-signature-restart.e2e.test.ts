@@ -9,6 +9,7 @@ import { SETUP_RECOVERY_RPC, encodeSetupRecovery, xSignature } from '../support/
 import { startTestService } from '../support/start-service.js';
 import type { TestService } from '../support/start-service.js';
 import { bearer, signIn } from '../support/wallet.js';
+import type { Json } from '../support/json.js';
 
 let service: TestService | undefined;
 afterAll(async () => {
@@ -26,7 +27,7 @@ it('refuses a replayed SetupRecovery signature after a restart (401 REPLAY_DETEC
   };
   const send = async (baseUrl: string) => {
     const response = await fetch(new Api(baseUrl).url('/api/v1/recovery/setup'), { method: 'POST', headers, body: JSON.stringify(body) });
-    return { status: response.status, body: (await response.json()) as any, headers: response.headers };
+    return { status: response.status, body: (await response.json()) as Json, headers: response.headers };
   };
   expect(expectOk(await send(service.baseUrl)).backup_codes).toHaveLength(12);
 

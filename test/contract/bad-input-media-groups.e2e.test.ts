@@ -12,6 +12,7 @@ import { expectFailure, expectOk } from '../support/session-api.js';
 import type { Reply } from '../support/session-api.js';
 import { bearer, signIn } from '../support/wallet.js';
 import type { SignedIn } from '../support/wallet.js';
+import type { Json } from '../support/json.js';
 
 const { service, api } = serviceForThisFile({ RATE_LIMITS_ENABLED: 'false' });
 
@@ -174,7 +175,7 @@ test('no malformed body on any route gets anything but the failure envelope with
   const check = async (label: string, send: () => Promise<Response>) => {
     const response = await send();
     const text = await response.text();
-    let body: any;
+    let body: Json;
     try {
       body = JSON.parse(text);
     } catch {

@@ -8,6 +8,7 @@ import { parse, stringify } from 'yaml';
 import { parseBootstrap } from './support/envoy-schema.js';
 import { envoyConfigMap, httpConnectionManager, httpFilter } from './support/envoy-config.js';
 import { PRODUCTION_VALUES, REPO, findManifest, renderManifests } from './support/helm.js';
+import type { Json } from '../support/json.js';
 
 describe.each([
   ['default values', [] as string[]],
@@ -65,18 +66,18 @@ describe.each([
 describe('the schema check refuses what Envoy refuses', () => {
   const bootstrapText = envoyConfigMap(renderManifests([])).bootstrapText;
   // Each case breaks one thing in a copy of the rendered bootstrap.
-  const broken = (mutate: (manager: Record<string, any>) => void): string => {
+  const broken = (mutate: (manager: Record<string, Json>) => void): string => {
     const copy = parse(bootstrapText) as Record<string, unknown>;
     mutate(httpConnectionManager(copy));
     return stringify(copy);
   };
 
   test.each([
-    ['an unknown key', (m: Record<string, any>) => (m.use_remote_adress = true)],
-    ['a malformed duration', (m: Record<string, any>) => (m.route_config.virtual_hosts[0].routes[0].route.timeout = '5 seconds')],
-    ['an unknown enum value', (m: Record<string, any>) => (m.codec_type = 'HTTP9')],
-    ['an unknown @type', (m: Record<string, any>) => (m.http_filters[0].typed_config['@type'] = 'type.googleapis.com/envoy.extensions.filters.http.lua.v3.Luaa')],
-    ['a field of the wrong type', (m: Record<string, any>) => (m.xff_num_trusted_hops = 'one')],
+    ['an unknown key', (m: Record<string, Json>) => (m.use_remote_adress = true)],
+    ['a malformed duration', (m: Record<string, Json>) => (m.route_config.virtual_hosts[0].routes[0].route.timeout = '5 seconds')],
+    ['an unknown enum value', (m: Record<string, Json>) => (m.codec_type = 'HTTP9')],
+    ['an unknown @type', (m: Record<string, Json>) => (m.http_filters[0].typed_config['@type'] = 'type.googleapis.com/envoy.extensions.filters.http.lua.v3.Luaa')],
+    ['a field of the wrong type', (m: Record<string, Json>) => (m.xff_num_trusted_hops = 'one')],
   ])('%s', (_, mutate) => {
     expect(() => parseBootstrap(broken(mutate))).toThrow();
   });

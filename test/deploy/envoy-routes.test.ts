@@ -33,7 +33,9 @@ function transcodedBindings(): string[] {
     if (!service) throw new Error(`the transcoder names ${name}, which the descriptor set lacks`);
     return service.methods.filter((method) => hasOption(method, http)).flatMap((method) => {
       const rule = getOption(method, http);
-      return [rule, ...rule.additionalBindings].map((binding) => `${binding.pattern.case?.toUpperCase()} ${binding.pattern.value}`);
+      return [rule, ...rule.additionalBindings].map(({ pattern }) =>
+        pattern.case === 'custom' ? `${pattern.value.kind.toUpperCase()} ${pattern.value.path}` : `${pattern.case?.toUpperCase()} ${pattern.value}`,
+      );
     });
   });
 }

@@ -2,8 +2,8 @@
  * The REST surface over real HTTP: version headers, the failure envelope for every kind of bad
  * request, request ids, and the implemented system routes.
  */
-import { bearer, signIn } from '../support/wallet.js';
 import { serviceForThisFile } from '../support/service-for-tests.js';
+import type { Json } from '../support/json.js';
 
 const { service } = serviceForThisFile({ MAX_BODY_BYTES: '2048' });
 
@@ -29,7 +29,7 @@ describe('GET /api/version', () => {
   it('answers on the unversioned path with deprecation headers', async () => {
     const response = await fetch(url('/api/version'));
     expect(response.status).toBe(200);
-    const body = (await response.json()) as any;
+    const body = (await response.json()) as Json;
     expect(body.data).toEqual({ version: 'v1', deprecated: true, supported_versions: ['v1'], current_path: '/api/v1' });
     expect(response.headers.get('x-api-version')).toBe('v1');
     expect(response.headers.get('x-api-stability')).toBe('deprecated');
@@ -59,7 +59,7 @@ describe('failures use the envelope', () => {
   it('404 outside the API too', async () => {
     const response = await fetch(url('/nothing-here'));
     expect(response.status).toBe(404);
-    expect(((await response.json()) as any).code).toBe('NOT_FOUND');
+    expect(((await response.json()) as Json).code).toBe('NOT_FOUND');
   });
 
   it('405 with Allow for a wrong method', async () => {
@@ -92,7 +92,7 @@ describe('failures use the envelope', () => {
   it('415 for a body that is not JSON', async () => {
     const response = await fetch(url('/api/v1/errors'), { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'hello' });
     expect(response.status).toBe(415);
-    expect(((await response.json()) as any).code).toBe('UNSUPPORTED_MEDIA_TYPE');
+    expect(((await response.json()) as Json).code).toBe('UNSUPPORTED_MEDIA_TYPE');
   });
 });
 
@@ -140,7 +140,7 @@ describe('POST /errors', () => {
     for (const body of [{ errors: [] }, { errors: [{ errorType: 'TypeError' }] }]) {
       const response = await postJson('/api/v1/errors', body);
       expect(response.status).toBe(400);
-      expect(((await response.json()) as any).success).toBe(false);
+      expect(((await response.json()) as Json).success).toBe(false);
     }
   });
 
@@ -157,7 +157,7 @@ describe('ops routes', () => {
     for (const path of ['/health', '/health/ready']) {
       const response = await fetch(url(path));
       expect(response.status).toBe(200);
-      const body = (await response.json()) as any;
+      const body = (await response.json()) as Json;
       expect(body).toMatchObject({ success: true, status: 'ok', checks: { store: { status: 'up' }, shared_state: { status: 'up' } } });
     }
     expect((await fetch(url('/health/live'))).status).toBe(200);

@@ -21,8 +21,8 @@ import { passesEventually } from '../support/passes-eventually.js';
 import { Api, expectOk } from '../support/session-api.js';
 import { silentLogger } from '../support/silent-logger.js';
 import { bearer, signIn } from '../support/wallet.js';
-import type { SignedIn } from '../support/wallet.js';
 import { addressOf } from './group-support.js';
+import type { Json } from '../support/json.js';
 
 const ENV = { RATE_LIMITS_ENABLED: 'false', KEYS_DHT: 'off' };
 /** Two process starts and a resumption (RESUME_AFTER_MS, then the resumer's next run), on a loaded machine. */
@@ -64,7 +64,7 @@ async function inStore<T>(read: (store: EmbeddedDocumentStore) => Promise<T>): P
 
 test.each(STEPS)('killed after step %i (%s): the next process finishes the group, whole and once', async (step) => {
   let api = await start(step);
-  const [alice, bob, carol] = (await Promise.all([signIn(api.baseUrl), signIn(api.baseUrl), signIn(api.baseUrl)])) as [SignedIn, SignedIn, SignedIn];
+  const [alice, bob, carol] = await Promise.all([signIn(api.baseUrl), signIn(api.baseUrl), signIn(api.baseUrl)]);
   const picture = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#3366cc' } }).png().toBuffer();
   const avatarId = expectOk(await api.post('/api/v1/upload-media', { kind: 'avatar', content_type: 'image/png', data: picture.toString('base64') }, bearer(alice))).media_id as string;
 
@@ -94,18 +94,18 @@ test.each(STEPS)('killed after step %i (%s): the next process finishes the group
   for (const member of [alice, bob, carol]) {
     await passesEventually(async () => {
       const listed = expectOk(await api.get('/api/v1/groups', bearer(member))).groups;
-      expect(listed.map((group: any) => group.id)).toEqual([groupId]);
+      expect(listed.map((group: Json) => group.id)).toEqual([groupId]);
     });
   }
   const got = expectOk(await api.get(`/api/v1/groups/${groupId}`, bearer(bob)));
   expect(got.group).toMatchObject({ name: 'Crash', owner_address: addressOf(alice), member_count: 3, avatar_media_id: avatarId });
-  expect(Object.fromEntries(got.members.map((member: any) => [member.address, member.role]))).toEqual({ [addressOf(alice)]: 'owner', [addressOf(bob)]: 'member', [addressOf(carol)]: 'member' });
+  expect(Object.fromEntries(got.members.map((member: Json) => [member.address, member.role]))).toEqual({ [addressOf(alice)]: 'owner', [addressOf(bob)]: 'member', [addressOf(carol)]: 'member' });
   await passesEventually(async () => {
     const history = expectOk(await api.get(`/api/v1/messages?group_id=${groupId}`, bearer(carol))).messages;
-    expect(history.map((message: any) => message.system_event)).toEqual(['group_created']);
+    expect(history.map((message: Json) => message.system_event)).toEqual(['group_created']);
   });
   const chats = expectOk(await api.get('/api/v1/chats', bearer(carol))).chats;
-  expect(chats.filter((chat: any) => chat.group_id === groupId)).toHaveLength(1);
+  expect(chats.filter((chat: Json) => chat.group_id === groupId)).toHaveLength(1);
   expectOk(await api.post('/api/v1/send', { client_message_id: 'after-crash', group_id: groupId, ciphertext: 'aGk=' }, bearer(carol)));
 
   // Step 5 left only the marker, which the lists do not show: the resumption's log line says it ran.

@@ -4,12 +4,13 @@ import type { Reply } from '../support/session-api.js';
 import { expectFailure, expectOk } from '../support/session-api.js';
 import { bearer } from '../support/wallet.js';
 import type { SignedIn } from '../support/wallet.js';
+import type { Json } from '../support/json.js';
 
 export const addressOf = (session: SignedIn) => session.user.address.toLowerCase();
 export const b64 = (text: string) => Buffer.from(text).toString('base64');
 
 /** A cell of the role table: 200 with the success envelope (its body returned), or 403/404 with the failure envelope. */
-export function expectOutcome(reply: Reply, status: 200 | 403 | 404): any {
+export function expectOutcome(reply: Reply, status: 200 | 403 | 404): Json {
   if (status === 200) return expectOk(reply);
   expectFailure(reply, status, status === 403 ? 'FORBIDDEN' : 'NOT_FOUND');
   return undefined;

@@ -50,11 +50,11 @@ it('messages are sent and read over gRPC as over REST, with the same idempotency
   };
   try {
     const request = { client_message_id: 'grpc-1', recipient_address: bob.user.address, ciphertext: Buffer.from('over grpc') };
-    const sent = (await unary(messages, 'SendMessage', request, as(alice))) as { chat_message: { id: string }; duplicate: boolean };
+    const sent = await unary<{ chat_message: { id: string }; duplicate: boolean }>(messages, 'SendMessage', request, as(alice));
     expect(sent.duplicate).toBe(false);
-    const retried = (await unary(messages, 'SendMessage', request, as(alice))) as { chat_message: { id: string }; duplicate: boolean };
+    const retried = await unary<{ chat_message: { id: string }; duplicate: boolean }>(messages, 'SendMessage', request, as(alice));
     expect(retried).toMatchObject({ duplicate: true, chat_message: { id: sent.chat_message.id } });
-    const history = (await unary(messages, 'ListMessages', { peer_address: alice.user.address }, as(bob))) as { messages: { id: string; ciphertext: Buffer }[] };
+    const history = await unary<{ messages: { id: string; ciphertext: Buffer }[] }>(messages, 'ListMessages', { peer_address: alice.user.address }, as(bob));
     expect(history.messages.map((message) => [message.id, Buffer.from(message.ciphertext).toString()])).toEqual([[sent.chat_message.id, 'over grpc']]);
     const error = await unary(messages, 'ViewOnceMessage', { peer: alice.user.address, id: sent.chat_message.id }, as(bob)).catch((e: grpc.ServiceError) => e);
     expect(error).toMatchObject({ code: grpc.status.NOT_FOUND });

@@ -69,7 +69,7 @@ describe.each(engines)('one-time prekeys on %s', (_name, open) => {
     const taken = await Promise.all(Array.from({ length: 300 }, () => prekeys.take('0xowner')));
     const given = taken.filter((key) => key !== undefined);
     expect(given).toHaveLength(100);
-    expect(new Set(given.map((key) => key!.keyId)).size).toBe(100);
+    expect(new Set(given.map((key) => key.keyId)).size).toBe(100);
     expect(await prekeys.count('0xowner')).toBe(0);
   });
 

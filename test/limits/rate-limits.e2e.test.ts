@@ -83,7 +83,7 @@ it('gRPC callers get RESOURCE_EXHAUSTED with the retry delay in metadata', async
 });
 
 it('counts refusals by scope and RPC in /metrics', async () => {
-  const metrics = await (await requestFrom(url('/metrics'), freshClient())).body;
+  const metrics = (await requestFrom(url('/metrics'), freshClient())).body;
   expect(metrics).toMatch(/rate_limited_requests_total\{scope="endpoint",rpc="AuthService.Initialize"\} [1-9]/);
   expect(metrics).toMatch(/rate_limited_requests_total\{scope="ip",rpc="SystemService.GetVersion"\} [1-9]/);
   expect(metrics).toMatch(/rate_limit_decisions_total\{scope="auth",outcome="limited"\} [1-9]/);

@@ -7,6 +7,7 @@ import { Registry } from 'prom-client';
 import { BlockList } from '../../src/contacts/block-list.js';
 import { BlockMirror } from '../../src/contacts/block-mirror.js';
 import { AccountRepository } from '../../src/accounts/account-repository.js';
+import { InProcessEvent } from '../../src/events/in-process-event.js';
 import { createLocationArea } from '../../src/location/location-area.js';
 import { createLocationMetrics } from '../../src/location/location-metrics.js';
 import { LOCATION_SESSIONS } from '../../src/location/location-session.js';
@@ -61,6 +62,7 @@ beforeEach(async () => {
     store,
     conversations: new Conversations(store, new AccountRepository(store)),
     blocks: new BlockList(store, new BlockMirror(shared)),
+    blockMade: new InProcessEvent(),
     events,
     metrics: createLocationMetrics(new Registry()),
     logger,

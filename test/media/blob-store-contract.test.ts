@@ -55,7 +55,6 @@ if (mongodbUrl) {
     },
   ]);
 } else {
-  // eslint-disable-next-line no-console
   console.log('blob-store contract: MONGODB_URL unset, the GridFS half is skipped');
 }
 

@@ -17,7 +17,7 @@ it('a blob store killed mid-write leaves no readable blob, and its leftovers go 
   const dataDir = await mkdtemp(join(tmpdir(), 'blob-crash-'));
   try {
     const child = spawn(process.execPath, [writer, builtModule('media/storage/file-blob-store.js'), dataDir, 'halfway'], { stdio: ['ignore', 'pipe', 'inherit'] });
-    const lines = createInterface({ input: child.stdout! });
+    const lines = createInterface({ input: child.stdout });
     // Kill it once 4 MiB are on their way into the temporary file.
     for await (const line of lines) if (Number(line) >= 4 * 1_048_576) break;
     child.kill('SIGKILL');

@@ -12,15 +12,14 @@ import { join } from 'node:path';
 import { Registry } from 'prom-client';
 import sharp from 'sharp';
 import { AccountRepository } from '../../src/accounts/account-repository.js';
-import { createMediaArea } from '../../src/media/media-area.js';
-import type { MediaArea } from '../../src/media/media-area.js';
+import { createMediaLibrary } from '../../src/media/media-area.js';
+import type { MediaLibrary } from '../../src/media/media-area.js';
 import { MediaItems } from '../../src/media/media-items.js';
 import { createMediaMetrics } from '../../src/media/media-metrics.js';
 import { MediaDisposal } from '../../src/media/retention/media-disposal.js';
 import { MediaSweeper } from '../../src/media/retention/media-sweeper.js';
 import { FileBlobStore } from '../../src/media/storage/file-blob-store.js';
 import { Downloads } from '../../src/media/downloads/downloads.js';
-import { LateBound } from '../../src/media/downloads/late-bound.js';
 import { MediaAccess } from '../../src/media/downloads/media-access.js';
 import { thumbnailBlobId } from '../../src/media/media-item.js';
 import { checkDescription, Uploads } from '../../src/media/uploads/uploads.js';
@@ -37,7 +36,7 @@ const RETENTION_MS = 60_000;
 
 let dataDir: string;
 let store: EmbeddedDocumentStore;
-let media: MediaArea;
+let media: MediaLibrary;
 let items: MediaItems;
 let uploads: Uploads;
 let downloads: Downloads;
@@ -50,12 +49,12 @@ beforeEach(async () => {
   metrics = createMediaMetrics(new Registry());
   const settings = { unreferencedRetentionMs: RETENTION_MS, sweepIntervalMs: 60_000, viewedGraceMs: 300_000 };
   const conversations = new Conversations(store, new AccountRepository(store));
-  media = await createMediaArea({ settings, store, blobStorage: { mongodbUrl: undefined, dataDir }, conversations, metrics, logger });
+  media = await createMediaLibrary({ settings, store, blobStorage: { mongodbUrl: undefined, dataDir }, metrics, logger });
   // A second view of the same store and files, as a second api pod has.
   items = new MediaItems(store);
   const blobs = await FileBlobStore.open(dataDir);
   uploads = new Uploads(items, blobs, RETENTION_MS, metrics);
-  downloads = new Downloads(items, blobs, new MediaAccess(conversations, new LateBound(), new LateBound()), metrics);
+  downloads = new Downloads(items, blobs, new MediaAccess(conversations, { mayRead: async () => false }, { maySee: async () => false }), metrics);
   sweeper = new MediaSweeper(items, new MediaDisposal(items, blobs), settings, metrics, logger);
 });
 afterEach(async () => {

@@ -12,6 +12,7 @@ import { bearer, signIn } from '../support/wallet.js';
 import type { SignedIn } from '../support/wallet.js';
 import { serviceForThisFile } from '../support/service-for-tests.js';
 import { grpc, grpcClient, unary } from '../support/grpc-client.js';
+import type { Json } from '../support/json.js';
 
 const RETENTION_MS = 4000;
 const VIEWED_GRACE_MS = 1000;
@@ -104,7 +105,7 @@ describe('uploads', () => {
 
 /** A raw upload over node:http: the body comes from `chunks`, stopped as soon as the answer arrives. */
 function streamedUpload(who: SignedIn, query: string, chunks: Iterable<Buffer>, headers: Record<string, string> = {}) {
-  return new Promise<{ status: number; body: any; sent: number }>((resolve, reject) => {
+  return new Promise<{ status: number; body: Json; sent: number }>((resolve, reject) => {
     let sent = 0;
     let answered = false;
     const request = httpRequest(api.url(`/api/v1/upload-media${query}`), { method: 'POST', headers: { ...bearer(who), 'content-type': OCTETS, ...headers } });

@@ -60,7 +60,7 @@ forEachStore('backup_code_race', (engine, open) => {
       expect(accepted).toHaveLength(1);
       expect(accepted[0]).toMatchObject({ value: { method: 'backup_code', backupCodesRemaining: 9 } });
       for (const outcome of outcomes.filter((o) => o.status === 'rejected')) {
-        expect((outcome as PromiseRejectedResult).reason).toMatchObject({ message: expect.stringContaining('The code is not valid') });
+        expect((outcome).reason).toMatchObject({ message: expect.stringContaining('The code is not valid') });
       }
       const record = await mfa.find(address);
       expect(record?.backupCodes.map((code) => code.usedAt !== null)).toEqual(codes.map((_, i) => i === index));

@@ -4,7 +4,7 @@
  * failures as SmsUnavailableError, and no code or number in its logs.
  */
 import { createServer } from 'node:http';
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -44,11 +44,15 @@ it('writes each message to the outbox file and the log', async () => {
 describe('Twilio', () => {
   let answer = { status: 201, body: '{"sid":"SM1"}' };
   const received: { url: string; authorization: string; form: URLSearchParams }[] = [];
-  const server = createServer(async (request: IncomingMessage, response) => {
+  const answerTwilio = async (request: IncomingMessage, response: ServerResponse) => {
     let body = '';
     for await (const chunk of request) body += chunk;
     received.push({ url: request.url ?? '', authorization: request.headers.authorization ?? '', form: new URLSearchParams(body) });
     response.writeHead(answer.status, { 'content-type': 'application/json' }).end(answer.body);
+  };
+  // A request that fails to read breaks its connection, so the test waiting for it fails.
+  const server = createServer((request, response) => {
+    answerTwilio(request, response).catch((error: unknown) => response.destroy(error as Error));
   });
   let apiUrl: string;
   beforeAll(async () => {

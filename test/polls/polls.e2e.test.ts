@@ -109,7 +109,7 @@ describe('validation', () => {
     ['both channel_id and recipient_address', { channel_id: 'some-channel' }],
     ['neither channel_id nor recipient_address', { recipient_address: '' }],
     ['a malformed recipient_address', { recipient_address: '0x123' }],
-    ['the caller as recipient', { recipient_address: '' as string, self: true }],
+    ['the caller as recipient', { recipient_address: '', self: true }],
     ['options of the wrong type', { options: 'a,b' }],
     ['a question of the wrong type', { question: 42 }],
   ])('refuses %s with 400', async (_, override) => {
@@ -274,7 +274,7 @@ describe('visibility', () => {
 describe('listing', () => {
   it('lists the caller’s direct polls newest first, by peer and by channel, with paging', async () => {
     const [dana, erin] = [await signIn(service.baseUrl), await signIn(service.baseUrl)];
-    const ask = async (by: SignedIn, body: Record<string, unknown>) => expectOk(await create(by, { question: `Q${body.n}`, options: ['a', 'b'], ...body, n: undefined })).poll.id as string;
+    const ask = async (by: SignedIn, body: { n: number } & Record<string, unknown>) => expectOk(await create(by, { question: `Q${body.n}`, options: ['a', 'b'], ...body, n: undefined })).poll.id as string;
     const first = await ask(dana, { n: 1, recipient_address: erin.user.address });
     const second = await ask(erin, { n: 2, recipient_address: dana.user.address });
     const third = await ask(dana, { n: 3, recipient_address: alice.user.address });

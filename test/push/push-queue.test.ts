@@ -147,7 +147,7 @@ describe('on a Redis Cluster', () => {
   describeQueue('(three masters)', async () => {
     const keyPrefix = uniqueTestPrefix('push-queue-cluster');
     const open = () => openSharedState({ redisUrl: cluster.url, redisCluster: true, keyPrefix, logger });
-    const pods = (await Promise.all([open(), open()])) as [SharedState, SharedState];
+    const pods = await Promise.all([open(), open()]);
     return { pods, dispose: async () => void (await Promise.all(pods.map((pod) => pod.close()))) };
   });
 });
@@ -155,7 +155,7 @@ describe('on a Redis Cluster', () => {
 await withRedis((redisUrl) => {
   describeQueue('on Redis', async () => {
     const prefix = uniqueTestPrefix('push-queue');
-    const pods = (await Promise.all([openSharedState({ redisUrl, keyPrefix: prefix, logger }), openSharedState({ redisUrl, keyPrefix: prefix, logger })])) as [SharedState, SharedState];
+    const pods = await Promise.all([openSharedState({ redisUrl, keyPrefix: prefix, logger }), openSharedState({ redisUrl, keyPrefix: prefix, logger })]);
     return {
       pods,
       async dispose() {

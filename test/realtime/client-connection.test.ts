@@ -10,13 +10,14 @@ import { UserEventStream } from '../../src/events/user-event-stream.js';
 import type { StreamedEvent } from '../../src/events/user-event-stream.js';
 import { MemorySharedState } from '../../src/platform/shared-state/memory-shared-state.js';
 import { createLogger } from '../../src/platform/logging/logger.js';
+import type { Json } from '../support/json.js';
 
 const USER = '0x' + 'a'.repeat(40);
 
 function setup(retainCount = 100) {
   const state = new MemorySharedState({ keyPrefix: 't:', logger: createLogger('silent') });
   const events = new UserEventStream(state, { retainCount, retentionMs: 60_000 });
-  const sent: any[] = [];
+  const sent: Json[] = [];
   const sink: FrameSink = {
     send: (frame) => (sent.push(JSON.parse(frame)), true),
     sendPaced: async (frame) => (sent.push(JSON.parse(frame)), true),

@@ -7,6 +7,7 @@ import type { Api } from '../support/session-api.js';
 import { SETUP_RECOVERY_RPC, encodeSetupRecovery, xSignature } from '../support/signed-request.js';
 import { SERVICE_NAME, TestUser, bearer } from '../support/wallet.js';
 import type { SignedIn } from '../support/wallet.js';
+import type { Json } from '../support/json.js';
 
 export const newWalletProof = (address: string, newWallet: string, timestampMs = Date.now()) =>
   [`${SERVICE_NAME} Account Recovery`, `Account: ${address}`, `New wallet: ${newWallet}`, `Timestamp: ${timestampMs}`].join('\n');
@@ -29,7 +30,7 @@ export async function setupRecovery(api: Api, owner: SignedIn, body: Record<stri
   const headers: Record<string, string> = { 'content-type': 'application/json', ...bearer(owner) };
   if (options.sign !== false) headers['x-signature'] = await xSignature(owner.user, { rpc: SETUP_RECOVERY_RPC, body: encodableOrEmpty(body) });
   const response = await fetch(api.url('/api/v1/recovery/setup'), { method: 'POST', headers, body: text });
-  return { status: response.status, body: (await response.json()) as any, headers: response.headers };
+  return { status: response.status, body: (await response.json()) as Json, headers: response.headers };
 }
 
 /** A body that is not even a SetupRecoveryRequest (bad-input tests) is refused before the signature is read. */

@@ -9,6 +9,7 @@ import { serviceForThisFile } from '../support/service-for-tests.js';
 import { TestUser, bearer, signIn } from '../support/wallet.js';
 import type { SignedIn } from '../support/wallet.js';
 import { approvalMessage, approve, completeSocial, completeWithCode, initiate, newWalletProof, reject, setupRecovery } from './recovery-support.js';
+import type { Json } from '../support/json.js';
 
 const HOUR_MS = 40;
 const TIME_LOCK_MS = 24 * HOUR_MS;
@@ -65,7 +66,7 @@ describe('a full social recovery with three guardians and a time lock', () => {
     expect(signedIn).toMatchObject({ is_new_user: false, user: { username: alice.user.username } });
     const moved = { accessToken: signedIn.access_token as string } as SignedIn;
     const history = expectOk(await api.get(`/api/v1/messages?peer_address=${bob.user.address}`, bearer(moved))).messages;
-    expect(history.map((message: any) => message.sender_address).sort()).toEqual([lower(bob), newWallet.address.toLowerCase()].sort());
+    expect(history.map((message: Json) => message.sender_address).sort()).toEqual([lower(bob), newWallet.address.toLowerCase()].sort());
     const bobsView = expectOk(await api.get(`/api/v1/messages?peer_address=${newWallet.address}`, bearer(bob))).messages;
     expect(bobsView).toHaveLength(2);
     expect((await bobSocket.next('recovery.request_updated', (frame) => frame.data.change === 'completed')).data.request.status).toBe('completed');
@@ -143,7 +144,7 @@ describe('backup-code recovery', () => {
 describe('bad input gets the envelope and the right status', () => {
   let owner: SignedIn;
   let guardian: SignedIn;
-  let opened: any;
+  let opened: Json;
   const newWallet = new TestUser();
   beforeAll(async () => {
     [owner, guardian] = await twoUsers();
@@ -211,7 +212,7 @@ describe('bad input gets the envelope and the right status', () => {
     expectFailure(await api.get('/api/v1/recovery/guardian/requests?page_size=500', bearer(guardian)), 400, 'INVALID_ARGUMENT');
     expectFailure(await api.get('/api/v1/recovery/guardian/requests?cursor=zzz', bearer(guardian)), 400, 'INVALID_ARGUMENT');
     expectFailure(await api.get('/api/v1/recovery/guardian/requests'), 401, 'UNAUTHORIZED');
-    expect(expectOk(await api.get('/api/v1/recovery/guardian/requests', bearer(guardian))).requests.map((request: any) => request.id)).toEqual([opened.id]);
+    expect(expectOk(await api.get('/api/v1/recovery/guardian/requests', bearer(guardian))).requests.map((request: Json) => request.id)).toEqual([opened.id]);
     expect(expectOk(await api.get('/api/v1/recovery/guardian/requests', bearer(owner))).requests).toEqual([]);
   });
 

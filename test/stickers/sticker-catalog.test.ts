@@ -6,12 +6,13 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEFAULT_STICKERS_DIR, loadStickerCatalog } from '../../src/stickers/load-sticker-catalog.js';
+import type { Json } from '../support/json.js';
 
 const directories: string[] = [];
 afterAll(() => directories.forEach((directory) => rmSync(directory, { recursive: true, force: true })));
 
 /** A copy of the shipped catalog with the basics manifest changed by `edit`. */
-function catalogWith(edit: (manifest: any, packDir: string) => void, packId = 'basics'): string {
+function catalogWith(edit: (manifest: Json, packDir: string) => void, packId = 'basics'): string {
   const directory = mkdtempSync(join(tmpdir(), 'stickers-'));
   directories.push(directory);
   cpSync(join(DEFAULT_STICKERS_DIR, 'basics'), join(directory, packId), { recursive: true });
@@ -29,15 +30,15 @@ it('loads the shipped pack', async () => {
 });
 
 it.each([
-  ['a missing title', (manifest: any) => delete manifest.title, /pack "basics": title must be a string/],
-  ['no stickers', (manifest: any) => (manifest.stickers = []), /stickers must list 1 to 200/],
-  ['a missing image', (manifest: any) => (manifest.stickers[0].file = 'gone.png'), /sticker #1: image gone.png does not exist/],
-  ['a path outside the pack', (manifest: any) => (manifest.stickers[0].file = '../x.png'), /file must name a file of the pack folder/],
-  ['a bad sticker name', (manifest: any) => (manifest.stickers[0].name = 'Smile!'), /name must be 1 to 31/],
-  ['a duplicate name', (manifest: any) => (manifest.stickers[1].name = 'smile'), /two stickers have the same name/],
-  ['an unknown cover', (manifest: any) => (manifest.cover = 'nope'), /cover "nope" is not one of its stickers/],
-  ['text instead of an emoji', (manifest: any) => (manifest.stickers[0].emoji = 'smile'), /emoji must be one emoji/],
-  ['an image that is not one', (manifest: any, packDir: string) => writeFileSync(join(packDir, 'smile.png'), 'hello'), /is neither a PNG nor a WebP/],
+  ['a missing title', (manifest: Json) => delete manifest.title, /pack "basics": title must be a string/],
+  ['no stickers', (manifest: Json) => (manifest.stickers = []), /stickers must list 1 to 200/],
+  ['a missing image', (manifest: Json) => (manifest.stickers[0].file = 'gone.png'), /sticker #1: image gone.png does not exist/],
+  ['a path outside the pack', (manifest: Json) => (manifest.stickers[0].file = '../x.png'), /file must name a file of the pack folder/],
+  ['a bad sticker name', (manifest: Json) => (manifest.stickers[0].name = 'Smile!'), /name must be 1 to 31/],
+  ['a duplicate name', (manifest: Json) => (manifest.stickers[1].name = 'smile'), /two stickers have the same name/],
+  ['an unknown cover', (manifest: Json) => (manifest.cover = 'nope'), /cover "nope" is not one of its stickers/],
+  ['text instead of an emoji', (manifest: Json) => (manifest.stickers[0].emoji = 'smile'), /emoji must be one emoji/],
+  ['an image that is not one', (manifest: Json, packDir: string) => writeFileSync(join(packDir, 'smile.png'), 'hello'), /is neither a PNG nor a WebP/],
 ])('refuses %s', async (_, edit, message) => {
   await expect(loadStickerCatalog(catalogWith(edit))).rejects.toThrow(message);
 });

@@ -54,7 +54,7 @@ export async function startChildService(env: Record<string, string>, options: { 
     });
     let own = '';
     const httpPort = new Promise<number>((resolve, reject) => {
-      child.stdout!.on('data', (chunk) => {
+      child.stdout.on('data', (chunk) => {
         output += chunk;
         own += chunk;
         const line = /^.*"msg":"service started".*$/m.exec(own);
@@ -62,7 +62,7 @@ export async function startChildService(env: Record<string, string>, options: { 
       });
       child.once('exit', (code) => reject(new Error(`child service exited (${code}) before starting:\n${own}`)));
     });
-    child.stderr!.on('data', (chunk) => {
+    child.stderr.on('data', (chunk) => {
       output += chunk;
       own += chunk;
     });

@@ -105,17 +105,17 @@ export class LocalPushService {
     const keyFile = join(directory, 'key.pem');
     const certFile = join(directory, 'cert.pem');
     execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', keyFile, '-out', certFile, '-days', '1', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1'], { stdio: 'ignore' });
-    let service: LocalPushService | undefined;
     const server = createServer({ key: readFileSync(keyFile), cert: readFileSync(certFile) }, (request, response) => {
       const chunks: Buffer[] = [];
       request.on('data', (chunk: Buffer) => chunks.push(chunk));
       request.on('end', () => {
-        const answer = service!.handle(request.method ?? '', request.url ?? '', request.headers, Buffer.concat(chunks));
+        // Requests come only once the port is known, so after `service` below is set.
+        const answer = service.handle(request.method ?? '', request.url ?? '', request.headers, Buffer.concat(chunks));
         response.writeHead(answer.status, answer.headers ?? {}).end();
       });
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    service = new LocalPushService(server, `https://127.0.0.1:${(server.address() as AddressInfo).port}`, certFile, directory);
+    const service = new LocalPushService(server, `https://127.0.0.1:${(server.address() as AddressInfo).port}`, certFile, directory);
     return service;
   }
 

@@ -18,6 +18,7 @@ import { RealtimeClient } from './realtime-client.js';
 import { Api } from './session-api.js';
 import { signIn } from './wallet.js';
 import type { SignedIn } from './wallet.js';
+import type { Json } from './json.js';
 
 /** `cluster on Redis Cluster`: the cluster's processes on a private three-master Redis Cluster (REDIS_CLUSTER=true). */
 export type DeploymentShape = 'single process' | 'cluster' | 'cluster on Redis Cluster';
@@ -44,7 +45,7 @@ export interface Deployment {
   /** Registers a new user over REST (a real wallet signature). */
   signIn(): Promise<SignedIn>;
   /** Everything the processes logged, as parsed JSON lines (other lines are skipped). */
-  logLines(): Record<string, any>[];
+  logLines(): Record<string, Json>[];
   stop(): Promise<void>;
 }
 
@@ -118,10 +119,10 @@ function assemble(shape: DeploymentShape, processes: readonly ChildService[], st
   };
 }
 
-function parseLine(line: string): Record<string, any>[] {
+function parseLine(line: string): Record<string, Json>[] {
   if (!line.startsWith('{')) return [];
   try {
-    return [JSON.parse(line) as Record<string, any>];
+    return [JSON.parse(line) as Record<string, Json>];
   } catch {
     return [];
   }

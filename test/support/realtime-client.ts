@@ -4,10 +4,11 @@
  * frames a test expects.
  */
 import WebSocket from 'ws';
+import type { Json } from './json.js';
 
 export interface Frame {
   readonly type: string;
-  readonly [field: string]: any;
+  readonly [field: string]: Json;
 }
 
 export interface ResumeFrom {
@@ -36,7 +37,8 @@ export class RealtimeClient {
 
   private constructor(readonly socket: WebSocket) {
     socket.on('message', (data) => {
-      this.frames.push(JSON.parse(data.toString()) as Frame);
+      // binaryType is ws's default, 'nodebuffer': each message is one Buffer.
+      this.frames.push(JSON.parse((data as Buffer).toString()) as Frame);
       this.wake();
     });
     socket.on('error', (error) => {

@@ -5,11 +5,12 @@
  */
 import type { SignedIn, TestUser } from './wallet.js';
 import { signIn } from './wallet.js';
+import type { Json } from './json.js';
 
 /** A response: status, parsed JSON body (undefined when there is none) and headers. */
 export interface Reply {
   readonly status: number;
-  readonly body: any;
+  readonly body: Json;
   readonly headers: Headers;
 }
 
@@ -67,7 +68,7 @@ export function expectFailure(reply: Reply, status: number, code: string): void 
 }
 
 /** Asserts a 200 with `success: true`; returns the body. */
-export function expectOk(reply: Reply): any {
+export function expectOk(reply: Reply): Json {
   expect({ status: reply.status, success: reply.body?.success }).toEqual({ status: 200, success: true });
   return reply.body;
 }

@@ -40,7 +40,7 @@ export function connectWs(baseUrl: string, credentials: WsCredentials = {}): Pro
     socket.once('message', (data) => {
       const protocol = socket.protocol;
       socket.close();
-      settle({ opened: true, protocol, greeting: JSON.parse(data.toString()) });
+      settle({ opened: true, protocol, greeting: JSON.parse((data as Buffer).toString()) });
     });
     socket.once('close', (code, reason) => settle({ opened: false, closeCode: code, reason: reason.toString() }));
     socket.once('unexpected-response', (request, response) => {

@@ -7,13 +7,14 @@
 import { message as templateMessage } from '../identity/wallet/sign-in-fixtures.js';
 import type { TemplateFields, VariantName } from '../identity/wallet/sign-in-fixtures.js';
 import type { TestUser } from './wallet.js';
+import type { Json } from './json.js';
 
 export type { VariantName } from '../identity/wallet/sign-in-fixtures.js';
 
 export interface HttpAnswer {
   status: number;
   // The JSON body as the test reads it; each test asserts the members it relies on.
-  body: any;
+  body: Json;
   /** The Set-Cookie header lines, one per cookie. */
   setCookies: string[];
 }

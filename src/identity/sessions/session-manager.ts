@@ -150,7 +150,7 @@ export class SessionManager {
     return ended !== null;
   }
 
-  /** Registers what another area does when a session ends (the app wires it). */
+  /** Registers what another area does when a session ends (the identity area's factory does, once). */
   onEnded(listener: SessionEndListener): void {
     this.endListeners.push(listener);
   }

@@ -12,14 +12,13 @@ import type { Conversations } from '../../messaging/conversations/conversations.
 import type { MediaItem, MediaReference } from '../media-item.js';
 import { rulesOf } from '../media-kinds.js';
 import type { ChannelReaders } from './channel-readers.js';
-import type { LateBound } from './late-bound.js';
 import type { StoryAudience } from './story-audience-port.js';
 
 export class MediaAccess {
   constructor(
     private readonly conversations: Conversations,
-    private readonly channelReaders: LateBound<ChannelReaders>,
-    private readonly storyAudience: LateBound<StoryAudience>,
+    private readonly channelReaders: ChannelReaders,
+    private readonly storyAudience: StoryAudience,
   ) {}
 
   async mayDownload(caller: string, item: MediaItem, now = new Date()): Promise<boolean> {
@@ -40,9 +39,9 @@ export class MediaAccess {
       case 'channel_avatar':
         return true;
       case 'channel_post':
-        return this.channelReaders.ask((readers) => readers.mayRead(reference.conversationId, caller));
+        return this.channelReaders.mayRead(reference.conversationId, caller);
       case 'story':
-        return this.storyAudience.ask((audience) => audience.maySee(reference.id, caller));
+        return this.storyAudience.maySee(reference.id, caller);
     }
   }
 }

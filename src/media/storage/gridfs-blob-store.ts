@@ -53,7 +53,7 @@ export class GridFsBlobStore implements BlobStore {
 
   async delete(blobId: string): Promise<void> {
     await this.db.collection(`${BUCKET}.files`).deleteOne({ _id: blobId as never });
-    await this.db.collection(`${BUCKET}.chunks`).deleteMany({ files_id: blobId as never });
+    await this.db.collection(`${BUCKET}.chunks`).deleteMany({ files_id: blobId });
   }
 
   async close(): Promise<void> {

@@ -3,7 +3,7 @@
  * fully-qualified type name (unique by construction), with its JSON field names as
  * properties and the proto comments as descriptions.
  */
-import type { DescField, DescMessage, ScalarType } from '@bufbuild/protobuf';
+import type { DescField, DescMessage } from '@bufbuild/protobuf';
 import type { CommentIndex } from './comments.js';
 import type { Schema, SchemaOrRef } from './openapi-types.js';
 import { enumSchema, scalarSchema } from './scalar-schemas.js';
@@ -57,7 +57,7 @@ export class MessageSchemas {
   private elementSchema(field: DescField): SchemaOrRef {
     if (field.message) return this.schemaOf(field.message);
     if (field.enum) return enumSchema(field.enum);
-    return scalarSchema(field.scalar as ScalarType);
+    return scalarSchema(field.scalar);
   }
 }
 

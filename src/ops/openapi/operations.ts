@@ -88,6 +88,6 @@ function optionNotes(method: DescMethod): string[] {
 /** The summary line: the comment's first sentence (or first line, when it has no full stop). */
 function firstSentence(comment: string): string {
   const paragraph = comment.split(/\n\s*\n/)[0] as string;
-  const sentence = /^[\s\S]*?[.!?](?=\s|$)/.exec(paragraph)?.[0] ?? (paragraph.split('\n')[0] as string);
+  const sentence = /^[\s\S]*?[.!?](?=\s|$)/.exec(paragraph)?.[0] ?? paragraph.split('\n')[0] ?? '';
   return sentence.replace(/\s*\n\s*/g, ' ');
 }

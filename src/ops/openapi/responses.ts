@@ -107,8 +107,8 @@ function versionHeaders(deprecated: boolean): Record<string, Reference> {
 
 /** The error responses, once for current and once for deprecated paths (their headers differ). */
 export const sharedResponses: Record<string, Response> = Object.fromEntries(
-  [false, true].flatMap((deprecated) => [
-    ...Object.keys(ERROR_DESCRIPTIONS).map((status) => [responseName(status, deprecated), errorResponse(status, versionHeaders(deprecated))]),
+  [false, true].flatMap((deprecated): [string, Response][] => [
+    ...Object.keys(ERROR_DESCRIPTIONS).map((status): [string, Response] => [responseName(status, deprecated), errorResponse(status, versionHeaders(deprecated))]),
     [
       responseName(CSRF_403, deprecated),
       { description: CSRF_403_DESCRIPTION, headers: versionHeaders(deprecated), content: { 'application/json': { schema: schemaRef('ErrorEnvelope'), examples: CSRF_403_EXAMPLES } } },

@@ -1,5 +1,6 @@
 import { crossChecks } from './cross-checks.js';
 import { settings } from './settings.js';
+import type { Setting } from './setting.js';
 import type { Config } from './settings.js';
 
 /**
@@ -7,8 +8,8 @@ import type { Config } from './settings.js';
  * valid together (cross-checks.ts); the first invalid one throws a ConfigError naming it.
  */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const sections = Object.entries(settings).map(([name, section]) => {
-    const values = Object.entries(section).map(([key, setting]) => [key, setting.parse(env[setting.env])]);
+  const sections = Object.entries(settings).map(([name, section]): [string, unknown] => {
+    const values = Object.entries<Setting<unknown>>(section).map(([key, setting]): [string, unknown] => [key, setting.parse(env[setting.env])]);
     return [name, Object.freeze(Object.fromEntries(values))];
   });
   const config = Object.freeze(Object.fromEntries(sections)) as Config;

@@ -429,4 +429,4 @@ export type AccountsSettings = Config['accounts'];
 export type MediaSettings = Config['media'];
 
 /** Every setting in one list: the README table and the Helm chart are checked against it. */
-export const allSettings: readonly Setting<unknown>[] = Object.values(settings).flatMap((section): Setting<unknown>[] => Object.values(section));
+export const allSettings: readonly Setting<unknown>[] = Object.values(settings).flatMap((section) => Object.values<Setting<unknown>>(section));

@@ -8,8 +8,12 @@ import type { HandlerContext } from '@connectrpc/connect';
 import { notImplemented } from '../errors/api-error.js';
 import type { MaybePromise } from './maybe-promise.js';
 
+/** The request message of whichever method a handler serves. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- each service's methods take their own request message; `unknown` would make them unassignable (parameters are contravariant)
+type AnyRequest = any;
+
 /** A wrapped RPC. It answers synchronously when every layer did (see maybe-promise.ts). */
-export type UnaryHandler = (request: any, context: HandlerContext) => MaybePromise<MessageInitShape<DescMessage>>;
+export type UnaryHandler = (request: AnyRequest, context: HandlerContext) => MaybePromise<MessageInitShape<DescMessage>>;
 
 /**
  * Runs around a handler; calls `next()` to continue, or throws to refuse the call. A middleware
@@ -21,7 +25,7 @@ export type RpcMiddleware = (
 ) => MaybePromise<MessageInitShape<DescMessage>>;
 
 /** A service implementation: any subset of its methods (the rest answer NOT_IMPLEMENTED). */
-export type PartialServiceImpl = Record<string, ((request: any, context: HandlerContext) => unknown) | undefined>;
+export type PartialServiceImpl = Record<string, ((request: AnyRequest, context: HandlerContext) => unknown) | undefined>;
 
 export interface WrappedService {
   readonly service: DescService;
@@ -45,7 +49,7 @@ export function wrapService(
 
 function chain(
   method: DescMethod,
-  impl: (request: any, context: HandlerContext) => unknown,
+  impl: (request: AnyRequest, context: HandlerContext) => unknown,
   middlewares: readonly RpcMiddleware[],
 ): UnaryHandler {
   return (request, context) => {

@@ -50,10 +50,13 @@ export async function lookUpMirror(state: SharedState, routingId: string, keys: 
   return found < 0 ? 'unknown' : found > 0 ? 'found' : 'absent';
 }
 
-/** The value of one mirrored key (made by `mirrorKey` with `routingId`), in one round trip with its marker. */
-export async function readMirror(state: SharedState, routingId: string, key: string): Promise<string | null | 'unknown'> {
+/**
+ * The value of one mirrored key (made by `mirrorKey` with `routingId`), in one round trip with its
+ * marker; `unknown` while the mirror is incomplete (boxed, so that no stored value can pass for it).
+ */
+export async function readMirror(state: SharedState, routingId: string, key: string): Promise<{ readonly value: string | null } | 'unknown'> {
   const [marker, value] = await state.getMany([mirrorsCompleteKey(shardBucketOf(routingId)), key]);
-  return marker == null ? 'unknown' : (value ?? null);
+  return marker == null ? 'unknown' : { value: value ?? null };
 }
 
 /**
@@ -88,7 +91,7 @@ redis.call('DEL', KEYS[1])
 return 1`,
   local: (state, [rebuilding, complete], [rebuildId]) => {
     if (state.get(rebuilding!) !== rebuildId) return 0;
-    state.set(complete!, rebuildId!);
+    state.set(complete!, rebuildId);
     state.delete(rebuilding!);
     return 1;
   },

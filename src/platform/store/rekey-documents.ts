@@ -5,7 +5,7 @@
  * Where a document already exists under the new id (an earlier run wrote it, or the target
  * already had one) the existing document is kept.
  */
-import type { Collection, Document, NewDocument, StoreFilter } from './document-store.js';
+import type { Collection, Document, StoreFilter } from './document-store.js';
 import { DuplicateKeyError } from './document-store.js';
 
 /** Documents handled per read, so a large account does not load at once. */
@@ -34,7 +34,7 @@ export async function rekeyDocuments<T extends Document>(
         await collection.updateOne({ _id } as StoreFilter<T>, { $set: fields } as never);
       } else {
         try {
-          await collection.insertOne(moved as NewDocument<T>);
+          await collection.insertOne(moved);
         } catch (error) {
           if (!(error instanceof DuplicateKeyError)) throw error;
         }

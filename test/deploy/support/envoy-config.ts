@@ -5,6 +5,7 @@
 import { parse } from 'yaml';
 import { findManifest } from './helm.js';
 import type { Manifest } from './helm.js';
+import type { Json } from '../../support/json.js';
 
 export interface EnvoyConfigMap {
   readonly bootstrapText: string;
@@ -34,13 +35,13 @@ export interface EnvoyRoute {
 }
 
 // `any`: walking a large, loosely typed JSON document.
-export function httpConnectionManager(bootstrap: Record<string, unknown>): any {
-  const listener = (bootstrap as any).static_resources.listeners[0];
-  return listener.filter_chains[0].filters.find((f: any) => f.name === 'envoy.filters.network.http_connection_manager').typed_config;
+export function httpConnectionManager(bootstrap: Record<string, unknown>): Json {
+  const listener = (bootstrap as Json).static_resources.listeners[0];
+  return listener.filter_chains[0].filters.find((f: Json) => f.name === 'envoy.filters.network.http_connection_manager').typed_config;
 }
 
-export function httpFilter(bootstrap: Record<string, unknown>, name: string): any {
-  return httpConnectionManager(bootstrap).http_filters.find((f: any) => f.name === name)?.typed_config;
+export function httpFilter(bootstrap: Record<string, unknown>, name: string): Json {
+  return httpConnectionManager(bootstrap).http_filters.find((f: Json) => f.name === name)?.typed_config;
 }
 
 export function routes(bootstrap: Record<string, unknown>): EnvoyRoute[] {

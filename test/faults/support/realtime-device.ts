@@ -81,7 +81,7 @@ export class RealtimeDevice {
     // Frames that arrived with the greeting are already in `client.frames`; later ones come
     // through the listener. Both are taken in this one synchronous step, so none is seen twice.
     for (const frame of client.frames) this.record(frame);
-    client.socket.on('message', (data) => this.record(JSON.parse(data.toString()) as Frame));
+    client.socket.on('message', (data) => this.record(JSON.parse((data as Buffer).toString()) as Frame));
     client.socket.once('close', (code) => {
       this.closeCodes.push(code);
       if (this.running) this.reconnecting = this.reconnect();

@@ -14,6 +14,7 @@ import type { AuthenticationDependencies } from '../../../src/identity/auth/auth
 import { callerKey } from '../../../src/identity/auth/caller.js';
 import { SESSION_COOKIE } from '../../../src/platform/api/cookie-names.js';
 import { unauthenticated } from '../../../src/platform/errors/api-error.js';
+import type { DescMethod } from '@bufbuild/protobuf';
 
 const ALICE = '0x00000000000000000000000000000000000a11ce';
 
@@ -32,7 +33,7 @@ function contextFor(method: { parent: unknown; name: string }, headers: Record<s
   return new RestHandlerContext(method.parent as never, method as never, httpMethod, '/x', new Map(Object.entries(headers)), createContextValues());
 }
 
-async function run(middlewareDeps: AuthenticationDependencies, method: any, headers: Record<string, string>) {
+async function run(middlewareDeps: AuthenticationDependencies, method: DescMethod, headers: Record<string, string>) {
   const context = contextFor(method, headers);
   await authenticate(middlewareDeps)({ method, request: {}, context }, async () => ({}));
   return context;

@@ -6,8 +6,9 @@
  */
 import { grpc } from '../../support/grpc-client.js';
 import type { GrpcServiceClient } from '../../support/grpc-client.js';
+import type { Json } from '../../support/json.js';
 
-export interface GrpcOutcome<T = any> {
+export interface GrpcOutcome<T = Json> {
   /** The response message, or undefined when the call failed. */
   response?: T;
   /** The ServiceError, or undefined when the call succeeded. */
@@ -18,7 +19,7 @@ export interface GrpcOutcome<T = any> {
   status: grpc.StatusObject;
 }
 
-export function call<T = any>(client: GrpcServiceClient, method: string, request: object, metadata: Record<string, string> = {}): Promise<GrpcOutcome<T>> {
+export function call<T = Json>(client: GrpcServiceClient, method: string, request: object, metadata: Record<string, string> = {}): Promise<GrpcOutcome<T>> {
   const sent = new grpc.Metadata();
   for (const [key, value] of Object.entries(metadata)) sent.set(key, value);
   return new Promise((resolve) => {
@@ -31,7 +32,7 @@ export function call<T = any>(client: GrpcServiceClient, method: string, request
     const pending = client[method]!(request, sent, (error: grpc.ServiceError | null, response: T) => {
       result = error ? { error } : { response };
       settle();
-    }) as grpc.ClientUnaryCall;
+    });
     pending.on('metadata', (received: grpc.Metadata) => {
       headers = received;
     });
@@ -43,10 +44,10 @@ export function call<T = any>(client: GrpcServiceClient, method: string, request
 }
 
 /** Resolves with the response, or rejects with an Error describing the status and reason. */
-export async function ok<T = any>(client: GrpcServiceClient, method: string, request: object, metadata: Record<string, string> = {}): Promise<GrpcOutcome<T> & { response: T }> {
+export async function ok<T = Json>(client: GrpcServiceClient, method: string, request: object, metadata: Record<string, string> = {}): Promise<GrpcOutcome<T> & { response: T }> {
   const outcome = await call<T>(client, method, request, metadata);
   if (outcome.error) {
-    throw new Error(`${method} failed: ${grpc.status[outcome.error.code]} ${outcome.error.metadata.get('x-error-code')} ${outcome.error.details}`);
+    throw new Error(`${method} failed: ${grpc.status[outcome.error.code]} ${outcome.error.metadata.get('x-error-code').join(',')} ${outcome.error.details}`);
   }
   return outcome as GrpcOutcome<T> & { response: T };
 }
@@ -55,7 +56,7 @@ export async function ok<T = any>(client: GrpcServiceClient, method: string, req
 export function failure(outcome: GrpcOutcome): { code: string; reason: string | undefined; details: string } {
   if (!outcome.error) throw new Error(`expected the call to fail, it succeeded with ${JSON.stringify(outcome.response)}`);
   const reason = outcome.status.metadata.get('x-error-code')[0];
-  return { code: grpc.status[outcome.error.code] as string, reason: reason === undefined ? undefined : String(reason), details: outcome.error.details };
+  return { code: grpc.status[outcome.error.code], reason: reason === undefined ? undefined : String(reason), details: outcome.error.details };
 }
 
 export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });

@@ -62,7 +62,7 @@ async function craftProof({ header = {}, claims = {}, signWith }: CraftOptions =
   const { privateKey, publicKey } = await jose.generateKeyPair('ES256');
   const jwk = await jose.exportJWK(publicKey);
   return new jose.SignJWT({ jti: randomUUID(), htm: 'POST', htu: URI, iat: Math.floor(Date.now() / 1000), ...claims })
-    .setProtectedHeader({ alg: 'ES256', typ: 'dpop+jwt', jwk, ...header } as jose.JWTHeaderParameters)
+    .setProtectedHeader({ alg: 'ES256', typ: 'dpop+jwt', jwk, ...header })
     .sign(signWith ?? privateKey);
 }
 

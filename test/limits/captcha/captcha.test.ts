@@ -109,7 +109,7 @@ describe('captcha verifier', () => {
   it('uses each provider\'s siteverify URL by default', async () => {
     const urls: string[] = [];
     const fakeFetch = (async (url: string | URL | Request) => {
-      urls.push(String(url));
+      urls.push(typeof url === 'string' ? url : url instanceof URL ? url.href : url.url);
       return new Response(JSON.stringify({ success: true }), { status: 200 });
     }) as typeof fetch;
     await createCaptchaVerifier({ provider: 'turnstile', secret: SECRET, fetch: fakeFetch }).verify('t', CLIENT_IP);

@@ -45,12 +45,12 @@ export class EmbeddedCollection<T extends Document> implements Collection<T> {
   }
 
   async find(filter: StoreFilter<T>, options: FindOptions = {}): Promise<T[]> {
-    const docs = selectDocuments(this.host.read(this.name), filter as Raw, options);
+    const docs = selectDocuments(this.host.read(this.name), filter, options);
     return project(docs, options.projection).map((doc) => cloneDocument(doc) as T);
   }
 
   async countDocuments(filter: StoreFilter<T>): Promise<number> {
-    return countDocuments(this.host.read(this.name), filter as Raw);
+    return countDocuments(this.host.read(this.name), filter);
   }
 
   async insertOne(doc: NewDocument<T>): Promise<string> {
@@ -62,11 +62,11 @@ export class EmbeddedCollection<T extends Document> implements Collection<T> {
   }
 
   async updateOne(filter: StoreFilter<T>, update: StoreUpdate<T>, options: UpdateOptions = {}): Promise<UpdateResult> {
-    return this.update(filter as Raw, update as Raw, options, 1);
+    return this.update(filter, update, options, 1);
   }
 
   async updateMany(filter: StoreFilter<T>, update: StoreUpdate<T>, options: UpdateOptions = {}): Promise<UpdateResult> {
-    return this.update(filter as Raw, update as Raw, options, 0);
+    return this.update(filter, update, options, 0);
   }
 
   async findOneAndUpdate(
@@ -74,16 +74,16 @@ export class EmbeddedCollection<T extends Document> implements Collection<T> {
     update: StoreUpdate<T>,
     options: FindOneAndUpdateOptions = {},
   ): Promise<T | null> {
-    const compiled = compileUpdate(update as Raw);
+    const compiled = compileUpdate(update);
     const returned = await this.host.write(this.name, (changes) => {
-      const [match] = selectDocuments(changes.table, filter as Raw, { sort: options.sort, limit: 1 });
+      const [match] = selectDocuments(changes.table, filter, { sort: options.sort, limit: 1 });
       if (match) {
-        const { doc, modified, changedFields } = compiled.applyTo(match, filter as Raw);
+        const { doc, modified, changedFields } = compiled.applyTo(match, filter);
         if (modified) changes.replace(match, doc, changedFields);
         return options.returnDocument === 'after' ? doc : match;
       }
       if (!options.upsert) return null;
-      const doc = compiled.insertFor(filter as Raw);
+      const doc = compiled.insertFor(filter);
       changes.insert(doc);
       return options.returnDocument === 'after' ? doc : null;
     });
@@ -92,7 +92,7 @@ export class EmbeddedCollection<T extends Document> implements Collection<T> {
 
   async findOneAndDelete(filter: StoreFilter<T>, options: FindOneAndDeleteOptions = {}): Promise<T | null> {
     const deleted = await this.host.write(this.name, (changes) => {
-      const [match] = selectDocuments(changes.table, filter as Raw, { sort: options.sort, limit: 1 });
+      const [match] = selectDocuments(changes.table, filter, { sort: options.sort, limit: 1 });
       if (match) changes.delete(match._id);
       return match ?? null;
     });
@@ -100,11 +100,11 @@ export class EmbeddedCollection<T extends Document> implements Collection<T> {
   }
 
   async deleteOne(filter: StoreFilter<T>): Promise<DeleteResult> {
-    return this.delete(filter as Raw, 1);
+    return this.delete(filter, 1);
   }
 
   async deleteMany(filter: StoreFilter<T>): Promise<DeleteResult> {
-    return this.delete(filter as Raw, 0);
+    return this.delete(filter, 0);
   }
 
   /** `limit` 1 for the *One variants, 0 for all matches. */

@@ -36,7 +36,7 @@ export function equalityValues(filter: Record<string, unknown>, path: string): u
   if (typeof condition !== 'object' || condition === null) return undefined;
   const { $eq, $in } = condition as { $eq?: unknown; $in?: unknown };
   if (isLookupValue($eq)) return [$eq];
-  if (Array.isArray($in) && $in.every(isLookupValue)) return $in;
+  if (Array.isArray($in) && $in.every(isLookupValue)) return $in as unknown[];
   return undefined;
 }
 
@@ -61,7 +61,7 @@ function collect(value: unknown, parts: string[], depth: number, withArrays: boo
     }
     if (withArrays) out.push(value);
     if (value.length === 0 && !withArrays) out.push(undefined);
-    out.push(...value);
+    out.push(...(value as unknown[]));
     return;
   }
   if (Array.isArray(value)) {

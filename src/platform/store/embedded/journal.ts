@@ -16,7 +16,7 @@ type Entry =
 export class Journal {
   private queue: Entry[] = [];
   private flushing = false;
-  private failure: unknown;
+  private failure: Error | undefined;
 
   constructor(
     private file: FileHandle,
@@ -75,7 +75,7 @@ export class Journal {
         for (const entry of batch) entry.resolve();
       } catch (err) {
         // After a failed fsync nothing is known about the file: refuse all further writes.
-        this.failure = err;
+        this.failure = err instanceof Error ? err : new Error(String(err));
         for (const entry of [...batch, ...this.queue.splice(0)]) entry.reject(err);
       }
     }

@@ -150,7 +150,7 @@ export class Table {
     const byId = filter._id;
     if (typeof byId === 'string') return [byId];
     const inIds = (byId as { $in?: unknown } | undefined)?.$in;
-    if (Array.isArray(inIds) && inIds.every((id) => typeof id === 'string')) return new Set(inIds as string[]);
+    if (Array.isArray(inIds) && inIds.every((id) => typeof id === 'string')) return new Set(inIds);
     for (const unique of this.uniques) {
       const ids = unique.lookup(filter);
       if (ids) return ids;

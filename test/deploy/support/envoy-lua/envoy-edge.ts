@@ -16,6 +16,7 @@ import type { FilterMetadata, HeaderList, StreamState } from './run-lua-filter.j
 import { runLuaHook } from './run-lua-filter.js';
 import { TranscoderModel, header } from './transcoder-model.js';
 import type { EdgeRequest } from './transcoder-model.js';
+import type { Json } from '../../../support/json.js';
 
 const LUA_FILTER = 'type.googleapis.com/envoy.extensions.filters.http.lua.v3.Lua';
 const TRANSCODER = 'envoy.filters.http.grpc_json_transcoder';
@@ -33,7 +34,7 @@ interface LuaFilter {
 }
 
 export class EnvoyEdge {
-  private readonly hcm: any;
+  private readonly hcm: Json;
   /** The Lua filters before the transcoder, in chain order (the request goes through them first). */
   private readonly luaFilters: LuaFilter[];
   private readonly transcoder: TranscoderModel;
@@ -43,7 +44,7 @@ export class EnvoyEdge {
     grpcAddress: string,
   ) {
     this.hcm = httpConnectionManager(config.bootstrap);
-    const filters = this.hcm.http_filters as { name: string; typed_config: any }[];
+    const filters = this.hcm.http_filters as { name: string; typed_config: Json }[];
     const transcoderAt = filters.findIndex((filter) => filter.name === TRANSCODER);
     const luaAfterTranscoder = filters.slice(transcoderAt).some((filter) => filter.typed_config['@type'] === LUA_FILTER);
     if (transcoderAt < 0 || luaAfterTranscoder) throw new Error('the edge model expects every Lua filter before the transcoder');
@@ -87,12 +88,12 @@ export class EnvoyEdge {
   private hookOf(filter: LuaFilter, requestHeaders: HeaderList): { source: string; filterName: string; routeMetadata: FilterMetadata } {
     const path = (header(requestHeaders, ':path') as string).split('?')[0] as string;
     const route = routeFor(this.config.bootstrap, path);
-    return { source: filter.source, filterName: filter.name, routeMetadata: (route?.metadata?.filter_metadata ?? {}) as FilterMetadata };
+    return { source: filter.source, filterName: filter.name, routeMetadata: (route?.metadata?.filter_metadata ?? {}) };
   }
 
   /** Envoy's own reply with `status`, as the bootstrap's local_reply_config reshapes it. */
   private localReply(status: number, request: StreamState): Omit<StreamState, 'dynamicMetadata'> {
-    const mapper = (this.hcm.local_reply_config.mappers as any[]).find((m) => m.filter.status_code_filter.comparison.value.default_value === status);
+    const mapper = (this.hcm.local_reply_config.mappers as Json[]).find((m) => m.filter.status_code_filter.comparison.value.default_value === status);
     if (!mapper) throw new Error(`no local_reply_config mapper for ${status}`);
     const format = mapper.body_format_override;
     const body = JSON.stringify(
@@ -107,7 +108,10 @@ function substituted(template: string, request: StreamState): string {
   return template.replace(/%([A-Z_]+)(?:\(([^)]*)\))?%/g, (operator, name: string, argument = '') => {
     if (name === 'REQ') return header(request.headers, argument.toLowerCase()) ?? '-';
     const [namespace = '', key = ''] = argument.split(':');
-    if (name === 'DYNAMIC_METADATA') return String(request.dynamicMetadata[namespace]?.[key] ?? '-');
+    if (name === 'DYNAMIC_METADATA') {
+      const value = request.dynamicMetadata[namespace]?.[key];
+      return value == null ? '-' : typeof value === 'string' ? value : JSON.stringify(value);
+    }
     throw new Error(`${operator} is not modelled`);
   });
 }

@@ -11,6 +11,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { Json } from '../../../support/json.js';
 
 const STUB = fileURLToPath(new URL('./envoy-stream.lua', import.meta.url));
 const LUAJIT = 'luajit';
@@ -90,7 +91,7 @@ function inputTable(run: HookRun): unknown {
 /** Lua's JSON of an empty table is `{}`: lists come back as objects when empty. */
 const headerList = (value: unknown): HeaderList => (Array.isArray(value) ? (value as HeaderList) : []);
 
-function outputOf(output: Record<string, any>): HookResult {
+function outputOf(output: Record<string, Json>): HookResult {
   return {
     headers: headerList(output.headers),
     ...(output.body === undefined ? {} : { body: output.body as string }),

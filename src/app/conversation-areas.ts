@@ -1,0 +1,77 @@
+/**
+ * The areas where users talk, over the foundation: profiles, channels, messaging (direct
+ * chats, and channels in its routes), live location and groups.
+ */
+import { createChannelsArea } from '../channels/channels-area.js';
+import type { AreaEvents } from '../events/area-events.js';
+import { createGroupsArea } from '../groups/groups-area.js';
+import type { IdentityAreas } from './identity-wiring.js';
+import { createLocationArea } from '../location/location-area.js';
+import { createMessagingArea } from '../messaging/messaging-area.js';
+import { createProfileArea } from '../profile/profile-area.js';
+import type { ApiAreaPorts } from './api-area-ports.js';
+import type { FoundationAreas } from './foundation-areas.js';
+
+export async function buildConversationAreas(ports: ApiAreaPorts, identityAreas: IdentityAreas, { contacts, conversations, presence, mediaLibrary }: FoundationAreas, areaEvents: AreaEvents) {
+  const { config, store, logger, events } = ports;
+  const { accounts, usernames } = identityAreas.accounts;
+  const profile = createProfileArea({
+    store,
+    accounts,
+    usernames,
+    blocks: contacts.blocks,
+    statuses: presence.presence,
+    audience: presence.audience,
+    events,
+    avatars: mediaLibrary.avatars,
+  });
+  // Channels before messaging, which carries them in its routes (send, history, chats).
+  const channels = await createChannelsArea({
+    settings: config.channels,
+    store,
+    accounts,
+    media: mediaLibrary.held,
+    posts: ports.channelPosts,
+    follows: ports.channelFollows,
+    logger,
+  });
+  const messaging = await createMessagingArea({
+    store,
+    conversations,
+    channels: channels.conversations,
+    media: mediaLibrary.attachments,
+    viewedMediaGraceMs: config.media.viewedGraceMs,
+    accounts,
+    blocks: contacts.blocks,
+    verifications: contacts.verifications,
+    profiles: profile.publicProfiles,
+    events,
+    wakeUps: ports.wakeUps,
+    logger,
+  });
+  const location = await createLocationArea({
+    settings: config.location,
+    store,
+    conversations,
+    blocks: contacts.blocks,
+    blockMade: areaEvents.blockMade,
+    events,
+    metrics: ports.locationMetrics,
+    logger,
+    outages: ports.outages,
+  });
+  const groups = await createGroupsArea({
+    settings: config.groups,
+    store,
+    conversations,
+    sender: messaging.sender,
+    avatars: mediaLibrary.held,
+    messageMedia: mediaLibrary.attachments,
+    blocks: contacts.blocks,
+    logger,
+    outages: ports.outages,
+  });
+  return { profile, channels, messaging, location, groups };
+}
+
+export type ConversationAreas = Awaited<ReturnType<typeof buildConversationAreas>>;
