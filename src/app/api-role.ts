@@ -41,7 +41,12 @@ export interface ApiRole {
   readonly keyDirectory: RecordDirectory;
 }
 
-export async function startApiRole(config: Config, ports: ProcessPorts, shared: SharedParts, store: DocumentStore): Promise<ApiRole> {
+export async function startApiRole(
+  config: Config,
+  ports: ProcessPorts,
+  shared: SharedParts,
+  store: DocumentStore,
+): Promise<ApiRole> {
   // Contract wallets (issue #28): one chain verifier per process, shared by every area that
   // checks wallets; key records check bindings on the calling thread (no worker pool).
   const contracts =
@@ -55,12 +60,14 @@ export async function startApiRole(config: Config, ports: ProcessPorts, shared: 
     rules: keyRecords.rules(),
     logger: ports.logger,
   });
-  const areas = await buildApiAreas(apiAreaPortsOf(config, ports, shared, {
-    store,
-    keyDirectory,
-    keyRecords,
-    wallets: { contracts, keySignatures },
-  }));
+  const areas = await buildApiAreas(
+    apiAreaPortsOf(config, ports, shared, {
+      store,
+      keyDirectory,
+      keyRecords,
+      wallets: { contracts, keySignatures },
+    }),
+  );
   // Before serving: the security mirrors in shared state are complete (or being repaired).
   const mirrors = new MirrorKeeper(ports.sharedState, areas.mirrors, ports.logger, ports.outages);
   await mirrors.start();
@@ -71,11 +78,24 @@ export async function startApiRole(config: Config, ports: ProcessPorts, shared: 
 }
 
 /** The RPC pipeline (observation, limits before authentication, authentication, limits after it) behind the REST gateway and the gRPC server. */
-async function serveApi(config: Config, ports: ProcessPorts, shared: SharedParts, areas: ApiAreas, routes: readonly HttpRoute[]) {
+async function serveApi(
+  config: Config,
+  ports: ProcessPorts,
+  shared: SharedParts,
+  areas: ApiAreas,
+  routes: readonly HttpRoute[],
+) {
   const { limits } = shared;
-  const middlewares = [observeRpc(ports.metrics, ports.outages), ...limits.beforeAuthentication, areas.authentication, ...limits.afterAuthentication];
+  const middlewares = [
+    observeRpc(ports.metrics, ports.outages),
+    ...limits.beforeAuthentication,
+    areas.authentication,
+    ...limits.afterAuthentication,
+  ];
   const pipeline = buildApiPipeline(areas.implementations, middlewares);
-  const gateway = new RestGateway(routes, pipeline.handlersByMethod, { legacySunset: config.http.legacySunset });
+  const gateway = new RestGateway(routes, pipeline.handlersByMethod, {
+    legacySunset: config.http.legacySunset,
+  });
   const grpc = await startGrpcServer({
     host: config.http.host,
     port: config.http.grpcPort,
@@ -94,10 +114,18 @@ interface KeyDirectoryPorts {
   readonly store: DocumentStore;
   readonly keyDirectory: RecordDirectory;
   readonly keyRecords: KeyRecordVerifier;
-  readonly wallets: { readonly contracts: ContractSignatureVerifier | undefined; readonly keySignatures: WalletSignatures };
+  readonly wallets: {
+    readonly contracts: ContractSignatureVerifier | undefined;
+    readonly keySignatures: WalletSignatures;
+  };
 }
 
-function apiAreaPortsOf(config: Config, ports: ProcessPorts, shared: SharedParts, { store, keyDirectory, keyRecords, wallets }: KeyDirectoryPorts): ApiAreaPorts {
+function apiAreaPortsOf(
+  config: Config,
+  ports: ProcessPorts,
+  shared: SharedParts,
+  { store, keyDirectory, keyRecords, wallets }: KeyDirectoryPorts,
+): ApiAreaPorts {
   return {
     config,
     store,

@@ -100,7 +100,10 @@ export async function createIdentityArea(deps: IdentityDependencies) {
   const serviceName = settings.service.name;
   const audit = new AuditLog(store);
   const lockouts = new Lockouts(sharedState, deps.lockoutsEnabled);
-  const sessions = new SessionManager(store, revocations, new SessionActivity(sharedState), { ttlMs: settings.sessions.ttlMs, idleTimeoutMs: settings.sessions.idleTimeoutMs });
+  const sessions = new SessionManager(store, revocations, new SessionActivity(sharedState), {
+    ttlMs: settings.sessions.ttlMs,
+    idleTimeoutMs: settings.sessions.idleTimeoutMs,
+  });
   sessions.onEnded(deps.sessionEnds);
   const refreshTokens = new RefreshTokenRepository(store);
   const cookies: CookiePolicy = {
@@ -110,12 +113,21 @@ export async function createIdentityArea(deps: IdentityDependencies) {
   };
   const dpop = new DpopValidator({ sharedState });
   const tokenPairs = new TokenPairIssuer(tokens, refreshTokens);
-  const sessionStarter = new SessionStarter({ sessions, tokenPairs, cookies, audit, retiredWallets });
+  const sessionStarter = new SessionStarter({
+    sessions,
+    tokenPairs,
+    cookies,
+    audit,
+    retiredWallets,
+  });
   const pendingSignIns = new PendingSignIns(sharedState, tokens);
   const trustedDevices = new TrustedDevices(store, settings.mfa.trustedDeviceTtlMs);
   const devices = new DeviceRepository(store);
   const spentSignatures = new SpentSignatures(store);
-  const signers = new SignerRecovery({ workers: settings.signIn.signatureWorkers, logger: deps.logger });
+  const signers = new SignerRecovery({
+    workers: settings.signIn.signatureWorkers,
+    logger: deps.logger,
+  });
   // Every wallet signature of the area: EOAs on the pool first, then the chain (contract wallets).
   const signatures = new WalletSignatures(
     (message, signature) => signers.recover(message, signature),
@@ -147,7 +159,12 @@ export async function createIdentityArea(deps: IdentityDependencies) {
       audit,
     }),
     usernames,
-    registration: new Registration(accounts, usernames, retiredWallets, settings.registration.powDifficultyBits),
+    registration: new Registration(
+      accounts,
+      usernames,
+      retiredWallets,
+      settings.registration.powDifficultyBits,
+    ),
     mfaGate: new MfaGate({ trustedDevices, pendingSignIns, sessionStarter }),
   };
 
@@ -179,7 +196,14 @@ export async function createIdentityArea(deps: IdentityDependencies) {
     /** Whether a wallet signed a message, EOA or contract wallet: recovery's decisions use it. */
     signatures,
     /** Identity's and the accounts area's records in account moves and deletions, and the walks' first step (`close`). */
-    accountData: new IdentityAccountData({ accounts, retiredWallets, heldUsernames, sessions, refreshTokens, devices }),
+    accountData: new IdentityAccountData({
+      accounts,
+      retiredWallets,
+      heldUsernames,
+      sessions,
+      refreshTokens,
+      devices,
+    }),
     mirror: endedSessionsMirror(store, revocations),
   };
 }

@@ -31,7 +31,12 @@ export class RecoverySignatures {
    * Checks that `signer` signed `message`; with `timestampMs`, also freshness and replay (the
    * signature is spent). Malformed signature: 400; any other failure: 401.
    */
-  async require(message: string, signature: string, signer: string, timestampMs?: number): Promise<void> {
+  async require(
+    message: string,
+    signature: string,
+    signer: string,
+    timestampMs?: number,
+  ): Promise<void> {
     if (signature.length > MAX_SIGNATURE) throw invalidArgument('signature is malformed');
     const verified = await this.signatures.verify(message, signature, signer);
     const malformed = ['MALFORMED_SIGNATURE', 'INVALID_RECOVERY_ID'];
@@ -42,7 +47,11 @@ export class RecoverySignatures {
       throw unauthenticated("The signature is not the wallet's signature of this message");
     }
     if (timestampMs === undefined) return;
-    if (Math.abs(Date.now() - timestampMs) > SIGN_IN_TOLERANCE_MS) throw unauthenticated('The signed timestamp is more than 5 minutes from server time', 'EXPIRED_SIGNATURE');
+    if (Math.abs(Date.now() - timestampMs) > SIGN_IN_TOLERANCE_MS)
+      throw unauthenticated(
+        'The signed timestamp is more than 5 minutes from server time',
+        'EXPIRED_SIGNATURE',
+      );
     if (!(await this.spent.spend(verified.replayKey))) {
       throw unauthenticated('This signature was already used', 'REPLAY_DETECTED');
     }

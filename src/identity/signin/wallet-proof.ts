@@ -47,9 +47,15 @@ function expiredMessage(detail: string): string {
 export class WalletProof {
   constructor(private readonly deps: WalletProofDependencies) {}
 
-  async prove(call: CallInfo, request: { walletAddress: string; username: string; message: string; signature: string }): Promise<ProvenWallet> {
+  async prove(
+    call: CallInfo,
+    request: { walletAddress: string; username: string; message: string; signature: string },
+  ): Promise<ProvenWallet> {
     const { audit, lockouts, spentSignatures } = this.deps;
-    const targets: LockoutTarget[] = [['ip', call.clientIp], ['user', request.walletAddress.toLowerCase()]];
+    const targets: LockoutTarget[] = [
+      ['ip', call.clientIp],
+      ['user', request.walletAddress.toLowerCase()],
+    ];
     const attempt = { ...request, serviceName: this.deps.serviceName, nowMs: Date.now() };
     const verified = await verifySignInMessage(attempt, this.deps.signatures, this.deps.siwe);
     if (!verified.ok) {
@@ -67,7 +73,10 @@ export class WalletProof {
     }
     const replayKey = verified.replayKey;
     if (!(await spentSignatures.spend(replayKey))) {
-      await audit.record(call, 'sign_in_failed', { address: verified.address, detail: 'REPLAY_DETECTED' });
+      await audit.record(call, 'sign_in_failed', {
+        address: verified.address,
+        detail: 'REPLAY_DETECTED',
+      });
       await recordFailures(lockouts, targets);
       throw unauthenticated('This signature was already used', 'REPLAY_DETECTED');
     }

@@ -86,7 +86,10 @@ export class KeyRecordVerifier {
       // check is not remembered yet is ranked by its signed timestamps.
       select: (address, values) => {
         const versions = values.map((value) => this.versionOf(address, value));
-        return versions.reduce((best, version, index) => (version > (versions[best] as string) ? index : best), 0);
+        return versions.reduce(
+          (best, version, index) => (version > (versions[best] as string) ? index : best),
+          0,
+        );
       },
     };
   }
