@@ -24,7 +24,10 @@ const escape = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 /** A regular expression group matching one of `names` (or nothing, when there are none). */
 const oneOf = (names) => (names.length > 0 ? `(${names.map(escape).join('|')})` : '(?!)');
 /** The folders a floor (or the areas) may import besides itself: architecture.json's `imports`. */
-const importable = (imports) => [...imports.filter((name) => name !== 'areas'), ...(imports.includes('areas') ? AREAS : [])];
+const importable = (imports) => [
+  ...imports.filter((name) => name !== 'areas'),
+  ...(imports.includes('areas') ? AREAS : []),
+];
 /** An area's factory: src/<area>/<area>-area.ts, and src/<area>/<area>-service.ts for a one-service area. */
 const FACTORIES = `^src/${oneOf(AREAS.flatMap((area) => [`${area}/${area}-area`, ...(SERVICE_AREAS.includes(area) ? [`${area}/${area}-service`] : [])]))}\\.ts$`;
 /** `src/main.ts` stands for that file, `src/cli/` for the folder. */
@@ -33,7 +36,9 @@ const entryPoint = (entry) => (entry.endsWith('/') ? `^${escape(entry)}` : `^${e
 const floorRules = Object.entries(layout.floors)
   .filter(([, floor]) => !floor.imports.includes('*'))
   .map(([name, floor]) => ({
-    name: floor.imports.includes('areas') ? `${name}-imports-only-areas-and-its-floors` : `${name}-knows-no-area`,
+    name: floor.imports.includes('areas')
+      ? `${name}-imports-only-areas-and-its-floors`
+      : `${name}-knows-no-area`,
     comment: `src/${name} (${floor.role}) imports only itself${floor.imports.length > 0 ? ` and ${floor.imports.join(', ')}` : ''} (architecture.json).`,
     severity: 'error',
     from: { path: `^src/${escape(name)}/` },
@@ -74,23 +79,32 @@ module.exports = {
     },
     {
       name: 'area-factories-are-called-by-the-app',
-      comment: 'Only src/app builds an area (src/<area>/<area>-area.ts, or <area>-service.ts for a one-service area).',
+      comment:
+        'Only src/app builds an area (src/<area>/<area>-area.ts, or <area>-service.ts for a one-service area).',
       severity: 'error',
       from: { pathNot: '^src/app/' },
       to: { path: FACTORIES },
     },
     {
       name: 'no-area-imports-another-areas-factory',
-      comment: 'An area receives the parts of another area it uses from the app; it does not build that area.',
+      comment:
+        'An area receives the parts of another area it uses from the app; it does not build that area.',
       severity: 'error',
       from: { path: `^src/${oneOf(AREAS)}/` },
       to: { path: FACTORIES, pathNot: '^src/$1/' },
     },
     {
       name: 'services-are-adapters',
-      comment: 'A service file (*-service.ts, or a handler under a service/ folder of an area) adapts RPCs to domain objects: it does not query the store itself.',
+      comment:
+        'A service file (*-service.ts, or a handler under a service/ folder of an area) adapts RPCs to domain objects: it does not query the store itself.',
       severity: 'error',
-      from: { path: ['-service\\.ts$', `^src/${oneOf(AREAS)}/service/`, `^src/${oneOf(AREAS)}/.*/service/`] },
+      from: {
+        path: [
+          '-service\\.ts$',
+          `^src/${oneOf(AREAS)}/service/`,
+          `^src/${oneOf(AREAS)}/.*/service/`,
+        ],
+      },
       to: { path: '^src/platform/store/' },
     },
   ],

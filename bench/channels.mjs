@@ -19,21 +19,35 @@
 // direct-message fan-out measured in the same run (bench/realtime.mjs).
 import { connectAll, numberAfter, openSocket } from './fan-out.mjs';
 import { startWithUsers } from './sign-in.mjs';
-import { processCpuSeconds, jsonPoster, percentile, printTable, raiseFileLimit, timedRequests } from './support.mjs';
+import {
+  processCpuSeconds,
+  jsonPoster,
+  percentile,
+  printTable,
+  raiseFileLimit,
+  timedRequests,
+} from './support.mjs';
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function measureChannel(subscribers, connected, posts) {
-  const { service, base, sessions } = await startWithUsers(subscribers + 1, `ch${Date.now().toString(36)}`);
+  const { service, base, sessions } = await startWithUsers(
+    subscribers + 1,
+    `ch${Date.now().toString(36)}`,
+  );
   const post = jsonPoster(base);
   const auth = (index) => ({ authorization: `Bearer ${sessions[index].access_token}` });
   const owner = subscribers;
   try {
-    const channelId = JSON.parse(await post('/api/v1/channels', { name: 'bench', is_public: true }, auth(owner))).channel.id;
+    const channelId = JSON.parse(
+      await post('/api/v1/channels', { name: 'bench', is_public: true }, auth(owner)),
+    ).channel.id;
     const subscribing = await timedRequests(subscribers, 32, async (index) => {
       await post(`/api/v1/channels/${channelId}/subscribe`, {}, auth(index));
     });
-    const sockets = await connectAll(connected, (index) => openSocket(`ws://127.0.0.1:${service.httpPort}/ws`, ['bearer', sessions[index].access_token]));
+    const sockets = await connectAll(connected, (index) =>
+      openSocket(`ws://127.0.0.1:${service.httpPort}/ws`, ['bearer', sessions[index].access_token]),
+    );
     await sleep(2000);
     const waiting = new Map();
     const marker = Buffer.from(`"type":"channel.post","channel_id":"${channelId}","sequence":`);
@@ -48,8 +62,22 @@ async function measureChannel(subscribers, connected, posts) {
       let done;
       const arrived = new Promise((resolve) => (done = resolve));
       waiting.set(index, { left: connected, done });
-      await post(`/api/v1/channels/${channelId}/posts`, { client_message_id: `bench-${index}`, ciphertext: Buffer.alloc(256, index).toString('base64') }, auth(owner));
-      const lastAt = await Promise.race([arrived, sleep(60_000).then(() => Promise.reject(new Error(`post ${index}: not delivered to every connected subscriber in 60 s`)))]);
+      await post(
+        `/api/v1/channels/${channelId}/posts`,
+        {
+          client_message_id: `bench-${index}`,
+          ciphertext: Buffer.alloc(256, index).toString('base64'),
+        },
+        auth(owner),
+      );
+      const lastAt = await Promise.race([
+        arrived,
+        sleep(60_000).then(() =>
+          Promise.reject(
+            new Error(`post ${index}: not delivered to every connected subscriber in 60 s`),
+          ),
+        ),
+      ]);
       waiting.delete(index);
       return lastAt - startedAt;
     };
@@ -87,10 +115,21 @@ export async function benchChannels(directMessages) {
   const posts = Number(process.env.BENCH_CHANNEL_POSTS ?? 20);
   raiseFileLimit(process.pid);
   const rows = {};
-  for (const subscribers of curve) rows[`${subscribers} subscribers`] = await measureChannel(subscribers, Math.floor(subscribers / 2), posts);
-  printTable(`channel post fan-out: ${posts} posts one after the other, half the subscribers connected`, rows);
+  for (const subscribers of curve)
+    rows[`${subscribers} subscribers`] = await measureChannel(
+      subscribers,
+      Math.floor(subscribers / 2),
+      posts,
+    );
+  printTable(
+    `channel post fan-out: ${posts} posts one after the other, half the subscribers connected`,
+    rows,
+  );
   if (directMessages) {
-    for (const [name, row] of Object.entries(rows)) console.log(`ratio channel (${name}) / direct-message deliveries/s (same run): ${(row['deliveries/s'] / directMessages.service['deliveries/s']).toFixed(2)}`);
+    for (const [name, row] of Object.entries(rows))
+      console.log(
+        `ratio channel (${name}) / direct-message deliveries/s (same run): ${(row['deliveries/s'] / directMessages.service['deliveries/s']).toFixed(2)}`,
+      );
   }
   return rows;
 }

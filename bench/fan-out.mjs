@@ -57,7 +57,17 @@ export function numberAfter(frame, marker) {
  *   per second started on schedule whatever the answers (a fixed offered load);
  * - `pid`: the server process, whose CPU time per delivery is reported.
  */
-export async function measureRound({ socketsOfUser, send, count, fanOut, timed = () => true, concurrency, rate, pid, label }) {
+export async function measureRound({
+  socketsOfUser,
+  send,
+  count,
+  fanOut,
+  timed = () => true,
+  concurrency,
+  rate,
+  pid,
+  label,
+}) {
   const sentAt = new Float64Array(count);
   const latencies = [];
   const expected = count * fanOut;
@@ -87,7 +97,12 @@ export async function measureRound({ socketsOfUser, send, count, fanOut, timed =
   const startedAt = performance.now();
   if (rate) await paced(count, rate, sendOne);
   else await inFlight(count, concurrency, sendOne);
-  await Promise.race([done, sleep(120_000).then(() => Promise.reject(new Error(`${label}: ${deliveries} of ${expected} deliveries after 120 s`)))]);
+  await Promise.race([
+    done,
+    sleep(120_000).then(() =>
+      Promise.reject(new Error(`${label}: ${deliveries} of ${expected} deliveries after 120 s`)),
+    ),
+  ]);
   const serverCpu = processCpuSeconds(pid) - serverCpuBefore;
   const clientCpu = process.cpuUsage(clientCpuBefore);
   const seconds = (lastDeliveryAt - startedAt) / 1000;

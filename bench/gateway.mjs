@@ -8,9 +8,23 @@ import { processCpuSeconds, load, printTable, startService } from './support.mjs
 const ROUNDS = 3;
 
 async function startBaseline() {
-  const child = spawn(process.execPath, [new URL('./baseline-server.mjs', import.meta.url).pathname], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const port = await new Promise((resolve) => child.stdout.once('data', (chunk) => resolve(Number(String(chunk).trim()))));
-  return { port, pid: child.pid, stop: () => new Promise((resolve) => { child.once('exit', resolve); child.kill('SIGTERM'); }) };
+  const child = spawn(
+    process.execPath,
+    [new URL('./baseline-server.mjs', import.meta.url).pathname],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  const port = await new Promise((resolve) =>
+    child.stdout.once('data', (chunk) => resolve(Number(String(chunk).trim()))),
+  );
+  return {
+    port,
+    pid: child.pid,
+    stop: () =>
+      new Promise((resolve) => {
+        child.once('exit', resolve);
+        child.kill('SIGTERM');
+      }),
+  };
 }
 
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
@@ -30,10 +44,12 @@ export async function benchGateway({ duration }) {
   const baseline = await startBaseline();
   // Access logs at info would measure stdout, not the gateway: run at warn, as documented. The
   // per-IP bucket (100 per minute) would refuse a load test from one address: limits are off.
-  const service = await startService({ LOG_LEVEL: 'warn', RATE_LIMITS_ENABLED: 'false' }).catch(async (error) => {
-    await baseline.stop();
-    throw error;
-  });
+  const service = await startService({ LOG_LEVEL: 'warn', RATE_LIMITS_ENABLED: 'false' }).catch(
+    async (error) => {
+      await baseline.stop();
+      throw error;
+    },
+  );
   const rows = {};
   const ratios = [];
   const cpuRatios = [];
@@ -57,7 +73,14 @@ export async function benchGateway({ duration }) {
     await baseline.stop();
   }
 
-  printTable(`GET /api/v1/version: REST gateway vs bare node:http (50 connections, ${ROUNDS} alternating rounds of ${duration}s)`, rows);
-  console.log(`gateway / bare throughput ratio per round: ${ratios.map((r) => r.toFixed(2)).join(', ')}; median ${median(ratios).toFixed(2)} (target >= 1.00, stretch 1.50)`);
-  console.log(`gateway / bare server CPU per request per round: ${cpuRatios.map((r) => r.toFixed(2)).join(', ')}; median ${median(cpuRatios).toFixed(2)}`);
+  printTable(
+    `GET /api/v1/version: REST gateway vs bare node:http (50 connections, ${ROUNDS} alternating rounds of ${duration}s)`,
+    rows,
+  );
+  console.log(
+    `gateway / bare throughput ratio per round: ${ratios.map((r) => r.toFixed(2)).join(', ')}; median ${median(ratios).toFixed(2)} (target >= 1.00, stretch 1.50)`,
+  );
+  console.log(
+    `gateway / bare server CPU per request per round: ${cpuRatios.map((r) => r.toFixed(2)).join(', ')}; median ${median(cpuRatios).toFixed(2)}`,
+  );
 }

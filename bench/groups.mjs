@@ -21,35 +21,80 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const CPU = 'server CPU µs per delivery';
 
 async function measureGroup(members, messages, concurrency) {
-  const { service, base, sessions, addresses } = await startWithUsers(members, `grp${Date.now().toString(36)}`);
+  const { service, base, sessions, addresses } = await startWithUsers(
+    members,
+    `grp${Date.now().toString(36)}`,
+  );
   try {
     const post = jsonPoster(base);
     const auth = (user) => ({ authorization: `Bearer ${sessions[user].access_token}` });
     // CreateGroup names at most 256 members; the others join with an invite code.
-    const group = JSON.parse(await post('/api/v1/groups/create', { name: 'Bench', member_addresses: addresses.slice(1, 256) }, auth(0)));
+    const group = JSON.parse(
+      await post(
+        '/api/v1/groups/create',
+        { name: 'Bench', member_addresses: addresses.slice(1, 256) },
+        auth(0),
+      ),
+    );
     if (members > 256) {
-      const invite = JSON.parse(await post(`/api/v1/groups/${group.group.id}/invites`, {}, auth(0)));
-      await inFlight(members - 256, 16, (i) => post(`/api/v1/groups/join/${invite.invite_code}`, {}, auth(256 + i)));
+      const invite = JSON.parse(
+        await post(`/api/v1/groups/${group.group.id}/invites`, {}, auth(0)),
+      );
+      await inFlight(members - 256, 16, (i) =>
+        post(`/api/v1/groups/join/${invite.invite_code}`, {}, auth(256 + i)),
+      );
     }
-    const sockets = await connectAll(members, (user) => openSocket(`ws://127.0.0.1:${service.httpPort}/ws`, ['bearer', sessions[user].access_token]));
+    const sockets = await connectAll(members, (user) =>
+      openSocket(`ws://127.0.0.1:${service.httpPort}/ws`, ['bearer', sessions[user].access_token]),
+    );
     await sleep(1000);
     const socketsOfUser = sockets.map((socket) => [socket]);
     const ciphertext = randomBytes(256).toString('base64');
     const direct = (index, id) => {
       const from = index % members;
-      return post('/api/v1/send', { client_message_id: id, recipient_address: addresses[(from + 1) % members], ciphertext }, auth(from));
+      return post(
+        '/api/v1/send',
+        { client_message_id: id, recipient_address: addresses[(from + 1) % members], ciphertext },
+        auth(from),
+      );
     };
-    const toGroup = (index, id) => post('/api/v1/send', { client_message_id: id, group_id: group.group.id, ciphertext }, auth(index % members));
+    const toGroup = (index, id) =>
+      post(
+        '/api/v1/send',
+        { client_message_id: id, group_id: group.group.id, ciphertext },
+        auth(index % members),
+      );
     const common = { socketsOfUser, pid: service.pid, concurrency };
     await measureRound({ ...common, send: direct, count: 200, fanOut: 2, label: 'warmdirect' });
-    await measureRound({ ...common, send: toGroup, count: Math.min(30, messages), fanOut: members, label: 'warmgroup' });
-    const directRow = await measureRound({ ...common, send: direct, count: 1500, fanOut: 2, label: 'direct' });
-    const groupRow = await measureRound({ ...common, send: toGroup, count: messages, fanOut: members, label: 'group' });
-    for (const socket of sockets) socket.terminate();
-    printTable(`group fan-out: ${members} members, each connected with one device, ${concurrency} sends in flight`, {
-      'direct message (2 deliveries each)': directRow,
-      [`group message (${members} deliveries each)`]: groupRow,
+    await measureRound({
+      ...common,
+      send: toGroup,
+      count: Math.min(30, messages),
+      fanOut: members,
+      label: 'warmgroup',
     });
+    const directRow = await measureRound({
+      ...common,
+      send: direct,
+      count: 1500,
+      fanOut: 2,
+      label: 'direct',
+    });
+    const groupRow = await measureRound({
+      ...common,
+      send: toGroup,
+      count: messages,
+      fanOut: members,
+      label: 'group',
+    });
+    for (const socket of sockets) socket.terminate();
+    printTable(
+      `group fan-out: ${members} members, each connected with one device, ${concurrency} sends in flight`,
+      {
+        'direct message (2 deliveries each)': directRow,
+        [`group message (${members} deliveries each)`]: groupRow,
+      },
+    );
     console.log(
       `ratio group / direct: deliveries/s ${(groupRow['deliveries/s'] / directRow['deliveries/s']).toFixed(2)}, p99 ${(groupRow['p99 ms'] / directRow['p99 ms']).toFixed(2)}, CPU per delivery ${(groupRow[CPU] / directRow[CPU]).toFixed(2)}`,
     );
@@ -66,9 +111,26 @@ export async function benchGroups({
 } = {}) {
   raiseFileLimit(process.pid);
   const points = {};
-  for (const members of curve) points[members] = await measureGroup(members, Math.min(messages, Math.ceil(30_000 / members)), concurrency);
+  for (const members of curve)
+    points[members] = await measureGroup(
+      members,
+      Math.min(messages, Math.ceil(30_000 / members)),
+      concurrency,
+    );
   if (curve.length > 1) {
-    printTable('group fan-out curve', Object.fromEntries(curve.map((members) => [`${members} members`, { 'deliveries/s': points[members].group['deliveries/s'], [CPU]: points[members].group[CPU], 'direct, same service': points[members].direct[CPU] }])));
+    printTable(
+      'group fan-out curve',
+      Object.fromEntries(
+        curve.map((members) => [
+          `${members} members`,
+          {
+            'deliveries/s': points[members].group['deliveries/s'],
+            [CPU]: points[members].group[CPU],
+            'direct, same service': points[members].direct[CPU],
+          },
+        ]),
+      ),
+    );
   }
   return points;
 }

@@ -29,14 +29,30 @@ async function bundleFor(wallet) {
   const ed = generateKeyPairSync('ed25519');
   const ed25519PublicKey = b64(raw(createPublicKey(ed.privateKey)));
   const timestamp = Date.now();
-  const binding = [`${SERVICE_NAME} Key Binding`, '', 'I confirm that this wallet owns the end-to-end encryption key below.', '', `Wallet: ${address}`, `Ed25519 Public Key: ${ed25519PublicKey}`, `Timestamp: ${timestamp}`].join('\n');
+  const binding = [
+    `${SERVICE_NAME} Key Binding`,
+    '',
+    'I confirm that this wallet owns the end-to-end encryption key below.',
+    '',
+    `Wallet: ${address}`,
+    `Ed25519 Public Key: ${ed25519PublicKey}`,
+    `Timestamp: ${timestamp}`,
+  ].join('\n');
   const spk = x25519();
   const body = {
     ed25519PublicKey,
     identityKey: x25519(),
     registrationId: 1,
-    signedPreKey: { keyId: 1, publicKey: spk, signature: b64(sign(null, Buffer.from(spk, 'base64'), ed.privateKey)), timestamp },
-    oneTimePreKeys: Array.from({ length: PREKEYS }, (_, i) => ({ keyId: i + 1, publicKey: x25519() })),
+    signedPreKey: {
+      keyId: 1,
+      publicKey: spk,
+      signature: b64(sign(null, Buffer.from(spk, 'base64'), ed.privateKey)),
+      timestamp,
+    },
+    oneTimePreKeys: Array.from({ length: PREKEYS }, (_, i) => ({
+      keyId: i + 1,
+      publicKey: x25519(),
+    })),
     walletBinding: { signature: await wallet.signMessage(binding), timestamp },
   };
   const statement = [
@@ -53,14 +69,25 @@ async function bundleFor(wallet) {
 }
 
 async function register(baseUrl, wallet, username) {
-  const message = [`${SERVICE_NAME} Registration`, `Wallet: ${wallet.address}`, `Username: ${username}`, `Timestamp: ${Date.now()}`].join('\n');
+  const message = [
+    `${SERVICE_NAME} Registration`,
+    `Wallet: ${wallet.address}`,
+    `Username: ${username}`,
+    `Timestamp: ${Date.now()}`,
+  ].join('\n');
   const response = await fetch(`${baseUrl}/api/v1/initialize`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ wallet_address: wallet.address, message, signature: await wallet.signMessage(message), username }),
+    body: JSON.stringify({
+      wallet_address: wallet.address,
+      message,
+      signature: await wallet.signMessage(message),
+      username,
+    }),
   });
   const body = await response.json();
-  if (response.status !== 200) throw new Error(`sign-in: ${response.status} ${JSON.stringify(body)}`);
+  if (response.status !== 200)
+    throw new Error(`sign-in: ${response.status} ${JSON.stringify(body)}`);
   return body.access_token;
 }
 
@@ -72,8 +99,13 @@ async function publishOwners(baseUrl, owners) {
   for (let i = 0; i < owners; i++) {
     const wallet = new Wallet(hexlify(randomBytes(32)));
     const token = await register(baseUrl, wallet, `${prefix}_${i}`);
-    const response = await fetch(`${baseUrl}/api/v1/keys`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify(await bundleFor(wallet)) });
-    if (response.status !== 200) throw new Error(`publish: ${response.status} ${await response.text()}`);
+    const response = await fetch(`${baseUrl}/api/v1/keys`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body: JSON.stringify(await bundleFor(wallet)),
+    });
+    if (response.status !== 200)
+      throw new Error(`publish: ${response.status} ${await response.text()}`);
     addresses.push(wallet.address.toLowerCase());
   }
   return { viewer, addresses };
@@ -82,20 +114,35 @@ async function publishOwners(baseUrl, owners) {
 /** Sum and count per phase of the fetch histogram, from /metrics. */
 async function phases(baseUrl) {
   const text = await (await fetch(`${baseUrl}/metrics`)).text();
-  const read = (kind, phase) => Number(new RegExp(`^key_bundle_fetch_phase_seconds_${kind}\\{phase="${phase}"\\} (\\S+)$`, 'm').exec(text)?.[1] ?? 0);
-  return Object.fromEntries(['directory_read', 'verification', 'prekey_take'].map((phase) => [phase, { sum: read('sum', phase), count: read('count', phase) }]));
+  const read = (kind, phase) =>
+    Number(
+      new RegExp(`^key_bundle_fetch_phase_seconds_${kind}\\{phase="${phase}"\\} (\\S+)$`, 'm').exec(
+        text,
+      )?.[1] ?? 0,
+    );
+  return Object.fromEntries(
+    ['directory_read', 'verification', 'prekey_take'].map((phase) => [
+      phase,
+      { sum: read('sum', phase), count: read('count', phase) },
+    ]),
+  );
 }
 
 /** Fetches each owner's bundle 100 times; every answer must carry one prekey never seen before. */
 function fetchAll(baseUrl, viewer, addresses, concurrency) {
-  const paths = addresses.flatMap((address) => Array.from({ length: PREKEYS }, () => `/api/v1/keys/${address}`));
+  const paths = addresses.flatMap((address) =>
+    Array.from({ length: PREKEYS }, () => `/api/v1/keys/${address}`),
+  );
   const seen = new Set();
   return timedRequests(paths.length, concurrency, async (index) => {
-    const response = await fetch(`${baseUrl}${paths[index]}`, { headers: { authorization: `Bearer ${viewer}` } });
+    const response = await fetch(`${baseUrl}${paths[index]}`, {
+      headers: { authorization: `Bearer ${viewer}` },
+    });
     const body = await response.json();
     const prekeys = body.keyBundle?.oneTimePreKeys;
     const id = `${body.keyBundle?.address}:${prekeys?.[0]?.keyId}`;
-    if (response.status !== 200 || prekeys?.length !== 1 || seen.has(id)) return `HTTP ${response.status} ${JSON.stringify(body).slice(0, 300)}`;
+    if (response.status !== 200 || prekeys?.length !== 1 || seen.has(id))
+      return `HTTP ${response.status} ${JSON.stringify(body).slice(0, 300)}`;
     seen.add(id);
     return undefined;
   });
@@ -108,32 +155,76 @@ async function measure(baseUrl, owners, concurrency) {
   const before = await phases(baseUrl);
   const result = await fetchAll(baseUrl, viewer, addresses.slice(1), concurrency);
   const after = await phases(baseUrl);
-  const meanMs = (phase) => Number(((1000 * (after[phase].sum - before[phase].sum)) / (after[phase].count - before[phase].count)).toFixed(3));
-  return { ...result, 'DHT read (ms)': meanMs('directory_read'), 'verification (ms)': meanMs('verification'), 'store prekey take (ms)': meanMs('prekey_take') };
+  const meanMs = (phase) =>
+    Number(
+      (
+        (1000 * (after[phase].sum - before[phase].sum)) /
+        (after[phase].count - before[phase].count)
+      ).toFixed(3),
+    );
+  return {
+    ...result,
+    'DHT read (ms)': meanMs('directory_read'),
+    'verification (ms)': meanMs('verification'),
+    'store prekey take (ms)': meanMs('prekey_take'),
+  };
 }
 
-export async function benchKeys({ owners = Number(process.env.BENCH_KEYS_OWNERS ?? 60), concurrency = Number(process.env.BENCH_KEYS_CONCURRENCY ?? 32) } = {}) {
-  const env = { LOG_LEVEL: 'warn', RATE_LIMITS_ENABLED: 'false', JWT_SIGNING_KEY: generateKeyPairSync('ed25519').privateKey.export({ format: 'pem', type: 'pkcs8' }).toString() };
+export async function benchKeys({
+  owners = Number(process.env.BENCH_KEYS_OWNERS ?? 60),
+  concurrency = Number(process.env.BENCH_KEYS_CONCURRENCY ?? 32),
+} = {}) {
+  const env = {
+    LOG_LEVEL: 'warn',
+    RATE_LIMITS_ENABLED: 'false',
+    JWT_SIGNING_KEY: generateKeyPairSync('ed25519')
+      .privateKey.export({ format: 'pem', type: 'pkcs8' })
+      .toString(),
+  };
   const results = {};
 
   const single = await startService(env);
   try {
-    results['1 api process (DHT of one node)'] = await measure(`http://127.0.0.1:${single.httpPort}`, owners, concurrency);
+    results['1 api process (DHT of one node)'] = await measure(
+      `http://127.0.0.1:${single.httpPort}`,
+      owners,
+      concurrency,
+    );
   } finally {
     await single.stop();
   }
 
   const ports = [await freePort(), await freePort(), await freePort()];
-  const peersOf = (i) => ports.filter((_, j) => j !== i).map((port) => `127.0.0.1:${port}`).join(',');
+  const peersOf = (i) =>
+    ports
+      .filter((_, j) => j !== i)
+      .map((port) => `127.0.0.1:${port}`)
+      .join(',');
   const cluster = [];
   try {
-    for (let i = 0; i < 3; i++) cluster.push(await startService({ ...env, ROLE: 'api', ALLOW_EMBEDDED_STORE: 'true', KEYS_DHT_PORT: String(ports[i]), KEYS_DHT_PEERS: peersOf(i) }));
+    for (let i = 0; i < 3; i++)
+      cluster.push(
+        await startService({
+          ...env,
+          ROLE: 'api',
+          ALLOW_EMBEDDED_STORE: 'true',
+          KEYS_DHT_PORT: String(ports[i]),
+          KEYS_DHT_PEERS: peersOf(i),
+        }),
+      );
     await new Promise((resolve) => setTimeout(resolve, 2000)); // the nodes find each other
-    results['3 api processes (fetches on the publisher, DHT reads ask 2 peers)'] = await measure(`http://127.0.0.1:${cluster[0].httpPort}`, owners, concurrency);
+    results['3 api processes (fetches on the publisher, DHT reads ask 2 peers)'] = await measure(
+      `http://127.0.0.1:${cluster[0].httpPort}`,
+      owners,
+      concurrency,
+    );
   } finally {
     await Promise.all(cluster.map((service) => service.stop()));
   }
 
-  printTable(`GET /api/v1/keys/{address}: key-bundle fetches, each with a one-time prekey (${owners - 1} owners × ${PREKEYS}, ${concurrency} in flight, latencies in ms; phase means from key_bundle_fetch_phase_seconds)`, results);
+  printTable(
+    `GET /api/v1/keys/{address}: key-bundle fetches, each with a one-time prekey (${owners - 1} owners × ${PREKEYS}, ${concurrency} in flight, latencies in ms; phase means from key_bundle_fetch_phase_seconds)`,
+    results,
+  );
   return results;
 }

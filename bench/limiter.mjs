@@ -18,8 +18,17 @@ export async function benchLimiter() {
   await memory.close();
 
   const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
-  const redis = await openSharedState({ redisUrl, keyPrefix: `bench:limiter:${process.pid}:`, logger: silent });
-  if (await redis.ping().then(() => true, () => false)) {
+  const redis = await openSharedState({
+    redisUrl,
+    keyPrefix: `bench:limiter:${process.pid}:`,
+    logger: silent,
+  });
+  if (
+    await redis.ping().then(
+      () => true,
+      () => false,
+    )
+  ) {
     results['Redis, sequential'] = await measure(redis, 1, 20_000);
     results['Redis, 32 in flight'] = await measure(redis, 32, 100_000);
   } else {
@@ -31,15 +40,25 @@ export async function benchLimiter() {
 
 async function measure(state, inFlight, total) {
   const limiter = new RateLimiter(state);
-  const bucket = (n) => ({ scope: 'bench', key: String(n % BUCKETS), limit: 1000, burst: 100, windowMs: 1000, failOpen: false });
+  const bucket = (n) => ({
+    scope: 'bench',
+    key: String(n % BUCKETS),
+    limit: 1000,
+    burst: 100,
+    windowMs: 1000,
+    failOpen: false,
+  });
   const run = async (count) => {
     let next = 0;
-    await Promise.all(Array.from({ length: inFlight }, async () => {
-      while (next < count) {
-        const { outcome } = await limiter.consume(bucket(next++));
-        if (outcome === 'failed_closed') throw new Error('shared state failed during the benchmark');
-      }
-    }));
+    await Promise.all(
+      Array.from({ length: inFlight }, async () => {
+        while (next < count) {
+          const { outcome } = await limiter.consume(bucket(next++));
+          if (outcome === 'failed_closed')
+            throw new Error('shared state failed during the benchmark');
+        }
+      }),
+    );
   };
   await run(Math.min(total, 5_000)); // JIT, and the script into Redis's cache
   const startedAt = performance.now();

@@ -32,7 +32,9 @@ async function baseline(count, data) {
       await file.sync();
       await file.close();
     });
-    const read = await timed(count, data.length, (index) => readFile(path.join(dir, String(index))));
+    const read = await timed(count, data.length, (index) =>
+      readFile(path.join(dir, String(index))),
+    );
     return { write, read };
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -44,7 +46,11 @@ export async function benchMedia({ count = Number(process.env.BENCH_MEDIA_COUNT 
   try {
     const auth = (index = 0) => ({ authorization: `Bearer ${sessions[index].access_token}` });
     const uploadRaw = async (body, kind, who = 0) => {
-      const response = await fetch(`${base}/api/v1/upload-media?kind=${kind}`, { method: 'POST', headers: { ...auth(who), 'content-type': 'application/octet-stream' }, body });
+      const response = await fetch(`${base}/api/v1/upload-media?kind=${kind}`, {
+        method: 'POST',
+        headers: { ...auth(who), 'content-type': 'application/octet-stream' },
+        body,
+      });
       const reply = await response.json();
       if (!response.ok) throw new Error(`upload: ${response.status} ${JSON.stringify(reply)}`);
       return reply;
@@ -72,7 +78,11 @@ export async function benchMedia({ count = Number(process.env.BENCH_MEDIA_COUNT 
     });
     const data = randomBytes(10 * MiB);
     const sha256 = createHash('sha256').update(data).digest('hex');
-    const json = JSON.stringify({ kind: 'file', content_type: 'application/octet-stream', data: data.toString('base64') });
+    const json = JSON.stringify({
+      kind: 'file',
+      content_type: 'application/octet-stream',
+      data: data.toString('base64'),
+    });
     let mediaId = '';
     const raw = await timed(count, data.length, async () => {
       const reply = await uploadRaw(data, 'file');
@@ -80,22 +90,41 @@ export async function benchMedia({ count = Number(process.env.BENCH_MEDIA_COUNT 
       mediaId = reply.media_id;
     });
     const jsonForm = await timed(count, data.length, async () => {
-      const response = await fetch(`${base}/api/v1/upload-media`, { method: 'POST', headers: { ...auth(), 'content-type': 'application/json' }, body: json });
+      const response = await fetch(`${base}/api/v1/upload-media`, {
+        method: 'POST',
+        headers: { ...auth(), 'content-type': 'application/json' },
+        body: json,
+      });
       if (!response.ok) throw new Error(`JSON upload: ${response.status}`);
       await response.arrayBuffer();
     });
     const download = await timed(count, data.length, async () => {
       const response = await fetch(`${base}/api/v1/media/${mediaId}`, { headers: auth() });
       const body = Buffer.from(await response.arrayBuffer());
-      if (!response.ok || body.length !== data.length) throw new Error(`download: ${response.status}, ${body.length} bytes`);
+      if (!response.ok || body.length !== data.length)
+        throw new Error(`download: ${response.status}, ${body.length} bytes`);
     });
     const disk = await baseline(count, data);
-    printTable(`Media, ${count} blobs of 10 MiB one at a time (MiB/s; baseline: node:fs with fsync in the bench process)`, {
-      'upload, streamed raw body': { 'MiB/s': raw, 'baseline MiB/s': disk.write, ratio: Number((raw / disk.write).toFixed(2)) },
-      'upload, JSON (base64) body': { 'MiB/s': jsonForm, 'baseline MiB/s': disk.write, ratio: Number((jsonForm / disk.write).toFixed(2)) },
-      download: { 'MiB/s': download, 'baseline MiB/s': disk.read, ratio: Number((download / disk.read).toFixed(2)) },
-    });
-
+    printTable(
+      `Media, ${count} blobs of 10 MiB one at a time (MiB/s; baseline: node:fs with fsync in the bench process)`,
+      {
+        'upload, streamed raw body': {
+          'MiB/s': raw,
+          'baseline MiB/s': disk.write,
+          ratio: Number((raw / disk.write).toFixed(2)),
+        },
+        'upload, JSON (base64) body': {
+          'MiB/s': jsonForm,
+          'baseline MiB/s': disk.write,
+          ratio: Number((jsonForm / disk.write).toFixed(2)),
+        },
+        download: {
+          'MiB/s': download,
+          'baseline MiB/s': disk.read,
+          ratio: Number((download / disk.read).toFixed(2)),
+        },
+      },
+    );
   } finally {
     await service.stop();
   }

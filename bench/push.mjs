@@ -29,15 +29,40 @@ async function startPushReceiver() {
   const directory = mkdtempSync(path.join(tmpdir(), 'bench-push-'));
   const keyFile = path.join(directory, 'key.pem');
   const certFile = path.join(directory, 'cert.pem');
-  execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', keyFile, '-out', certFile, '-days', '1', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1'], { stdio: 'ignore' });
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:prime256v1',
+      '-nodes',
+      '-keyout',
+      keyFile,
+      '-out',
+      certFile,
+      '-days',
+      '1',
+      '-subj',
+      '/CN=127.0.0.1',
+      '-addext',
+      'subjectAltName=IP:127.0.0.1',
+    ],
+    { stdio: 'ignore' },
+  );
   const arrivals = new Map();
-  const server = createServer({ key: readFileSync(keyFile), cert: readFileSync(certFile) }, (request, response) => {
-    request.resume();
-    request.on('end', () => {
-      arrivals.set(request.url, performance.now());
-      response.writeHead(201).end();
-    });
-  });
+  const server = createServer(
+    { key: readFileSync(keyFile), cert: readFileSync(certFile) },
+    (request, response) => {
+      request.resume();
+      request.on('end', () => {
+        arrivals.set(request.url, performance.now());
+        response.writeHead(201).end();
+      });
+    },
+  );
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
   const origin = `https://127.0.0.1:${server.address().port}`;
   return {
@@ -63,7 +88,13 @@ async function startPushReceiver() {
 function newDevice(origin, name) {
   const ecdh = createECDH('prime256v1');
   ecdh.generateKeys();
-  return { endpoint: `${origin}/push/${name}`, keys: { p256dh: ecdh.getPublicKey().toString('base64url'), auth: randomBytes(16).toString('base64url') } };
+  return {
+    endpoint: `${origin}/push/${name}`,
+    keys: {
+      p256dh: ecdh.getPublicKey().toString('base64url'),
+      auth: randomBytes(16).toString('base64url'),
+    },
+  };
 }
 
 /** The queue depth gauge is refreshed about every second: only a reading taken after that says the round's jobs are done. */
@@ -87,34 +118,61 @@ async function inFlight(count, concurrency, task) {
 
 async function baseline(receiver, count, concurrency) {
   const vapid = webPush.generateVAPIDKeys();
-  const { Authorization } = webPush.getVapidHeaders(receiver.origin, 'mailto:bench@localhost', vapid.publicKey, vapid.privateKey, 'aes128gcm');
+  const { Authorization } = webPush.getVapidHeaders(
+    receiver.origin,
+    'mailto:bench@localhost',
+    vapid.publicKey,
+    vapid.privateKey,
+    'aes128gcm',
+  );
   const agent = new Agent({ keepAlive: true, ca: receiver.cert });
-  const devices = Array.from({ length: count }, (_, n) => newDevice(receiver.origin, `direct-${n}`));
+  const devices = Array.from({ length: count }, (_, n) =>
+    newDevice(receiver.origin, `direct-${n}`),
+  );
   receiver.arrivals.clear();
   const startedAt = performance.now();
   await inFlight(count, concurrency, (n) =>
-    webPush.sendNotification(devices[n], '{"kind":"message","conversation_id":"dm:0x00:0x01","seq":1}', {
-      headers: { Authorization },
-      TTL: 86400,
-      agent,
-    }),
+    webPush.sendNotification(
+      devices[n],
+      '{"kind":"message","conversation_id":"dm:0x00:0x01","seq":1}',
+      {
+        headers: { Authorization },
+        TTL: 86400,
+        agent,
+      },
+    ),
   );
   agent.destroy();
   return { 'pushes/s': Math.round(count / ((performance.now() - startedAt) / 1000)) };
 }
 
-export async function benchPush({ count = Number(process.env.BENCH_PUSH_COUNT ?? 500), concurrency = Number(process.env.BENCH_PUSH_CONCURRENCY ?? 32) } = {}) {
+export async function benchPush({
+  count = Number(process.env.BENCH_PUSH_COUNT ?? 500),
+  concurrency = Number(process.env.BENCH_PUSH_CONCURRENCY ?? 32),
+} = {}) {
   const receiver = await startPushReceiver();
   try {
     const direct = await baseline(receiver, count, concurrency);
-    const { service, base, sessions, addresses } = await startWithUsers(count, `push${Date.now().toString(36)}`, { PUSH_CA_FILE: receiver.certFile });
+    const { service, base, sessions, addresses } = await startWithUsers(
+      count,
+      `push${Date.now().toString(36)}`,
+      { PUSH_CA_FILE: receiver.certFile },
+    );
     try {
       const ciphertext = randomBytes(256).toString('base64');
       const sendRound = async (label, sentAt) => {
         const startedAt = performance.now();
         await inFlight(count, concurrency, async (n) => {
           sentAt?.set(`/push/u${(n + 1) % count}`, performance.now());
-          await postJson(`${base}/api/v1/send`, { client_message_id: `${label}-${n}`, recipient_address: addresses[(n + 1) % count], ciphertext }, { authorization: `Bearer ${sessions[n].access_token}` });
+          await postJson(
+            `${base}/api/v1/send`,
+            {
+              client_message_id: `${label}-${n}`,
+              recipient_address: addresses[(n + 1) % count],
+              ciphertext,
+            },
+            { authorization: `Bearer ${sessions[n].access_token}` },
+          );
         });
         return { startedAt, seconds: (performance.now() - startedAt) / 1000 };
       };
@@ -122,27 +180,41 @@ export async function benchPush({ count = Number(process.env.BENCH_PUSH_COUNT ??
       // Its wake-ups (which find no subscription) are worked off before anyone subscribes.
       await queueDrained(base);
       for (const [n, session] of sessions.entries()) {
-        await postJson(`${base}/api/v1/push/subscribe`, newDevice(receiver.origin, `u${n}`), { authorization: `Bearer ${session.access_token}` });
+        await postJson(`${base}/api/v1/push/subscribe`, newDevice(receiver.origin, `u${n}`), {
+          authorization: `Bearer ${session.access_token}`,
+        });
       }
       receiver.arrivals.clear();
       const sentAt = new Map();
       const withPush = await sendRound('pushed', sentAt);
       await receiver.waitFor(count).catch(async (error) => {
-        const counters = (await (await fetch(`${base}/metrics`)).text()).split('\n').filter((line) => line.startsWith('push_'));
+        const counters = (await (await fetch(`${base}/metrics`)).text())
+          .split('\n')
+          .filter((line) => line.startsWith('push_'));
         throw new Error(`${error.message}; the service counted:\n${counters.join('\n')}`);
       });
       const lastArrival = Math.max(...receiver.arrivals.values());
-      const latencies = [...receiver.arrivals].map(([url, at]) => at - sentAt.get(url)).sort((a, b) => a - b);
-      printTable(`Push: ${count} pushes to ${count} devices, ${concurrency} in flight, local HTTPS push service`, {
-        'web-push directly (baseline)': { ...direct, 'sends/s': '', 'p50 ms': '', 'p99 ms': '' },
-        'service: send, queue, push': {
-          'pushes/s': Math.round(count / ((lastArrival - withPush.startedAt) / 1000)),
-          'sends/s': Math.round(count / withPush.seconds),
-          'p50 ms': Number(percentile(latencies, 50).toFixed(1)),
-          'p99 ms': Number(percentile(latencies, 99).toFixed(1)),
+      const latencies = [...receiver.arrivals]
+        .map(([url, at]) => at - sentAt.get(url))
+        .sort((a, b) => a - b);
+      printTable(
+        `Push: ${count} pushes to ${count} devices, ${concurrency} in flight, local HTTPS push service`,
+        {
+          'web-push directly (baseline)': { ...direct, 'sends/s': '', 'p50 ms': '', 'p99 ms': '' },
+          'service: send, queue, push': {
+            'pushes/s': Math.round(count / ((lastArrival - withPush.startedAt) / 1000)),
+            'sends/s': Math.round(count / withPush.seconds),
+            'p50 ms': Number(percentile(latencies, 50).toFixed(1)),
+            'p99 ms': Number(percentile(latencies, 99).toFixed(1)),
+          },
+          'service: the same sends, no subscriptions': {
+            'pushes/s': '',
+            'sends/s': Math.round(count / withoutPush.seconds),
+            'p50 ms': '',
+            'p99 ms': '',
+          },
         },
-        'service: the same sends, no subscriptions': { 'pushes/s': '', 'sends/s': Math.round(count / withoutPush.seconds), 'p50 ms': '', 'p99 ms': '' },
-      });
+      );
     } finally {
       await service.stop();
     }

@@ -33,14 +33,19 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
  * Opens `clients` sockets on a started server, then measures the two rounds. `server`: its pid,
  * how to open socket i of user u, and `send(from, to, clientMessageId, ciphertext)`.
  */
-async function measureServer({ pid, open, send }, { clients, devices, messages, concurrency, rate, rateSeconds }) {
+async function measureServer(
+  { pid, open, send },
+  { clients, devices, messages, concurrency, rate, rateSeconds },
+) {
   const users = clients / devices;
   await sleep(1000);
   const before = residentBytes(pid);
   const sockets = await connectAll(clients, (i) => open(Math.floor(i / devices)));
   await sleep(2000);
   const after = residentBytes(pid);
-  const socketsOfUser = Array.from({ length: users }, (_, u) => sockets.slice(u * devices, (u + 1) * devices));
+  const socketsOfUser = Array.from({ length: users }, (_, u) =>
+    sockets.slice(u * devices, (u + 1) * devices),
+  );
   const ciphertext = randomBytes(256).toString('base64');
   const round = (label, shape) =>
     measureRound({
@@ -57,19 +62,34 @@ async function measureServer({ pid, open, send }, { clients, devices, messages, 
   const fastest = await round('max', { count: messages, concurrency });
   const fixed = await round('fixed', { count: rate * rateSeconds, rate });
   for (const socket of sockets) socket.terminate();
-  return { fastest, fixed, 'KiB per idle connection': Number(((after - before) / clients / 1024).toFixed(1)) };
+  return {
+    fastest,
+    fixed,
+    'KiB per idle connection': Number(((after - before) / clients / 1024).toFixed(1)),
+  };
 }
 
 async function measureService(shape) {
-  const { service, base, sessions, addresses } = await startWithUsers(shape.clients / shape.devices, `rt${Date.now().toString(36)}`);
+  const { service, base, sessions, addresses } = await startWithUsers(
+    shape.clients / shape.devices,
+    `rt${Date.now().toString(36)}`,
+  );
   try {
     const post = jsonPoster(base);
     return await measureServer(
       {
         pid: service.pid,
-        open: (user) => openSocket(`ws://127.0.0.1:${service.httpPort}/ws`, ['bearer', sessions[user].access_token]),
+        open: (user) =>
+          openSocket(`ws://127.0.0.1:${service.httpPort}/ws`, [
+            'bearer',
+            sessions[user].access_token,
+          ]),
         send: (from, to, id, ciphertext) =>
-          post('/api/v1/send', { client_message_id: id, recipient_address: addresses[to], ciphertext }, { authorization: `Bearer ${sessions[from].access_token}` }),
+          post(
+            '/api/v1/send',
+            { client_message_id: id, recipient_address: addresses[to], ciphertext },
+            { authorization: `Bearer ${sessions[from].access_token}` },
+          ),
       },
       shape,
     );
@@ -80,18 +100,28 @@ async function measureService(shape) {
 
 async function measureBaseline(shape) {
   const port = await freePort();
-  const child = spawn(process.execPath, ['bench/ws-baseline-server.mjs'], { env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'ignore', 'inherit'] });
+  const child = spawn(process.execPath, ['bench/ws-baseline-server.mjs'], {
+    env: { ...process.env, PORT: String(port) },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   raiseFileLimit(child.pid);
   const exited = new Promise((resolve) => child.once('exit', resolve));
   const base = `http://127.0.0.1:${port}`;
   try {
-    while (!(await fetch(`${base}/health/ready`).then((r) => r.ok, () => false))) await sleep(50);
+    while (
+      !(await fetch(`${base}/health/ready`).then(
+        (r) => r.ok,
+        () => false,
+      ))
+    )
+      await sleep(50);
     const post = jsonPoster(base);
     return await measureServer(
       {
         pid: child.pid,
         open: (user) => openSocket(`ws://127.0.0.1:${port}/ws?user=${user}`),
-        send: (from, to, id, ciphertext) => post('/send', { from: String(from), to: String(to), client_message_id: id, ciphertext }),
+        send: (from, to, id, ciphertext) =>
+          post('/send', { from: String(from), to: String(to), client_message_id: id, ciphertext }),
       },
       shape,
     );
@@ -116,7 +146,10 @@ export async function benchRealtime({
   raiseFileLimit(process.pid);
   const points = [];
   for (const clients of curve) {
-    if (clients % devices !== 0) throw new Error('every socket count of BENCH_WS_CURVE must be a multiple of BENCH_WS_DEVICES');
+    if (clients % devices !== 0)
+      throw new Error(
+        'every socket count of BENCH_WS_CURVE must be a multiple of BENCH_WS_DEVICES',
+      );
     const shape = { clients, devices, messages, concurrency, rate, rateSeconds };
     const baseline = servers.includes('baseline') ? await measureBaseline(shape) : undefined;
     const service = servers.includes('service') ? await measureService(shape) : undefined;
@@ -125,15 +158,20 @@ export async function benchRealtime({
         [`${concurrency} in flight`]: (baseline ?? service).fastest,
         [`${rate} sends/s`]: (baseline ?? service).fixed,
       });
-      console.log(`memory per idle connection: ${(baseline ?? service)['KiB per idle connection']} KiB`);
+      console.log(
+        `memory per idle connection: ${(baseline ?? service)['KiB per idle connection']} KiB`,
+      );
       continue;
     }
-    printTable(`/ws fan-out: ${clients} connected clients (${clients / devices} users × ${devices} devices); ${messages} messages with ${concurrency} in flight, then ${rate} sends/s for ${rateSeconds} s`, {
-      [`plain ws, ${concurrency} in flight`]: baseline.fastest,
-      [`service, ${concurrency} in flight`]: service.fastest,
-      [`plain ws, ${rate} sends/s`]: baseline.fixed,
-      [`service, ${rate} sends/s`]: service.fixed,
-    });
+    printTable(
+      `/ws fan-out: ${clients} connected clients (${clients / devices} users × ${devices} devices); ${messages} messages with ${concurrency} in flight, then ${rate} sends/s for ${rateSeconds} s`,
+      {
+        [`plain ws, ${concurrency} in flight`]: baseline.fastest,
+        [`service, ${concurrency} in flight`]: service.fastest,
+        [`plain ws, ${rate} sends/s`]: baseline.fixed,
+        [`service, ${rate} sends/s`]: service.fixed,
+      },
+    );
     console.log(
       `ratio service / baseline at ${clients} sockets: ${CPU} ${ratio(service.fastest, baseline.fastest, CPU)} (at ${rate} sends/s ${ratio(service.fixed, baseline.fixed, CPU)}), ` +
         `deliveries/s ${ratio(service.fastest, baseline.fastest, 'deliveries/s')}, p99 at ${rate} sends/s ${ratio(service.fixed, baseline.fixed, 'p99 ms')} ` +
@@ -143,10 +181,21 @@ export async function benchRealtime({
     points.push({ clients, baseline, service });
   }
   if (points.length > 1) {
-    printTable('/ws fan-out curve (as fast as the server answers)', Object.fromEntries(points.flatMap(({ clients, baseline, service }) => [
-      [`${clients} sockets, plain ws`, { 'deliveries/s': baseline.fastest['deliveries/s'], [CPU]: baseline.fastest[CPU] }],
-      [`${clients} sockets, service`, { 'deliveries/s': service.fastest['deliveries/s'], [CPU]: service.fastest[CPU] }],
-    ])));
+    printTable(
+      '/ws fan-out curve (as fast as the server answers)',
+      Object.fromEntries(
+        points.flatMap(({ clients, baseline, service }) => [
+          [
+            `${clients} sockets, plain ws`,
+            { 'deliveries/s': baseline.fastest['deliveries/s'], [CPU]: baseline.fastest[CPU] },
+          ],
+          [
+            `${clients} sockets, service`,
+            { 'deliveries/s': service.fastest['deliveries/s'], [CPU]: service.fastest[CPU] },
+          ],
+        ]),
+      ),
+    );
   }
   if (points.length === 0) return undefined;
   const reference = points.find((point) => point.clients === 5000) ?? points[points.length - 1];

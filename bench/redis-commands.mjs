@@ -21,16 +21,29 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function startRedis() {
   const port = await freePort();
-  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+  const child = spawn(
+    'redis-server',
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+    { stdio: 'ignore' },
+  );
   const exited = new Promise((resolve) => child.once('exit', resolve));
   const cli = (...args) =>
     new Promise((resolve, reject) => {
       const run = spawn('redis-cli', ['-p', String(port), ...args]);
       let out = '';
       run.stdout.on('data', (chunk) => (out += chunk));
-      run.once('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`redis-cli ${args.join(' ')}: exit ${code}`))));
+      run.once('exit', (code) =>
+        code === 0 ? resolve(out) : reject(new Error(`redis-cli ${args.join(' ')}: exit ${code}`)),
+      );
     });
-  for (let attempt = 0; !(await cli('ping').then((out) => out.includes('PONG'), () => false)); attempt++) {
+  for (
+    let attempt = 0;
+    !(await cli('ping').then(
+      (out) => out.includes('PONG'),
+      () => false,
+    ));
+    attempt++
+  ) {
     if (attempt > 100) throw new Error('redis-server did not start');
     await sleep(50);
   }
@@ -44,10 +57,17 @@ async function startRedis() {
      */
     async stats() {
       const calls = {};
-      for (const [, name, count] of (await cli('info', 'commandstats')).matchAll(/^cmdstat_([\w|]+):calls=(\d+)/gm)) calls[name] = Number(count);
+      for (const [, name, count] of (await cli('info', 'commandstats')).matchAll(
+        /^cmdstat_([\w|]+):calls=(\d+)/gm,
+      ))
+        calls[name] = Number(count);
       const info = (await cli('info', 'cpu')) + (await cli('info', 'memory'));
       const field = (name) => Number(new RegExp(`^${name}:([\\d.]+)`, 'm').exec(info)[1]);
-      return { calls, cpuSeconds: field('used_cpu_user_main_thread') + field('used_cpu_sys_main_thread'), usedMemory: field('used_memory') };
+      return {
+        calls,
+        cpuSeconds: field('used_cpu_user_main_thread') + field('used_cpu_sys_main_thread'),
+        usedMemory: field('used_memory'),
+      };
     },
     async stop() {
       child.kill('SIGKILL');
@@ -64,7 +84,8 @@ async function sendAndDeliver({ sockets, send, count, deliveries, concurrency = 
   for (const socket of sockets) {
     socket.removeAllListeners('message');
     socket.on('message', (data) => {
-      if (JSON.parse(data.toString()).type === 'message.new' && ++received === deliveries) allArrived();
+      if (JSON.parse(data.toString()).type === 'message.new' && ++received === deliveries)
+        allArrived();
     });
   }
   let next = 0;
@@ -73,15 +94,25 @@ async function sendAndDeliver({ sockets, send, count, deliveries, concurrency = 
       while (next < count) await send(next++);
     }),
   );
-  await Promise.race([arrived, sleep(60_000).then(() => Promise.reject(new Error(`${received} of ${deliveries} deliveries after 60 s`)))]);
+  await Promise.race([
+    arrived,
+    sleep(60_000).then(() =>
+      Promise.reject(new Error(`${received} of ${deliveries} deliveries after 60 s`)),
+    ),
+  ]);
   await sleep(500); // what a delivery triggers after its frame (acks, read receipts) settles
 }
 
 /** What happened in Redis between two `stats()`. */
 function difference(before, after) {
   const calls = {};
-  for (const [name, count] of Object.entries(after.calls)) if (name !== 'info') calls[name] = count - (before.calls[name] ?? 0);
-  return { calls, cpuSeconds: after.cpuSeconds - before.cpuSeconds, usedMemory: after.usedMemory - before.usedMemory };
+  for (const [name, count] of Object.entries(after.calls))
+    if (name !== 'info') calls[name] = count - (before.calls[name] ?? 0);
+  return {
+    calls,
+    cpuSeconds: after.cpuSeconds - before.cpuSeconds,
+    usedMemory: after.usedMemory - before.usedMemory,
+  };
 }
 
 /**
@@ -93,7 +124,13 @@ function perSend(measured, idle, sends, deliveries) {
   const rows = {};
   for (const [name, calls] of Object.entries(measured.calls)) {
     const caused = calls - (idle.calls[name] ?? 0);
-    if (caused > 0) rows[name] = { calls: caused, 'per send': Number((caused / sends).toFixed(2)), 'per delivery': Number((caused / deliveries).toFixed(2)), 'idle window': idle.calls[name] ?? 0 };
+    if (caused > 0)
+      rows[name] = {
+        calls: caused,
+        'per send': Number((caused / sends).toFixed(2)),
+        'per delivery': Number((caused / deliveries).toFixed(2)),
+        'idle window': idle.calls[name] ?? 0,
+      };
   }
   const cpuMicros = ((measured.cpuSeconds - idle.cpuSeconds) * 1e6) / sends;
   const bytes = (measured.usedMemory - Math.max(0, idle.usedMemory)) / sends;
@@ -109,15 +146,26 @@ export async function benchRedisCommands({
 } = {}) {
   const redis = await startRedis();
   try {
-    const { service, base, sessions, addresses } = await startWithUsers(members, `rc${Date.now().toString(36)}`, { REDIS_URL: redis.url });
+    const { service, base, sessions, addresses } = await startWithUsers(
+      members,
+      `rc${Date.now().toString(36)}`,
+      { REDIS_URL: redis.url },
+    );
     const sockets = [];
     try {
       const auth = (user) => ({ authorization: `Bearer ${sessions[user].access_token}` });
-      const group = await postJson(`${base}/api/v1/groups/create`, { name: 'Bench', member_addresses: addresses.slice(1) }, auth(0));
+      const group = await postJson(
+        `${base}/api/v1/groups/create`,
+        { name: 'Bench', member_addresses: addresses.slice(1) },
+        auth(0),
+      );
       for (const session of sessions) {
         sockets.push(
           await new Promise((resolve, reject) => {
-            const socket = new WebSocket(`ws://127.0.0.1:${service.httpPort}/ws`, ['bearer', session.access_token]);
+            const socket = new WebSocket(`ws://127.0.0.1:${service.httpPort}/ws`, [
+              'bearer',
+              session.access_token,
+            ]);
             socket.once('message', () => resolve(socket));
             socket.once('error', reject);
           }),
@@ -125,10 +173,28 @@ export async function benchRedisCommands({
       }
       const ciphertext = randomBytes(256).toString('base64');
       const direct = (label) => (index) =>
-        postJson(`${base}/api/v1/send`, { client_message_id: `${label}-${index}`, recipient_address: addresses[(index + 1) % members], ciphertext }, auth(index % members));
-      const toGroup = (label) => (index) => postJson(`${base}/api/v1/send`, { client_message_id: `${label}-${index}`, group_id: group.group.id, ciphertext }, auth(index % members));
+        postJson(
+          `${base}/api/v1/send`,
+          {
+            client_message_id: `${label}-${index}`,
+            recipient_address: addresses[(index + 1) % members],
+            ciphertext,
+          },
+          auth(index % members),
+        );
+      const toGroup = (label) => (index) =>
+        postJson(
+          `${base}/api/v1/send`,
+          { client_message_id: `${label}-${index}`, group_id: group.group.id, ciphertext },
+          auth(index % members),
+        );
       await sendAndDeliver({ sockets, send: direct('warm'), count: 50, deliveries: 100 });
-      await sendAndDeliver({ sockets, send: toGroup('warm-group'), count: 10, deliveries: 10 * members });
+      await sendAndDeliver({
+        sockets,
+        send: toGroup('warm-group'),
+        count: 10,
+        deliveries: 10 * members,
+      });
       const measure = async (title, send, deliveries) => {
         const before = await redis.stats();
         const startedAt = performance.now();
@@ -136,12 +202,25 @@ export async function benchRedisCommands({
         const measured = difference(before, await redis.stats());
         const idleFrom = await redis.stats();
         await sleep(performance.now() - startedAt);
-        const { rows, summary } = perSend(measured, difference(idleFrom, await redis.stats()), sends, deliveries);
+        const { rows, summary } = perSend(
+          measured,
+          difference(idleFrom, await redis.stats()),
+          sends,
+          deliveries,
+        );
         printTable(title, rows);
         console.log(summary);
       };
-      await measure(`Redis commands, ${sends} direct messages (2 deliveries each), all users connected`, direct('direct'), 2 * sends);
-      await measure(`Redis commands, ${sends} messages to a group of ${members} (${members} deliveries each)`, toGroup('group'), members * sends);
+      await measure(
+        `Redis commands, ${sends} direct messages (2 deliveries each), all users connected`,
+        direct('direct'),
+        2 * sends,
+      );
+      await measure(
+        `Redis commands, ${sends} messages to a group of ${members} (${members} deliveries each)`,
+        toGroup('group'),
+        members * sends,
+      );
     } finally {
       for (const socket of sockets) socket.terminate();
       await service.stop();

@@ -31,26 +31,55 @@ async function measure({ send, count, concurrency, route, label }) {
   );
   const seconds = (performance.now() - startedAt) / 1000;
   latencies.sort((a, b) => a - b);
-  return { 'sends/s': Math.round(count / seconds), 'p50 ms': Number(percentile(latencies, 50).toFixed(2)), 'p99 ms': Number(percentile(latencies, 99).toFixed(2)) };
+  return {
+    'sends/s': Math.round(count / seconds),
+    'p50 ms': Number(percentile(latencies, 50).toFixed(2)),
+    'p99 ms': Number(percentile(latencies, 99).toFixed(2)),
+  };
 }
 
 export async function benchSend({
   messages = Number(process.env.BENCH_SEND_MESSAGES ?? 1000),
   concurrency = Number(process.env.BENCH_SEND_CONCURRENCY ?? 32),
 } = {}) {
-  const { service, base, sessions, addresses } = await startWithUsers(concurrency * 2, `send${Date.now().toString(36)}`);
+  const { service, base, sessions, addresses } = await startWithUsers(
+    concurrency * 2,
+    `send${Date.now().toString(36)}`,
+  );
   try {
     const ciphertext = randomBytes(256).toString('base64');
     const send = (from, to, id) =>
-      postJson(`${base}/api/v1/send`, { client_message_id: id, recipient_address: addresses[to], ciphertext }, { authorization: `Bearer ${sessions[from].access_token}` });
+      postJson(
+        `${base}/api/v1/send`,
+        { client_message_id: id, recipient_address: addresses[to], ciphertext },
+        { authorization: `Bearer ${sessions[from].access_token}` },
+      );
     const oneConversation = (index) => [index % 2, (index + 1) % 2];
     /** Pair k is users 2k and 2k+1: `concurrency` conversations, one per sender in flight. */
     const ownConversation = (index) => [2 * (index % concurrency), 2 * (index % concurrency) + 1];
     await measure({ send, count: 100, concurrency, route: ownConversation, label: 'warm' });
     printTable(`POST /api/v1/send, ${messages} messages per row, no WebSocket clients`, {
-      'one at a time, one conversation': await measure({ send, count: messages, concurrency: 1, route: oneConversation, label: 'serial' }),
-      [`${concurrency} in flight, one conversation`]: await measure({ send, count: messages, concurrency, route: oneConversation, label: 'hot' }),
-      [`${concurrency} in flight, ${concurrency} conversations`]: await measure({ send, count: messages, concurrency, route: ownConversation, label: 'spread' }),
+      'one at a time, one conversation': await measure({
+        send,
+        count: messages,
+        concurrency: 1,
+        route: oneConversation,
+        label: 'serial',
+      }),
+      [`${concurrency} in flight, one conversation`]: await measure({
+        send,
+        count: messages,
+        concurrency,
+        route: oneConversation,
+        label: 'hot',
+      }),
+      [`${concurrency} in flight, ${concurrency} conversations`]: await measure({
+        send,
+        count: messages,
+        concurrency,
+        route: ownConversation,
+        label: 'spread',
+      }),
     });
   } finally {
     await service.stop();

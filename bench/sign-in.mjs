@@ -24,7 +24,13 @@
 // request is refused rather than reported.
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { Signature, getBytes, hashMessage, hexlify, randomBytes, Wallet } from 'ethers';
-import { postJson, printTable, processCpuSeconds, startService, timedRequests } from './support.mjs';
+import {
+  postJson,
+  printTable,
+  processCpuSeconds,
+  startService,
+  timedRequests,
+} from './support.mjs';
 
 const SERVICE_NAME = 'Service'; // the SERVICE_NAME default, which the templates embed
 const FRESHNESS_BUDGET_MS = 4 * 60_000;
@@ -43,7 +49,14 @@ const registrationMessage = (address, username, timestampMs) =>
   ].join('\n');
 
 const signInMessage = (address, timestampMs) =>
-  [`${SERVICE_NAME} Sign In`, '', `I confirm that I own this wallet and want to sign in to ${SERVICE_NAME}.`, '', `Wallet: ${address}`, `Timestamp: ${timestampMs}`].join('\n');
+  [
+    `${SERVICE_NAME} Sign In`,
+    '',
+    `I confirm that I own this wallet and want to sign in to ${SERVICE_NAME}.`,
+    '',
+    `Wallet: ${address}`,
+    `Timestamp: ${timestampMs}`,
+  ].join('\n');
 
 /** N wallets with a signed registration body and a signed sign-in body each, as JSON strings. */
 export async function prepare(count, prefix) {
@@ -60,8 +73,16 @@ export async function prepare(count, prefix) {
       username,
       signInMessage: signIn,
       signInSignature,
-      registration: JSON.stringify({ wallet_address: wallet.address, message: registration, signature: await wallet.signMessage(registration) }),
-      signIn: JSON.stringify({ wallet_address: wallet.address, message: signIn, signature: signInSignature }),
+      registration: JSON.stringify({
+        wallet_address: wallet.address,
+        message: registration,
+        signature: await wallet.signMessage(registration),
+      }),
+      signIn: JSON.stringify({
+        wallet_address: wallet.address,
+        message: signIn,
+        signature: signInSignature,
+      }),
     });
   }
   return users;
@@ -82,10 +103,15 @@ export async function startWithUsers(count, prefix, env = {}) {
       const wallets = await prepare(Math.min(USER_BATCH, count - first), `${prefix}${first}`);
       const batch = new Array(wallets.length);
       await timedRequests(wallets.length, 32, async (index) => {
-        batch[index] = await postJson(`${base}/api/v1/initialize`, JSON.parse(wallets[index].registration));
+        batch[index] = await postJson(
+          `${base}/api/v1/initialize`,
+          JSON.parse(wallets[index].registration),
+        );
       });
       sessions.push(...batch);
-      addresses.push(...wallets.map((wallet) => JSON.parse(wallet.registration).wallet_address.toLowerCase()));
+      addresses.push(
+        ...wallets.map((wallet) => JSON.parse(wallet.registration).wallet_address.toLowerCase()),
+      );
     }
     return { service, base, sessions, addresses };
   } catch (error) {
@@ -97,7 +123,11 @@ export async function startWithUsers(count, prefix, env = {}) {
 /** Posts every body with at most `concurrency` in flight; fails on the first unexpected answer. */
 function run(url, bodies, concurrency, expectNewUser) {
   return timedRequests(bodies.length, concurrency, async (index) => {
-    const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: bodies[index] });
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: bodies[index],
+    });
     const text = await response.text();
     let body;
     try {
@@ -105,7 +135,13 @@ function run(url, bodies, concurrency, expectNewUser) {
     } catch {
       body = undefined;
     }
-    if (response.status !== 200 || body?.success !== true || body.is_new_user !== expectNewUser || !body.access_token || !body.refresh_token) {
+    if (
+      response.status !== 200 ||
+      body?.success !== true ||
+      body.is_new_user !== expectNewUser ||
+      !body.access_token ||
+      !body.refresh_token
+    ) {
       return `HTTP ${response.status} ${text.slice(0, 300)}`;
     }
     return undefined;
@@ -119,7 +155,10 @@ function run(url, bodies, concurrency, expectNewUser) {
 function nobleRecoveriesPerSecond(users) {
   const inputs = users.map(({ signInMessage, signInSignature }) => {
     const { r, s, yParity } = Signature.from(signInSignature);
-    return { hash: getBytes(hashMessage(signInMessage)), signature: new secp256k1.Signature(BigInt(r), BigInt(s), yParity) };
+    return {
+      hash: getBytes(hashMessage(signInMessage)),
+      signature: new secp256k1.Signature(BigInt(r), BigInt(s), yParity),
+    };
   });
   for (const { hash, signature } of inputs.slice(0, 100)) signature.recoverPublicKey(hash); // warm-up: JIT, precomputed tables
   const startedAt = performance.now();
@@ -129,16 +168,38 @@ function nobleRecoveriesPerSecond(users) {
 
 /** One service with `workers` signature workers: warm-up, then the timed registrations and sign-ins. */
 async function measureService(workers, warmUp, users, concurrency) {
-  const service = await startService({ LOG_LEVEL: 'warn', RATE_LIMITS_ENABLED: 'false', SIGNATURE_WORKERS: String(workers) });
+  const service = await startService({
+    LOG_LEVEL: 'warn',
+    RATE_LIMITS_ENABLED: 'false',
+    SIGNATURE_WORKERS: String(workers),
+  });
   const url = `http://127.0.0.1:${service.httpPort}/api/v1/initialize`;
   try {
     // Warm-up (untimed): JIT, the store's first writes, connection set-up, the workers' start.
-    await run(url, warmUp.map((user) => user.registration), concurrency, true);
-    const registrations = await run(url, users.map((user) => user.registration), concurrency, true);
+    await run(
+      url,
+      warmUp.map((user) => user.registration),
+      concurrency,
+      true,
+    );
+    const registrations = await run(
+      url,
+      users.map((user) => user.registration),
+      concurrency,
+      true,
+    );
     const cpuBefore = processCpuSeconds(service.pid);
-    const signIns = await run(url, users.map((user) => user.signIn), concurrency, false);
+    const signIns = await run(
+      url,
+      users.map((user) => user.signIn),
+      concurrency,
+      false,
+    );
     const cpuMsPerSignIn = ((processCpuSeconds(service.pid) - cpuBefore) * 1000) / users.length;
-    return { registrations, signIns: { ...signIns, 'server CPU ms': Number(cpuMsPerSignIn.toFixed(2)) } };
+    return {
+      registrations,
+      signIns: { ...signIns, 'server CPU ms': Number(cpuMsPerSignIn.toFixed(2)) },
+    };
   } finally {
     await service.stop();
   }
@@ -161,26 +222,42 @@ export async function benchSignIn({
     const users = await prepare(count, `${prefix}${workers}`);
     signingSeconds += (Date.now() - signingStartedAt) / 1000;
     const nobleRate = nobleRecoveriesPerSecond(users);
-    runs.set(workers, { nobleRate, ...(await measureService(workers, warmUp, users, concurrency)) });
+    runs.set(workers, {
+      nobleRate,
+      ...(await measureService(workers, warmUp, users, concurrency)),
+    });
     if (Date.now() - signingStartedAt > FRESHNESS_BUDGET_MS) {
-      throw new Error('the run took longer than the 5-minute freshness window allows: lower BENCH_SIGNIN_COUNT');
+      throw new Error(
+        'the run took longer than the 5-minute freshness window allows: lower BENCH_SIGNIN_COUNT',
+      );
     }
   }
 
   const rows = {};
   for (const [workers, { nobleRate, registrations, signIns }] of runs) {
     rows[`registration, SIGNATURE_WORKERS=${workers}`] = registrations;
-    rows[`sign-in, SIGNATURE_WORKERS=${workers}`] = { ...signIns, 'noble recovers/s': nobleRate, 'x noble': Number((signIns.perSecond / nobleRate).toFixed(2)) };
+    rows[`sign-in, SIGNATURE_WORKERS=${workers}`] = {
+      ...signIns,
+      'noble recovers/s': nobleRate,
+      'x noble': Number((signIns.perSecond / nobleRate).toFixed(2)),
+    };
   }
-  printTable(`POST /api/v1/initialize: wallet sign-ins (${count} wallets, ${concurrency} in flight, latencies in ms)`, rows);
+  printTable(
+    `POST /api/v1/initialize: wallet sign-ins (${count} wallets, ${concurrency} in flight, latencies in ms)`,
+    rows,
+  );
   for (const [workers, { nobleRate, signIns }] of runs) {
     console.log(
       `SIGNATURE_WORKERS=${workers}: ${signIns.perSecond} sign-ins/s / ${nobleRate} raw @noble/curves recovers/s on one core = ${(signIns.perSecond / nobleRate).toFixed(2)} (target >= 0.8)`,
     );
   }
   if (runs.has(1) && runs.has(2)) {
-    console.log(`sign-ins/s with 2 workers / with 1 worker: ${(runs.get(2).signIns.perSecond / runs.get(1).signIns.perSecond).toFixed(2)}`);
+    console.log(
+      `sign-ins/s with 2 workers / with 1 worker: ${(runs.get(2).signIns.perSecond / runs.get(1).signIns.perSecond).toFixed(2)}`,
+    );
   }
-  console.log(`client-side signing of ${2 * (count + WARM_UP) * workerCounts.length} messages beforehand: ${signingSeconds.toFixed(1)} s (not measured)`);
+  console.log(
+    `client-side signing of ${2 * (count + WARM_UP) * workerCounts.length} messages beforehand: ${signingSeconds.toFixed(1)} s (not measured)`,
+  );
   return runs;
 }

@@ -18,24 +18,40 @@ const silent = { info() {}, warn() {}, error() {} };
 const row = (n) => ({ n, body: 'b'.repeat(200), at: new Date() });
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-export async function benchStore({ messages = Number(process.env.BENCH_STORE_MESSAGES ?? 200_000) } = {}) {
+export async function benchStore({
+  messages = Number(process.env.BENCH_STORE_MESSAGES ?? 200_000),
+} = {}) {
   const dataDir = await mkdtemp(join(tmpdir(), 'store-bench-'));
   const store = await EmbeddedDocumentStore.open({ dataDir, logger: silent });
   const rows = store.collection('rows');
   const results = {};
-  for (const [inFlight, total] of [[1, 1_000], [16, 10_000], [64, 20_000], [256, 20_000]]) {
+  for (const [inFlight, total] of [
+    [1, 1_000],
+    [16, 10_000],
+    [64, 20_000],
+    [256, 20_000],
+  ]) {
     let next = 0;
     const startedAt = performance.now();
-    await Promise.all(Array.from({ length: inFlight }, async () => {
-      while (next < total) await rows.insertOne(row(next++));
-    }));
+    await Promise.all(
+      Array.from({ length: inFlight }, async () => {
+        while (next < total) await rows.insertOne(row(next++));
+      }),
+    );
     const seconds = (performance.now() - startedAt) / 1000;
-    results[`${inFlight} in flight`] = { inserts: total, seconds: Number(seconds.toFixed(2)), writesPerSecond: Math.round(total / seconds) };
+    results[`${inFlight} in flight`] = {
+      inserts: total,
+      seconds: Number(seconds.toFixed(2)),
+      writesPerSecond: Math.round(total / seconds),
+    };
   }
   await store.close();
   await rm(dataDir, { recursive: true, force: true });
   printTable('Embedded store: durable inserts (200-byte documents)', results);
-  printTable(`Embedded store: background work with ${messages} messages`, await backgroundWork(messages));
+  printTable(
+    `Embedded store: background work with ${messages} messages`,
+    await backgroundWork(messages),
+  );
 }
 
 async function backgroundWork(messages) {
@@ -46,14 +62,21 @@ async function backgroundWork(messages) {
     const collection = store.collection('messages');
     const now = Date.now();
     for (let start = 0; start < messages; start += 1000) {
-      await collection.insertMany(Array.from({ length: 1000 }, (_, offset) => {
-        const n = start + offset;
-        return {
-          _id: `m${n}`, conversationId: `c${n % 1000}`, sequence: n, senderAddress: `0x${n % 50}`, clientMessageId: `k${n}`, sentAt: new Date(now - 60_000 + offset),
-          ...(n % 10 === 0 ? { expiresAt: new Date(now + 3_600_000) } : {}),
-          ...(n % 500 === 0 ? { unannounced: true } : {}),
-        };
-      }));
+      await collection.insertMany(
+        Array.from({ length: 1000 }, (_, offset) => {
+          const n = start + offset;
+          return {
+            _id: `m${n}`,
+            conversationId: `c${n % 1000}`,
+            sequence: n,
+            senderAddress: `0x${n % 50}`,
+            clientMessageId: `k${n}`,
+            sentAt: new Date(now - 60_000 + offset),
+            ...(n % 10 === 0 ? { expiresAt: new Date(now + 3_600_000) } : {}),
+            ...(n % 500 === 0 ? { unannounced: true } : {}),
+          };
+        }),
+      );
     }
     await sleep(1000);
     const idleFrom = process.cpuUsage();
@@ -67,8 +90,12 @@ async function backgroundWork(messages) {
     }
     return {
       [`${messages} messages`]: {
-        'idle CPU % of a core (TTL sweep each second)': Number((((idle.user + idle.system) / 1e6 / 10) * 100).toFixed(2)),
-        'announcement sweep query ms (median of 5)': Number(times.sort((a, b) => a - b)[2].toFixed(1)),
+        'idle CPU % of a core (TTL sweep each second)': Number(
+          (((idle.user + idle.system) / 1e6 / 10) * 100).toFixed(2),
+        ),
+        'announcement sweep query ms (median of 5)': Number(
+          times.sort((a, b) => a - b)[2].toFixed(1),
+        ),
       },
     };
   } finally {

@@ -26,15 +26,27 @@ export async function startService(env = {}) {
   const httpPort = await freePort();
   const grpcPort = await freePort();
   // BENCH_PROFILE=<dir>: the service writes a V8 CPU profile there when it stops.
-  const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
+  const profile = process.env.BENCH_PROFILE
+    ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`]
+    : [];
   const child = spawn(process.execPath, [...profile, 'dist/main.js'], {
-    env: { ...process.env, HOST: '127.0.0.1', PORT: String(httpPort), GRPC_PORT: String(grpcPort), DATA_DIR: dataDir, ...env },
+    env: {
+      ...process.env,
+      HOST: '127.0.0.1',
+      PORT: String(httpPort),
+      GRPC_PORT: String(grpcPort),
+      DATA_DIR: dataDir,
+      ...env,
+    },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   raiseFileLimit(child.pid);
   const exited = new Promise((resolve) => child.once('exit', resolve));
   for (let attempt = 0; ; attempt++) {
-    const ready = await fetch(`http://127.0.0.1:${httpPort}/health/ready`).then((r) => r.ok, () => false);
+    const ready = await fetch(`http://127.0.0.1:${httpPort}/health/ready`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ready) break;
     // 60 s: on a machine shared with other jobs a start can take far longer than its usual second.
     if (attempt > 600 || child.exitCode !== null) {
@@ -61,7 +73,8 @@ export function residentBytes(pid) {
   return Number(/^VmRSS:\s+(\d+) kB/m.exec(status)[1]) * 1024;
 }
 
-const CLOCK_TICKS_PER_SECOND = Number(execFileSync('getconf', ['CLK_TCK']).toString().trim()) || 100;
+const CLOCK_TICKS_PER_SECOND =
+  Number(execFileSync('getconf', ['CLK_TCK']).toString().trim()) || 100;
 
 /** CPU seconds (user + system, all threads) a process has used (Linux /proc/<pid>/stat, fields 14 and 15). */
 export function processCpuSeconds(pid) {
@@ -78,7 +91,9 @@ const FILE_LIMIT = 65_536;
  */
 export function raiseFileLimit(pid) {
   try {
-    execFileSync('prlimit', ['--pid', String(pid), `--nofile=${FILE_LIMIT}:${FILE_LIMIT}`], { stdio: 'ignore' });
+    execFileSync('prlimit', ['--pid', String(pid), `--nofile=${FILE_LIMIT}:${FILE_LIMIT}`], {
+      stdio: 'ignore',
+    });
   } catch {
     // Not permitted: keep the current limit.
   }
@@ -104,12 +119,30 @@ export function jsonPoster(base, maxSockets = 64) {
   return (path, body, headers = {}) =>
     new Promise((resolve, reject) => {
       const payload = JSON.stringify(body);
-      const request = http.request({ agent, hostname, port, path, method: 'POST', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload), ...headers } }, (response) => {
-        let text = '';
-        response.setEncoding('utf8');
-        response.on('data', (chunk) => (text += chunk));
-        response.on('end', () => (response.statusCode === 200 ? resolve(text) : reject(new Error(`${path}: HTTP ${response.statusCode} ${text.slice(0, 200)}`))));
-      });
+      const request = http.request(
+        {
+          agent,
+          hostname,
+          port,
+          path,
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            'content-length': Buffer.byteLength(payload),
+            ...headers,
+          },
+        },
+        (response) => {
+          let text = '';
+          response.setEncoding('utf8');
+          response.on('data', (chunk) => (text += chunk));
+          response.on('end', () =>
+            response.statusCode === 200
+              ? resolve(text)
+              : reject(new Error(`${path}: HTTP ${response.statusCode} ${text.slice(0, 200)}`)),
+          );
+        },
+      );
       request.on('error', reject);
       request.end(payload);
     });
@@ -117,7 +150,8 @@ export function jsonPoster(base, maxSockets = 64) {
 
 export async function load(url, { connections = 50, duration = 10, ...rest } = {}) {
   const result = await autocannon({ url, connections, duration, pipelining: 1, ...rest });
-  if (result.non2xx > 0 || result.errors > 0) throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
+  if (result.non2xx > 0 || result.errors > 0)
+    throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
   return {
     requestsPerSecond: result.requests.average,
     p50: result.latency.p50,
@@ -164,8 +198,13 @@ export function printTable(title, rows) {
 
 /** POSTs a JSON body; resolves with the parsed reply, or rejects unless the status is 200. */
 export async function postJson(url, body, headers = {}) {
-  const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
   const text = await response.text();
-  if (response.status !== 200) throw new Error(`${url}: HTTP ${response.status} ${text.slice(0, 200)}`);
+  if (response.status !== 200)
+    throw new Error(`${url}: HTTP ${response.status} ${text.slice(0, 200)}`);
   return JSON.parse(text);
 }

@@ -21,11 +21,25 @@ const server = http.createServer((request, response) => {
   request.on('data', (chunk) => (body += chunk));
   request.on('end', () => {
     const { from, to, client_message_id, ciphertext } = JSON.parse(body);
-    const message = { id: randomUUID(), client_message_id, sender_address: from, recipient_address: to, kind: 'text', ciphertext, sent_at: new Date().toISOString() };
+    const message = {
+      id: randomUUID(),
+      client_message_id,
+      sender_address: from,
+      recipient_address: to,
+      kind: 'text',
+      ciphertext,
+      sent_at: new Date().toISOString(),
+    };
     for (const user of new Set([to, from])) {
       const seq = (sequenceByUser.get(user) ?? 0) + 1;
       sequenceByUser.set(user, seq);
-      const frame = JSON.stringify({ seq, type: 'message.new', id: randomUUID(), at: new Date().toISOString(), data: { message } });
+      const frame = JSON.stringify({
+        seq,
+        type: 'message.new',
+        id: randomUUID(),
+        at: new Date().toISOString(),
+        data: { message },
+      });
       for (const socket of socketsByUser.get(user) ?? []) socket.send(frame);
     }
     response.setHeader('content-type', 'application/json');

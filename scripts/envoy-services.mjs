@@ -4,7 +4,9 @@ import { readFileSync } from 'node:fs';
 import { createFileRegistry, fromBinary, hasOption } from '@bufbuild/protobuf';
 import { FileDescriptorSetSchema } from '@bufbuild/protobuf/wkt';
 
-const registry = createFileRegistry(fromBinary(FileDescriptorSetSchema, readFileSync(process.argv[2])));
+const registry = createFileRegistry(
+  fromBinary(FileDescriptorSetSchema, readFileSync(process.argv[2])),
+);
 const http = registry.getExtension('google.api.http');
 if (!http) throw new Error('the descriptor set lacks google/api/annotations.proto');
 const names = [];
@@ -13,4 +15,9 @@ for (const file of registry.files) {
     if (service.methods.some((method) => hasOption(method, http))) names.push(service.typeName);
   }
 }
-process.stdout.write(names.sort().map((name) => `${name}\n`).join(''));
+process.stdout.write(
+  names
+    .sort()
+    .map((name) => `${name}\n`)
+    .join(''),
+);

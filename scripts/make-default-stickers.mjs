@@ -46,11 +46,17 @@ function png([r, g, b]) {
     rows.push(Buffer.from(row));
   }
   const signature = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
-  return Buffer.concat([signature, chunk('IHDR', header), chunk('IDAT', deflateSync(Buffer.concat(rows))), chunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([
+    signature,
+    chunk('IHDR', header),
+    chunk('IDAT', deflateSync(Buffer.concat(rows))),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
 }
 
 mkdirSync(packDir, { recursive: true });
-for (const sticker of stickers) writeFileSync(new URL(`${sticker.name}.png`, packDir), png(sticker.rgb));
+for (const sticker of stickers)
+  writeFileSync(new URL(`${sticker.name}.png`, packDir), png(sticker.rgb));
 const manifest = {
   title: 'Basics',
   author: 'Messaging service',

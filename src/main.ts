@@ -19,7 +19,9 @@ async function main(): Promise<void> {
     throw error;
   }
   const logger = createLogger(config.process.logLevel);
-  process.on('unhandledRejection', (reason) => logger.error({ err: reason }, 'unhandled promise rejection'));
+  process.on('unhandledRejection', (reason) =>
+    logger.error({ err: reason }, 'unhandled promise rejection'),
+  );
   const app = await startApp(config, logger);
   let stopping = false;
   const stop = (signal: string) => {

@@ -8,8 +8,12 @@ import { execFileSync } from 'node:child_process';
 export default function globalSetup() {
   const outDir = process.env.TEST_BUILD_DIR ?? '.test-build';
   try {
-    execFileSync('npx', ['--no-install', 'tsc', '-p', 'tsconfig.build.json', '--outDir', outDir], { stdio: 'inherit' });
+    execFileSync('npx', ['--no-install', 'tsc', '-p', 'tsconfig.build.json', '--outDir', outDir], {
+      stdio: 'inherit',
+    });
   } catch {
-    console.warn(`\ntest build in ${outDir} has type errors (see above); tests run on what tsc emitted\n`);
+    console.warn(
+      `\ntest build in ${outDir} has type errors (see above); tests run on what tsc emitted\n`,
+    );
   }
 }

@@ -57,7 +57,9 @@ export async function createAccountLifecycleArea(deps: AccountLifecycleDependenc
       },
     },
     /** ProfileService.DeleteAccount. */
-    service: { deleteAccount: deleteAccount({ walker, confirmSecondFactor: deps.confirmSecondFactor }) },
+    service: {
+      deleteAccount: deleteAccount({ walker, confirmSecondFactor: deps.confirmSecondFactor }),
+    },
   };
 }
 

@@ -14,7 +14,12 @@ export interface AccountWalkMetrics {
 export function createAccountWalkMetrics(registry: Registry): AccountWalkMetrics {
   const registers = [registry];
   return {
-    walks: new Counter({ name: 'account_walks_finished_total', help: 'Account moves (kind=move, social recovery) and deletions (kind=delete) finished.', labelNames: ['kind'], registers }),
+    walks: new Counter({
+      name: 'account_walks_finished_total',
+      help: 'Account moves (kind=move, social recovery) and deletions (kind=delete) finished.',
+      labelNames: ['kind'],
+      registers,
+    }),
     ownerSeconds: new Histogram({
       name: 'account_walk_owner_seconds',
       help: 'Time one owner of address-keyed records took to move or delete an account.',
@@ -22,6 +27,10 @@ export function createAccountWalkMetrics(registry: Registry): AccountWalkMetrics
       buckets: [0.005, 0.025, 0.1, 0.5, 2.5, 10, 60],
       registers,
     }),
-    unfinished: new Gauge({ name: 'account_walks_unfinished', help: 'Account moves and deletions found unfinished at the last check of the resumer.', registers }),
+    unfinished: new Gauge({
+      name: 'account_walks_unfinished',
+      help: 'Account moves and deletions found unfinished at the last check of the resumer.',
+      registers,
+    }),
   };
 }

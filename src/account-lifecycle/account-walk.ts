@@ -25,7 +25,9 @@ export interface AccountWalk {
 
 export const ACCOUNT_WALKS = 'account_walks';
 
-export const accountWalkIndexes: IndexSpec[] = [{ collection: ACCOUNT_WALKS, name: 'unfinished', key: { finishedAt: 1, startedAt: 1 } }];
+export const accountWalkIndexes: IndexSpec[] = [
+  { collection: ACCOUNT_WALKS, name: 'unfinished', key: { finishedAt: 1, startedAt: 1 } },
+];
 
 export class AccountWalks {
   private readonly walks: Collection<AccountWalk>;
@@ -43,7 +45,14 @@ export class AccountWalks {
    * retried request); `409 CONFLICT` when the account is already being moved elsewhere or deleted.
    */
   async begin(kind: WalkKind, address: string, to: string | null): Promise<AccountWalk> {
-    const walk: AccountWalk = { _id: address, kind, to, ownersDone: 0, startedAt: new Date(), finishedAt: null };
+    const walk: AccountWalk = {
+      _id: address,
+      kind,
+      to,
+      ownersDone: 0,
+      startedAt: new Date(),
+      finishedAt: null,
+    };
     try {
       await this.walks.insertOne(walk);
       return walk;
@@ -52,15 +61,25 @@ export class AccountWalks {
     }
     const existing = await this.find(address);
     if (existing && existing.kind === kind && existing.to === to) return existing;
-    throw conflict(existing?.kind === 'delete' ? 'This account was deleted' : 'This account already moved to another wallet');
+    throw conflict(
+      existing?.kind === 'delete'
+        ? 'This account was deleted'
+        : 'This account already moved to another wallet',
+    );
   }
 
   async advance(address: string, ownersDone: number): Promise<void> {
-    await this.walks.updateOne({ _id: address, ownersDone: { $lt: ownersDone } }, { $set: { ownersDone } });
+    await this.walks.updateOne(
+      { _id: address, ownersDone: { $lt: ownersDone } },
+      { $set: { ownersDone } },
+    );
   }
 
   async finish(address: string): Promise<AccountWalk> {
-    await this.walks.updateOne({ _id: address, finishedAt: null }, { $set: { finishedAt: new Date() } });
+    await this.walks.updateOne(
+      { _id: address, finishedAt: null },
+      { $set: { finishedAt: new Date() } },
+    );
     return (await this.find(address))!;
   }
 

@@ -64,7 +64,10 @@ export class AccountWalker {
       ended();
       await walks.advance(walk._id, index + 1);
       if (this.deps.faultExitAfterOwner === index + 1) {
-        log.warn({ owner: owner.name }, 'ACCOUNT_WALK_FAULT_EXIT_AFTER: killing the process mid-walk');
+        log.warn(
+          { owner: owner.name },
+          'ACCOUNT_WALK_FAULT_EXIT_AFTER: killing the process mid-walk',
+        );
         process.kill(process.pid, 'SIGKILL');
       }
     }

@@ -7,7 +7,10 @@
  */
 import type { MessageInitShape } from '@bufbuild/protobuf';
 import type { HandlerContext } from '@connectrpc/connect';
-import type { DeleteAccountRequest, DeleteAccountResponseSchema } from '../gen/service/v1/profile_pb.js';
+import type {
+  DeleteAccountRequest,
+  DeleteAccountResponseSchema,
+} from '../gen/service/v1/profile_pb.js';
 import { requireCaller } from '../identity/auth/caller.js';
 import { invalidArgument } from '../platform/errors/api-error.js';
 import type { AccountWalker } from './account-walker.js';
@@ -22,10 +25,15 @@ export interface DeleteAccountDependencies {
 }
 
 export function deleteAccount(deps: DeleteAccountDependencies) {
-  return async (request: DeleteAccountRequest, context: HandlerContext): Promise<MessageInitShape<typeof DeleteAccountResponseSchema>> => {
+  return async (
+    request: DeleteAccountRequest,
+    context: HandlerContext,
+  ): Promise<MessageInitShape<typeof DeleteAccountResponseSchema>> => {
     const caller = requireCaller(context).address;
-    if (request.confirm.toLowerCase() !== caller) throw invalidArgument('confirm must be your own wallet address');
-    if ([...request.reason].length > MAX_REASON) throw invalidArgument(`reason has at most ${MAX_REASON} characters`);
+    if (request.confirm.toLowerCase() !== caller)
+      throw invalidArgument('confirm must be your own wallet address');
+    if ([...request.reason].length > MAX_REASON)
+      throw invalidArgument(`reason has at most ${MAX_REASON} characters`);
     if (request.mfaCode.length > MAX_MFA_CODE) throw invalidArgument('mfa_code is malformed');
     await deps.confirmSecondFactor(caller, request.mfaCode);
     const walk = await deps.walker.walk('delete', caller, null);

@@ -53,7 +53,10 @@ export class WalkResumer {
     this.metrics.unfinished.set(unfinished.length);
     for (const walk of unfinished) {
       if (this.stopped) return;
-      this.logger.info({ walk: walk.kind, ownersDone: walk.ownersDone }, 'resuming an unfinished account walk');
+      this.logger.info(
+        { walk: walk.kind, ownersDone: walk.ownersDone },
+        'resuming an unfinished account walk',
+      );
       await this.walker.resume(walk);
     }
   }

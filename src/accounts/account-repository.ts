@@ -18,7 +18,12 @@ export class AccountRepository {
 
   /** Whether a live account has this address (nothing of the record is read: every send asks). */
   async exists(address: string): Promise<boolean> {
-    return (await this.accounts.findOne({ _id: address, deletedAt: { $exists: false } }, { projection: { _id: 1 } })) !== null;
+    return (
+      (await this.accounts.findOne(
+        { _id: address, deletedAt: { $exists: false } },
+        { projection: { _id: 1 } },
+      )) !== null
+    );
   }
 
   findByUsername(username: string): Promise<Account | null> {
@@ -35,7 +40,10 @@ export class AccountRepository {
    * step removes the record. Idempotent: a repeated call keeps the first time.
    */
   async markDeleted(address: string, deletedAt: Date): Promise<void> {
-    await this.accounts.updateOne({ _id: address, deletedAt: { $exists: false } }, { $set: { deletedAt, displayName: '', permissions: [], mfaEnabled: false } });
+    await this.accounts.updateOne(
+      { _id: address, deletedAt: { $exists: false } },
+      { $set: { deletedAt, displayName: '', permissions: [], mfaEnabled: false } },
+    );
   }
 
   /**
@@ -51,8 +59,14 @@ export class AccountRepository {
   }
 
   /** Grants or revokes a permission; undefined when there is no such account, else whether it changed. */
-  async setPermission(address: string, permission: string, granted: boolean): Promise<boolean | undefined> {
-    const update = granted ? { $addToSet: { permissions: permission } } : { $pull: { permissions: permission } };
+  async setPermission(
+    address: string,
+    permission: string,
+    granted: boolean,
+  ): Promise<boolean | undefined> {
+    const update = granted
+      ? { $addToSet: { permissions: permission } }
+      : { $pull: { permissions: permission } };
     const result = await this.accounts.updateOne({ _id: address }, update);
     return result.matchedCount === 0 ? undefined : result.modifiedCount > 0;
   }
@@ -65,7 +79,10 @@ export class AccountRepository {
   /** Of `addresses`, those whose accounts exist and are not being deleted. */
   async liveAmong(addresses: readonly string[]): Promise<Set<string>> {
     if (addresses.length === 0) return new Set();
-    const live = await this.accounts.find({ _id: { $in: [...addresses] }, deletedAt: { $exists: false } }, { projection: { _id: 1 } });
+    const live = await this.accounts.find(
+      { _id: { $in: [...addresses] }, deletedAt: { $exists: false } },
+      { projection: { _id: 1 } },
+    );
     return new Set(live.map((account) => account._id));
   }
 
@@ -79,7 +96,10 @@ export class AccountRepository {
    */
   async rename(address: string, from: string, to: string): Promise<boolean> {
     try {
-      const result = await this.accounts.updateOne({ _id: address, username: from }, { $set: { username: to } });
+      const result = await this.accounts.updateOne(
+        { _id: address, username: from },
+        { $set: { username: to } },
+      );
       return result.matchedCount === 1;
     } catch (error) {
       if (error instanceof DuplicateKeyError) throw conflict('This username is taken');
@@ -98,7 +118,9 @@ export class AccountRepository {
       return account;
     } catch (error) {
       if (error instanceof DuplicateKeyError) {
-        throw conflict(error.index === '_id_' ? 'This wallet already has an account' : 'This username is taken');
+        throw conflict(
+          error.index === '_id_' ? 'This wallet already has an account' : 'This username is taken',
+        );
       }
       throw error;
     }

@@ -23,4 +23,6 @@ export interface Account {
 
 export const ACCOUNTS = 'accounts';
 
-export const accountIndexes: IndexSpec[] = [{ collection: ACCOUNTS, name: 'username_unique', key: { username: 1 }, unique: true }];
+export const accountIndexes: IndexSpec[] = [
+  { collection: ACCOUNTS, name: 'username_unique', key: { username: 1 }, unique: true },
+];

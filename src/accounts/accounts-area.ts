@@ -18,7 +18,11 @@ export interface AccountsDependencies {
 }
 
 /** Every index of the accounts area (created at start, and by the ensure-indexes command before a rollout). */
-export const accountsIndexes: IndexSpec[] = [...accountIndexes, ...heldUsernameIndexes, ...retiredWalletIndexes];
+export const accountsIndexes: IndexSpec[] = [
+  ...accountIndexes,
+  ...heldUsernameIndexes,
+  ...retiredWalletIndexes,
+];
 
 export async function createAccountsArea(deps: AccountsDependencies) {
   await deps.store.ensureIndexes(accountsIndexes);

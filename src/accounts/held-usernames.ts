@@ -35,8 +35,16 @@ export class HeldUsernames {
    * Holds `username` for `formerOwner` until `heldUntil` (30 days from now unless the caller
    * knows when the name was given up); a later hold of the same name replaces it.
    */
-  async hold(username: string, formerOwner: string, heldUntil = new Date(Date.now() + USERNAME_HOLD_MS)): Promise<void> {
-    await this.holds.updateOne({ _id: username }, { $set: { formerOwner, heldUntil } }, { upsert: true });
+  async hold(
+    username: string,
+    formerOwner: string,
+    heldUntil = new Date(Date.now() + USERNAME_HOLD_MS),
+  ): Promise<void> {
+    await this.holds.updateOne(
+      { _id: username },
+      { $set: { formerOwner, heldUntil } },
+      { upsert: true },
+    );
   }
 
   /** True while `username` is held for an account other than `claimant`. */

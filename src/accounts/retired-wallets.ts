@@ -28,7 +28,9 @@ export interface RetiredWallet {
 
 export const RETIRED_WALLETS = 'retired_wallets';
 
-export const retiredWalletIndexes: IndexSpec[] = [{ collection: RETIRED_WALLETS, name: 'expiry', key: { expiresAt: 1 }, expireAfterSeconds: 0 }];
+export const retiredWalletIndexes: IndexSpec[] = [
+  { collection: RETIRED_WALLETS, name: 'expiry', key: { expiresAt: 1 }, expireAfterSeconds: 0 },
+];
 
 export class RetiredWallets {
   private readonly wallets: Collection<RetiredWallet>;
@@ -49,7 +51,11 @@ export class RetiredWallets {
   /** Retires the wallet; a repeated call (a resumed move or deletion) keeps the first record. */
   async retire(wallet: Omit<RetiredWallet, 'retiredAt'>): Promise<RetiredWallet> {
     const { _id, ...fields } = wallet;
-    await this.wallets.updateOne({ _id }, { $setOnInsert: { ...fields, retiredAt: new Date() } }, { upsert: true });
+    await this.wallets.updateOne(
+      { _id },
+      { $setOnInsert: { ...fields, retiredAt: new Date() } },
+      { upsert: true },
+    );
     return (await this.find(_id))!;
   }
 
@@ -60,7 +66,7 @@ export class RetiredWallets {
     throw permissionDenied(
       retired.reason === 'moved'
         ? 'This wallet no longer signs in: its account moved to another wallet by recovery'
-        : 'This wallet\'s account was deleted',
+        : "This wallet's account was deleted",
       'ACCOUNT_CLOSED',
     );
   }

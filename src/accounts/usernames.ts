@@ -64,7 +64,8 @@ export class Usernames {
     const previous = account.username;
     if (previous === username) return { username, changed: false };
     await this.holds.hold(previous, address);
-    if (!(await this.accounts.rename(address, previous, username))) throw conflict('The username was changed by another request; try again');
+    if (!(await this.accounts.rename(address, previous, username)))
+      throw conflict('The username was changed by another request; try again');
     if (await this.holds.isHeldAgainst(username, address)) {
       await this.accounts.rename(address, username, previous);
       throw taken();

@@ -20,12 +20,23 @@ export function createAdminService(deps: AdminServiceDependencies) {
       const caller = requireCaller(context);
       const type = (request.type || 'user') as LockoutKind;
       if (type !== 'user' && type !== 'ip') throw invalidArgument('type must be user or ip');
-      if (type === 'user' && !isWalletAddress(request.identifier)) throw invalidArgument('identifier must be a wallet address');
-      if (type === 'ip' && isIP(request.identifier) === 0) throw invalidArgument('identifier must be an IP address');
+      if (type === 'user' && !isWalletAddress(request.identifier))
+        throw invalidArgument('identifier must be a wallet address');
+      if (type === 'ip' && isIP(request.identifier) === 0)
+        throw invalidArgument('identifier must be an IP address');
       const identifier = request.identifier.toLowerCase();
       const unlocked = await deps.lockouts.clear(type, identifier);
-      await deps.audit.record(callInfoOf(context), 'lockout_cleared', { address: caller.address, detail: `${type}:${identifier}:${unlocked ? 'unlocked' : 'not_locked'}` });
-      return { success: true, message: unlocked ? 'Lockout cleared' : 'Not locked', unlocked, identifier, type };
+      await deps.audit.record(callInfoOf(context), 'lockout_cleared', {
+        address: caller.address,
+        detail: `${type}:${identifier}:${unlocked ? 'unlocked' : 'not_locked'}`,
+      });
+      return {
+        success: true,
+        message: unlocked ? 'Lockout cleared' : 'Not locked',
+        unlocked,
+        identifier,
+        type,
+      };
     },
   };
 }

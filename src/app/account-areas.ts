@@ -16,7 +16,11 @@ import type { FoundationAreas } from './foundation-areas.js';
 /** The areas whose records an account walk goes over, besides identity and recovery. */
 export type WalkedAreas = FoundationAreas & ConversationAreas & DeliveryAreas & ContentAreas;
 
-export async function buildAccountAreas(ports: ApiAreaPorts, identityAreas: IdentityAreas, walked: WalkedAreas) {
+export async function buildAccountAreas(
+  ports: ApiAreaPorts,
+  identityAreas: IdentityAreas,
+  walked: WalkedAreas,
+) {
   const { config, store } = ports;
   const { accounts, identity, mfa } = identityAreas;
   // The walk goes over recovery's records, and completing a recovery starts a walk: recovery's
@@ -39,7 +43,9 @@ export async function buildAccountAreas(ports: ApiAreaPorts, identityAreas: Iden
     accounts: accounts.accounts,
     wallets: {
       hasAccount: async (address) => (await accounts.accounts.find(address)) !== null,
-      isTaken: async (address) => (await accounts.accounts.findRecord(address)) !== null || (await accounts.retiredWallets.isRetired(address)),
+      isTaken: async (address) =>
+        (await accounts.accounts.findRecord(address)) !== null ||
+        (await accounts.retiredWallets.isRetired(address)),
     },
     spentSignatures: identity.spentSignatures,
     signers: identity.signers,
@@ -59,7 +65,11 @@ export type AccountAreas = Awaited<ReturnType<typeof buildAccountAreas>>;
  * behind. Groups before messaging: leaving a group (ownership passed) needs the member records
  * that messaging's deletion removes.
  */
-function accountDataInWalkOrder({ identity, mfa, phone }: IdentityAreas, areas: WalkedAreas, recovery: RecoveryRecords): AccountDataOwner[] {
+function accountDataInWalkOrder(
+  { identity, mfa, phone }: IdentityAreas,
+  areas: WalkedAreas,
+  recovery: RecoveryRecords,
+): AccountDataOwner[] {
   return [
     areas.location.accountData,
     areas.profile.accountData,

@@ -5,7 +5,12 @@
 import type { DescMethod } from '@bufbuild/protobuf';
 import type { ConnectRouter, MethodImpl } from '@connectrpc/connect';
 import { apiServices, maxRequestBytesOf } from '../platform/api/api-services.js';
-import type { PartialServiceImpl, RpcMiddleware, UnaryHandler, WrappedService } from '../platform/rpc/rpc-pipeline.js';
+import type {
+  PartialServiceImpl,
+  RpcMiddleware,
+  UnaryHandler,
+  WrappedService,
+} from '../platform/rpc/rpc-pipeline.js';
 import { wrapService } from '../platform/rpc/rpc-pipeline.js';
 
 export interface ApiPipeline {
@@ -18,7 +23,9 @@ export function buildApiPipeline(
   implementations: ReadonlyMap<string, PartialServiceImpl>,
   middlewares: readonly RpcMiddleware[],
 ): ApiPipeline {
-  const services = apiServices.map((service) => wrapService(service, implementations.get(service.typeName) ?? {}, middlewares));
+  const services = apiServices.map((service) =>
+    wrapService(service, implementations.get(service.typeName) ?? {}, middlewares),
+  );
   const handlersByMethod = new Map<DescMethod, UnaryHandler>();
   for (const { service, handlers } of services) {
     for (const method of service.methods) {
@@ -33,7 +40,11 @@ export function buildApiPipeline(
       for (const [method, handler] of handlersByMethod) {
         // An RPC with its own body limit (media uploads) gets it; the others keep the server's.
         const readMaxBytes = maxRequestBytesOf(method);
-        router.rpc(method, handler as MethodImpl<DescMethod>, readMaxBytes === undefined ? {} : { readMaxBytes });
+        router.rpc(
+          method,
+          handler as MethodImpl<DescMethod>,
+          readMaxBytes === undefined ? {} : { readMaxBytes },
+        );
       }
     },
   };

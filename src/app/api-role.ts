@@ -37,7 +37,12 @@ export interface ApiRole {
   readonly keyDirectory: RecordDirectory;
 }
 
-export async function startApiRole(config: Config, ports: ProcessPorts, shared: SharedParts, store: DocumentStore): Promise<ApiRole> {
+export async function startApiRole(
+  config: Config,
+  ports: ProcessPorts,
+  shared: SharedParts,
+  store: DocumentStore,
+): Promise<ApiRole> {
   const keyRecords = new KeyRecordVerifier(config.service.name);
   const keyDirectory = await openRecordDirectory({
     settings: config.keys,
@@ -46,7 +51,9 @@ export async function startApiRole(config: Config, ports: ProcessPorts, shared: 
     rules: keyRecords.rules(),
     logger: ports.logger,
   });
-  const areas = await buildApiAreas(apiAreaPortsOf(config, ports, shared, { store, keyDirectory, keyRecords }));
+  const areas = await buildApiAreas(
+    apiAreaPortsOf(config, ports, shared, { store, keyDirectory, keyRecords }),
+  );
   // Before serving: the security mirrors in shared state are complete (or being repaired).
   const mirrors = new MirrorKeeper(ports.sharedState, areas.mirrors, ports.logger, ports.outages);
   await mirrors.start();
@@ -57,11 +64,24 @@ export async function startApiRole(config: Config, ports: ProcessPorts, shared: 
 }
 
 /** The RPC pipeline (observation, limits before authentication, authentication, limits after it) behind the REST gateway and the gRPC server. */
-async function serveApi(config: Config, ports: ProcessPorts, shared: SharedParts, areas: ApiAreas, routes: readonly HttpRoute[]) {
+async function serveApi(
+  config: Config,
+  ports: ProcessPorts,
+  shared: SharedParts,
+  areas: ApiAreas,
+  routes: readonly HttpRoute[],
+) {
   const { limits } = shared;
-  const middlewares = [observeRpc(ports.metrics, ports.outages), ...limits.beforeAuthentication, areas.authentication, ...limits.afterAuthentication];
+  const middlewares = [
+    observeRpc(ports.metrics, ports.outages),
+    ...limits.beforeAuthentication,
+    areas.authentication,
+    ...limits.afterAuthentication,
+  ];
   const pipeline = buildApiPipeline(areas.implementations, middlewares);
-  const gateway = new RestGateway(routes, pipeline.handlersByMethod, { legacySunset: config.http.legacySunset });
+  const gateway = new RestGateway(routes, pipeline.handlersByMethod, {
+    legacySunset: config.http.legacySunset,
+  });
   const grpc = await startGrpcServer({
     host: config.http.host,
     port: config.http.grpcPort,
@@ -82,7 +102,12 @@ interface KeyDirectoryPorts {
   readonly keyRecords: KeyRecordVerifier;
 }
 
-function apiAreaPortsOf(config: Config, ports: ProcessPorts, shared: SharedParts, { store, keyDirectory, keyRecords }: KeyDirectoryPorts): ApiAreaPorts {
+function apiAreaPortsOf(
+  config: Config,
+  ports: ProcessPorts,
+  shared: SharedParts,
+  { store, keyDirectory, keyRecords }: KeyDirectoryPorts,
+): ApiAreaPorts {
   return {
     config,
     store,

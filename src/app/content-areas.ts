@@ -11,7 +11,12 @@ import type { ApiAreaPorts } from './api-area-ports.js';
 import type { ConversationAreas } from './conversation-areas.js';
 import type { FoundationAreas } from './foundation-areas.js';
 
-export async function buildContentAreas(ports: ApiAreaPorts, { accounts }: IdentityAreas, foundation: FoundationAreas, { channels, messaging }: ConversationAreas) {
+export async function buildContentAreas(
+  ports: ApiAreaPorts,
+  { accounts }: IdentityAreas,
+  foundation: FoundationAreas,
+  { channels, messaging }: ConversationAreas,
+) {
   const { config, store, events } = ports;
   const { contacts, conversations, mediaLibrary } = foundation;
   const polls = await createPollsArea({
@@ -25,8 +30,18 @@ export async function buildContentAreas(ports: ApiAreaPorts, { accounts }: Ident
     logger: ports.logger,
   });
   // The sticker catalog is checked at start.
-  const stickers = await createStickersArea({ settings: config.stickers, sender: messaging.sender });
-  const stories = await createStoriesArea({ settings: config.stories, store, conversations, blocks: contacts.blocks, events, media: mediaLibrary.held });
+  const stickers = await createStickersArea({
+    settings: config.stickers,
+    sender: messaging.sender,
+  });
+  const stories = await createStoriesArea({
+    settings: config.stories,
+    store,
+    conversations,
+    blocks: contacts.blocks,
+    events,
+    media: mediaLibrary.held,
+  });
   // Channels and stories hold media (the library, built before them) and answer who may read
   // it: the media service, with its download rule, is built once they exist.
   const media = createMediaArea({

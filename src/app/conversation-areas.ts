@@ -12,7 +12,12 @@ import { createProfileArea } from '../profile/profile-area.js';
 import type { ApiAreaPorts } from './api-area-ports.js';
 import type { FoundationAreas } from './foundation-areas.js';
 
-export async function buildConversationAreas(ports: ApiAreaPorts, identityAreas: IdentityAreas, { contacts, conversations, presence, mediaLibrary }: FoundationAreas, areaEvents: AreaEvents) {
+export async function buildConversationAreas(
+  ports: ApiAreaPorts,
+  identityAreas: IdentityAreas,
+  { contacts, conversations, presence, mediaLibrary }: FoundationAreas,
+  areaEvents: AreaEvents,
+) {
   const { config, store, logger, events } = ports;
   const { accounts, usernames } = identityAreas.accounts;
   const profile = createProfileArea({

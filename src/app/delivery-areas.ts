@@ -9,7 +9,11 @@ import { createPushArea } from '../push/push-area.js';
 import { createRelayArea } from '../relay/relay-area.js';
 import type { ApiAreaPorts } from './api-area-ports.js';
 
-export async function buildDeliveryAreas(ports: ApiAreaPorts, { accounts, identity, phone }: IdentityAreas, areaEvents: AreaEvents) {
+export async function buildDeliveryAreas(
+  ports: ApiAreaPorts,
+  { accounts, identity, phone }: IdentityAreas,
+  areaEvents: AreaEvents,
+) {
   const { config, store, sharedState, logger } = ports;
   const keys = await createKeysArea({
     serviceName: config.service.name,
@@ -42,7 +46,8 @@ export async function buildDeliveryAreas(ports: ApiAreaPorts, { accounts, identi
     sharedState,
     queue: ports.pushQueue,
     connections: ports.sessionConnections,
-    activeSessionsOf: async (address) => (await identity.sessions.listActive(address)).map((session) => session._id),
+    activeSessionsOf: async (address) =>
+      (await identity.sessions.listActive(address)).map((session) => session._id),
     sessionEnded: areaEvents.sessionEnded,
     metrics: ports.pushMetrics,
     logger,

@@ -11,13 +11,19 @@ import { Conversations } from '../messaging/conversations/conversations.js';
 import { createPresenceArea } from '../presence/presence-area.js';
 import type { ApiAreaPorts } from './api-area-ports.js';
 
-export async function buildFoundationAreas(ports: ApiAreaPorts, { accounts, phone }: IdentityAreas, areaEvents: AreaEvents) {
+export async function buildFoundationAreas(
+  ports: ApiAreaPorts,
+  { accounts, phone }: IdentityAreas,
+  areaEvents: AreaEvents,
+) {
   const { config, store } = ports;
   const contacts = await createContactsArea({
     store,
     blockMirror: ports.blockMirror,
     // Location reacts to a block, but needs contacts' block list itself: an event, not a part.
-    blockListener: { blocked: (blocker, blocked) => areaEvents.blockMade.announce({ blocker, blocked }) },
+    blockListener: {
+      blocked: (blocker, blocked) => areaEvents.blockMade.announce({ blocker, blocked }),
+    },
     accounts: accounts.accounts,
     phoneAccounts: phone.phoneAccounts,
     sharedState: ports.sharedState,
@@ -26,7 +32,12 @@ export async function buildFoundationAreas(ports: ApiAreaPorts, { accounts, phon
   // The conversation model is shared: messaging writes it, presence reads who chats with whom
   // (and the groups and channels areas write their members' records).
   const conversations = new Conversations(store, accounts.accounts);
-  const presence = createPresenceArea({ store, conversations, blocks: contacts.blocks, events: ports.events });
+  const presence = createPresenceArea({
+    store,
+    conversations,
+    blocks: contacts.blocks,
+    events: ports.events,
+  });
   // Media's library before the areas that hold media; its service (who may download) comes
   // after channels and stories, which answer that (content-areas.ts).
   const mediaLibrary = await createMediaLibrary({

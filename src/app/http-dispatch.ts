@@ -18,22 +18,37 @@ export type IpLimit = (clientIp: string) => Promise<unknown>;
  * The operational paths are exempt from per-user quotas but not from the per-IP limit (spec,
  * "Limits"); API routes meet the same bucket in the RPC pipeline.
  */
-export function httpDispatch(ops: OpsDependencies, gateway: RestGateway | undefined, ipLimit?: IpLimit): Dispatch {
+export function httpDispatch(
+  ops: OpsDependencies,
+  gateway: RestGateway | undefined,
+  ipLimit?: IpLimit,
+): Dispatch {
   return (request) => {
     const route = opsRoute(request.method, request.path, ops);
     if (route) return opsResponse(route, request, ipLimit);
     // The gateway answers synchronously when the RPC does: no async layer here to add a hop.
     if (gateway) return gateway.handle(request);
-    const body = { success: false, error: `No route for ${request.method} ${request.path}`, code: 'NOT_FOUND' };
+    const body = {
+      success: false,
+      error: `No route for ${request.method} ${request.path}`,
+      code: 'NOT_FOUND',
+    };
     return { ...jsonResponse(404, body), routeLabel: 'unmatched' };
   };
 }
 
-async function opsResponse(route: OpsRoute, request: IncomingRequest, ipLimit: IpLimit | undefined): Promise<RoutedResponse> {
+async function opsResponse(
+  route: OpsRoute,
+  request: IncomingRequest,
+  ipLimit: IpLimit | undefined,
+): Promise<RoutedResponse> {
   const refusal = await ipLimit?.(request.clientIp);
   if (refusal) {
     const rendered = renderError(refusal);
-    return { ...jsonResponse(rendered.status, rendered.body, rendered.headers), routeLabel: route.label };
+    return {
+      ...jsonResponse(rendered.status, rendered.body, rendered.headers),
+      routeLabel: route.label,
+    };
   }
   return { ...(await route.handle(request.path)), routeLabel: route.label };
 }

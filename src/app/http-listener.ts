@@ -12,7 +12,13 @@ import type { ProcessPorts } from './process-ports.js';
 import type { RealtimeRole } from './realtime-role.js';
 import type { SharedParts } from './shared-parts.js';
 
-export function startHttpListener(config: Config, ports: ProcessPorts, shared: SharedParts, api: ApiRole | undefined, realtime: RealtimeRole | undefined): Promise<RunningHttpServer> {
+export function startHttpListener(
+  config: Config,
+  ports: ProcessPorts,
+  shared: SharedParts,
+  api: ApiRole | undefined,
+  realtime: RealtimeRole | undefined,
+): Promise<RunningHttpServer> {
   const { http } = config;
   const gateway = api?.gateway;
   return startHttpServer({
@@ -20,11 +26,21 @@ export function startHttpListener(config: Config, ports: ProcessPorts, shared: S
     port: http.port,
     maxBodyBytes: http.maxBodyBytes,
     maxBodyBytesOf: gateway ? (method, path) => gateway.maxRequestBytes(method, path) : undefined,
-    streamsBody: gateway ? (method, path, headers) => gateway.streamsBody(method, path, headers) : undefined,
+    streamsBody: gateway
+      ? (method, path, headers) => gateway.streamsBody(method, path, headers)
+      : undefined,
     trustedProxies: http.trustedProxies,
     logger: ports.logger,
     metrics: ports.metrics,
-    dispatch: httpDispatch({ readiness: ports.readiness, metrics: ports.metrics, swagger: api ? swaggerFor(api.routes) : undefined }, gateway, shared.limits.opsIpLimit),
+    dispatch: httpDispatch(
+      {
+        readiness: ports.readiness,
+        metrics: ports.metrics,
+        swagger: api ? swaggerFor(api.routes) : undefined,
+      },
+      gateway,
+      shared.limits.opsIpLimit,
+    ),
     attach: realtime ? (app) => realtime.attach(app) : undefined,
   });
 }

@@ -22,7 +22,10 @@ export interface IdentityAreas {
   readonly phone: PhoneArea;
 }
 
-export async function buildIdentityAreas(ports: ApiAreaPorts, areaEvents: AreaEvents): Promise<IdentityAreas> {
+export async function buildIdentityAreas(
+  ports: ApiAreaPorts,
+  areaEvents: AreaEvents,
+): Promise<IdentityAreas> {
   const { config, store, sharedState, logger } = ports;
   const accounts = await createAccountsArea({ store });
   const identity = await createIdentityArea({
@@ -39,7 +42,15 @@ export async function buildIdentityAreas(ports: ApiAreaPorts, areaEvents: AreaEv
   });
   const { signIn, trustedDevices } = identity;
   const dataDir = config.store.dataDir;
-  const mfa = await createMfaArea({ settings: config, dataDir, store, sharedState, accounts: accounts.accounts, signIn, trustedDevices });
+  const mfa = await createMfaArea({
+    settings: config,
+    dataDir,
+    store,
+    sharedState,
+    accounts: accounts.accounts,
+    signIn,
+    trustedDevices,
+  });
   const phone = await createPhoneArea({
     settings: config,
     dataDir,

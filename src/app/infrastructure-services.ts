@@ -17,7 +17,10 @@ import { apiDescriptorSet } from '../platform/api/descriptor-set.js';
 import type { HttpResponseData } from '../server/http-message.js';
 
 export function registerGrpcInfrastructure(router: ConnectRouter, readiness: Readiness): void {
-  router.service(Health, createHealthService(async () => ((await readiness.report()).ready ? 'SERVING' : 'NOT_SERVING')));
+  router.service(
+    Health,
+    createHealthService(async () => ((await readiness.report()).ready ? 'SERVING' : 'NOT_SERVING')),
+  );
   const reflection = createReflectionServices(apiDescriptorSet());
   router.service(reflectionV1.ServerReflection, reflection.v1);
   router.service(reflectionV1alpha.ServerReflection, reflection.v1alpha);
@@ -28,12 +31,17 @@ export function swaggerFor(routes: readonly HttpRoute[]): (path: string) => Http
     buildOpenApiDocument(routes, apiDescriptorSet(), {
       title: 'Messaging Service API',
       version: 'v1',
-      description: 'REST surface of the messaging service, generated from proto/service/v1. Every /api/v1 path is also served, deprecated, under /api.',
+      description:
+        'REST surface of the messaging service, generated from proto/service/v1. Every /api/v1 path is also served, deprecated, under /api.',
       sessionCookieName: SESSION_COOKIE,
     }),
   );
   return (path) => {
     const response = swagger(path);
-    return { status: response.status, headers: [['Content-Type', response.contentType]], body: response.body };
+    return {
+      status: response.status,
+      headers: [['Content-Type', response.contentType]],
+      body: response.body,
+    };
   };
 }

@@ -29,10 +29,20 @@ export interface ProcessPorts {
 export async function openProcessPorts(config: Config, logger: Logger): Promise<ProcessPorts> {
   const metrics = createMetrics();
   const outages = new OutageLog(logger);
-  const sharedState = await openSharedState({ redisUrl: config.sharedState.redisUrl, redisCluster: config.sharedState.cluster, keyPrefix: config.sharedState.keyPrefix, logger });
+  const sharedState = await openSharedState({
+    redisUrl: config.sharedState.redisUrl,
+    redisCluster: config.sharedState.cluster,
+    keyPrefix: config.sharedState.keyPrefix,
+    logger,
+  });
   const store: DocumentStore | undefined =
     config.process.role !== 'ws'
-      ? await openStore({ mongodbUrl: config.store.mongodbUrl, mongodbAllowStandalone: config.store.mongodbAllowStandalone, dataDir: config.store.dataDir, logger })
+      ? await openStore({
+          mongodbUrl: config.store.mongodbUrl,
+          mongodbAllowStandalone: config.store.mongodbAllowStandalone,
+          dataDir: config.store.dataDir,
+          logger,
+        })
       : undefined;
   const checks: Record<string, DependencyCheck> = { shared_state: () => sharedState.ping() };
   if (store) checks.store = () => store.ping();

@@ -30,13 +30,20 @@ import type { FrontendErrorCounter } from '../system/frontend-errors.js';
 import { createSystemService } from '../system/system-service.js';
 import type { AccountAreas, WalkedAreas } from './account-areas.js';
 
-export function implementationsByService({ identity, mfa, phone }: IdentityAreas, areas: WalkedAreas & AccountAreas, frontendErrors: FrontendErrorCounter): ReadonlyMap<string, PartialServiceImpl> {
+export function implementationsByService(
+  { identity, mfa, phone }: IdentityAreas,
+  areas: WalkedAreas & AccountAreas,
+  frontendErrors: FrontendErrorCounter,
+): ReadonlyMap<string, PartialServiceImpl> {
   return new Map<string, PartialServiceImpl>([
     [SystemService.typeName, createSystemService(frontendErrors)],
     [AuthService.typeName, identity.services.auth],
     [SessionService.typeName, identity.services.session],
     [DeviceService.typeName, identity.services.device],
-    [AdminService.typeName, createAdminService({ lockouts: identity.lockouts, audit: identity.audit })],
+    [
+      AdminService.typeName,
+      createAdminService({ lockouts: identity.lockouts, audit: identity.audit }),
+    ],
     [MfaService.typeName, mfa.service],
     [PhoneAuthService.typeName, phone.service],
     [MessagesService.typeName, areas.messaging.service],
@@ -44,7 +51,10 @@ export function implementationsByService({ identity, mfa, phone }: IdentityAreas
     [ContactsService.typeName, areas.contacts.service],
     // One service, three parts: presence answers UpdateStatus, account life DeleteAccount,
     // the profile area the rest.
-    [ProfileService.typeName, { ...areas.presence.service, ...areas.profile.service, ...areas.accountLife.service }],
+    [
+      ProfileService.typeName,
+      { ...areas.presence.service, ...areas.profile.service, ...areas.accountLife.service },
+    ],
     [KeysService.typeName, areas.keys.service],
     [RelayService.typeName, areas.relay.service],
     [LocationService.typeName, areas.location.service],

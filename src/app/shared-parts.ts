@@ -28,7 +28,10 @@ import { createRealtimeMetrics } from '../realtime/realtime-metrics.js';
 import { createFrontendErrorCounter } from '../system/frontend-errors.js';
 import type { ProcessPorts } from './process-ports.js';
 
-export async function buildSharedParts(config: Config, { metrics, sharedState, logger, outages }: ProcessPorts) {
+export async function buildSharedParts(
+  config: Config,
+  { metrics, sharedState, logger, outages }: ProcessPorts,
+) {
   const { registry } = metrics;
   const frontendErrors = createFrontendErrorCounter(registry);
   const limits = createLimitsArea({
@@ -46,7 +49,11 @@ export async function buildSharedParts(config: Config, { metrics, sharedState, l
     pushMetrics: createPushMetrics(registry),
     mediaMetrics: createMediaMetrics(registry),
   };
-  const verification = await createTokenVerification(config.tokens, config.store.dataDir, sharedState);
+  const verification = await createTokenVerification(
+    config.tokens,
+    config.store.dataDir,
+    sharedState,
+  );
   const pushQueue = new PushQueue(sharedState);
   return {
     frontendErrors,
@@ -55,9 +62,15 @@ export async function buildSharedParts(config: Config, { metrics, sharedState, l
     verification,
     wsTickets: new WsTickets(sharedState),
     blockMirror: new BlockMirror(sharedState),
-    userEvents: new UserEventStream(sharedState, { retainCount: config.realtime.replayEvents, retentionMs: config.realtime.replayRetentionMs }),
+    userEvents: new UserEventStream(sharedState, {
+      retainCount: config.realtime.replayEvents,
+      retentionMs: config.realtime.replayRetentionMs,
+    }),
     userConnections: new UserConnections(sharedState),
-    channelPosts: new ChannelPostStream(sharedState, { retainCount: config.channels.replayPosts, retentionMs: config.channels.replayRetentionMs }),
+    channelPosts: new ChannelPostStream(sharedState, {
+      retainCount: config.channels.replayPosts,
+      retentionMs: config.channels.replayRetentionMs,
+    }),
     channelFollows: new ChannelFollows(sharedState),
     sessionConnections: new SessionConnections(sharedState),
     // Push wake-ups come from every role (ws pods: incoming calls); api pods drain the queue.

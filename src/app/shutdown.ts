@@ -15,7 +15,13 @@ export interface RunningParts {
   readonly shutdownTimeoutMs: number;
 }
 
-export async function shutDown({ ports, api, realtime, http, shutdownTimeoutMs }: RunningParts): Promise<void> {
+export async function shutDown({
+  ports,
+  api,
+  realtime,
+  http,
+  shutdownTimeoutMs,
+}: RunningParts): Promise<void> {
   ports.readiness.startDraining();
   // WebSocket clients are told to reconnect elsewhere before the listener goes away.
   realtime?.closeAll();

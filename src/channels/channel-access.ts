@@ -45,15 +45,27 @@ export class ChannelGate implements ChannelAccess {
   }
 
   /** A visible channel where the caller's role allows `action`; 403 otherwise. */
-  async allowed(channelId: string, address: string, action: ChannelAction): Promise<VisibleChannel> {
+  async allowed(
+    channelId: string,
+    address: string,
+    action: ChannelAction,
+  ): Promise<VisibleChannel> {
     const visible = await this.visible(channelId, address);
-    if (!mayDo(visible.role, action)) throw permissionDenied(action === 'publish' ? 'Only the owner and admins may publish' : `Your role does not allow this (${action})`);
+    if (!mayDo(visible.role, action))
+      throw permissionDenied(
+        action === 'publish'
+          ? 'Only the owner and admins may publish'
+          : `Your role does not allow this (${action})`,
+      );
     return visible;
   }
 
   async mayRead(channelId: string, address: string): Promise<boolean> {
     const channel = await this.channels.find(channelId);
-    return channel !== null && (channel.isPublic || (await this.members.find(channelId, address)) !== null);
+    return (
+      channel !== null &&
+      (channel.isPublic || (await this.members.find(channelId, address)) !== null)
+    );
   }
 
   async mayPublish(channelId: string, address: string): Promise<boolean> {

@@ -36,19 +36,24 @@ export function channelAccountData(
       for (const member of await members.ofAddress(from)) {
         const existing = await members.find(member.channelId, to);
         if (!existing) await membership.join(member.channelId, to, member.role);
-        else if (strongerRole(existing.role, member.role) !== existing.role) await members.changeRole(member.channelId, to, existing.role, member.role);
+        else if (strongerRole(existing.role, member.role) !== existing.role)
+          await members.changeRole(member.channelId, to, existing.role, member.role);
         // Two records become one: a subscriber among them is one subscriber fewer.
-        const merged = existing !== null && (existing.role === 'subscriber' || member.role === 'subscriber');
+        const merged =
+          existing !== null && (existing.role === 'subscriber' || member.role === 'subscriber');
         await membership.leave(member.channelId, from, member.role);
-        if (merged && member.role !== 'subscriber') await channels.addSubscribers(member.channelId, -1);
+        if (merged && member.role !== 'subscriber')
+          await channels.addSubscribers(member.channelId, -1);
       }
       await markers.move(from, to);
       await follows.replace(from, []);
     },
 
     async deleteAccount(address) {
-      for (const channel of await channels.ownedBy(address)) await membership.removeChannel(channel, () => content.remove(channel));
-      for (const member of await members.ofAddress(address)) await membership.leave(member.channelId, address, member.role);
+      for (const channel of await channels.ownedBy(address))
+        await membership.removeChannel(channel, () => content.remove(channel));
+      for (const member of await members.ofAddress(address))
+        await membership.leave(member.channelId, address, member.role);
       await markers.removeAddress(address);
       await follows.replace(address, []);
     },

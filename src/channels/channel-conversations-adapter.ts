@@ -5,7 +5,10 @@
  * markers and unread counts come from `channel_read_markers` and the channel's last post
  * number, so a post writes nothing per subscriber. Channels keep no receipts (messages.proto).
  */
-import type { ChannelConversations, ChannelChat } from '../messaging/conversations/channel-conversations-port.js';
+import type {
+  ChannelConversations,
+  ChannelChat,
+} from '../messaging/conversations/channel-conversations-port.js';
 import { invalidArgument, notFound } from '../platform/errors/api-error.js';
 import type { ChannelGate } from './channel-access.js';
 import type { ChannelRepository } from './channel.js';
@@ -44,7 +47,10 @@ export function channelConversations(
     async markRead(caller, channelId, upToMessageId) {
       if (upToMessageId === '') throw invalidArgument('up_to_message_id is required');
       const { channel } = await gate.visible(channelId, caller);
-      const upTo = upToMessageId.length <= MAX_POST_ID_LENGTH ? await posts.posts.findOne({ _id: upToMessageId, channelId: channel._id }) : null;
+      const upTo =
+        upToMessageId.length <= MAX_POST_ID_LENGTH
+          ? await posts.posts.findOne({ _id: upToMessageId, channelId: channel._id })
+          : null;
       if (!upTo) throw notFound('No such message in this conversation');
       const moved = await markers.advance(channel._id, caller, upTo.sequence, upTo._id);
       const marker = await markers.find(channel._id, caller);
@@ -69,7 +75,8 @@ export function channelConversations(
           channelId: channel._id,
           title: channel.name,
           avatarMediaId: channel.avatarMediaId,
-          activityAt: channel.lastPostAt && channel.lastPostAt > joined ? channel.lastPostAt : joined,
+          activityAt:
+            channel.lastPostAt && channel.lastPostAt > joined ? channel.lastPostAt : joined,
           unreadCount: Math.max(0, channel.lastSequence - (marker?.lastReadSequence ?? 0)),
           lastReadMessageId: marker?.lastReadMessageId ?? '',
         };
@@ -78,7 +85,9 @@ export function channelConversations(
 
     async lastPosts(channelIds) {
       const newest = await Promise.all(channelIds.map((channelId) => posts.newest(channelId)));
-      return new Map(newest.filter((post) => post !== null).map((post) => [post.channelId, postView(post)]));
+      return new Map(
+        newest.filter((post) => post !== null).map((post) => [post.channelId, postView(post)]),
+      );
     },
   };
 }

@@ -8,7 +8,10 @@ import type { ChannelMember, ChannelMembers } from './channel-members.js';
 
 const BATCH = 1000;
 
-export function channelFollowsMirror(members: ChannelMembers, follows: ChannelFollows): MirrorSource {
+export function channelFollowsMirror(
+  members: ChannelMembers,
+  follows: ChannelFollows,
+): MirrorSource {
   return {
     name: 'channel-follows',
     async restore() {

@@ -20,7 +20,12 @@ export interface ChannelMedia {
   holdAvatar(owner: string, mediaId: string, holder: ChannelAvatarHolder): Promise<void>;
   releaseAvatar(mediaId: string, holder: ChannelAvatarHolder): Promise<void>;
   /** The checks of `requireOwnUpload`, then the post holds it (again on a retry: a no-op). */
-  attachToPost(sender: string, mediaId: string, kind: string, post: { channelId: string; postId: string }): Promise<void>;
+  attachToPost(
+    sender: string,
+    mediaId: string,
+    kind: string,
+    post: { channelId: string; postId: string },
+  ): Promise<void>;
   releasePost(mediaId: string, postId: string): Promise<void>;
 }
 
@@ -37,8 +42,10 @@ export class ChannelContent {
   ) {}
 
   async remove(channel: StoredChannel): Promise<void> {
-    for (const post of await this.posts.withMedia(channel._id)) await this.media.releasePost(post.mediaId, post._id);
-    if (channel.avatarMediaId !== '') await this.media.releaseAvatar(channel.avatarMediaId, { kind: 'channel', id: channel._id });
+    for (const post of await this.posts.withMedia(channel._id))
+      await this.media.releasePost(post.mediaId, post._id);
+    if (channel.avatarMediaId !== '')
+      await this.media.releaseAvatar(channel.avatarMediaId, { kind: 'channel', id: channel._id });
     await this.posts.removeChannel(channel._id);
     await this.readMarkers.removeChannel(channel._id);
   }

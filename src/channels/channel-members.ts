@@ -3,7 +3,12 @@
  * subscriber, and every query of that collection. A post writes none of these: subscribers
  * learn of posts from the channel's topic and catch up by the channel's own sequence.
  */
-import type { Collection, DocumentStore, IndexSpec, StoreFilter } from '../platform/store/document-store.js';
+import type {
+  Collection,
+  DocumentStore,
+  IndexSpec,
+  StoreFilter,
+} from '../platform/store/document-store.js';
 import { DuplicateKeyError } from '../platform/store/document-store.js';
 
 export type ChannelRole = 'owner' | 'admin' | 'subscriber';
@@ -27,7 +32,8 @@ export const channelMemberIndexes: IndexSpec[] = [
 export const memberId = (channelId: string, address: string) => `${channelId}|${address}`;
 
 const ROLE_RANK: Record<ChannelRole, number> = { owner: 3, admin: 2, subscriber: 1 };
-export const strongerRole = (a: ChannelRole, b: ChannelRole): ChannelRole => (ROLE_RANK[a] >= ROLE_RANK[b] ? a : b);
+export const strongerRole = (a: ChannelRole, b: ChannelRole): ChannelRole =>
+  ROLE_RANK[a] >= ROLE_RANK[b] ? a : b;
 
 export class ChannelMembers {
   readonly members: Collection<ChannelMember>;
@@ -41,8 +47,13 @@ export class ChannelMembers {
   }
 
   /** The caller's records among `channelIds`, by channel id. */
-  async rolesAmong(address: string, channelIds: readonly string[]): Promise<Map<string, ChannelRole>> {
-    const found = await this.members.find({ _id: { $in: channelIds.map((id) => memberId(id, address)) } });
+  async rolesAmong(
+    address: string,
+    channelIds: readonly string[],
+  ): Promise<Map<string, ChannelRole>> {
+    const found = await this.members.find({
+      _id: { $in: channelIds.map((id) => memberId(id, address)) },
+    });
     return new Map(found.map((member) => [member.channelId, member.role]));
   }
 
@@ -70,14 +81,25 @@ export class ChannelMembers {
   }
 
   /** Changes a role only if it is still `from` (so a repeated or racing change counts once). */
-  async changeRole(channelId: string, address: string, from: ChannelRole, to: ChannelRole): Promise<boolean> {
-    const { modifiedCount } = await this.members.updateOne({ _id: memberId(channelId, address), role: from }, { $set: { role: to } });
+  async changeRole(
+    channelId: string,
+    address: string,
+    from: ChannelRole,
+    to: ChannelRole,
+  ): Promise<boolean> {
+    const { modifiedCount } = await this.members.updateOne(
+      { _id: memberId(channelId, address), role: from },
+      { $set: { role: to } },
+    );
     return modifiedCount > 0;
   }
 
   /** Removes the record if it still has `role`; true when it did. */
   async remove(channelId: string, address: string, role: ChannelRole): Promise<boolean> {
-    const { deletedCount } = await this.members.deleteOne({ _id: memberId(channelId, address), role });
+    const { deletedCount } = await this.members.deleteOne({
+      _id: memberId(channelId, address),
+      role,
+    });
     return deletedCount > 0;
   }
 
@@ -86,8 +108,18 @@ export class ChannelMembers {
   }
 
   /** Every record in (address, channel) order, from after the given position, a batch at a time. */
-  batchAfter(after: { address: string; channelId: string } | undefined, limit: number): Promise<ChannelMember[]> {
-    const filter: StoreFilter<ChannelMember> = after ? { $or: [{ address: { $gt: after.address } }, { address: after.address, channelId: { $gt: after.channelId } }] } : {};
+  batchAfter(
+    after: { address: string; channelId: string } | undefined,
+    limit: number,
+  ): Promise<ChannelMember[]> {
+    const filter: StoreFilter<ChannelMember> = after
+      ? {
+          $or: [
+            { address: { $gt: after.address } },
+            { address: after.address, channelId: { $gt: after.channelId } },
+          ],
+        }
+      : {};
     return this.members.find(filter, { sort: { address: 1, channelId: 1 }, limit });
   }
 

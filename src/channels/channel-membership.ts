@@ -25,7 +25,10 @@ export class ChannelMembership {
   /** 409 SUBSCRIPTION_LIMIT when the user already follows as many channels as allowed. */
   async requireRoom(address: string): Promise<void> {
     if ((await this.members.countOf(address)) >= this.maxSubscriptions) {
-      throw conflict(`At most ${this.maxSubscriptions} channels can be followed`, 'SUBSCRIPTION_LIMIT');
+      throw conflict(
+        `At most ${this.maxSubscriptions} channels can be followed`,
+        'SUBSCRIPTION_LIMIT',
+      );
     }
   }
 
@@ -47,7 +50,8 @@ export class ChannelMembership {
 
   /** A subscriber becomes an admin (a non-member joins as one). */
   async promote(channelId: string, address: string): Promise<void> {
-    if (await this.members.changeRole(channelId, address, 'subscriber', 'admin')) await this.channels.addSubscribers(channelId, -1);
+    if (await this.members.changeRole(channelId, address, 'subscriber', 'admin'))
+      await this.channels.addSubscribers(channelId, -1);
     else await this.join(channelId, address, 'admin');
   }
 
@@ -59,13 +63,18 @@ export class ChannelMembership {
   }
 
   /** Deletes the channel: followers first (delivery stops), then posts (by the caller), members, the record. */
-  async removeChannel(channel: StoredChannel, removePosts: (channelId: string) => Promise<void>): Promise<void> {
+  async removeChannel(
+    channel: StoredChannel,
+    removePosts: (channelId: string) => Promise<void>,
+  ): Promise<void> {
     for (;;) {
       const batch = await this.members.inChannel(channel._id, DELETE_BATCH);
       await Promise.all(batch.map((member) => this.follows.unfollow(member.address, channel._id)));
       if (batch.length < DELETE_BATCH) break;
       // Unfollowed; the records go below, so the next batch must skip these.
-      await Promise.all(batch.map((member) => this.members.remove(channel._id, member.address, member.role)));
+      await Promise.all(
+        batch.map((member) => this.members.remove(channel._id, member.address, member.role)),
+      );
     }
     await removePosts(channel._id);
     await this.members.removeChannel(channel._id);

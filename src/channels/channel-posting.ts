@@ -39,15 +39,34 @@ export class ChannelPosting {
     private readonly markers: ChannelReadMarkers,
   ) {}
 
-  async publish(caller: string, request: PostRequest): Promise<{ post: Message; duplicate: boolean }> {
-    if (!CLIENT_MESSAGE_ID.test(request.clientMessageId)) throw invalidArgument('client_message_id must be 1 to 64 characters from A-Z, a-z, 0-9, _ and -');
+  async publish(
+    caller: string,
+    request: PostRequest,
+  ): Promise<{ post: Message; duplicate: boolean }> {
+    if (!CLIENT_MESSAGE_ID.test(request.clientMessageId))
+      throw invalidArgument(
+        'client_message_id must be 1 to 64 characters from A-Z, a-z, 0-9, _ and -',
+      );
     const kind = request.kind === '' ? 'text' : request.kind;
-    if (!POST_KINDS.includes(kind)) throw invalidArgument(`kind must be one of ${POST_KINDS.join(', ')}`);
-    if (request.ciphertext.length === 0 || request.ciphertext.length > MAX_CIPHERTEXT_BYTES) throw invalidArgument(`ciphertext must have 1 to ${MAX_CIPHERTEXT_BYTES} bytes`);
-    if ((kind === 'text') !== (request.mediaId === '')) throw invalidArgument(kind === 'text' ? 'media_id must be empty for text' : `media_id is required for ${kind}`);
+    if (!POST_KINDS.includes(kind))
+      throw invalidArgument(`kind must be one of ${POST_KINDS.join(', ')}`);
+    if (request.ciphertext.length === 0 || request.ciphertext.length > MAX_CIPHERTEXT_BYTES)
+      throw invalidArgument(`ciphertext must have 1 to ${MAX_CIPHERTEXT_BYTES} bytes`);
+    if ((kind === 'text') !== (request.mediaId === ''))
+      throw invalidArgument(
+        kind === 'text' ? 'media_id must be empty for text' : `media_id is required for ${kind}`,
+      );
     const timed = TIMED_KINDS.includes(kind);
-    if (timed ? request.durationMs < 1 || request.durationMs > MAX_DURATION_MS : request.durationMs !== 0) {
-      throw invalidArgument(timed ? `duration_ms must be 1 to ${MAX_DURATION_MS}` : 'duration_ms must be 0 for this kind');
+    if (
+      timed
+        ? request.durationMs < 1 || request.durationMs > MAX_DURATION_MS
+        : request.durationMs !== 0
+    ) {
+      throw invalidArgument(
+        timed
+          ? `duration_ms must be 1 to ${MAX_DURATION_MS}`
+          : 'duration_ms must be 0 for this kind',
+      );
     }
     const { channel } = await this.gate.allowed(request.channelId, caller, 'publish');
     if (kind !== 'text') await this.media.requireOwnUpload(caller, request.mediaId, kind);

@@ -36,14 +36,27 @@ export interface StoredPost {
   sentAt: Date;
 }
 
-export type NewPost = Pick<StoredPost, 'channelId' | 'senderAddress' | 'clientMessageId' | 'kind' | 'mediaId' | 'durationMs' | 'pollId'> & { readonly ciphertext: Uint8Array };
+export type NewPost = Pick<
+  StoredPost,
+  'channelId' | 'senderAddress' | 'clientMessageId' | 'kind' | 'mediaId' | 'durationMs' | 'pollId'
+> & { readonly ciphertext: Uint8Array };
 
 export const CHANNEL_POSTS = 'channel_posts';
 const SEQUENCE_INDEX = 'by_channel_sequence';
 
 export const channelPostIndexes: IndexSpec[] = [
-  { collection: CHANNEL_POSTS, name: SEQUENCE_INDEX, key: { channelId: 1, sequence: 1 }, unique: true },
-  { collection: CHANNEL_POSTS, name: 'by_idempotency_key', key: { senderAddress: 1, clientMessageId: 1 }, unique: true },
+  {
+    collection: CHANNEL_POSTS,
+    name: SEQUENCE_INDEX,
+    key: { channelId: 1, sequence: 1 },
+    unique: true,
+  },
+  {
+    collection: CHANNEL_POSTS,
+    name: 'by_idempotency_key',
+    key: { senderAddress: 1, clientMessageId: 1 },
+    unique: true,
+  },
   { collection: CHANNEL_POSTS, name: 'by_channel_time', key: { channelId: 1, sentAt: -1, _id: 1 } },
 ];
 
@@ -57,7 +70,10 @@ export class ChannelPosts {
     const posts = (this.posts = store.collection<StoredPost>(CHANNEL_POSTS));
     this.numbering = new SequenceNumbering({
       async lastStored(channelId) {
-        const [newest] = await posts.find({ channelId }, { sort: { sequence: -1 }, limit: 1, projection: { sequence: 1 } });
+        const [newest] = await posts.find(
+          { channelId },
+          { sort: { sequence: -1 }, limit: 1, projection: { sequence: 1 } },
+        );
         return newest?.sequence ?? 0;
       },
       isTaken: (error) => error instanceof DuplicateKeyError && error.index === SEQUENCE_INDEX,
@@ -83,13 +99,26 @@ export class ChannelPosts {
   }
 
   /** A channel's posts, newest first. */
-  page(channelId: string, limit: number, after: CursorPosition | undefined): Promise<NewestFirstPage<StoredPost>> {
+  page(
+    channelId: string,
+    limit: number,
+    after: CursorPosition | undefined,
+  ): Promise<NewestFirstPage<StoredPost>> {
     return newestFirstPage(this.posts, { channelId }, 'sentAt', limit, after);
   }
 
   /** A page of the channel's posts by number, in ListMessages' terms (its cursors name `conversationId`). */
-  history(channelId: string, conversationId: string, request: SequencePageRequest): Promise<SequencePage<StoredPost>> {
-    return sequencePage(this.posts, conversationId, (range) => ({ channelId, ...(Object.keys(range).length > 0 ? { sequence: range } : {}) }), request);
+  history(
+    channelId: string,
+    conversationId: string,
+    request: SequencePageRequest,
+  ): Promise<SequencePage<StoredPost>> {
+    return sequencePage(
+      this.posts,
+      conversationId,
+      (range) => ({ channelId, ...(Object.keys(range).length > 0 ? { sequence: range } : {}) }),
+      request,
+    );
   }
 
   /** The channel's last post (the highest number: posts are removed only with their channel). */
@@ -100,7 +129,10 @@ export class ChannelPosts {
 
   /** The ids and media of a channel's posts that carry media. */
   withMedia(channelId: string): Promise<Pick<StoredPost, '_id' | 'mediaId'>[]> {
-    return this.posts.find({ channelId, mediaId: { $ne: '' } }, { projection: { _id: 1, mediaId: 1 } });
+    return this.posts.find(
+      { channelId, mediaId: { $ne: '' } },
+      { projection: { _id: 1, mediaId: 1 } },
+    );
   }
 
   async removeChannel(channelId: string): Promise<void> {
@@ -110,7 +142,10 @@ export class ChannelPosts {
 
   /** The stored post of this idempotency key: null if none, 409 when its body differs. */
   private async storedPublish(post: NewPost): Promise<StoredPost | null> {
-    const stored = await this.posts.findOne({ senderAddress: post.senderAddress, clientMessageId: post.clientMessageId });
+    const stored = await this.posts.findOne({
+      senderAddress: post.senderAddress,
+      clientMessageId: post.clientMessageId,
+    });
     if (!stored) return null;
     const same =
       stored.channelId === post.channelId &&
@@ -126,7 +161,13 @@ export class ChannelPosts {
   private numbered(post: NewPost): Promise<StoredPost> {
     return this.numbering.append(post.channelId, {
       write: async (sequence) => {
-        const stored: StoredPost = { _id: newId(), ...post, ciphertext: new Binary(post.ciphertext), sequence, sentAt: new Date() };
+        const stored: StoredPost = {
+          _id: newId(),
+          ...post,
+          ciphertext: new Binary(post.ciphertext),
+          sequence,
+          sentAt: new Date(),
+        };
         await this.posts.insertOne(stored);
         return stored;
       },

@@ -33,13 +33,25 @@ export class ChannelPublisher implements ChannelPollPosts {
 
   async publish(post: NewPost): Promise<{ post: Message; duplicate: boolean }> {
     const { post: stored, duplicate } = await this.posts.append(post);
-    if (stored.mediaId !== '') await this.media.attachToPost(stored.senderAddress, stored.mediaId, stored.kind, { channelId: stored.channelId, postId: stored._id });
-    if (!duplicate) await this.channels.recordPost(stored.channelId, stored.sequence, stored.sentAt);
+    if (stored.mediaId !== '')
+      await this.media.attachToPost(stored.senderAddress, stored.mediaId, stored.kind, {
+        channelId: stored.channelId,
+        postId: stored._id,
+      });
+    if (!duplicate)
+      await this.channels.recordPost(stored.channelId, stored.sequence, stored.sentAt);
     const view = postView(stored);
     try {
-      await this.stream.publish(stored.channelId, stored.sequence, channelPostFrame(stored.channelId, stored.sequence, postJson(view)));
+      await this.stream.publish(
+        stored.channelId,
+        stored.sequence,
+        channelPostFrame(stored.channelId, stored.sequence, postJson(view)),
+      );
     } catch (error) {
-      this.logger.warn({ err: error, channelId: stored.channelId, sequence: stored.sequence }, 'channel post not published; followers re-read it over REST');
+      this.logger.warn(
+        { err: error, channelId: stored.channelId, sequence: stored.sequence },
+        'channel post not published; followers re-read it over REST',
+      );
     }
     return { post: view, duplicate };
   }
@@ -49,7 +61,20 @@ export class ChannelPublisher implements ChannelPollPosts {
    * not end-to-end encrypted). Its idempotency key `poll:<id>` cannot be a client's (clients'
    * keys have no `:`), so a retry of the same poll is the same post.
    */
-  publishPoll(channelId: string, sender: string, pollId: string): Promise<{ post: Message; duplicate: boolean }> {
-    return this.publish({ channelId, senderAddress: sender, clientMessageId: `poll:${pollId}`, kind: 'poll', mediaId: '', durationMs: 0, pollId, ciphertext: new Uint8Array() });
+  publishPoll(
+    channelId: string,
+    sender: string,
+    pollId: string,
+  ): Promise<{ post: Message; duplicate: boolean }> {
+    return this.publish({
+      channelId,
+      senderAddress: sender,
+      clientMessageId: `poll:${pollId}`,
+      kind: 'poll',
+      mediaId: '',
+      durationMs: 0,
+      pollId,
+      ciphertext: new Uint8Array(),
+    });
   }
 }

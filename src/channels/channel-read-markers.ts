@@ -37,17 +37,30 @@ export class ChannelReadMarkers {
   }
 
   /** The caller's markers among `channelIds`, by channel id. */
-  async among(address: string, channelIds: readonly string[]): Promise<Map<string, ChannelReadMarker>> {
-    const found = await this.markers.find({ _id: { $in: channelIds.map((id) => memberId(id, address)) } });
+  async among(
+    address: string,
+    channelIds: readonly string[],
+  ): Promise<Map<string, ChannelReadMarker>> {
+    const found = await this.markers.find({
+      _id: { $in: channelIds.map((id) => memberId(id, address)) },
+    });
     return new Map(found.map((marker) => [marker.channelId, marker]));
   }
 
   /** Moves the marker forward to the post (never back); true when it moved. */
-  async advance(channelId: string, address: string, sequence: number, postId: string): Promise<boolean> {
+  async advance(
+    channelId: string,
+    address: string,
+    sequence: number,
+    postId: string,
+  ): Promise<boolean> {
     try {
       const { modifiedCount, upsertedId } = await this.markers.updateOne(
         { _id: memberId(channelId, address), lastReadSequence: { $lt: sequence } },
-        { $set: { lastReadSequence: sequence, lastReadMessageId: postId }, $setOnInsert: { channelId, address } },
+        {
+          $set: { lastReadSequence: sequence, lastReadMessageId: postId },
+          $setOnInsert: { channelId, address },
+        },
         { upsert: true },
       );
       return modifiedCount > 0 || upsertedId !== undefined;
@@ -77,12 +90,25 @@ export class ChannelReadMarkers {
   async move(from: string, to: string): Promise<void> {
     for (const marker of await this.markers.find({ address: from })) {
       const existing = await this.find(marker.channelId, to);
-      if (existing && existing.lastReadSequence >= marker.lastReadSequence) await this.forget(marker.channelId, from);
+      if (existing && existing.lastReadSequence >= marker.lastReadSequence)
+        await this.forget(marker.channelId, from);
       else if (existing) {
-        await this.markers.updateOne({ _id: existing._id }, { $set: { lastReadSequence: marker.lastReadSequence, lastReadMessageId: marker.lastReadMessageId } });
+        await this.markers.updateOne(
+          { _id: existing._id },
+          {
+            $set: {
+              lastReadSequence: marker.lastReadSequence,
+              lastReadMessageId: marker.lastReadMessageId,
+            },
+          },
+        );
         await this.forget(marker.channelId, from);
       }
     }
-    await rekeyDocuments(this.markers, { address: from }, (marker) => ({ ...marker, _id: memberId(marker.channelId, to), address: to }));
+    await rekeyDocuments(this.markers, { address: from }, (marker) => ({
+      ...marker,
+      _id: memberId(marker.channelId, to),
+      address: to,
+    }));
   }
 }

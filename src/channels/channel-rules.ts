@@ -13,7 +13,8 @@ const ALLOWED: Record<ChannelAction, readonly ChannelRole[]> = {
   delete: ['owner'],
 };
 
-export const mayDo = (role: ChannelRole | undefined, action: ChannelAction): boolean => role !== undefined && ALLOWED[action].includes(role);
+export const mayDo = (role: ChannelRole | undefined, action: ChannelAction): boolean =>
+  role !== undefined && ALLOWED[action].includes(role);
 
 /** The most admins a channel has besides its owner. */
 export const MAX_ADMINS = 20;

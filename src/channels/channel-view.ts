@@ -45,4 +45,5 @@ export function postView(post: StoredPost): Message {
 }
 
 /** The post exactly as REST prints it, for the `channel.post` frame. */
-export const postJson = (post: Message): JsonValue => toJson(MessageSchema, post, { alwaysEmitImplicit: true });
+export const postJson = (post: Message): JsonValue =>
+  toJson(MessageSchema, post, { alwaysEmitImplicit: true });

@@ -5,7 +5,12 @@
 import { randomBytes } from 'node:crypto';
 import type { CursorPosition } from '../platform/api/page-cursor.js';
 import { encodeCursor } from '../platform/api/page-cursor.js';
-import type { Collection, DocumentStore, IndexSpec, StoreFilter } from '../platform/store/document-store.js';
+import type {
+  Collection,
+  DocumentStore,
+  IndexSpec,
+  StoreFilter,
+} from '../platform/store/document-store.js';
 
 export interface StoredChannel {
   /** 128 random bits, base64url: a private channel's id is its invitation. */
@@ -28,7 +33,11 @@ export interface StoredChannel {
 export const CHANNELS = 'channels';
 
 export const channelIndexes: IndexSpec[] = [
-  { collection: CHANNELS, name: 'public_directory', key: { isPublic: 1, subscriberCount: -1, _id: 1 } },
+  {
+    collection: CHANNELS,
+    name: 'public_directory',
+    key: { isPublic: 1, subscriberCount: -1, _id: 1 },
+  },
   { collection: CHANNELS, name: 'by_owner', key: { ownerAddress: 1 } },
 ];
 
@@ -50,7 +59,9 @@ export class ChannelRepository {
   }
 
   find(channelId: string): Promise<StoredChannel | null> {
-    return channelId.length > MAX_CHANNEL_ID_LENGTH ? Promise.resolve(null) : this.channels.findOne({ _id: channelId });
+    return channelId.length > MAX_CHANNEL_ID_LENGTH
+      ? Promise.resolve(null)
+      : this.channels.findOne({ _id: channelId });
   }
 
   findMany(channelIds: readonly string[]): Promise<StoredChannel[]> {
@@ -61,29 +72,55 @@ export class ChannelRepository {
     await this.channels.insertOne(channel);
   }
 
-  async update(channelId: string, changes: Partial<Pick<StoredChannel, 'name' | 'nameLower' | 'description' | 'avatarMediaId'>>): Promise<void> {
+  async update(
+    channelId: string,
+    changes: Partial<Pick<StoredChannel, 'name' | 'nameLower' | 'description' | 'avatarMediaId'>>,
+  ): Promise<void> {
     await this.channels.updateOne({ _id: channelId }, { $set: changes });
   }
 
   async addSubscribers(channelId: string, delta: number): Promise<void> {
-    if (delta !== 0) await this.channels.updateOne({ _id: channelId }, { $inc: { subscriberCount: delta } });
+    if (delta !== 0)
+      await this.channels.updateOne({ _id: channelId }, { $inc: { subscriberCount: delta } });
   }
 
   async recordPost(channelId: string, sequence: number, at: Date): Promise<void> {
-    await this.channels.updateOne({ _id: channelId }, { $max: { lastSequence: sequence, lastPostAt: at } });
+    await this.channels.updateOne(
+      { _id: channelId },
+      { $max: { lastSequence: sequence, lastPostAt: at } },
+    );
   }
 
   /** Public channels, most subscribers first (ties by id), optionally whose name contains `query`. */
-  async directory(query: string, limit: number, after: CursorPosition | undefined): Promise<DirectoryPage> {
+  async directory(
+    query: string,
+    limit: number,
+    after: CursorPosition | undefined,
+  ): Promise<DirectoryPage> {
     const scope: StoreFilter<StoredChannel> = { isPublic: true };
     if (query !== '') scope.nameLower = { $regex: escapeRegex(query.toLowerCase()) };
     const filter = after
-      ? ({ ...scope, $or: [{ subscriberCount: { $lt: after.sortValue } }, { subscriberCount: after.sortValue, _id: { $gt: after.id } }] } as StoreFilter<StoredChannel>)
+      ? ({
+          ...scope,
+          $or: [
+            { subscriberCount: { $lt: after.sortValue } },
+            { subscriberCount: after.sortValue, _id: { $gt: after.id } },
+          ],
+        } as StoreFilter<StoredChannel>)
       : scope;
-    const found = await this.channels.find(filter, { sort: { subscriberCount: -1, _id: 1 }, limit: limit + 1 });
+    const found = await this.channels.find(filter, {
+      sort: { subscriberCount: -1, _id: 1 },
+      limit: limit + 1,
+    });
     const items = found.slice(0, limit);
     const last = items[items.length - 1];
-    return { items, nextCursor: found.length > limit && last ? encodeCursor({ sortValue: last.subscriberCount, id: last._id }) : '' };
+    return {
+      items,
+      nextCursor:
+        found.length > limit && last
+          ? encodeCursor({ sortValue: last.subscriberCount, id: last._id })
+          : '',
+    };
   }
 
   ownedBy(address: string): Promise<StoredChannel[]> {

@@ -41,14 +41,24 @@ export interface ChannelsDependencies {
 }
 
 /** Every index of the channels area (created at start, and by the ensure-indexes command before a rollout). */
-export const channelsIndexes: IndexSpec[] = [...channelIndexes, ...channelMemberIndexes, ...channelPostIndexes, ...channelReadMarkerIndexes];
+export const channelsIndexes: IndexSpec[] = [
+  ...channelIndexes,
+  ...channelMemberIndexes,
+  ...channelPostIndexes,
+  ...channelReadMarkerIndexes,
+];
 
 export async function createChannelsArea(deps: ChannelsDependencies) {
   await deps.store.ensureIndexes(channelsIndexes);
   const channels = new ChannelRepository(deps.store);
   const members = new ChannelMembers(deps.store);
   const posts = new ChannelPosts(deps.store);
-  const membership = new ChannelMembership(channels, members, deps.follows, deps.settings.maxSubscriptions);
+  const membership = new ChannelMembership(
+    channels,
+    members,
+    deps.follows,
+    deps.settings.maxSubscriptions,
+  );
   const gate = new ChannelGate(channels, members);
   const readMarkers = new ChannelReadMarkers(deps.store);
   const publisher = new ChannelPublisher(channels, posts, deps.posts, deps.media, deps.logger);
@@ -56,12 +66,30 @@ export async function createChannelsArea(deps: ChannelsDependencies) {
   const content = new ChannelContent(posts, deps.media, readMarkers);
   const access: ChannelAccess = gate;
   return {
-    service: createChannelsService({ channels, members, membership, gate, posts, posting, readMarkers, content, accounts: deps.accounts, media: deps.media }),
+    service: createChannelsService({
+      channels,
+      members,
+      membership,
+      gate,
+      posts,
+      posting,
+      readMarkers,
+      content,
+      accounts: deps.accounts,
+      media: deps.media,
+    }),
     access,
     pollPosts: publisher as ChannelPollPosts,
     conversations: channelConversations(channels, members, gate, posts, posting, readMarkers),
     mirror: channelFollowsMirror(members, deps.follows),
-    accountData: channelAccountData(channels, members, membership, readMarkers, content, deps.follows),
+    accountData: channelAccountData(
+      channels,
+      members,
+      membership,
+      readMarkers,
+      content,
+      deps.follows,
+    ),
   };
 }
 

@@ -17,19 +17,35 @@ const USAGE = 'usage: npm run admin -- grant|revoke <wallet address> <permission
 
 async function main(args: string[]): Promise<number> {
   const [command, address, permission] = args;
-  if ((command !== 'grant' && command !== 'revoke') || !address || !permission || args.length !== 3) return fail(USAGE);
+  if ((command !== 'grant' && command !== 'revoke') || !address || !permission || args.length !== 3)
+    return fail(USAGE);
   if (!isWalletAddress(address)) return fail(`not a wallet address: ${address}`);
   if (!PERMISSION.test(permission)) return fail(`not a permission (area:action): ${permission}`);
   const config = loadConfig();
-  const store = await openStore({ mongodbUrl: config.store.mongodbUrl, mongodbAllowStandalone: config.store.mongodbAllowStandalone, dataDir: config.store.dataDir, logger: createLogger('warn') });
+  const store = await openStore({
+    mongodbUrl: config.store.mongodbUrl,
+    mongodbAllowStandalone: config.store.mongodbAllowStandalone,
+    dataDir: config.store.dataDir,
+    logger: createLogger('warn'),
+  });
   try {
-    const changed = await new AccountRepository(store).setPermission(address.toLowerCase(), permission, command === 'grant');
+    const changed = await new AccountRepository(store).setPermission(
+      address.toLowerCase(),
+      permission,
+      command === 'grant',
+    );
     if (changed === undefined) return fail(`no account with the address ${address}`);
-    await new AuditLog(store).record({ clientIp: 'local-cli', requestId: randomUUID() }, command === 'grant' ? 'permission_granted' : 'permission_revoked', {
-      address: address.toLowerCase(),
-      detail: permission,
-    });
-    process.stdout.write(`${command === 'grant' ? 'granted' : 'revoked'} ${permission} ${command === 'grant' ? 'to' : 'from'} ${address.toLowerCase()}${changed ? '' : ' (no change)'}\n`);
+    await new AuditLog(store).record(
+      { clientIp: 'local-cli', requestId: randomUUID() },
+      command === 'grant' ? 'permission_granted' : 'permission_revoked',
+      {
+        address: address.toLowerCase(),
+        detail: permission,
+      },
+    );
+    process.stdout.write(
+      `${command === 'grant' ? 'granted' : 'revoked'} ${permission} ${command === 'grant' ? 'to' : 'from'} ${address.toLowerCase()}${changed ? '' : ' (no change)'}\n`,
+    );
     return 0;
   } finally {
     await store.close();

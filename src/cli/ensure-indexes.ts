@@ -14,7 +14,12 @@ import { openStore } from '../platform/store/open-store.js';
 async function main(): Promise<void> {
   const config = loadConfig();
   const logger = createLogger(config.process.logLevel);
-  const store = await openStore({ mongodbUrl: config.store.mongodbUrl, mongodbAllowStandalone: config.store.mongodbAllowStandalone, dataDir: config.store.dataDir, logger });
+  const store = await openStore({
+    mongodbUrl: config.store.mongodbUrl,
+    mongodbAllowStandalone: config.store.mongodbAllowStandalone,
+    dataDir: config.store.dataDir,
+    logger,
+  });
   try {
     const started = Date.now();
     await store.ensureIndexes(storeIndexes);

@@ -60,7 +60,12 @@ export class BlockList {
    * listener hears of every block, a repeated one too (so a reaction that failed gets another try).
    */
   async block(blocker: string, blocked: string): Promise<Block> {
-    const block = await this.recorded({ _id: blockId(blocker, blocked), blocker, blocked, blockedAt: new Date() });
+    const block = await this.recorded({
+      _id: blockId(blocker, blocked),
+      blocker,
+      blocked,
+      blockedAt: new Date(),
+    });
     await this.listener.blocked(blocker, blocked);
     return block;
   }
@@ -84,25 +89,38 @@ export class BlockList {
   }
 
   async isBlocked(blocker: string, blocked: string): Promise<boolean> {
-    return (await this.blocks.findOne({ _id: blockId(blocker, blocked) }, { projection: { _id: 1 } })) !== null;
+    return (
+      (await this.blocks.findOne(
+        { _id: blockId(blocker, blocked) },
+        { projection: { _id: 1 } },
+      )) !== null
+    );
   }
 
   /** Of `candidates`, those that `blocker` has blocked. */
   async blockedAmong(blocker: string, candidates: readonly string[]): Promise<Set<string>> {
     if (candidates.length === 0) return new Set();
-    const found = await this.blocks.find({ _id: { $in: candidates.map((each) => blockId(blocker, each)) } });
+    const found = await this.blocks.find({
+      _id: { $in: candidates.map((each) => blockId(blocker, each)) },
+    });
     return new Set(found.map((block) => block.blocked));
   }
 
   /** Of `candidates`, those who have blocked `blocked`. */
   async blockersAmong(blocked: string, candidates: readonly string[]): Promise<Set<string>> {
     if (candidates.length === 0) return new Set();
-    const found = await this.blocks.find({ _id: { $in: candidates.map((each) => blockId(each, blocked)) } });
+    const found = await this.blocks.find({
+      _id: { $in: candidates.map((each) => blockId(each, blocked)) },
+    });
     return new Set(found.map((block) => block.blocker));
   }
 
   /** The blocker's blocks, most recent first. */
-  listBlocked(blocker: string, limit: number, after: CursorPosition | undefined): Promise<NewestFirstPage<Block>> {
+  listBlocked(
+    blocker: string,
+    limit: number,
+    after: CursorPosition | undefined,
+  ): Promise<NewestFirstPage<Block>> {
     return newestFirstPage(this.blocks, { blocker }, 'blockedAt', limit, after);
   }
 
@@ -113,21 +131,28 @@ export class BlockList {
    */
   async moveAll(from: string, to: string): Promise<void> {
     const swap = (address: string) => (address === from ? to : address);
-    await rekeyDocuments(this.blocks, { $or: [{ blocker: from }, { blocked: from }] }, (block) => {
-      const blocker = swap(block.blocker);
-      const blocked = swap(block.blocked);
-      return { ...block, _id: blockId(blocker, blocked), blocker, blocked };
-    }, {
-      before: (block) => this.mirror.record(block.blocker, block.blocked, true),
-      after: (block) => this.mirror.record(block.blocker, block.blocked, false),
-    });
+    await rekeyDocuments(
+      this.blocks,
+      { $or: [{ blocker: from }, { blocked: from }] },
+      (block) => {
+        const blocker = swap(block.blocker);
+        const blocked = swap(block.blocked);
+        return { ...block, _id: blockId(blocker, blocked), blocker, blocked };
+      },
+      {
+        before: (block) => this.mirror.record(block.blocker, block.blocked, true),
+        after: (block) => this.mirror.record(block.blocker, block.blocked, false),
+      },
+    );
   }
 
   /** Removes every block made by or against the account (a deletion): store first, then the mirror. */
   async removeAll(address: string): Promise<void> {
     const blocks = await this.blocks.find({ $or: [{ blocker: address }, { blocked: address }] });
     await this.blocks.deleteMany({ $or: [{ blocker: address }, { blocked: address }] });
-    await Promise.all(blocks.map((block) => this.mirror.record(block.blocker, block.blocked, false)));
+    await Promise.all(
+      blocks.map((block) => this.mirror.record(block.blocker, block.blocked, false)),
+    );
   }
 
   /** Copies every block into the mirror (mirror-keeper.ts calls it when Redis lost its data). */
@@ -135,8 +160,13 @@ export class BlockList {
     let after = '';
     let copied = 0;
     for (;;) {
-      const batch = await this.blocks.find({ _id: { $gt: after } }, { sort: { _id: 1 }, limit: MIRROR_BATCH });
-      await Promise.all(batch.map((block) => this.mirror.record(block.blocker, block.blocked, true)));
+      const batch = await this.blocks.find(
+        { _id: { $gt: after } },
+        { sort: { _id: 1 }, limit: MIRROR_BATCH },
+      );
+      await Promise.all(
+        batch.map((block) => this.mirror.record(block.blocker, block.blocked, true)),
+      );
       copied += batch.length;
       if (batch.length < MIRROR_BATCH) return copied;
       after = batch[batch.length - 1]!._id;
@@ -145,4 +175,7 @@ export class BlockList {
 }
 
 /** The block mirror as the mirror keeper rebuilds it. */
-export const blocksMirror = (blocks: BlockList): MirrorSource => ({ name: 'blocks', restore: () => blocks.restoreMirror() });
+export const blocksMirror = (blocks: BlockList): MirrorSource => ({
+  name: 'blocks',
+  restore: () => blocks.restoreMirror(),
+});

@@ -13,7 +13,8 @@ import type { SharedState } from '../platform/shared-state/shared-state.js';
 
 /** The same for both orders of the two users. */
 const pairOf = (a: string, b: string) => (a < b ? `${a}|${b}` : `${b}|${a}`);
-const keyOf = (blocker: string, blocked: string) => mirrorKey(pairOf(blocker, blocked), `block:${blocker}:${blocked}`);
+const keyOf = (blocker: string, blocked: string) =>
+  mirrorKey(pairOf(blocker, blocked), `block:${blocker}:${blocked}`);
 
 export class BlockMirror {
   constructor(private readonly state: SharedState) {}
@@ -26,7 +27,8 @@ export class BlockMirror {
   /** True when either user has blocked the other; throws while the mirror cannot vouch. */
   async eitherBlocks(a: string, b: string): Promise<boolean> {
     const answer = await lookUpMirror(this.state, pairOf(a, b), [keyOf(a, b), keyOf(b, a)]);
-    if (answer === 'unknown') throw new DependencyUnavailableError('redis', 'the block mirror is being rebuilt');
+    if (answer === 'unknown')
+      throw new DependencyUnavailableError('redis', 'the block mirror is being rebuilt');
     return answer === 'found';
   }
 }

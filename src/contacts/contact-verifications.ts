@@ -36,12 +36,21 @@ export class ContactVerifications {
   }
 
   async publishedIdentityKey(address: string): Promise<string | undefined> {
-    return (await this.keyBundles.findOne({ _id: address }, { projection: { identityKey: 1 } }))?.identityKey;
+    return (await this.keyBundles.findOne({ _id: address }, { projection: { identityKey: 1 } }))
+      ?.identityKey;
   }
 
-  async verify(verifier: string, contact: string, identityKey: string): Promise<ContactVerification> {
+  async verify(
+    verifier: string,
+    contact: string,
+    identityKey: string,
+  ): Promise<ContactVerification> {
     const record = { _id: verificationId(verifier, contact), identityKey, verifiedAt: new Date() };
-    await this.verifications.updateOne({ _id: record._id }, { $set: { identityKey, verifiedAt: record.verifiedAt } }, { upsert: true });
+    await this.verifications.updateOne(
+      { _id: record._id },
+      { $set: { identityKey, verifiedAt: record.verifiedAt } },
+      { upsert: true },
+    );
     return record;
   }
 
@@ -66,7 +75,10 @@ export class ContactVerifications {
   async moveAll(from: string, to: string): Promise<void> {
     await rekeyDocuments(this.verifications, verificationsOf(from), (record) => {
       const [verifier, contact] = record._id.split('|') as [string, string];
-      return { ...record, _id: verificationId(verifier === from ? to : verifier, contact === from ? to : contact) };
+      return {
+        ...record,
+        _id: verificationId(verifier === from ? to : verifier, contact === from ? to : contact),
+      };
     });
   }
 
@@ -80,4 +92,6 @@ export class ContactVerifications {
  * addresses (nothing to escape); the second half scans the collection, which only a move or a
  * deletion does.
  */
-const verificationsOf = (address: string) => ({ $or: [{ _id: { $regex: `^${address}\\|` } }, { _id: { $regex: `\\|${address}$` } }] });
+const verificationsOf = (address: string) => ({
+  $or: [{ _id: { $regex: `^${address}\\|` } }, { _id: { $regex: `\\|${address}$` } }],
+});

@@ -34,11 +34,23 @@ export interface ContactsDependencies {
 /** Every index of the contacts area (created at start, and by the ensure-indexes command before a rollout). */
 export const contactsIndexes: IndexSpec[] = [...blockIndexes, ...durableBudgetIndexes];
 
-export async function createContactsArea({ store, blockMirror, blockListener, accounts, phoneAccounts, sharedState, settings }: ContactsDependencies) {
+export async function createContactsArea({
+  store,
+  blockMirror,
+  blockListener,
+  accounts,
+  phoneAccounts,
+  sharedState,
+  settings,
+}: ContactsDependencies) {
   await store.ensureIndexes(contactsIndexes);
   const blocks = new BlockList(store, blockMirror, blockListener);
   const verifications = new ContactVerifications(store);
-  const quota = new EnumerationQuota(sharedState, settings, new DurableBudget(store, settings.hashBudget, settings.budgetWindowMs));
+  const quota = new EnumerationQuota(
+    sharedState,
+    settings,
+    new DurableBudget(store, settings.hashBudget, settings.budgetWindowMs),
+  );
   const discovery = new ContactDiscovery(phoneAccounts, accounts, blocks, quota);
   return {
     blocks,

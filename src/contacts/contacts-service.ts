@@ -20,7 +20,10 @@ import type { ContactDiscovery } from './discovery/contact-discovery.js';
 /** DiscoverContacts' request limits (contacts.proto). */
 const DISCOVERY_LIMITS = { hashes: 1000, hashLength: 128 } as const;
 
-const blockedView = (block: Block) => ({ address: block.blocked, blockedAt: block.blockedAt.toISOString() });
+const blockedView = (block: Block) => ({
+  address: block.blocked,
+  blockedAt: block.blockedAt.toISOString(),
+});
 
 export interface ContactsServiceDependencies {
   readonly blocks: BlockList;
@@ -29,10 +32,16 @@ export interface ContactsServiceDependencies {
   readonly discovery: ContactDiscovery;
 }
 
-export function createContactsService({ blocks, verifications, accounts, discovery }: ContactsServiceDependencies) {
+export function createContactsService({
+  blocks,
+  verifications,
+  accounts,
+  discovery,
+}: ContactsServiceDependencies) {
   /** Another existing user: 400 for a malformed address or the caller's own, 404 for an unknown one. */
   const otherUser = async (caller: string, address: string) => {
-    if (isWalletAddress(address) && address.toLowerCase() === caller) throw invalidArgument('address must be another user');
+    if (isWalletAddress(address) && address.toLowerCase() === caller)
+      throw invalidArgument('address must be another user');
     return requireExistingUser(accounts, address, 'address');
   };
 
@@ -46,16 +55,31 @@ export function createContactsService({ blocks, verifications, accounts, discove
 
     async unblockContact(request: UnblockContactRequest, context: HandlerContext) {
       const caller = requireCaller(context).address;
-      if (!isWalletAddress(request.address)) throw invalidArgument('address must be a wallet address (0x + 40 hex digits)');
+      if (!isWalletAddress(request.address))
+        throw invalidArgument('address must be a wallet address (0x + 40 hex digits)');
       const address = request.address.toLowerCase();
       const wasBlocked = await blocks.unblock(caller, address);
-      return { success: true, message: wasBlocked ? 'User unblocked' : 'User was not blocked', address, wasBlocked };
+      return {
+        success: true,
+        message: wasBlocked ? 'User unblocked' : 'User was not blocked',
+        address,
+        wasBlocked,
+      };
     },
 
     async listBlockedContacts(request: ListBlockedContactsRequest, context: HandlerContext) {
       const caller = requireCaller(context).address;
-      const page = await blocks.listBlocked(caller, pageSize(request.pageSize), decodeCursor(request.cursor));
-      return { success: true, message: `${page.items.length} blocked users`, blockedContacts: page.items.map(blockedView), nextCursor: page.nextCursor };
+      const page = await blocks.listBlocked(
+        caller,
+        pageSize(request.pageSize),
+        decodeCursor(request.cursor),
+      );
+      return {
+        success: true,
+        message: `${page.items.length} blocked users`,
+        blockedContacts: page.items.map(blockedView),
+        nextCursor: page.nextCursor,
+      };
     },
 
     async verifyContact(request: VerifyContactRequest, context: HandlerContext) {
@@ -63,12 +87,20 @@ export function createContactsService({ blocks, verifications, accounts, discove
       const contact = await otherUser(caller, request.address);
       if (!request.verified) {
         await verifications.clear(caller, contact);
-        return { success: true, message: 'Verification cleared', address: contact, verified: false, identityKey: '', verifiedAt: '' };
+        return {
+          success: true,
+          message: 'Verification cleared',
+          address: contact,
+          verified: false,
+          identityKey: '',
+          verifiedAt: '',
+        };
       }
       if (request.identityKey === '') throw invalidArgument('identity_key is required to verify');
       const published = await verifications.publishedIdentityKey(contact);
       if (published === undefined) throw notFound('This user has no published key bundle');
-      if (published !== request.identityKey) throw invalidArgument("identity_key is not the contact's current identity key");
+      if (published !== request.identityKey)
+        throw invalidArgument("identity_key is not the contact's current identity key");
       const record = await verifications.verify(caller, contact, published);
       return {
         success: true,
@@ -83,9 +115,12 @@ export function createContactsService({ blocks, verifications, accounts, discove
     async discoverContacts(request: DiscoverContactsRequest, context: HandlerContext) {
       const caller = requireCaller(context).address;
       const hashes = request.phoneHashes;
-      if (hashes.length === 0 || hashes.length > DISCOVERY_LIMITS.hashes) throw invalidArgument(`phone_hashes holds 1 to ${DISCOVERY_LIMITS.hashes} hashes`);
+      if (hashes.length === 0 || hashes.length > DISCOVERY_LIMITS.hashes)
+        throw invalidArgument(`phone_hashes holds 1 to ${DISCOVERY_LIMITS.hashes} hashes`);
       if (hashes.some((hash) => hash.length === 0 || hash.length > DISCOVERY_LIMITS.hashLength)) {
-        throw invalidArgument(`every phone hash has 1 to ${DISCOVERY_LIMITS.hashLength} characters`);
+        throw invalidArgument(
+          `every phone hash has 1 to ${DISCOVERY_LIMITS.hashLength} characters`,
+        );
       }
       const matches = await discovery.find(caller, hashes);
       return { success: true, message: `${matches.length} contacts found`, matches };

@@ -28,7 +28,10 @@ function changed(list: string | null, channelId: string, change: FollowChange): 
 }
 
 /** KEYS: the user's list, the announcements channel. ARGV: channel id, `+` or `-`, address. */
-const updateFollows = defineScript<[channelId: string, change: FollowChange, address: string], number>({
+const updateFollows = defineScript<
+  [channelId: string, change: FollowChange, address: string],
+  number
+>({
   name: 'channel-follows-update',
   keys: 2,
   lua: `local kept = {}
@@ -53,11 +56,19 @@ export class ChannelFollows {
 
   /** Records (idempotently) that the user follows the channel, and tells the ws pods. */
   async follow(address: string, channelId: string): Promise<void> {
-    await this.state.run(updateFollows, [listKey(address), announcements.of(address)], [channelId, '+', address]);
+    await this.state.run(
+      updateFollows,
+      [listKey(address), announcements.of(address)],
+      [channelId, '+', address],
+    );
   }
 
   async unfollow(address: string, channelId: string): Promise<void> {
-    await this.state.run(updateFollows, [listKey(address), announcements.of(address)], [channelId, '-', address]);
+    await this.state.run(
+      updateFollows,
+      [listKey(address), announcements.of(address)],
+      [channelId, '-', address],
+    );
   }
 
   /** Replaces a user's whole list (the mirror's rebuild from the store). */
@@ -73,12 +84,16 @@ export class ChannelFollows {
   }
 
   /** Hears every follow change; `onResubscribed` after announcements may have been lost. */
-  listen(handler: (address: string, change: FollowChange, channelId: string) => void, onResubscribed: () => void): Promise<Unsubscribe> {
+  listen(
+    handler: (address: string, change: FollowChange, channelId: string) => void,
+    onResubscribed: () => void,
+  ): Promise<Unsubscribe> {
     return announcements.subscribeAll(
       this.state,
       (message) => {
         const [address, change, channelId] = message.split('|');
-        if (address && channelId && (change === '+' || change === '-')) handler(address, change, channelId);
+        if (address && channelId && (change === '+' || change === '-'))
+          handler(address, change, channelId);
       },
       onResubscribed,
     );

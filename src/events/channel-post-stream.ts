@@ -49,7 +49,17 @@ const keysOf = (channelId: string) => {
  * latest TTL ms. Keeps the frame, raises the latest number, forgets the post that falls out of
  * the window and publishes `<sequence>|<now>|<frame>`.
  */
-const appendPost = defineScript<[frame: string, sequence: number, retentionMs: number, retainCount: number, nowMs: number, latestTtlMs: number], number>({
+const appendPost = defineScript<
+  [
+    frame: string,
+    sequence: number,
+    retentionMs: number,
+    retainCount: number,
+    nowMs: number,
+    latestTtlMs: number,
+  ],
+  number
+>({
   name: 'channel-post-append',
   keys: 3,
   lua: `local seq = tonumber(ARGV[2])
@@ -61,7 +71,11 @@ local dropped = seq - tonumber(ARGV[4])
 if dropped > 0 then redis.call('DEL', KEYS[2] .. dropped) end
 redis.call(PUBLISH, KEYS[3], seq .. '|' .. ARGV[5] .. '|' .. ARGV[1])
 return latest`,
-  local: (state, [latestKey, postPrefix, topic], [frame, sequence, retentionMs, retainCount, nowMs, latestTtlMs]) => {
+  local: (
+    state,
+    [latestKey, postPrefix, topic],
+    [frame, sequence, retentionMs, retainCount, nowMs, latestTtlMs],
+  ) => {
     const seq = Number(sequence);
     state.set(postPrefix! + seq, frame!, { ttlMs: Number(retentionMs) });
     const latest = Math.max(seq, Number(state.get(latestKey!) ?? '0'));
@@ -74,13 +88,36 @@ return latest`,
 });
 
 /** The `channel.post` frame: the post exactly as REST prints it, with its channel and number outside `data`. */
-export function channelPostFrame(channelId: string, sequence: number, post: JsonValue, at = new Date()): string {
-  return JSON.stringify({ type: 'channel.post', channel_id: channelId, sequence, id: randomUUID(), at: at.toISOString(), data: { post } });
+export function channelPostFrame(
+  channelId: string,
+  sequence: number,
+  post: JsonValue,
+  at = new Date(),
+): string {
+  return JSON.stringify({
+    type: 'channel.post',
+    channel_id: channelId,
+    sequence,
+    id: randomUUID(),
+    at: at.toISOString(),
+    data: { post },
+  });
 }
 
 /** An ephemeral channel event's frame: the user events' envelope with the channel's id. */
-export function channelEventFrame(channelId: string, type: EphemeralEventType, data: unknown, at = new Date()): string {
-  return JSON.stringify({ type, channel_id: channelId, id: randomUUID(), at: at.toISOString(), data });
+export function channelEventFrame(
+  channelId: string,
+  type: EphemeralEventType,
+  data: unknown,
+  at = new Date(),
+): string {
+  return JSON.stringify({
+    type,
+    channel_id: channelId,
+    id: randomUUID(),
+    at: at.toISOString(),
+    data,
+  });
 }
 
 export class ChannelPostStream {
@@ -92,22 +129,45 @@ export class ChannelPostStream {
   /** Keeps the post for catch-up and publishes it to the ws pods of the channel's followers. */
   async publish(channelId: string, sequence: number, frame: string): Promise<void> {
     const keys = keysOf(channelId);
-    await this.state.run(appendPost, [keys.latest, keys.postPrefix, keys.topic], [frame, sequence, this.settings.retentionMs, this.settings.retainCount, Date.now(), LATEST_TTL_MS]);
+    await this.state.run(
+      appendPost,
+      [keys.latest, keys.postPrefix, keys.topic],
+      [
+        frame,
+        sequence,
+        this.settings.retentionMs,
+        this.settings.retainCount,
+        Date.now(),
+        LATEST_TTL_MS,
+      ],
+    );
   }
 
   /**
    * An ephemeral event for the channel's followers connected at this moment (a poll's new
    * results): one publish on the channel's topic, not kept, not numbered, never replayed.
    */
-  async publishEphemeral(channelId: string, type: EphemeralEventType, data: unknown): Promise<void> {
-    await this.state.publish(keysOf(channelId).topic, `${UNNUMBERED}|${Date.now()}|${channelEventFrame(channelId, type, data)}`);
+  async publishEphemeral(
+    channelId: string,
+    type: EphemeralEventType,
+    data: unknown,
+  ): Promise<void> {
+    await this.state.publish(
+      keysOf(channelId).topic,
+      `${UNNUMBERED}|${Date.now()}|${channelEventFrame(channelId, type, data)}`,
+    );
   }
 
   subscribe(channelId: string, handler: (post: StreamedPost) => void): Promise<Unsubscribe> {
     return this.state.subscribe(keysOf(channelId).topic, (message) => {
       const first = message.indexOf('|');
       const second = message.indexOf('|', first + 1);
-      handler({ channelId, sequence: Number(message.slice(0, first)), publishedAt: Number(message.slice(first + 1, second)), frame: message.slice(second + 1) });
+      handler({
+        channelId,
+        sequence: Number(message.slice(0, first)),
+        publishedAt: Number(message.slice(first + 1, second)),
+        frame: message.slice(second + 1),
+      });
     });
   }
 
@@ -119,7 +179,9 @@ export class ChannelPostStream {
   /** The frames of posts `from`..`to` (inclusive) in order; null when any is no longer kept. */
   async frames(channelId: string, from: number, to: number): Promise<string[] | null> {
     const { postPrefix } = keysOf(channelId);
-    const frames = await this.state.getMany(Array.from({ length: to - from + 1 }, (_, i) => postPrefix + (from + i)));
+    const frames = await this.state.getMany(
+      Array.from({ length: to - from + 1 }, (_, i) => postPrefix + (from + i)),
+    );
     return frames.some((frame) => frame === null) ? null : (frames as string[]);
   }
 }

@@ -14,7 +14,15 @@
 import { randomUUID } from 'node:crypto';
 
 /** Durable events: stored for replay, numbered per user. */
-export const DURABLE_EVENT_TYPES = ['message.new', 'message.read', 'message.viewed', 'sealed.message', 'recovery.guardian_chosen', 'recovery.request_updated', 'story.viewed'] as const;
+export const DURABLE_EVENT_TYPES = [
+  'message.new',
+  'message.read',
+  'message.viewed',
+  'sealed.message',
+  'recovery.guardian_chosen',
+  'recovery.request_updated',
+  'story.viewed',
+] as const;
 /** Ephemeral events: delivered to the connections open at that moment, never stored. */
 export const EPHEMERAL_EVENT_TYPES = [
   'typing',
@@ -34,7 +42,11 @@ export type DurableEventType = (typeof DURABLE_EVENT_TYPES)[number];
 export type EphemeralEventType = (typeof EPHEMERAL_EVENT_TYPES)[number];
 
 /** An event without its sequence number: `{"type":…,"id":…,"at":…,"data":…}`. */
-export function eventJson(type: DurableEventType | EphemeralEventType, data: unknown, at = new Date()): string {
+export function eventJson(
+  type: DurableEventType | EphemeralEventType,
+  data: unknown,
+  at = new Date(),
+): string {
   return JSON.stringify({ type, id: randomUUID(), at: at.toISOString(), data });
 }
 

@@ -22,23 +22,41 @@ export class MessagingEvents {
    * stream that already has an event of that key does not take it again (user-event-stream.ts),
    * so announcing something again after a failure reaches nobody twice.
    */
-  durable(type: DurableEventType, recipients: Iterable<string>, data: unknown, options: { dedupeKey?: string } = {}): Promise<boolean> {
+  durable(
+    type: DurableEventType,
+    recipients: Iterable<string>,
+    data: unknown,
+    options: { dedupeKey?: string } = {},
+  ): Promise<boolean> {
     const event = eventJson(type, data);
-    return this.each(recipients, type, (address) => this.stream.publishDurable(address, event, options.dedupeKey));
+    return this.each(recipients, type, (address) =>
+      this.stream.publishDurable(address, event, options.dedupeKey),
+    );
   }
 
   /** For the connections open at this moment; never kept. */
-  async ephemeral(type: EphemeralEventType, recipients: Iterable<string>, data: unknown): Promise<void> {
+  async ephemeral(
+    type: EphemeralEventType,
+    recipients: Iterable<string>,
+    data: unknown,
+  ): Promise<void> {
     const event = eventJson(type, data);
     await this.each(recipients, type, (address) => this.stream.publishEphemeral(address, event));
   }
 
   /** Publishes to every recipient; answers whether all succeeded (failures are logged). */
-  private async each(recipients: Iterable<string>, type: string, publish: (address: string) => Promise<unknown>): Promise<boolean> {
+  private async each(
+    recipients: Iterable<string>,
+    type: string,
+    publish: (address: string) => Promise<unknown>,
+  ): Promise<boolean> {
     const results = await Promise.allSettled([...new Set(recipients)].map(publish));
     const failures = results.filter((result) => result.status === 'rejected');
     if (failures.length > 0) {
-      this.logger.warn({ err: (failures[0] as PromiseRejectedResult).reason, type, failed: failures.length }, 'event not published; clients will catch up from the store');
+      this.logger.warn(
+        { err: (failures[0] as PromiseRejectedResult).reason, type, failed: failures.length },
+        'event not published; clients will catch up from the store',
+      );
     }
     return failures.length === 0;
   }

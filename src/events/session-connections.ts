@@ -22,7 +22,10 @@ export class SessionConnections {
   async hold(sessionId: string): Promise<void> {
     let entry = this.held.get(sessionId);
     if (!entry) {
-      entry = { sockets: 0, subscribed: this.state.subscribe(channelOf(sessionId), () => undefined) };
+      entry = {
+        sockets: 0,
+        subscribed: this.state.subscribe(channelOf(sessionId), () => undefined),
+      };
       this.held.set(sessionId, entry);
       const created = entry;
       // A failed subscription must not stay cached for the session's next socket.
@@ -39,9 +42,11 @@ export class SessionConnections {
     const entry = this.held.get(sessionId);
     if (!entry || --entry.sockets > 0) return;
     this.held.delete(sessionId);
-    entry.subscribed.then((unsubscribe) => unsubscribe()).catch(() => {
-      // Redis is away; its reconnect will not restore a channel nobody listens to any more.
-    });
+    entry.subscribed
+      .then((unsubscribe) => unsubscribe())
+      .catch(() => {
+        // Redis is away; its reconnect will not restore a channel nobody listens to any more.
+      });
   }
 
   /** Whether any ws pod holds a live socket of the session now. */

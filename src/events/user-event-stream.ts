@@ -38,14 +38,24 @@ export interface StreamedEvent {
 }
 
 /** Whether the events after a client's position can be replayed, and up to which number. */
-export type ReplayCheck = { readonly kind: 'events' | 'resync'; readonly stream: string; readonly seq: number };
+export type ReplayCheck = {
+  readonly kind: 'events' | 'resync';
+  readonly stream: string;
+  readonly seq: number;
+};
 
 /** Kept far longer than events, so that a quiet user keeps the stream id a client holds. */
 const COUNTER_TTL_MS = 30 * 24 * 60 * 60 * 1000;
 
 const keysOf = (address: string) => {
   const tag = `{${address}}`;
-  return { seq: `ev:${tag}:seq`, stream: `ev:${tag}:stream`, eventPrefix: `ev:${tag}:e:`, channel: `ev:${tag}`, dedupePrefix: `ev:${tag}:once:` };
+  return {
+    seq: `ev:${tag}:seq`,
+    stream: `ev:${tag}:stream`,
+    eventPrefix: `ev:${tag}:e:`,
+    channel: `ev:${tag}`,
+    dedupePrefix: `ev:${tag}:once:`,
+  };
 };
 
 /**
@@ -55,7 +65,15 @@ const keysOf = (address: string) => {
  * fresh stream id, retention ms, retain count, counter TTL ms, now ms, 1 to dedupe.
  */
 const appendEvent = defineScript<
-  [event: string, freshStream: string, retentionMs: number, retainCount: number, counterTtlMs: number, nowMs: number, dedupe: number],
+  [
+    event: string,
+    freshStream: string,
+    retentionMs: number,
+    retainCount: number,
+    counterTtlMs: number,
+    nowMs: number,
+    dedupe: number,
+  ],
   [number, string]
 >({
   name: 'user-event-append',
@@ -77,7 +95,11 @@ if dropped > 0 then redis.call('DEL', KEYS[3] .. dropped) end
 if dedupe then redis.call('SET', KEYS[5], seq, 'PX', ARGV[3]) end
 redis.call(PUBLISH, KEYS[4], stream .. '|' .. ARGV[6] .. '|' .. frame)
 return {seq, stream}`,
-  local: (state, [seqKey, streamKey, eventPrefix, channel, dedupeKey], [event, freshStream, retentionMs, retainCount, counterTtlMs, nowMs, dedupe]) => {
+  local: (
+    state,
+    [seqKey, streamKey, eventPrefix, channel, dedupeKey],
+    [event, freshStream, retentionMs, retainCount, counterTtlMs, nowMs, dedupe],
+  ) => {
     const earlier = Number(dedupe) === 1 ? state.get(dedupeKey!) : null;
     if (earlier !== null) return [Number(earlier), state.get(streamKey!) ?? ''];
     const seq = Number(state.get(seqKey!) ?? '0') + 1;
@@ -111,8 +133,22 @@ export class UserEventStream {
     const keys = keysOf(address);
     const [seq] = await this.state.run(
       appendEvent,
-      [keys.seq, keys.stream, keys.eventPrefix, keys.channel, keys.dedupePrefix + (dedupeKey ?? '')],
-      [event, randomId(9), this.settings.retentionMs, this.settings.retainCount, COUNTER_TTL_MS, Date.now(), dedupeKey === undefined ? 0 : 1],
+      [
+        keys.seq,
+        keys.stream,
+        keys.eventPrefix,
+        keys.channel,
+        keys.dedupePrefix + (dedupeKey ?? ''),
+      ],
+      [
+        event,
+        randomId(9),
+        this.settings.retentionMs,
+        this.settings.retainCount,
+        COUNTER_TTL_MS,
+        Date.now(),
+        dedupeKey === undefined ? 0 : 1,
+      ],
     );
     return seq;
   }
@@ -128,7 +164,9 @@ export class UserEventStream {
   }
 
   subscribe(address: string, handler: (event: StreamedEvent) => void): Promise<Unsubscribe> {
-    return this.state.subscribe(keysOf(address).channel, (message) => handler(parseStreamed(message)));
+    return this.state.subscribe(keysOf(address).channel, (message) =>
+      handler(parseStreamed(message)),
+    );
   }
 
   /** The stream id and the number of the user's latest durable event (empty and 0 if none). */
@@ -148,14 +186,17 @@ export class UserEventStream {
     const current = await this.position(address);
     // A client that has seen no event yet (stream '' at its greeting) may take any stream from its start.
     const sameStream = stream === current.stream || (stream === '' && afterSeq === 0);
-    const replayable = sameStream && afterSeq <= current.seq && current.seq - afterSeq <= this.settings.retainCount;
+    const replayable =
+      sameStream && afterSeq <= current.seq && current.seq - afterSeq <= this.settings.retainCount;
     return { kind: replayable ? 'events' : 'resync', ...current };
   }
 
   /** The frames of events `from`..`to` (inclusive) in order; null when any has expired. */
   async frames(address: string, from: number, to: number): Promise<string[] | null> {
     const { eventPrefix } = keysOf(address);
-    const frames = await this.state.getMany(Array.from({ length: to - from + 1 }, (_, i) => eventPrefix + (from + i)));
+    const frames = await this.state.getMany(
+      Array.from({ length: to - from + 1 }, (_, i) => eventPrefix + (from + i)),
+    );
     return frames.some((frame) => frame === null) ? null : (frames as string[]);
   }
 }
@@ -166,5 +207,10 @@ function parseStreamed(message: string): StreamedEvent {
   const second = message.indexOf('|', first + 1);
   const frame = message.slice(second + 1);
   const seq = frame.startsWith('{"seq":') ? Number.parseInt(frame.slice(7), 10) : 0;
-  return { seq, stream: message.slice(0, first), publishedAt: Number(message.slice(first + 1, second)), frame };
+  return {
+    seq,
+    stream: message.slice(0, first),
+    publishedAt: Number(message.slice(first + 1, second)),
+    frame,
+  };
 }

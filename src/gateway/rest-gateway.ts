@@ -55,19 +55,35 @@ export class RestGateway {
   handle(request: IncomingRequest): MaybePromise<RoutedResponse> {
     const match = this.router.match(request.method, request.path);
     if (match.kind !== 'found') {
-      const headers = versionHeaders(generationOfPath(request.path), request.path, this.options.legacySunset);
+      const headers = versionHeaders(
+        generationOfPath(request.path),
+        request.path,
+        this.options.legacySunset,
+      );
       if (match.kind === 'not-found') {
-        return failure(apiError(Code.NotFound, 'NOT_FOUND', `No route for ${request.method} ${request.path}`), headers, 'unmatched');
+        return failure(
+          apiError(Code.NotFound, 'NOT_FOUND', `No route for ${request.method} ${request.path}`),
+          headers,
+          'unmatched',
+        );
       }
       headers.push(['Allow', match.allowed.join(', ')]);
-      const error = apiError(Code.InvalidArgument, 'METHOD_NOT_ALLOWED', `${request.method} is not allowed on ${request.path}`);
+      const error = apiError(
+        Code.InvalidArgument,
+        'METHOD_NOT_ALLOWED',
+        `${request.method} is not allowed on ${request.path}`,
+      );
       return failure(error, headers, 'unmatched');
     }
     const { route, variables } = match;
     const headers = versionHeaders(route.generation, request.path, this.options.legacySunset);
     const accepted = acceptedVersion(request.headers.get('accept'));
     if (accepted.kind === 'unsupported') {
-      const error = apiError(Code.InvalidArgument, 'UNSUPPORTED_API_VERSION', `API version ${accepted.version} is not served`);
+      const error = apiError(
+        Code.InvalidArgument,
+        'UNSUPPORTED_API_VERSION',
+        `API version ${accepted.version} is not served`,
+      );
       return failure(error, headers, route.template);
     }
     const handler = this.handlers.get(route.method) as UnaryHandler;
@@ -82,25 +98,52 @@ export class RestGateway {
     const values = createContextValues().set(callInfoKey, info);
     if (request.bodyStream) values.set(streamedBodyKey, streamedBody(request, request.bodyStream));
     const streamedResponse: StreamedResponse = {};
-    if (route.method.output.typeName === HTTP_BODY) values.set(streamedResponseKey, streamedResponse);
-    const context = new RestHandlerContext(route.service, route.method, request.method, request.path, request.headers, values);
+    if (route.method.output.typeName === HTTP_BODY)
+      values.set(streamedResponseKey, streamedResponse);
+    const context = new RestHandlerContext(
+      route.service,
+      route.method,
+      request.method,
+      request.path,
+      request.headers,
+      values,
+    );
     const call = () => {
       const query = request.query === '' ? NO_QUERY : new URLSearchParams(request.query);
-      const input = requestMessage(route, { variables, query, body: request.bodyStream ? undefined : parseBody(request), queryFillsBody: request.bodyStream !== undefined });
+      const input = requestMessage(route, {
+        variables,
+        query,
+        body: request.bodyStream ? undefined : parseBody(request),
+        queryFillsBody: request.bodyStream !== undefined,
+      });
       return handler(input, context);
     };
     const answer = (result: MessageInitShape<DescMessage>): RoutedResponse => {
       const output = responseBody(route, result);
-      const contentType = accepted.kind === 'supported' && output.contentType === 'application/json' ? accepted.mediaType : output.contentType;
+      const contentType =
+        accepted.kind === 'supported' && output.contentType === 'application/json'
+          ? accepted.mediaType
+          : output.contentType;
       const serviceHeaders = context.headersToSend();
       headers.push(['Content-Type', contentType], ...serviceHeaders);
       // A raw body the service marked with Content-Range is one range of it (media downloads).
-      const partial = output.contentType !== 'application/json' && serviceHeaders.some(([name]) => name === 'content-range');
+      const partial =
+        output.contentType !== 'application/json' &&
+        serviceHeaders.some(([name]) => name === 'content-range');
       const status = partial ? 206 : 200;
-      if (streamedResponse.body) return { status, headers, body: '', stream: streamedResponse.body, routeLabel: route.template };
+      if (streamedResponse.body)
+        return {
+          status,
+          headers,
+          body: '',
+          stream: streamedResponse.body,
+          routeLabel: route.template,
+        };
       return { status, headers, body: output.body, routeLabel: route.template };
     };
-    const response = settle(call, answer, (error) => failure(error, [...headers, ...context.headersToSend()], route.template));
+    const response = settle(call, answer, (error) =>
+      failure(error, [...headers, ...context.headersToSend()], route.template),
+    );
     if (isPromise(response)) return response.finally(() => context.complete());
     context.complete();
     return response;
@@ -110,21 +153,34 @@ export class RestGateway {
 /** Most calls have no query string: they share one empty (and never modified) parameter list. */
 const NO_QUERY = new URLSearchParams();
 
-const isJson = (contentType: string | undefined) => contentType === undefined || /^application\/([\w.+-]*\+)?json\b/i.test(contentType);
+const isJson = (contentType: string | undefined) =>
+  contentType === undefined || /^application\/([\w.+-]*\+)?json\b/i.test(contentType);
 
 function streamedBody(request: IncomingRequest, chunks: AsyncIterable<Uint8Array>): StreamedBody {
   const declared = request.headers.get('content-length');
-  return { contentType: request.headers.get('content-type') ?? '', declaredLength: declared === undefined ? undefined : Number(declared), chunks };
+  return {
+    contentType: request.headers.get('content-type') ?? '',
+    declaredLength: declared === undefined ? undefined : Number(declared),
+    chunks,
+  };
 }
 
 function parseBody(request: IncomingRequest): JsonValue | undefined {
   if (!request.body || request.body.byteLength === 0) return undefined;
   const contentType = request.headers.get('content-type');
   if (!isJson(contentType)) {
-    throw apiError(Code.InvalidArgument, 'UNSUPPORTED_MEDIA_TYPE', 'The body must be application/json');
+    throw apiError(
+      Code.InvalidArgument,
+      'UNSUPPORTED_MEDIA_TYPE',
+      'The body must be application/json',
+    );
   }
   try {
-    return JSON.parse(Buffer.from(request.body.buffer, request.body.byteOffset, request.body.byteLength).toString('utf8')) as JsonValue;
+    return JSON.parse(
+      Buffer.from(request.body.buffer, request.body.byteOffset, request.body.byteLength).toString(
+        'utf8',
+      ),
+    ) as JsonValue;
   } catch {
     throw invalidArgument('Malformed JSON body', 'MALFORMED_JSON');
   }

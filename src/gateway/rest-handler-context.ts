@@ -31,7 +31,9 @@ export class RestHandlerContext implements HandlerContext {
 
   /** One header, lower-case name, without building `requestHeader` (see request-header.ts). */
   rawHeader(name: string): string | null {
-    return this.requestHeaders ? this.requestHeaders.get(name) : (this.rawHeaders.get(name) ?? null);
+    return this.requestHeaders
+      ? this.requestHeaders.get(name)
+      : (this.rawHeaders.get(name) ?? null);
   }
 
   get requestHeader(): Headers {

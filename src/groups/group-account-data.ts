@@ -21,8 +21,13 @@ import type { GroupMember, Memberships } from './memberships.js';
 
 const RANK: Record<GroupRole, number> = { owner: 3, admin: 2, member: 1 };
 
-export function groupAccountData(conversations: Conversations, memberships: Memberships, invites: GroupInvites): AccountDataOwner {
-  const membershipsOf = async (address: string) => (await conversations.members.find({ address, type: 'group' })) as GroupMember[];
+export function groupAccountData(
+  conversations: Conversations,
+  memberships: Memberships,
+  invites: GroupInvites,
+): AccountDataOwner {
+  const membershipsOf = async (address: string) =>
+    (await conversations.members.find({ address, type: 'group' })) as GroupMember[];
   return {
     name: 'groups',
 
@@ -41,7 +46,8 @@ export function groupAccountData(conversations: Conversations, memberships: Memb
         const { _id, ...fields } = moved;
         await conversations.members.updateOne({ _id }, { $set: fields }, { upsert: true });
         const { deletedCount } = await conversations.members.deleteOne({ _id: old._id });
-        if (merged && deletedCount > 0) await memberships.groups.updateOne({ _id: old.groupId }, { $inc: { memberCount: -1 } });
+        if (merged && deletedCount > 0)
+          await memberships.groups.updateOne({ _id: old.groupId }, { $inc: { memberCount: -1 } });
       }
       await memberships.groups.updateMany({ ownerAddress: from }, { $set: { ownerAddress: to } });
       await memberships.removals.move(from, to);

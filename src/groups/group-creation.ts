@@ -32,7 +32,8 @@ const STEPS = ['record', 'avatar', 'conversation', 'members', 'group_created'] a
 type Step = (typeof STEPS)[number];
 
 /** A group record as written by `create`, before its creation finished. */
-type CreatingGroup = GroupRecord & Required<Pick<GroupRecord, 'pendingMembers' | 'creationCheckAt'>>;
+type CreatingGroup = GroupRecord &
+  Required<Pick<GroupRecord, 'pendingMembers' | 'creationCheckAt'>>;
 
 export class GroupCreation {
   constructor(
@@ -47,7 +48,8 @@ export class GroupCreation {
 
   /** Writes `group` (owner, name, picture) with `memberAddresses` as plain members; answers the member records. */
   async create(group: GroupRecord, memberAddresses: readonly string[]): Promise<GroupMember[]> {
-    if (memberAddresses.length + 1 > this.maxMembers) throw conflict(`A group has at most ${this.maxMembers} members`);
+    if (memberAddresses.length + 1 > this.maxMembers)
+      throw conflict(`A group has at most ${this.maxMembers} members`);
     const creating: CreatingGroup = {
       ...group,
       memberCount: memberAddresses.length + 1,
@@ -58,7 +60,10 @@ export class GroupCreation {
     this.passed('record');
     if (creating.avatarMediaId !== '') {
       try {
-        await this.avatars.holdAvatar(creating.ownerAddress, creating.avatarMediaId, { kind: 'group', id: creating._id });
+        await this.avatars.holdAvatar(creating.ownerAddress, creating.avatarMediaId, {
+          kind: 'group',
+          id: creating._id,
+        });
       } catch (error) {
         // Not the caller's avatar upload (404/400): the request fails and the group never was.
         await this.groups.deleteOne({ _id: creating._id });
@@ -70,12 +75,18 @@ export class GroupCreation {
 
   /** Finishes the creations cut off more than RESUME_AFTER_MS ago; answers how many it finished. */
   async resumeDue(now = new Date()): Promise<number> {
-    const due = (await this.groups.find({ creationCheckAt: { $lte: now } }, { sort: { creationCheckAt: 1 }, limit: RESUME_BATCH })) as CreatingGroup[];
+    const due = (await this.groups.find(
+      { creationCheckAt: { $lte: now } },
+      { sort: { creationCheckAt: 1 }, limit: RESUME_BATCH },
+    )) as CreatingGroup[];
     let resumed = 0;
     for (const group of due) {
       // The claim: the pod whose write moves the check wins; the others skip this group.
       const claimedUntil = new Date(now.getTime() + RESUME_AFTER_MS);
-      const claim = await this.groups.updateOne({ _id: group._id, creationCheckAt: group.creationCheckAt }, { $set: { creationCheckAt: claimedUntil } });
+      const claim = await this.groups.updateOne(
+        { _id: group._id, creationCheckAt: group.creationCheckAt },
+        { $set: { creationCheckAt: claimedUntil } },
+      );
       if (claim.modifiedCount !== 1) continue;
       await this.holdAvatarOnResume(group);
       await this.finish(group);
@@ -89,24 +100,46 @@ export class GroupCreation {
     const { conversationId } = groupTarget(group._id);
     this.passed('avatar');
     await ignoreDuplicate(
-      this.conversations.conversations.insertOne({ _id: conversationId, type: 'group', lastSequence: 0, disappearingTimerSeconds: 0, createdAt: group.createdAt, title: group.name }),
+      this.conversations.conversations.insertOne({
+        _id: conversationId,
+        type: 'group',
+        lastSequence: 0,
+        disappearingTimerSeconds: 0,
+        createdAt: group.createdAt,
+        title: group.name,
+      }),
     );
     this.passed('conversation');
-    const members = [newMember(group._id, group.ownerAddress, 'owner', group.createdAt, 0), ...group.pendingMembers.map((address) => newMember(group._id, address, 'member', group.createdAt, 0))];
+    const members = [
+      newMember(group._id, group.ownerAddress, 'owner', group.createdAt, 0),
+      ...group.pendingMembers.map((address) =>
+        newMember(group._id, address, 'member', group.createdAt, 0),
+      ),
+    ];
     await this.insertMissing(members);
     this.passed('members');
     // group_created is the conversation's first message: number 1 exists once it was written.
     if ((await this.conversations.find(conversationId))?.lastSequence === 0) {
-      await this.sender.appendSystem(groupTarget(group._id), 'group_created', { actor_address: group.ownerAddress, name: group.name, member_addresses: group.pendingMembers });
+      await this.sender.appendSystem(groupTarget(group._id), 'group_created', {
+        actor_address: group.ownerAddress,
+        name: group.name,
+        member_addresses: group.pendingMembers,
+      });
     }
     this.passed('group_created');
-    await this.groups.updateOne({ _id: group._id }, { $unset: { pendingMembers: '', creationCheckAt: '' } });
+    await this.groups.updateOne(
+      { _id: group._id },
+      { $unset: { pendingMembers: '', creationCheckAt: '' } },
+    );
     return members;
   }
 
   /** Inserts the member records not written yet (all of them, unless a resumption). */
   private async insertMissing(members: GroupMember[]): Promise<void> {
-    const existing = await this.conversations.members.find({ _id: { $in: members.map((member) => member._id) } }, { projection: { _id: 1 } });
+    const existing = await this.conversations.members.find(
+      { _id: { $in: members.map((member) => member._id) } },
+      { projection: { _id: 1 } },
+    );
     const written = new Set(existing.map((member) => member._id));
     const missing = members.filter((member) => !written.has(member._id));
     if (missing.length === 0) return;
@@ -123,9 +156,16 @@ export class GroupCreation {
   private async holdAvatarOnResume(group: CreatingGroup): Promise<void> {
     if (group.avatarMediaId === '') return;
     try {
-      await this.avatars.holdAvatar(group.ownerAddress, group.avatarMediaId, { kind: 'group', id: group._id });
+      await this.avatars.holdAvatar(group.ownerAddress, group.avatarMediaId, {
+        kind: 'group',
+        id: group._id,
+      });
     } catch (error) {
-      if (!(error instanceof ConnectError && (error.code === Code.NotFound || error.code === Code.InvalidArgument))) throw error;
+      if (!(
+        error instanceof ConnectError &&
+        (error.code === Code.NotFound || error.code === Code.InvalidArgument)
+      ))
+        throw error;
       await this.groups.updateOne({ _id: group._id }, { $set: { avatarMediaId: '' } });
       group.avatarMediaId = '';
     }

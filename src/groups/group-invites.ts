@@ -34,14 +34,27 @@ export class GroupInvites {
     this.invites = store.collection<GroupInvite>(GROUP_INVITES);
   }
 
-  async create(groupId: string, createdBy: string, maxUses: number, expiresInSeconds: number): Promise<NewInvite> {
-    if (maxUses > MAX_USES) throw invalidArgument(`max_uses must be at most ${MAX_USES} (0: unlimited)`);
-    if (expiresInSeconds !== 0 && (expiresInSeconds < MIN_LIFETIME_SECONDS || expiresInSeconds > MAX_LIFETIME_SECONDS)) {
-      throw invalidArgument(`expires_in_seconds must be 0 or between ${MIN_LIFETIME_SECONDS} and ${MAX_LIFETIME_SECONDS}`);
+  async create(
+    groupId: string,
+    createdBy: string,
+    maxUses: number,
+    expiresInSeconds: number,
+  ): Promise<NewInvite> {
+    if (maxUses > MAX_USES)
+      throw invalidArgument(`max_uses must be at most ${MAX_USES} (0: unlimited)`);
+    if (
+      expiresInSeconds !== 0 &&
+      (expiresInSeconds < MIN_LIFETIME_SECONDS || expiresInSeconds > MAX_LIFETIME_SECONDS)
+    ) {
+      throw invalidArgument(
+        `expires_in_seconds must be 0 or between ${MIN_LIFETIME_SECONDS} and ${MAX_LIFETIME_SECONDS}`,
+      );
     }
     const code = randomBytes(16).toString('base64url');
     const createdAt = new Date();
-    const expiresAt = new Date(createdAt.getTime() + (expiresInSeconds || DEFAULT_LIFETIME_SECONDS) * 1000);
+    const expiresAt = new Date(
+      createdAt.getTime() + (expiresInSeconds || DEFAULT_LIFETIME_SECONDS) * 1000,
+    );
     const invite: GroupInvite = {
       _id: hashOf(code),
       groupId,
@@ -61,13 +74,18 @@ export class GroupInvites {
   async revoke(groupId: string, code: string): Promise<void> {
     if (!INVITE_CODE.test(code)) throw notFound('No such invite code in this group');
     const invite = { _id: hashOf(code), groupId };
-    await this.invites.updateOne({ ...invite, revokedAt: null }, { $set: { revokedAt: new Date() } });
+    await this.invites.updateOne(
+      { ...invite, revokedAt: null },
+      { $set: { revokedAt: new Date() } },
+    );
     if (!(await this.invites.findOne(invite))) throw notFound('No such invite code in this group');
   }
 
   /** An existing code that was not revoked: 404 otherwise. */
   async find(code: string): Promise<GroupInvite> {
-    const invite = INVITE_CODE.test(code) ? await this.invites.findOne({ _id: hashOf(code) }) : null;
+    const invite = INVITE_CODE.test(code)
+      ? await this.invites.findOne({ _id: hashOf(code) })
+      : null;
     if (!invite || invite.revokedAt) throw notFound('Unknown or revoked invite code');
     return invite;
   }
@@ -75,20 +93,33 @@ export class GroupInvites {
   /** Whether the code admits `joiner` now (without using it): 410 or 403 otherwise. */
   async check(invite: GroupInvite, joiner: string): Promise<void> {
     if (invite.expiresAt <= new Date()) throw gone('This invite code has expired');
-    if (invite.maxUses > 0 && invite.remainingUses <= 0) throw gone('This invite code has been used up');
+    if (invite.maxUses > 0 && invite.remainingUses <= 0)
+      throw gone('This invite code has been used up');
     const removedAt = await this.removals.removedAt(invite.groupId, joiner);
-    if (removedAt && invite.createdAt <= removedAt) throw permissionDenied('You were removed from this group after this code was made; ask for a new one');
+    if (removedAt && invite.createdAt <= removedAt)
+      throw permissionDenied(
+        'You were removed from this group after this code was made; ask for a new one',
+      );
   }
 
   /** Takes one use of the code; 410 when another joiner took the last one first. */
   async use(invite: GroupInvite): Promise<void> {
     if (invite.maxUses === 0) return;
-    const taken = await this.invites.updateOne({ _id: invite._id, revokedAt: null, expiresAt: { $gt: new Date() }, remainingUses: { $gt: 0 } }, { $inc: { remainingUses: -1 } });
+    const taken = await this.invites.updateOne(
+      {
+        _id: invite._id,
+        revokedAt: null,
+        expiresAt: { $gt: new Date() },
+        remainingUses: { $gt: 0 },
+      },
+      { $inc: { remainingUses: -1 } },
+    );
     if (taken.modifiedCount === 0) throw gone('This invite code has been used up');
   }
 
   /** Gives back a use taken for a join that then failed (the group was full). */
   async giveBack(invite: GroupInvite): Promise<void> {
-    if (invite.maxUses > 0) await this.invites.updateOne({ _id: invite._id }, { $inc: { remainingUses: 1 } });
+    if (invite.maxUses > 0)
+      await this.invites.updateOne({ _id: invite._id }, { $inc: { remainingUses: 1 } });
   }
 }

@@ -14,7 +14,9 @@ export interface GroupRemoval {
 
 export const GROUP_REMOVALS = 'group_removals';
 
-export const groupRemovalIndexes: IndexSpec[] = [{ collection: GROUP_REMOVALS, name: 'by_address', key: { address: 1 } }];
+export const groupRemovalIndexes: IndexSpec[] = [
+  { collection: GROUP_REMOVALS, name: 'by_address', key: { address: 1 } },
+];
 
 const removalId = (groupId: string, address: string) => `${groupId}|${address}`;
 
@@ -26,7 +28,11 @@ export class GroupRemovals {
   }
 
   async record(groupId: string, address: string): Promise<void> {
-    await this.removals.updateOne({ _id: removalId(groupId, address) }, { $set: { groupId, address, removedAt: new Date() } }, { upsert: true });
+    await this.removals.updateOne(
+      { _id: removalId(groupId, address) },
+      { $set: { groupId, address, removedAt: new Date() } },
+      { upsert: true },
+    );
   }
 
   async removedAt(groupId: string, address: string): Promise<Date | undefined> {
@@ -41,7 +47,12 @@ export class GroupRemovals {
   async move(from: string, to: string): Promise<void> {
     for (const removal of await this.removals.find({ address: from })) {
       const existing = await this.removedAt(removal.groupId, to);
-      if (!existing || existing < removal.removedAt) await this.removals.updateOne({ _id: removalId(removal.groupId, to) }, { $set: { groupId: removal.groupId, address: to, removedAt: removal.removedAt } }, { upsert: true });
+      if (!existing || existing < removal.removedAt)
+        await this.removals.updateOne(
+          { _id: removalId(removal.groupId, to) },
+          { $set: { groupId: removal.groupId, address: to, removedAt: removal.removedAt } },
+          { upsert: true },
+        );
       await this.removals.deleteOne({ _id: removal._id });
     }
   }

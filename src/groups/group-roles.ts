@@ -11,7 +11,8 @@ export const mayChangeRoles = (actor: GroupRole) => actor === 'owner';
 export const roleCanChange = (target: GroupRole) => target !== 'owner';
 
 /** Remove: the owner removes anyone else; an admin removes plain members only. */
-export const mayRemove = (actor: GroupRole, target: GroupRole) => (actor === 'owner' ? target !== 'owner' : actor === 'admin' && target === 'member');
+export const mayRemove = (actor: GroupRole, target: GroupRole) =>
+  actor === 'owner' ? target !== 'owner' : actor === 'admin' && target === 'member';
 
 /** Create or revoke invites, rename the group: the owner and admins. */
 export const mayManage = (actor: GroupRole) => actor === 'owner' || actor === 'admin';

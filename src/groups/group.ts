@@ -34,5 +34,9 @@ export const groupIndexes: IndexSpec[] = [
   // Creations cut off by a crash, for their resumption (group-creation.ts).
   { collection: GROUPS, name: 'creation_check', key: { creationCheckAt: 1 } },
   // The caller's groups, most recently joined first (ListGroups).
-  { collection: CONVERSATION_MEMBERS, name: 'groups_by_member', key: { address: 1, type: 1, joinedAt: -1, _id: 1 } },
+  {
+    collection: CONVERSATION_MEMBERS,
+    name: 'groups_by_member',
+    key: { address: 1, type: 1, joinedAt: -1, _id: 1 },
+  },
 ];

@@ -41,15 +41,33 @@ export interface GroupsDependencies {
 }
 
 /** Every index of the groups area (created at start, and by the ensure-indexes command before a rollout). */
-export const groupsIndexes: IndexSpec[] = [...groupIndexes, ...groupInviteIndexes, ...groupRemovalIndexes];
+export const groupsIndexes: IndexSpec[] = [
+  ...groupIndexes,
+  ...groupInviteIndexes,
+  ...groupRemovalIndexes,
+];
 
 export async function createGroupsArea(deps: GroupsDependencies) {
   const { store, conversations } = deps;
   await store.ensureIndexes(groupsIndexes);
-  const memberships = new Memberships(store, conversations, deps.sender, deps.avatars, deps.messageMedia, deps.settings.maxMembers);
+  const memberships = new Memberships(
+    store,
+    conversations,
+    deps.sender,
+    deps.avatars,
+    deps.messageMedia,
+    deps.settings.maxMembers,
+  );
   const invites = new GroupInvites(store, memberships.removals);
   const { maxMembers, creationFaultExitAfterStep } = deps.settings;
-  const creation = new GroupCreation(memberships.groups, conversations, deps.sender, deps.avatars, maxMembers, creationFaultExitAfterStep);
+  const creation = new GroupCreation(
+    memberships.groups,
+    conversations,
+    deps.sender,
+    deps.avatars,
+    maxMembers,
+    creationFaultExitAfterStep,
+  );
   const groups = new Groups(conversations, memberships, invites, deps.blocks, creation);
   return {
     service: createGroupsService({ groups, memberships, invites }),

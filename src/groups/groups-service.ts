@@ -37,7 +37,11 @@ export interface GroupsServiceDependencies {
 
 const iso = (date: Date) => date.toISOString();
 
-const groupView = (group: GroupRecord, myRole: GroupRole, timers: ReadonlyMap<string, number> = new Map()) => ({
+const groupView = (
+  group: GroupRecord,
+  myRole: GroupRole,
+  timers: ReadonlyMap<string, number> = new Map(),
+) => ({
   id: group._id,
   name: group.name,
   description: group.description,
@@ -49,26 +53,41 @@ const groupView = (group: GroupRecord, myRole: GroupRole, timers: ReadonlyMap<st
   disappearingTimerSeconds: timers.get(group._id) ?? 0,
 });
 
-const memberView = (member: GroupMember) => ({ address: member.address, role: member.role, joinedAt: iso(member.joinedAt) });
+const memberView = (member: GroupMember) => ({
+  address: member.address,
+  role: member.role,
+  joinedAt: iso(member.joinedAt),
+});
 
 export function createGroupsService({ groups, memberships, invites }: GroupsServiceDependencies) {
   /** The caller's membership of a group and the group; 403 unless `allowed` says the role may act. */
-  const callerIn = async (groupId: string, context: HandlerContext, allowed: (role: GroupRole) => boolean = () => true) => {
+  const callerIn = async (
+    groupId: string,
+    context: HandlerContext,
+    allowed: (role: GroupRole) => boolean = () => true,
+  ) => {
     const caller = requireCaller(context).address;
     const found = await memberships.requireMember(groupId, caller);
-    if (!allowed(found.member.role)) throw permissionDenied('Your role in this group does not allow this');
+    if (!allowed(found.member.role))
+      throw permissionDenied('Your role in this group does not allow this');
     return { caller, ...found };
   };
 
   /** A member named in the path: 404 when the address is malformed or not a member (groups.proto). */
   const memberNamed = async (groupId: string, address: string) => {
-    const member = isWalletAddress(address) ? await memberships.member(groupId, address.toLowerCase()) : null;
+    const member = isWalletAddress(address)
+      ? await memberships.member(groupId, address.toLowerCase())
+      : null;
     if (!member) throw notFound('No such member in this group');
     return member;
   };
 
   /** Promote and demote (group-roles.ts). */
-  const changeRole = async (request: PromoteMemberRequest | DemoteMemberRequest, context: HandlerContext, role: 'admin' | 'member') => {
+  const changeRole = async (
+    request: PromoteMemberRequest | DemoteMemberRequest,
+    context: HandlerContext,
+    role: 'admin' | 'member',
+  ) => {
     const { caller } = await callerIn(request.groupId, context, mayChangeRoles);
     const target = await memberNamed(request.groupId, request.address);
     if (!roleCanChange(target.role)) throw permissionDenied("The owner's role cannot change");
@@ -79,21 +98,44 @@ export function createGroupsService({ groups, memberships, invites }: GroupsServ
     async createGroup(request: CreateGroupRequest, context: HandlerContext) {
       const caller = requireCaller(context).address;
       const { group, members } = await groups.create(caller, request);
-      return { success: true, message: 'Group created', group: groupView(group, 'owner'), members: members.map(memberView) };
+      return {
+        success: true,
+        message: 'Group created',
+        group: groupView(group, 'owner'),
+        members: members.map(memberView),
+      };
     },
 
     async listGroups(request: ListGroupsRequest, context: HandlerContext) {
       const caller = requireCaller(context).address;
-      if (request.pageSize < 0 || request.pageSize > 200) throw invalidArgument('page_size must be between 1 and 200 (0: 50)');
-      const page = await groups.listOf(caller, pageSize(request.pageSize), decodeCursor(request.cursor));
+      if (request.pageSize < 0 || request.pageSize > 200)
+        throw invalidArgument('page_size must be between 1 and 200 (0: 50)');
+      const page = await groups.listOf(
+        caller,
+        pageSize(request.pageSize),
+        decodeCursor(request.cursor),
+      );
       const timers = await memberships.timersOf(page.items.map(({ group }) => group._id));
-      return { success: true, message: `${page.items.length} groups`, groups: page.items.map(({ group, member }) => groupView(group, member.role, timers)), nextCursor: page.nextCursor };
+      return {
+        success: true,
+        message: `${page.items.length} groups`,
+        groups: page.items.map(({ group, member }) => groupView(group, member.role, timers)),
+        nextCursor: page.nextCursor,
+      };
     },
 
     async getGroup(request: GetGroupRequest, context: HandlerContext) {
       const { group, member } = await callerIn(request.groupId, context);
-      const [members, timers] = await Promise.all([memberships.list(request.groupId), memberships.timersOf([group._id])]);
-      return { success: true, message: 'Group found', group: groupView(group, member.role, timers), members: members.map(memberView) };
+      const [members, timers] = await Promise.all([
+        memberships.list(request.groupId),
+        memberships.timersOf([group._id]),
+      ]);
+      return {
+        success: true,
+        message: 'Group found',
+        group: groupView(group, member.role, timers),
+        members: members.map(memberView),
+      };
     },
 
     async joinGroup(request: JoinGroupRequest, context: HandlerContext) {
@@ -102,7 +144,11 @@ export function createGroupsService({ groups, memberships, invites }: GroupsServ
       return {
         success: true,
         message: joined.alreadyMember ? 'Already a member' : 'Joined the group',
-        group: groupView(joined.group, joined.member.role, await memberships.timersOf([joined.group._id])),
+        group: groupView(
+          joined.group,
+          joined.member.role,
+          await memberships.timersOf([joined.group._id]),
+        ),
         alreadyMember: joined.alreadyMember,
       };
     },
@@ -110,13 +156,29 @@ export function createGroupsService({ groups, memberships, invites }: GroupsServ
     async leaveGroup(request: LeaveGroupRequest, context: HandlerContext) {
       const { caller } = await callerIn(request.groupId, context);
       const outcome = await memberships.depart(request.groupId, caller, 'member_left', caller);
-      return { success: true, message: outcome.groupDeleted ? 'Left; the group was deleted' : 'Left the group', newOwnerAddress: outcome.newOwner, groupDeleted: outcome.groupDeleted };
+      return {
+        success: true,
+        message: outcome.groupDeleted ? 'Left; the group was deleted' : 'Left the group',
+        newOwnerAddress: outcome.newOwner,
+        groupDeleted: outcome.groupDeleted,
+      };
     },
 
     async createGroupInvite(request: CreateGroupInviteRequest, context: HandlerContext) {
       const { caller } = await callerIn(request.groupId, context, mayManage);
-      const { code, invite } = await invites.create(request.groupId, caller, request.maxUses, request.expiresInSeconds);
-      return { success: true, message: 'Invite created', inviteCode: code, expiresAt: iso(invite.expiresAt), maxUses: invite.maxUses };
+      const { code, invite } = await invites.create(
+        request.groupId,
+        caller,
+        request.maxUses,
+        request.expiresInSeconds,
+      );
+      return {
+        success: true,
+        message: 'Invite created',
+        inviteCode: code,
+        expiresAt: iso(invite.expiresAt),
+        maxUses: invite.maxUses,
+      };
     },
 
     async revokeGroupInvite(request: RevokeGroupInviteRequest, context: HandlerContext) {
@@ -129,7 +191,11 @@ export function createGroupsService({ groups, memberships, invites }: GroupsServ
       const name = groupName(request.name);
       const { caller, member } = await callerIn(request.groupId, context, mayManage);
       const group = await memberships.rename(request.groupId, caller, name);
-      return { success: true, message: 'Group renamed', group: groupView(group, member.role, await memberships.timersOf([group._id])) };
+      return {
+        success: true,
+        message: 'Group renamed',
+        group: groupView(group, member.role, await memberships.timersOf([group._id])),
+      };
     },
 
     async promoteMember(request: PromoteMemberRequest, context: HandlerContext) {
@@ -144,13 +210,26 @@ export function createGroupsService({ groups, memberships, invites }: GroupsServ
 
     async removeMember(request: RemoveMemberRequest, context: HandlerContext) {
       const { caller, member: actor } = await callerIn(request.groupId, context);
-      if (!isWalletAddress(request.address)) throw invalidArgument('address must be a wallet address (0x + 40 hex digits)');
-      if (request.address.toLowerCase() === caller) throw invalidArgument('To leave a group, use leave');
+      if (!isWalletAddress(request.address))
+        throw invalidArgument('address must be a wallet address (0x + 40 hex digits)');
+      if (request.address.toLowerCase() === caller)
+        throw invalidArgument('To leave a group, use leave');
       if (actor.role === 'member') throw permissionDenied('Plain members cannot remove members');
       const target = await memberNamed(request.groupId, request.address);
-      if (!mayRemove(actor.role, target.role)) throw permissionDenied('Admins can remove plain members only');
-      const outcome = await memberships.depart(request.groupId, target.address, 'member_removed', caller);
-      return { success: true, message: 'Member removed', address: target.address, memberCount: outcome.memberCount };
+      if (!mayRemove(actor.role, target.role))
+        throw permissionDenied('Admins can remove plain members only');
+      const outcome = await memberships.depart(
+        request.groupId,
+        target.address,
+        'member_removed',
+        caller,
+      );
+      return {
+        success: true,
+        message: 'Member removed',
+        address: target.address,
+        memberCount: outcome.memberCount,
+      };
     },
   };
 }

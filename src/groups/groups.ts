@@ -28,7 +28,8 @@ export interface NewGroup {
 /** A group name: 1 to 64 characters after trimming whitespace. */
 export function groupName(name: string): string {
   const trimmed = name.trim();
-  if (trimmed.length === 0 || [...trimmed].length > MAX_NAME_LENGTH) throw invalidArgument(`name must be 1 to ${MAX_NAME_LENGTH} characters`);
+  if (trimmed.length === 0 || [...trimmed].length > MAX_NAME_LENGTH)
+    throw invalidArgument(`name must be 1 to ${MAX_NAME_LENGTH} characters`);
   return trimmed;
 }
 
@@ -41,14 +42,25 @@ export class Groups {
     private readonly creation: GroupCreation,
   ) {}
 
-  async create(owner: string, request: NewGroup): Promise<{ group: GroupRecord; members: GroupMember[] }> {
+  async create(
+    owner: string,
+    request: NewGroup,
+  ): Promise<{ group: GroupRecord; members: GroupMember[] }> {
     const name = groupName(request.name);
-    if ([...request.description].length > MAX_DESCRIPTION_LENGTH) throw invalidArgument(`description must be at most ${MAX_DESCRIPTION_LENGTH} characters`);
-    if (request.memberAddresses.length > MAX_INITIAL_MEMBERS) throw invalidArgument(`member_addresses may list at most ${MAX_INITIAL_MEMBERS} addresses`);
-    const named = await Promise.all(request.memberAddresses.map((address) => this.conversations.existingUser(address, 'member_addresses')));
+    if ([...request.description].length > MAX_DESCRIPTION_LENGTH)
+      throw invalidArgument(`description must be at most ${MAX_DESCRIPTION_LENGTH} characters`);
+    if (request.memberAddresses.length > MAX_INITIAL_MEMBERS)
+      throw invalidArgument(`member_addresses may list at most ${MAX_INITIAL_MEMBERS} addresses`);
+    const named = await Promise.all(
+      request.memberAddresses.map((address) =>
+        this.conversations.existingUser(address, 'member_addresses'),
+      ),
+    );
     const candidates = [...new Set(named)].filter((address) => address !== owner);
     // Initial members who have blocked the creator are left out (groups.proto).
-    const blockers = await Promise.all(candidates.map((address) => this.blocks.isBlocked(address, owner)));
+    const blockers = await Promise.all(
+      candidates.map((address) => this.blocks.isBlocked(address, owner)),
+    );
     const members = candidates.filter((_, index) => !blockers[index]);
     const group: GroupRecord = {
       _id: randomBytes(16).toString('base64url'),
@@ -64,7 +76,10 @@ export class Groups {
   }
 
   /** Joins with a code: the group, and whether the caller already was a member (the code is then not used). */
-  async join(joiner: string, code: string): Promise<{ group: GroupRecord; member: GroupMember; alreadyMember: boolean }> {
+  async join(
+    joiner: string,
+    code: string,
+  ): Promise<{ group: GroupRecord; member: GroupMember; alreadyMember: boolean }> {
     const invite = await this.invites.find(code);
     const existing = await this.memberships.member(invite.groupId, joiner);
     if (!existing) {
@@ -82,9 +97,21 @@ export class Groups {
   }
 
   /** The caller's groups, most recently joined first, with the caller's membership. */
-  async listOf(address: string, limit: number, after: CursorPosition | undefined): Promise<NewestFirstPage<{ group: GroupRecord; member: GroupMember }>> {
-    const page = await newestFirstPage(this.conversations.members, { address, type: 'group' }, 'joinedAt', limit, after);
-    const groups = await this.memberships.groups.find({ _id: { $in: page.items.map((member) => member.groupId) } });
+  async listOf(
+    address: string,
+    limit: number,
+    after: CursorPosition | undefined,
+  ): Promise<NewestFirstPage<{ group: GroupRecord; member: GroupMember }>> {
+    const page = await newestFirstPage(
+      this.conversations.members,
+      { address, type: 'group' },
+      'joinedAt',
+      limit,
+      after,
+    );
+    const groups = await this.memberships.groups.find({
+      _id: { $in: page.items.map((member) => member.groupId) },
+    });
     const byId = new Map(groups.map((group) => [group._id, group]));
     const items = page.items.flatMap((member) => {
       const group = byId.get(member.groupId);

@@ -47,7 +47,13 @@ export interface DepartureOutcome {
   readonly memberCount: number;
 }
 
-export const groupTarget = (groupId: string): Target => ({ conversationId: conversationIdOf(groupId), type: 'group', peer: '', groupId, channelId: '' });
+export const groupTarget = (groupId: string): Target => ({
+  conversationId: conversationIdOf(groupId),
+  type: 'group',
+  peer: '',
+  groupId,
+  channelId: '',
+});
 
 const ROLE_ORDER: Record<GroupRole, number> = { owner: 0, admin: 1, member: 2 };
 
@@ -68,7 +74,10 @@ export class Memberships {
   }
 
   /** The group as `address` may see it: 404 unless `address` is a member. */
-  async requireMember(groupId: string, address: string): Promise<{ group: GroupRecord; member: GroupMember }> {
+  async requireMember(
+    groupId: string,
+    address: string,
+  ): Promise<{ group: GroupRecord; member: GroupMember }> {
     const member = groupId.length > 64 ? null : await this.member(groupId, address);
     const group = member ? await this.groups.findOne({ _id: groupId }) : null;
     if (!member || !group) throw notFound('No such group');
@@ -76,19 +85,36 @@ export class Memberships {
   }
 
   async member(groupId: string, address: string): Promise<GroupMember | null> {
-    return (await this.conversations.member(conversationIdOf(groupId), address)) as GroupMember | null;
+    return (await this.conversations.member(
+      conversationIdOf(groupId),
+      address,
+    )) as GroupMember | null;
   }
 
   /** The disappearing-message timers of these groups (their conversations'), by group id. */
   async timersOf(groupIds: readonly string[]): Promise<Map<string, number>> {
-    const found = await this.conversations.conversations.find({ _id: { $in: groupIds.map(conversationIdOf) } });
-    return new Map(found.map((conversation) => [conversation._id.slice('group:'.length), conversation.disappearingTimerSeconds]));
+    const found = await this.conversations.conversations.find({
+      _id: { $in: groupIds.map(conversationIdOf) },
+    });
+    return new Map(
+      found.map((conversation) => [
+        conversation._id.slice('group:'.length),
+        conversation.disappearingTimerSeconds,
+      ]),
+    );
   }
 
   /** Every member: the owner first, then admins, then members, each by joining time. */
   async list(groupId: string): Promise<GroupMember[]> {
-    const members = (await this.conversations.members.find({ conversationId: conversationIdOf(groupId) })) as GroupMember[];
-    return members.sort((a, b) => ROLE_ORDER[a.role] - ROLE_ORDER[b.role] || a.joinedAt.getTime() - b.joinedAt.getTime() || a.address.localeCompare(b.address));
+    const members = (await this.conversations.members.find({
+      conversationId: conversationIdOf(groupId),
+    })) as GroupMember[];
+    return members.sort(
+      (a, b) =>
+        ROLE_ORDER[a.role] - ROLE_ORDER[b.role] ||
+        a.joinedAt.getTime() - b.joinedAt.getTime() ||
+        a.address.localeCompare(b.address),
+    );
   }
 
   /**
@@ -97,38 +123,70 @@ export class Memberships {
    */
   async join(groupId: string, address: string): Promise<boolean> {
     if (await this.member(groupId, address)) return false;
-    const counted = await this.groups.updateOne({ _id: groupId, memberCount: { $lt: this.maxMembers } }, { $inc: { memberCount: 1 } });
+    const counted = await this.groups.updateOne(
+      { _id: groupId, memberCount: { $lt: this.maxMembers } },
+      { $inc: { memberCount: 1 } },
+    );
     if (counted.matchedCount === 0) {
       if (!(await this.groups.findOne({ _id: groupId }))) throw notFound('No such group');
       throw conflict(`The group already has ${this.maxMembers} members`);
     }
     const target = groupTarget(groupId);
-    const historyFrom = ((await this.conversations.find(target.conversationId))?.lastSequence ?? 0) + 1;
+    const historyFrom =
+      ((await this.conversations.find(target.conversationId))?.lastSequence ?? 0) + 1;
     try {
-      await this.conversations.members.insertOne(newMember(groupId, address, 'member', new Date(), historyFrom));
+      await this.conversations.members.insertOne(
+        newMember(groupId, address, 'member', new Date(), historyFrom),
+      );
     } catch (error) {
       await this.groups.updateOne({ _id: groupId }, { $inc: { memberCount: -1 } });
       if (error instanceof DuplicateKeyError) return false;
       throw error;
     }
-    await this.sender.appendSystem(target, 'member_joined', { actor_address: address, member_address: address });
+    await this.sender.appendSystem(target, 'member_joined', {
+      actor_address: address,
+      member_address: address,
+    });
     return true;
   }
 
   /** Sets a member's role (never the owner's); answers the member, and whether it changed. */
-  async setRole(groupId: string, actor: string, member: GroupMember, role: 'admin' | 'member'): Promise<GroupMember> {
+  async setRole(
+    groupId: string,
+    actor: string,
+    member: GroupMember,
+    role: 'admin' | 'member',
+  ): Promise<GroupMember> {
     if (member.role === role) return member;
-    const changed = await this.conversations.members.findOneAndUpdate({ _id: member._id, role: member.role }, { $set: { role } }, { returnDocument: 'after' });
+    const changed = await this.conversations.members.findOneAndUpdate(
+      { _id: member._id, role: member.role },
+      { $set: { role } },
+      { returnDocument: 'after' },
+    );
     if (!changed) throw notFound('No such member');
-    await this.sender.appendSystem(groupTarget(groupId), role === 'admin' ? 'member_promoted' : 'member_demoted', { actor_address: actor, member_address: member.address });
+    await this.sender.appendSystem(
+      groupTarget(groupId),
+      role === 'admin' ? 'member_promoted' : 'member_demoted',
+      { actor_address: actor, member_address: member.address },
+    );
     return changed as GroupMember;
   }
 
   async rename(groupId: string, actor: string, name: string): Promise<GroupRecord> {
-    const renamed = await this.groups.findOneAndUpdate({ _id: groupId }, { $set: { name } }, { returnDocument: 'after' });
+    const renamed = await this.groups.findOneAndUpdate(
+      { _id: groupId },
+      { $set: { name } },
+      { returnDocument: 'after' },
+    );
     if (!renamed) throw notFound('No such group');
-    await this.conversations.conversations.updateOne({ _id: conversationIdOf(groupId) }, { $set: { title: name } });
-    await this.sender.appendSystem(groupTarget(groupId), 'group_renamed', { actor_address: actor, name });
+    await this.conversations.conversations.updateOne(
+      { _id: conversationIdOf(groupId) },
+      { $set: { title: name } },
+    );
+    await this.sender.appendSystem(groupTarget(groupId), 'group_renamed', {
+      actor_address: actor,
+      name,
+    });
     return renamed;
   }
 
@@ -136,21 +194,43 @@ export class Memberships {
    * `address` leaves (`member_left`, actor itself) or is removed (`member_removed`, by `actor`).
    * Repeating it after a crash finishes what the first run left.
    */
-  async depart(groupId: string, address: string, departure: Departure, actor: string): Promise<DepartureOutcome> {
+  async depart(
+    groupId: string,
+    address: string,
+    departure: Departure,
+    actor: string,
+  ): Promise<DepartureOutcome> {
     const target = groupTarget(groupId);
     const group = await this.groups.findOne({ _id: groupId });
     if (!group) return { newOwner: '', groupDeleted: true, memberCount: 0 };
     const newOwner = group.ownerAddress === address ? await this.passOwnership(group, address) : '';
     if (departure === 'member_removed') await this.removals.record(groupId, address);
-    const { deletedCount } = await this.conversations.members.deleteOne({ _id: memberId(target.conversationId, address) });
-    const counted = deletedCount > 0 ? await this.groups.findOneAndUpdate({ _id: groupId }, { $inc: { memberCount: -1 } }, { returnDocument: 'after' }) : group;
+    const { deletedCount } = await this.conversations.members.deleteOne({
+      _id: memberId(target.conversationId, address),
+    });
+    const counted =
+      deletedCount > 0
+        ? await this.groups.findOneAndUpdate(
+            { _id: groupId },
+            { $inc: { memberCount: -1 } },
+            { returnDocument: 'after' },
+          )
+        : group;
     const memberCount = counted?.memberCount ?? 0;
     if (newOwner === '' && group.ownerAddress === address) {
       await this.end(group);
       return { newOwner: '', groupDeleted: true, memberCount: 0 };
     }
-    if (deletedCount > 0) await this.sender.appendSystem(target, departure, { actor_address: actor, member_address: address });
-    if (newOwner !== '') await this.sender.appendSystem(target, 'ownership_transferred', { actor_address: address, member_address: newOwner });
+    if (deletedCount > 0)
+      await this.sender.appendSystem(target, departure, {
+        actor_address: actor,
+        member_address: address,
+      });
+    if (newOwner !== '')
+      await this.sender.appendSystem(target, 'ownership_transferred', {
+        actor_address: address,
+        member_address: newOwner,
+      });
     return { newOwner, groupDeleted: false, memberCount };
   }
 
@@ -161,11 +241,18 @@ export class Memberships {
   private async passOwnership(group: GroupRecord, departing: string): Promise<string> {
     const conversationId = conversationIdOf(group._id);
     const others = { conversationId, address: { $ne: departing } };
-    const [successor] =
-      (await this.conversations.members.find({ ...others, role: 'owner' }, { limit: 1 })).concat(
-        await this.conversations.members.find({ ...others, role: 'admin' }, { sort: { joinedAt: 1, _id: 1 }, limit: 1 }),
-        await this.conversations.members.find({ ...others, role: 'member' }, { sort: { joinedAt: 1, _id: 1 }, limit: 1 }),
-      );
+    const [successor] = (
+      await this.conversations.members.find({ ...others, role: 'owner' }, { limit: 1 })
+    ).concat(
+      await this.conversations.members.find(
+        { ...others, role: 'admin' },
+        { sort: { joinedAt: 1, _id: 1 }, limit: 1 },
+      ),
+      await this.conversations.members.find(
+        { ...others, role: 'member' },
+        { sort: { joinedAt: 1, _id: 1 }, limit: 1 },
+      ),
+    );
     if (!successor) return '';
     await this.conversations.members.updateOne({ _id: successor._id }, { $set: { role: 'owner' } });
     await this.groups.updateOne({ _id: group._id }, { $set: { ownerAddress: successor.address } });
@@ -180,11 +267,15 @@ export class Memberships {
   private async end(group: GroupRecord): Promise<void> {
     const groupId = group._id;
     const conversationId = conversationIdOf(groupId);
-    if (group.avatarMediaId !== '') await this.avatars.releaseAvatar(group.avatarMediaId, { kind: 'group', id: groupId });
+    if (group.avatarMediaId !== '')
+      await this.avatars.releaseAvatar(group.avatarMediaId, { kind: 'group', id: groupId });
     // The messages are messaging's records, but they die with the group: nobody can read them.
     const messages = this.store.collection<StoredMessage>(MESSAGES);
     const now = new Date();
-    for (const message of await messages.find({ conversationId, mediaId: { $ne: '' } }, { projection: { _id: 1, mediaId: 1 } })) {
+    for (const message of await messages.find(
+      { conversationId, mediaId: { $ne: '' } },
+      { projection: { _id: 1, mediaId: 1 } },
+    )) {
       await this.messageMedia.endReference(message.mediaId, message._id, now);
     }
     await messages.deleteMany({ conversationId });
@@ -196,7 +287,13 @@ export class Memberships {
   }
 }
 
-export function newMember(groupId: string, address: string, role: GroupRole, joinedAt: Date, historyFrom: number): GroupMember {
+export function newMember(
+  groupId: string,
+  address: string,
+  role: GroupRole,
+  joinedAt: Date,
+  historyFrom: number,
+): GroupMember {
   const conversationId = conversationIdOf(groupId);
   return {
     _id: memberId(conversationId, address),

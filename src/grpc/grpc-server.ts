@@ -55,7 +55,10 @@ export async function startGrpcServer(options: GrpcServerOptions): Promise<Runni
   // Counted here because the HTTP servers never listen themselves and so cannot report drained.
   let inFlight = 0;
   let drained: (() => void) | undefined;
-  const counted = (req: http.IncomingMessage | http2.Http2ServerRequest, res: http.ServerResponse | http2.Http2ServerResponse) => {
+  const counted = (
+    req: http.IncomingMessage | http2.Http2ServerRequest,
+    res: http.ServerResponse | http2.Http2ServerResponse,
+  ) => {
     inFlight++;
     res.once('close', () => {
       if (--inFlight === 0) drained?.();
@@ -105,10 +108,17 @@ export async function startGrpcServer(options: GrpcServerOptions): Promise<Runni
 }
 
 /** The socket peer, or the client behind it when the peer is a trusted proxy (same rule as the HTTP port). */
-function clientIpOf(req: http.IncomingMessage | http2.Http2ServerRequest, trusted: BlockList | undefined): string {
+function clientIpOf(
+  req: http.IncomingMessage | http2.Http2ServerRequest,
+  trusted: BlockList | undefined,
+): string {
   const peer = normaliseIp(req.socket.remoteAddress ?? '') ?? 'unknown';
   const forwarded = req.headers['x-forwarded-for'];
-  return resolveClientIp(peer, Array.isArray(forwarded) ? forwarded.join(', ') : forwarded, trusted);
+  return resolveClientIp(
+    peer,
+    Array.isArray(forwarded) ? forwarded.join(', ') : forwarded,
+    trusted,
+  );
 }
 
 function headerValue(value: string | string[] | undefined): string | undefined {

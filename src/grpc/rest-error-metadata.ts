@@ -24,7 +24,10 @@ export const restErrorMetadata: Interceptor = (next) => async (request) => {
 /** The error as Connect would send it (anything else is an internal error), with its rendering added. */
 export function withRestRendering(error: unknown): ConnectError {
   const rendered = renderError(error);
-  const connectError = error instanceof ConnectError ? error : new ConnectError('internal error', Code.Internal, undefined, undefined, error);
+  const connectError =
+    error instanceof ConnectError
+      ? error
+      : new ConnectError('internal error', Code.Internal, undefined, undefined, error);
   connectError.metadata.set(HTTP_STATUS_HEADER, String(rendered.status));
   connectError.metadata.set(ERROR_ENVELOPE_HEADER, asciiJson(rendered.body));
   return connectError;
@@ -32,5 +35,8 @@ export function withRestRendering(error: unknown): ConnectError {
 
 /** JSON with every non-ASCII character escaped: metadata values must be printable ASCII. */
 function asciiJson(value: unknown): string {
-  return JSON.stringify(value).replace(/[\u007f-\uffff]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return JSON.stringify(value).replace(
+    /[\u007f-\uffff]/g,
+    (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
 }

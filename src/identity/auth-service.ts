@@ -31,14 +31,33 @@ export function createAuthService(deps: AuthServiceDependencies) {
 
     async checkUsername(request: CheckUsernameRequest, context: HandlerContext) {
       if (request.username === '') throw invalidArgument('username is required');
-      if (request.username.length > USERNAME_MAX_INPUT) throw invalidArgument(`username has at most ${USERNAME_MAX_INPUT} characters`);
+      if (request.username.length > USERNAME_MAX_INPUT)
+        throw invalidArgument(`username has at most ${USERNAME_MAX_INPUT} characters`);
       const check = checkUsername(request.username);
-      if (!check.valid) return { success: true, message: check.reason, username: check.username, valid: false, available: false, reason: 'invalid' };
+      if (!check.valid)
+        return {
+          success: true,
+          message: check.reason,
+          username: check.username,
+          valid: false,
+          available: false,
+          reason: 'invalid',
+        };
       if (isReservedUsername(check.username)) {
-        return { success: true, message: 'The username is reserved', username: check.username, valid: true, available: false, reason: 'reserved' };
+        return {
+          success: true,
+          message: 'The username is reserved',
+          username: check.username,
+          valid: true,
+          available: false,
+          reason: 'reserved',
+        };
       }
       const caller = optionalCaller(context)?.address ?? '';
-      const [holder, held] = await Promise.all([deps.accounts.findByUsername(check.username), deps.usernames.isHeldAgainst(check.username, caller)]);
+      const [holder, held] = await Promise.all([
+        deps.accounts.findByUsername(check.username),
+        deps.usernames.isHeldAgainst(check.username, caller),
+      ]);
       const available = (holder === null || holder._id === caller) && !held;
       return {
         success: true,
@@ -52,7 +71,10 @@ export function createAuthService(deps: AuthServiceDependencies) {
 
     async createWsTicket(_: unknown, context: HandlerContext) {
       const caller = requireCaller(context);
-      const ticket = await deps.wsTickets.issue({ address: caller.address, sessionId: caller.sessionId });
+      const ticket = await deps.wsTickets.issue({
+        address: caller.address,
+        sessionId: caller.sessionId,
+      });
       return {
         success: true,
         message: 'WebSocket ticket issued',

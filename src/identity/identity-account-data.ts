@@ -44,13 +44,24 @@ export class IdentityAccountData implements AccountDataOwner {
   async close(address: string, movedTo: string | null): Promise<void> {
     const { accounts, retiredWallets, heldUsernames } = this.deps;
     if (movedTo === null) {
-      const retired = await retiredWallets.retire({ _id: address, reason: 'deleted', movedTo: null, account: null, expiresAt: new Date(Date.now() + USERNAME_HOLD_MS) });
+      const retired = await retiredWallets.retire({
+        _id: address,
+        reason: 'deleted',
+        movedTo: null,
+        account: null,
+        expiresAt: new Date(Date.now() + USERNAME_HOLD_MS),
+      });
       // Absent on a rerun after the last step: the hold was written before the record went.
       const account = await accounts.findRecord(address);
       if (account) await heldUsernames.hold(account.username, address, retired.expiresAt);
       await accounts.markDeleted(address, retired.retiredAt);
     } else {
-      await retiredWallets.retire({ _id: address, reason: 'moved', movedTo, account: await accounts.findRecord(address) });
+      await retiredWallets.retire({
+        _id: address,
+        reason: 'moved',
+        movedTo,
+        account: await accounts.findRecord(address),
+      });
     }
     await this.endSessions(address, movedTo === null ? 'account_deleted' : 'account_moved');
   }

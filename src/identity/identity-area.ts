@@ -90,7 +90,10 @@ export async function createIdentityArea(deps: IdentityDependencies) {
   const serviceName = settings.service.name;
   const audit = new AuditLog(store);
   const lockouts = new Lockouts(sharedState, deps.lockoutsEnabled);
-  const sessions = new SessionManager(store, revocations, new SessionActivity(sharedState), { ttlMs: settings.sessions.ttlMs, idleTimeoutMs: settings.sessions.idleTimeoutMs });
+  const sessions = new SessionManager(store, revocations, new SessionActivity(sharedState), {
+    ttlMs: settings.sessions.ttlMs,
+    idleTimeoutMs: settings.sessions.idleTimeoutMs,
+  });
   sessions.onEnded(deps.sessionEnds);
   const refreshTokens = new RefreshTokenRepository(store);
   const cookies: CookiePolicy = {
@@ -100,12 +103,21 @@ export async function createIdentityArea(deps: IdentityDependencies) {
   };
   const dpop = new DpopValidator({ sharedState });
   const tokenPairs = new TokenPairIssuer(tokens, refreshTokens);
-  const sessionStarter = new SessionStarter({ sessions, tokenPairs, cookies, audit, retiredWallets });
+  const sessionStarter = new SessionStarter({
+    sessions,
+    tokenPairs,
+    cookies,
+    audit,
+    retiredWallets,
+  });
   const pendingSignIns = new PendingSignIns(sharedState, tokens);
   const trustedDevices = new TrustedDevices(store, settings.mfa.trustedDeviceTtlMs);
   const devices = new DeviceRepository(store);
   const spentSignatures = new SpentSignatures(store);
-  const signers = new SignerRecovery({ workers: settings.signIn.signatureWorkers, logger: deps.logger });
+  const signers = new SignerRecovery({
+    workers: settings.signIn.signatureWorkers,
+    logger: deps.logger,
+  });
   /** The parts of a sign-in flow: wallet sign-in here, and the phone and second-factor areas' flows. */
   const signIn: SignInParts = {
     accounts,
@@ -120,7 +132,12 @@ export async function createIdentityArea(deps: IdentityDependencies) {
     pendingSignIns,
     walletProof: new WalletProof({ serviceName, signers, spentSignatures, lockouts, audit }),
     usernames,
-    registration: new Registration(accounts, usernames, retiredWallets, settings.registration.powDifficultyBits),
+    registration: new Registration(
+      accounts,
+      usernames,
+      retiredWallets,
+      settings.registration.powDifficultyBits,
+    ),
     mfaGate: new MfaGate({ trustedDevices, pendingSignIns, sessionStarter }),
   };
 
@@ -150,7 +167,14 @@ export async function createIdentityArea(deps: IdentityDependencies) {
     /** Recovers EIP-191 signers on worker threads: a background task (started before serving, stopped after the servers drain). */
     signers,
     /** Identity's and the accounts area's records in account moves and deletions, and the walks' first step (`close`). */
-    accountData: new IdentityAccountData({ accounts, retiredWallets, heldUsernames, sessions, refreshTokens, devices }),
+    accountData: new IdentityAccountData({
+      accounts,
+      retiredWallets,
+      heldUsernames,
+      sessions,
+      refreshTokens,
+      devices,
+    }),
     mirror: endedSessionsMirror(store, revocations),
   };
 }

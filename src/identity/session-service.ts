@@ -1,6 +1,10 @@
 /** SessionService: reading, resuming and ending sessions (documented in session.proto). */
 import type { HandlerContext } from '@connectrpc/connect';
-import type { DeleteSessionRequest, ListSessionsRequest, LogoutAllRequest } from '../gen/service/v1/session_pb.js';
+import type {
+  DeleteSessionRequest,
+  ListSessionsRequest,
+  LogoutAllRequest,
+} from '../gen/service/v1/session_pb.js';
 import { invalidArgument, notFound, unauthenticated } from '../platform/errors/api-error.js';
 import { callInfoOf } from '../platform/rpc/call-context.js';
 import type { Account } from '../accounts/account.js';
@@ -51,7 +55,11 @@ export function createSessionService(deps: SessionServiceDependencies) {
   const endCurrent = async (context: HandlerContext, reason: string) => {
     const caller = requireCaller(context);
     await sessions.end(caller.sessionId, reason);
-    await audit.record(callInfoOf(context), 'logout', { address: caller.address, sessionId: caller.sessionId, detail: reason });
+    await audit.record(callInfoOf(context), 'logout', {
+      address: caller.address,
+      sessionId: caller.sessionId,
+      detail: reason,
+    });
     return caller;
   };
 
@@ -84,26 +92,51 @@ export function createSessionService(deps: SessionServiceDependencies) {
 
     async listSessions(request: ListSessionsRequest, context: HandlerContext) {
       const caller = requireCaller(context);
-      if (request.pageSize < 0 || request.pageSize > 200) throw invalidArgument('page_size must be between 0 and 200');
-      if (request.cursor !== '') throw invalidArgument(`cursor is not valid: an account has at most ${MAX_SESSIONS} sessions, listed in one page`);
+      if (request.pageSize < 0 || request.pageSize > 200)
+        throw invalidArgument('page_size must be between 0 and 200');
+      if (request.cursor !== '')
+        throw invalidArgument(
+          `cursor is not valid: an account has at most ${MAX_SESSIONS} sessions, listed in one page`,
+        );
       const active = await sessions.listActive(caller.address);
-      const ordered = [...active.filter((s) => s._id === caller.sessionId), ...active.filter((s) => s._id !== caller.sessionId)];
-      return { success: true, message: `${ordered.length} active sessions`, sessions: ordered.map((s) => sessionView(s, caller)), nextCursor: '' };
+      const ordered = [
+        ...active.filter((s) => s._id === caller.sessionId),
+        ...active.filter((s) => s._id !== caller.sessionId),
+      ];
+      return {
+        success: true,
+        message: `${ordered.length} active sessions`,
+        sessions: ordered.map((s) => sessionView(s, caller)),
+        nextCursor: '',
+      };
     },
 
     async deleteSession(request: DeleteSessionRequest, context: HandlerContext) {
       const caller = requireCaller(context);
       const target = request.id === '' ? null : await sessions.findActive(request.id);
-      if (!target || target.address !== caller.address) throw notFound('No active session with this id');
+      if (!target || target.address !== caller.address)
+        throw notFound('No active session with this id');
       await sessions.end(target._id, 'deleted');
-      await audit.record(callInfoOf(context), 'session_ended', { address: caller.address, sessionId: target._id, detail: 'deleted' });
+      await audit.record(callInfoOf(context), 'session_ended', {
+        address: caller.address,
+        sessionId: target._id,
+        detail: 'deleted',
+      });
       return { success: true, message: 'Session ended', current: target._id === caller.sessionId };
     },
 
     async logoutAll(request: LogoutAllRequest, context: HandlerContext) {
       const caller = requireCaller(context);
-      const ended = await sessions.endAll(caller.address, 'logout_all', request.keepCurrent ? caller.sessionId : undefined);
-      await audit.record(callInfoOf(context), 'logout_all', { address: caller.address, sessionId: caller.sessionId, detail: `${ended} ended` });
+      const ended = await sessions.endAll(
+        caller.address,
+        'logout_all',
+        request.keepCurrent ? caller.sessionId : undefined,
+      );
+      await audit.record(callInfoOf(context), 'logout_all', {
+        address: caller.address,
+        sessionId: caller.sessionId,
+        detail: `${ended} ended`,
+      });
       return { success: true, message: `${ended} sessions ended`, endedCount: ended };
     },
 
@@ -114,7 +147,12 @@ export function createSessionService(deps: SessionServiceDependencies) {
 
     async logoutCookieSession(_: unknown, context: HandlerContext) {
       const caller = await endCurrent(context, 'cookie_logout');
-      if (caller.accessToken) await deps.revocations.denyToken(caller.sessionId, caller.accessToken.id, caller.accessToken.expiresAt);
+      if (caller.accessToken)
+        await deps.revocations.denyToken(
+          caller.sessionId,
+          caller.accessToken.id,
+          caller.accessToken.expiresAt,
+        );
       clearSessionCookies(context, cookies);
       return { success: true, message: 'Signed out' };
     },

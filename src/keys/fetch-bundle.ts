@@ -33,14 +33,22 @@ export interface FetchBundleDependencies {
   readonly isRetired: (address: string) => Promise<boolean>;
 }
 
-export async function fetchKeyBundle(deps: FetchBundleDependencies, address: string): Promise<{ bundle: SignedBundle; oneTimePreKeys: OneTimePreKey[] }> {
+export async function fetchKeyBundle(
+  deps: FetchBundleDependencies,
+  address: string,
+): Promise<{ bundle: SignedBundle; oneTimePreKeys: OneTimePreKey[] }> {
   const timed = timer(deps.metrics);
-  const [record, retired] = await Promise.all([timed('directory_read', () => deps.directory.get(address)), deps.isRetired(address)]);
+  const [record, retired] = await Promise.all([
+    timed('directory_read', () => deps.directory.get(address)),
+    deps.isRetired(address),
+  ]);
   if (retired) {
     deps.metrics.fetches.inc({ outcome: 'not_found' });
     throw notFoundWithMessage('No key bundle is published for this address');
   }
-  const bundle = record && (await timed('verification', async () => verifiedOrUndefined(deps.verifier, address, record)));
+  const bundle =
+    record &&
+    (await timed('verification', async () => verifiedOrUndefined(deps.verifier, address, record)));
   if (!bundle) {
     const published = await deps.bundles.exists(address);
     deps.metrics.fetches.inc({ outcome: published ? 'unavailable' : 'not_found' });
@@ -52,7 +60,11 @@ export async function fetchKeyBundle(deps: FetchBundleDependencies, address: str
   return { bundle, oneTimePreKeys: prekey ? [prekey] : [] };
 }
 
-function verifiedOrUndefined(verifier: KeyRecordVerifier, address: string, record: Uint8Array): SignedBundle | undefined {
+function verifiedOrUndefined(
+  verifier: KeyRecordVerifier,
+  address: string,
+  record: Uint8Array,
+): SignedBundle | undefined {
   try {
     return verifier.verify(address, record);
   } catch (error) {

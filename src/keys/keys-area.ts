@@ -39,9 +39,23 @@ export async function createKeysArea(deps: KeysDependencies) {
   await deps.store.ensureIndexes(keysIndexes);
   const bundles = new KeyBundleRepository(deps.store);
   const prekeys = new OneTimePreKeys(deps.store);
-  const service = createKeysService({ serviceName: deps.serviceName, verifier: deps.verifier, directory: deps.directory, bundles, prekeys, registrations: deps.registrations, metrics: deps.metrics, isRetired: deps.isRetired });
+  const service = createKeysService({
+    serviceName: deps.serviceName,
+    verifier: deps.verifier,
+    directory: deps.directory,
+    bundles,
+    prekeys,
+    registrations: deps.registrations,
+    metrics: deps.metrics,
+    isRetired: deps.isRetired,
+  });
   /** `republisher` keeps the directory holding the stored bundles; the app starts and stops it. */
-  return { service, bundles, accountData: new KeysAccountData(bundles, prekeys), republisher: new KeyRecordRepublisher(bundles, deps.directory, deps.sharedState, deps.logger) };
+  return {
+    service,
+    bundles,
+    accountData: new KeysAccountData(bundles, prekeys),
+    republisher: new KeyRecordRepublisher(bundles, deps.directory, deps.sharedState, deps.logger),
+  };
 }
 
 export type KeysArea = Awaited<ReturnType<typeof createKeysArea>>;

@@ -14,7 +14,9 @@ export interface KeysMetrics {
   readonly fetches: Counter<'outcome'>;
 }
 
-const PHASE_BUCKETS = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5];
+const PHASE_BUCKETS = [
+  0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5,
+];
 
 export function createKeysMetrics(registry: Registry): KeysMetrics {
   const registers = [registry];

@@ -32,7 +32,11 @@ export interface PublishBundleDependencies {
   readonly registrations: RegistrationCompletion;
 }
 
-export async function publishKeyBundle(deps: PublishBundleDependencies, address: string, request: PublishKeyBundleRequest): Promise<{ oneTimePreKeyCount: number; updatedAt: Date }> {
+export async function publishKeyBundle(
+  deps: PublishBundleDependencies,
+  address: string,
+  request: PublishKeyBundleRequest,
+): Promise<{ oneTimePreKeyCount: number; updatedAt: Date }> {
   const bundle = signedBundleOf(address, request);
   const prekeys = checkedOneTimePreKeys(request.oneTimePreKeys, 0);
   const now = new Date();
@@ -43,14 +47,20 @@ export async function publishKeyBundle(deps: PublishBundleDependencies, address:
   if (!check.ok) throw invalidArgument(check.detail, check.reason);
 
   if (!(await deps.bundles.save(bundle, now))) {
-    throw conflict('A newer key bundle is published (later walletBinding.timestamp or signedPreKey.timestamp)', 'STALE_KEY_BUNDLE');
+    throw conflict(
+      'A newer key bundle is published (later walletBinding.timestamp or signedPreKey.timestamp)',
+      'STALE_KEY_BUNDLE',
+    );
   }
   await deps.prekeys.replace(address, prekeys);
   await deps.registrations.markRegistrationComplete(address);
   try {
     await deps.directory.put(address, encodeSignedBundle(bundle));
   } catch (error) {
-    if (error instanceof DirectoryUnavailableError) throw unavailable('The bundle is stored but the key directory could not be written yet; it is re-published automatically');
+    if (error instanceof DirectoryUnavailableError)
+      throw unavailable(
+        'The bundle is stored but the key directory could not be written yet; it is re-published automatically',
+      );
     throw error;
   }
   return { oneTimePreKeyCount: prekeys.length, updatedAt: now };
@@ -65,7 +75,12 @@ function signedBundleOf(address: string, request: PublishKeyBundleRequest): Sign
     ed25519PublicKey: request.ed25519PublicKey,
     identityKey: request.identityKey,
     registrationId: request.registrationId,
-    signedPreKey: { keyId: signedPreKey.keyId, publicKey: signedPreKey.publicKey, signature: signedPreKey.signature, timestamp: signedPreKey.timestamp },
+    signedPreKey: {
+      keyId: signedPreKey.keyId,
+      publicKey: signedPreKey.publicKey,
+      signature: signedPreKey.signature,
+      timestamp: signedPreKey.timestamp,
+    },
     walletBinding: { signature: walletBinding.signature, timestamp: walletBinding.timestamp },
     bundleSignature: request.bundleSignature,
   };

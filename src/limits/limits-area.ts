@@ -42,17 +42,32 @@ export interface LimitsArea {
 export function createLimitsArea(deps: LimitsDependencies): LimitsArea {
   const { settings, sharedState } = deps;
   const metrics = createLimitMetrics(deps.registry);
-  const limiter = new RateLimiter(sharedState, { onDecision: (scope, outcome) => metrics.rateLimitDecisions.inc({ scope, outcome }) });
+  const limiter = new RateLimiter(sharedState, {
+    onDecision: (scope, outcome) => metrics.rateLimitDecisions.inc({ scope, outcome }),
+  });
   const { provider, secret, verifyUrl } = deps.captcha;
-  const captcha = provider === 'off' ? [] : [captchaGate(createCaptchaVerifier({ provider, secret: secret ?? '', verifyUrl }))];
+  const captcha =
+    provider === 'off'
+      ? []
+      : [captchaGate(createCaptchaVerifier({ provider, secret: secret ?? '', verifyUrl }))];
   if (!settings.enabled) {
-    return { beforeAuthentication: captcha, afterAuthentication: [], opsIpLimit: undefined, wsFrameLimits: UNLIMITED_WS_FRAMES, smsNumberLimiter: undefined };
+    return {
+      beforeAuthentication: captcha,
+      afterAuthentication: [],
+      opsIpLimit: undefined,
+      wsFrameLimits: UNLIMITED_WS_FRAMES,
+      smsNumberLimiter: undefined,
+    };
   }
   return {
     beforeAuthentication: [limitByIp(limiter, metrics, settings.overrides), ...captcha],
-    afterAuthentication: [limitByCaller(limiter, metrics, settings.overrides, deps.callerAddressOf)],
+    afterAuthentication: [
+      limitByCaller(limiter, metrics, settings.overrides, deps.callerAddressOf),
+    ],
     opsIpLimit: opsIpLimit(limiter, metrics, settings.overrides),
-    wsFrameLimits: new WsLimits(limiter, { messages: { limit: settings.wsFramesPerMinute, burst: settings.wsFrameBurst } }),
+    wsFrameLimits: new WsLimits(limiter, {
+      messages: { limit: settings.wsFramesPerMinute, burst: settings.wsFrameBurst },
+    }),
     smsNumberLimiter: new RateLimiter(sharedState),
   };
 }

@@ -39,11 +39,20 @@ function withOverride(overrides: LimitOverrides, key: string, spec: BucketNumber
 }
 
 /** Before authentication: the per-IP bucket. */
-export function limitByIp(limiter: RateLimiter, metrics: LimitMetrics, overrides: LimitOverrides): RpcMiddleware {
+export function limitByIp(
+  limiter: RateLimiter,
+  metrics: LimitMetrics,
+  overrides: LimitOverrides,
+): RpcMiddleware {
   const numbers = withOverride(overrides, 'ip', { limit: 100, burst: 20, windowMs: MINUTE });
   return async ({ method, context }, next) => {
     const { clientIp } = callInfoOf(context);
-    await consume(limiter, metrics, `${method.parent.name}.${method.name}`, { scope: 'ip', key: clientIp, ...numbers, failOpen: true });
+    await consume(limiter, metrics, `${method.parent.name}.${method.name}`, {
+      scope: 'ip',
+      key: clientIp,
+      ...numbers,
+      failOpen: true,
+    });
     return next();
   };
 }
@@ -52,17 +61,30 @@ export function limitByIp(limiter: RateLimiter, metrics: LimitMetrics, overrides
 export function opsIpLimit(limiter: RateLimiter, metrics: LimitMetrics, overrides: LimitOverrides) {
   const numbers = withOverride(overrides, 'ip', { limit: 100, burst: 20, windowMs: MINUTE });
   return (clientIp: string): Promise<unknown> =>
-    consume(limiter, metrics, 'ops', { scope: 'ip', key: clientIp, ...numbers, failOpen: true }).then(
+    consume(limiter, metrics, 'ops', {
+      scope: 'ip',
+      key: clientIp,
+      ...numbers,
+      failOpen: true,
+    }).then(
       () => undefined,
       (error: unknown) => error,
     );
 }
 
 /** After authentication: the per-user, per-endpoint and authentication-attempt buckets. */
-export function limitByCaller(limiter: RateLimiter, metrics: LimitMetrics, overrides: LimitOverrides, callerAddressOf: CallerAddressOf): RpcMiddleware {
+export function limitByCaller(
+  limiter: RateLimiter,
+  metrics: LimitMetrics,
+  overrides: LimitOverrides,
+  callerAddressOf: CallerAddressOf,
+): RpcMiddleware {
   const user = withOverride(overrides, 'user', { limit: 1000, burst: 50, windowMs: HOUR });
   const auth = withOverride(overrides, 'auth', { limit: 5, burst: 5, windowMs: MINUTE });
-  const endpointDefault = withOverride(overrides, 'default', { ...DEFAULT_ENDPOINT, windowMs: MINUTE });
+  const endpointDefault = withOverride(overrides, 'default', {
+    ...DEFAULT_ENDPOINT,
+    windowMs: MINUTE,
+  });
   const endpoints = new WeakMap<DescMethod, BucketNumbers>();
   const endpointOf = (method: DescMethod) => {
     let numbers = endpoints.get(method);
@@ -84,21 +106,39 @@ export function limitByCaller(limiter: RateLimiter, metrics: LimitMetrics, overr
     const { clientIp } = callInfoOf(context);
     const authentication = rule?.authenticationAttempt === true;
     const buckets: RateLimitBucket[] = [];
-    if (caller && !rule?.exemptFromUserQuota) buckets.push({ scope: 'user', key: caller, ...user, failOpen: true });
+    if (caller && !rule?.exemptFromUserQuota)
+      buckets.push({ scope: 'user', key: caller, ...user, failOpen: true });
     // The overall allowance of authentication attempts is checked before the endpoint's own.
     if (authentication) buckets.push({ scope: 'auth', key: clientIp, ...auth, failOpen: false });
     const who = caller && !authentication ? `user:${caller}` : `ip:${clientIp}`;
-    buckets.push({ scope: 'endpoint', key: `${method.parent.typeName}.${method.name}:${who}`, ...endpointOf(method), failOpen: !authentication });
-    for (const bucket of buckets) await consume(limiter, metrics, `${method.parent.name}.${method.name}`, bucket);
+    buckets.push({
+      scope: 'endpoint',
+      key: `${method.parent.typeName}.${method.name}:${who}`,
+      ...endpointOf(method),
+      failOpen: !authentication,
+    });
+    for (const bucket of buckets)
+      await consume(limiter, metrics, `${method.parent.name}.${method.name}`, bucket);
     return next();
   };
 }
 
 /** `label` names the RPC (or `ops`) in the refusal metric. */
-async function consume(limiter: RateLimiter, metrics: LimitMetrics, label: string, bucket: RateLimitBucket): Promise<void> {
+async function consume(
+  limiter: RateLimiter,
+  metrics: LimitMetrics,
+  label: string,
+  bucket: RateLimitBucket,
+): Promise<void> {
   const decision = await limiter.consume(bucket);
   if (decision.allowed) return;
-  if (decision.outcome === 'failed_closed') throw unavailable('Rate limiting is unavailable; retry shortly');
+  if (decision.outcome === 'failed_closed')
+    throw unavailable('Rate limiting is unavailable; retry shortly');
   metrics.rateLimited.inc({ scope: bucket.scope, rpc: label });
-  throw rateLimited(decision.limit, decision.windowMs, decision.retryAfterMs, bucket.scope === 'endpoint');
+  throw rateLimited(
+    decision.limit,
+    decision.windowMs,
+    decision.retryAfterMs,
+    bucket.scope === 'endpoint',
+  );
 }

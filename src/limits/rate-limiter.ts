@@ -94,10 +94,24 @@ export class RateLimiter {
   async consume(bucket: RateLimitBucket, cost = 1): Promise<RateLimitDecision> {
     const { limit, burst, windowMs } = bucket;
     const { outcome, result } = await this.check(bucket, () =>
-      takeTokens(this.state, `rate:${bucket.scope}:${bucket.key}`, { burst, limit, windowMs, cost, nowMs: this.now() }),
+      takeTokens(this.state, `rate:${bucket.scope}:${bucket.key}`, {
+        burst,
+        limit,
+        windowMs,
+        cost,
+        nowMs: this.now(),
+      }),
     );
-    const retryAfterMs = result?.retryAfterMs ?? (outcome === 'failed_closed' ? OUTAGE_RETRY_AFTER_MS : 0);
-    return { allowed: allows(outcome), remaining: result?.remaining ?? 0, retryAfterMs, limit, windowMs, outcome };
+    const retryAfterMs =
+      result?.retryAfterMs ?? (outcome === 'failed_closed' ? OUTAGE_RETRY_AFTER_MS : 0);
+    return {
+      allowed: allows(outcome),
+      remaining: result?.remaining ?? 0,
+      retryAfterMs,
+      limit,
+      windowMs,
+      outcome,
+    };
   }
 
   /**

@@ -79,23 +79,36 @@ return {allowed, math.floor(level / window), retry}`,
     } else {
       retry = Math.ceil((need - level) / limit);
     }
-    state.set(key, `${level}:${Math.max(last, now)}`, { ttlMs: Math.ceil((capacity - level) / limit) });
+    state.set(key, `${level}:${Math.max(last, now)}`, {
+      ttlMs: Math.ceil((capacity - level) / limit),
+    });
     return [allowed, Math.floor(level / window), retry];
   },
 });
 
 /** Takes `cost` tokens from the bucket at `key` if it holds them; bad parameters are a RangeError. */
-export async function takeTokens(state: SharedState, key: string, params: TokenBucketParams): Promise<TokenBucketResult> {
+export async function takeTokens(
+  state: SharedState,
+  key: string,
+  params: TokenBucketParams,
+): Promise<TokenBucketResult> {
   assertParams(params);
   const { burst, limit, windowMs, cost, nowMs } = params;
-  const [allowed, remaining, retryAfterMs] = await state.run(tokenBucketScript, [key], [burst, limit, windowMs, cost, nowMs]);
+  const [allowed, remaining, retryAfterMs] = await state.run(
+    tokenBucketScript,
+    [key],
+    [burst, limit, windowMs, cost, nowMs],
+  );
   return { allowed: allowed === 1, remaining, retryAfterMs };
 }
 
 function assertParams({ burst, limit, windowMs, cost, nowMs }: TokenBucketParams): void {
   assertPositiveIntegers({ burst, limit, windowMs, cost });
-  if (cost > burst) throw new RangeError(`cost ${cost} exceeds burst ${burst}: it could never be allowed`);
+  if (cost > burst)
+    throw new RangeError(`cost ${cost} exceeds burst ${burst}: it could never be allowed`);
   // The level reaches burst × windowMs units; beyond 2^53 neither Lua nor JavaScript is exact.
-  if (!Number.isSafeInteger(burst * windowMs)) throw new RangeError('burst × windowMs must stay below 2^53');
-  if (!Number.isSafeInteger(nowMs) || nowMs < 0) throw new RangeError(`nowMs must be a non-negative integer, got ${nowMs}`);
+  if (!Number.isSafeInteger(burst * windowMs))
+    throw new RangeError('burst × windowMs must stay below 2^53');
+  if (!Number.isSafeInteger(nowMs) || nowMs < 0)
+    throw new RangeError(`nowMs must be a non-negative integer, got ${nowMs}`);
 }

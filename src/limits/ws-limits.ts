@@ -32,10 +32,12 @@ export const DEFAULT_WS_LIMITS: Readonly<WsLimitSettings> = Object.freeze({
 });
 
 /** The scope names, as reported to RateLimiter's onDecision. */
-export type WsLimitName = 'ws_message' | 'ws_ice_candidate' | 'ws_signaling' | 'ws_call_ice_candidates';
+export type WsLimitName =
+  'ws_message' | 'ws_ice_candidate' | 'ws_signaling' | 'ws_call_ice_candidates';
 
 /** A refusal's `retryAfterMs` is null when waiting will not help: the call's ICE candidates are used up. */
-export type WsVerdict = { allowed: true } | { allowed: false; refusedBy: WsLimitName; retryAfterMs: number | null };
+export type WsVerdict =
+  { allowed: true } | { allowed: false; refusedBy: WsLimitName; retryAfterMs: number | null };
 
 const MINUTE_MS = 60_000;
 
@@ -67,13 +69,26 @@ export class WsLimits {
     const perUser = await this.perUser('ws_ice_candidate', this.settings.iceCandidates, userId);
     if (!perUser.allowed) return perUser;
     const scope = 'ws_call_ice_candidates';
-    const quota = { scope, key: callId, total: this.settings.iceCandidatesPerCall, ttlMs: CALL_COUNTER_TTL_MS, failOpen: true };
+    const quota = {
+      scope,
+      key: callId,
+      total: this.settings.iceCandidatesPerCall,
+      ttlMs: CALL_COUNTER_TTL_MS,
+      failOpen: true,
+    };
     const { allowed } = await this.limiter.consumeQuota(quota);
     return allowed ? { allowed } : { allowed, refusedBy: scope, retryAfterMs: null };
   }
 
   private async perUser(scope: WsLimitName, rate: WsRate, userId: string): Promise<WsVerdict> {
-    const bucket = { scope, key: userId, limit: rate.limit, burst: rate.burst, windowMs: MINUTE_MS, failOpen: true };
+    const bucket = {
+      scope,
+      key: userId,
+      limit: rate.limit,
+      burst: rate.burst,
+      windowMs: MINUTE_MS,
+      failOpen: true,
+    };
     const { allowed, retryAfterMs } = await this.limiter.consume(bucket);
     return allowed ? { allowed } : { allowed, refusedBy: scope, retryAfterMs };
   }

@@ -12,7 +12,11 @@ import type { LocationSharing } from './location-sharing.js';
 const SWEEP_INTERVAL_MS = 1000;
 const BATCH = 100;
 
-export function expirySweeper(sharing: LocationSharing, logger: Logger, outages: OutageLog): RepeatingWork {
+export function expirySweeper(
+  sharing: LocationSharing,
+  logger: Logger,
+  outages: OutageLog,
+): RepeatingWork {
   return new RepeatingWork({
     intervalMs: SWEEP_INTERVAL_MS,
     // Batch after batch until one is not full.

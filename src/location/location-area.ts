@@ -42,13 +42,23 @@ export const locationIndexes: IndexSpec[] = [...locationSessionIndexes];
 export async function createLocationArea(deps: LocationDependencies) {
   const { store, conversations, logger, outages } = deps;
   await store.ensureIndexes(locationIndexes);
-  const sharing = new LocationSharing(new LocationSessions(store), conversations, deps.blocks, deps.events, deps.metrics);
+  const sharing = new LocationSharing(
+    new LocationSessions(store),
+    conversations,
+    deps.blocks,
+    deps.events,
+    deps.metrics,
+  );
   // The block is durable whatever happens here, and every relay leaves out blocked users, so a
   // session this fails to end still shows nothing to either of them.
   deps.blockMade.subscribe(({ blocker, blocked }) =>
     sharing.endBetween(blocker, blocked).catch((error: unknown) => {
       if (error instanceof DependencyUnavailableError) outages.report(error);
-      else logger.warn({ err: error }, 'location sessions not ended at a block; their next update ends them');
+      else
+        logger.warn(
+          { err: error },
+          'location sessions not ended at a block; their next update ends them',
+        );
     }),
   );
   return {

@@ -1,6 +1,10 @@
 /** LocationService (location.proto): start, update and stop live location sharing. */
 import type { HandlerContext } from '@connectrpc/connect';
-import type { StartLocationSharingRequest, StopLocationSharingRequest, UpdateLocationRequest } from '../gen/service/v1/location_pb.js';
+import type {
+  StartLocationSharingRequest,
+  StopLocationSharingRequest,
+  UpdateLocationRequest,
+} from '../gen/service/v1/location_pb.js';
 import { requireCaller } from '../identity/auth/caller.js';
 import { isWalletAddress } from '../accounts/wallet-address.js';
 import type { Conversations } from '../messaging/conversations/conversations.js';
@@ -30,26 +34,36 @@ export interface LocationServiceDependencies {
   readonly settings: LocationSettings;
 }
 
-export function createLocationService({ sharing, conversations, settings }: LocationServiceDependencies) {
+export function createLocationService({
+  sharing,
+  conversations,
+  settings,
+}: LocationServiceDependencies) {
   const durationMs = (seconds: number): number => {
     if (seconds === 0) return DURATION.defaultSeconds * 1000;
     const min = settings.minDurationSeconds;
-    if (seconds < min || seconds > DURATION.maxSeconds) throw invalidArgument(`duration_seconds is 0 or ${min} to ${DURATION.maxSeconds}`);
+    if (seconds < min || seconds > DURATION.maxSeconds)
+      throw invalidArgument(`duration_seconds is 0 or ${min} to ${DURATION.maxSeconds}`);
     return seconds * 1000;
   };
 
   const sessionIdOf = (request: { sessionId: string }): string => {
     if (request.sessionId === '') throw invalidArgument('session_id is required');
-    if (request.sessionId.length > MAX_SESSION_ID) throw invalidArgument(`session_id has at most ${MAX_SESSION_ID} characters`);
+    if (request.sessionId.length > MAX_SESSION_ID)
+      throw invalidArgument(`session_id has at most ${MAX_SESSION_ID} characters`);
     return request.sessionId;
   };
 
   return {
     async startLocationSharing(request: StartLocationSharingRequest, context: HandlerContext) {
       const caller = requireCaller(context).address;
-      if (isWalletAddress(request.peerAddress) && request.peerAddress.toLowerCase() === caller) throw invalidArgument('peer_address must be another user');
+      if (isWalletAddress(request.peerAddress) && request.peerAddress.toLowerCase() === caller)
+        throw invalidArgument('peer_address must be another user');
       const duration = durationMs(request.durationSeconds);
-      const target = await conversations.resolve(caller, { peerAddress: request.peerAddress, groupId: request.groupId });
+      const target = await conversations.resolve(caller, {
+        peerAddress: request.peerAddress,
+        groupId: request.groupId,
+      });
       const session = await sharing.start(caller, target, duration);
       return { success: true, message: 'Location sharing started', session: sessionView(session) };
     },
@@ -58,13 +72,24 @@ export function createLocationService({ sharing, conversations, settings }: Loca
       const caller = requireCaller(context).address;
       const sessionId = sessionIdOf(request);
       const { session, at } = await sharing.update(caller, sessionId, checkedPosition(request));
-      return { success: true, message: 'Location updated', sessionId, updatedAt: at.toISOString(), expiresAt: session.expiresAt.toISOString() };
+      return {
+        success: true,
+        message: 'Location updated',
+        sessionId,
+        updatedAt: at.toISOString(),
+        expiresAt: session.expiresAt.toISOString(),
+      };
     },
 
     async stopLocationSharing(request: StopLocationSharingRequest, context: HandlerContext) {
       const caller = requireCaller(context).address;
       const session = await sharing.stop(caller, sessionIdOf(request));
-      return { success: true, message: session.state === 'expired' ? 'Location sharing had expired' : 'Location sharing stopped', session: sessionView(session) };
+      return {
+        success: true,
+        message:
+          session.state === 'expired' ? 'Location sharing had expired' : 'Location sharing stopped',
+        session: sessionView(session),
+      };
     },
   };
 }
@@ -75,16 +100,23 @@ function checkedPosition(request: UpdateLocationRequest): Position {
   const coordinates = given('latitude') || given('longitude');
   const extras = given('accuracyM') || given('headingDeg') || given('speedMps');
   if (request.ciphertext.length > 0) {
-    if (coordinates || extras) throw invalidArgument('Send either ciphertext or coordinates, not both');
-    if (request.ciphertext.length > MAX_CIPHERTEXT_BYTES) throw invalidArgument(`ciphertext has at most ${MAX_CIPHERTEXT_BYTES} bytes`);
+    if (coordinates || extras)
+      throw invalidArgument('Send either ciphertext or coordinates, not both');
+    if (request.ciphertext.length > MAX_CIPHERTEXT_BYTES)
+      throw invalidArgument(`ciphertext has at most ${MAX_CIPHERTEXT_BYTES} bytes`);
     return { ciphertext: request.ciphertext };
   }
   if (!given('latitude') || !given('longitude')) {
-    throw invalidArgument(coordinates ? 'latitude and longitude go together' : 'Send ciphertext, or latitude and longitude');
+    throw invalidArgument(
+      coordinates
+        ? 'latitude and longitude go together'
+        : 'Send ciphertext, or latitude and longitude',
+    );
   }
   for (const name of Object.keys(RANGES) as RangeName[]) {
     const value = request[name];
-    if (value !== undefined && !inRange(value, RANGES[name])) throw invalidArgument(`${RANGES[name].field} is out of range`);
+    if (value !== undefined && !inRange(value, RANGES[name]))
+      throw invalidArgument(`${RANGES[name].field} is out of range`);
   }
   return {
     latitude: request.latitude!,

@@ -32,7 +32,13 @@ export class LocationSessions {
 
   /** The sessions between two users, in either direction. */
   activeBetween(a: string, b: string): Promise<LocationSessionRecord[]> {
-    return this.sessions.find({ state: 'active', $or: [{ owner: a, peer: b }, { owner: b, peer: a }] });
+    return this.sessions.find({
+      state: 'active',
+      $or: [
+        { owner: a, peer: b },
+        { owner: b, peer: a },
+      ],
+    });
   }
 
   /** The sessions a user shares or is shared with directly. */
@@ -41,11 +47,18 @@ export class LocationSessions {
   }
 
   dueForExpiry(now: Date, limit: number): Promise<LocationSessionRecord[]> {
-    return this.sessions.find({ state: 'active', expiresAt: { $lte: now } }, { sort: { expiresAt: 1 }, limit });
+    return this.sessions.find(
+      { state: 'active', expiresAt: { $lte: now } },
+      { sort: { expiresAt: 1 }, limit },
+    );
   }
 
   /** Ends an active session; the ended record, or null when it had already ended. */
-  end(sessionId: string, state: 'stopped' | 'expired', at: Date): Promise<LocationSessionRecord | null> {
+  end(
+    sessionId: string,
+    state: 'stopped' | 'expired',
+    at: Date,
+  ): Promise<LocationSessionRecord | null> {
     return this.sessions.findOneAndUpdate(
       { _id: sessionId, state: 'active' },
       { $set: { state, stoppedAt: state === 'stopped' ? at : null } },
@@ -57,7 +70,11 @@ export class LocationSessions {
   async claimRelay(sessionId: string, now: Date): Promise<boolean> {
     const paced = new Date(now.getTime() - RELAY_INTERVAL_MS);
     const result = await this.sessions.updateOne(
-      { _id: sessionId, state: 'active', $or: [{ lastRelayedAt: null }, { lastRelayedAt: { $lte: paced } }] },
+      {
+        _id: sessionId,
+        state: 'active',
+        $or: [{ lastRelayedAt: null }, { lastRelayedAt: { $lte: paced } }],
+      },
       { $set: { lastRelayedAt: now } },
     );
     return result.matchedCount === 1;

@@ -22,7 +22,13 @@ import type { LocationSessions } from './location-sessions.js';
 /** A checked position: sealed for the audience, or plain coordinates. */
 export type Position =
   | { readonly ciphertext: Uint8Array }
-  | { readonly latitude: number; readonly longitude: number; readonly accuracyM?: number; readonly headingDeg?: number; readonly speedMps?: number };
+  | {
+      readonly latitude: number;
+      readonly longitude: number;
+      readonly accuracyM?: number;
+      readonly headingDeg?: number;
+      readonly speedMps?: number;
+    };
 
 /** Concurrent starts to one target meet the unique index; each retries this often at most. */
 const START_ATTEMPTS = 3;
@@ -38,9 +44,11 @@ export class LocationSharing {
 
   /** Starts a session to `target` (already resolved for the owner), replacing an active one to it. */
   async start(owner: string, target: Target, durationMs: number): Promise<LocationSessionRecord> {
-    if (target.peer !== '' && (await this.blocks.isBlocked(owner, target.peer))) throw permissionDenied('You have blocked this user');
+    if (target.peer !== '' && (await this.blocks.isBlocked(owner, target.peer)))
+      throw permissionDenied('You have blocked this user');
     for (let attempt = 1; ; attempt += 1) {
-      for (const previous of await this.sessions.activeTo(owner, target.conversationId)) await this.end(previous, 'stopped', 'replaced');
+      for (const previous of await this.sessions.activeTo(owner, target.conversationId))
+        await this.end(previous, 'stopped', 'replaced');
       const startedAt = new Date();
       const expiresAt = new Date(startedAt.getTime() + durationMs);
       const session: LocationSessionRecord = {
@@ -62,13 +70,21 @@ export class LocationSharing {
         if (error instanceof DuplicateKeyError && attempt < START_ATTEMPTS) continue;
         throw error;
       }
-      await this.events.ephemeral('location.started', await this.audienceOf(session), sessionEventData(session));
+      await this.events.ephemeral(
+        'location.started',
+        await this.audienceOf(session),
+        sessionEventData(session),
+      );
       return session;
     }
   }
 
   /** Relays `position` unless one was relayed in the last 5 s; 404 unknown, 410 ended. */
-  async update(owner: string, sessionId: string, position: Position): Promise<{ session: LocationSessionRecord; at: Date }> {
+  async update(
+    owner: string,
+    sessionId: string,
+    position: Position,
+  ): Promise<{ session: LocationSessionRecord; at: Date }> {
     const at = new Date();
     const session = await this.activeSessionOf(owner, sessionId, at);
     if (!(await this.sessions.claimRelay(session._id, at))) {
@@ -100,12 +116,14 @@ export class LocationSharing {
   /** A block between two users ends the sessions between them (contacts' block listener). */
   async endBetween(blocker: string, blocked: string): Promise<void> {
     // The peer saw the session until now: it hears of its end, whichever of the two blocked.
-    for (const session of await this.sessions.activeBetween(blocker, blocked)) await this.end(session, 'stopped', 'blocked', [session.peer]);
+    for (const session of await this.sessions.activeBetween(blocker, blocked))
+      await this.end(session, 'stopped', 'blocked', [session.peer]);
   }
 
   /** The account moved or is being deleted: every session it shares or is shared with directly ends. */
   async endAllOf(address: string): Promise<void> {
-    for (const session of await this.sessions.activeOf(address)) await this.end(session, 'stopped', 'account');
+    for (const session of await this.sessions.activeOf(address))
+      await this.end(session, 'stopped', 'account');
   }
 
   /** Ends up to `limit` sessions past their expiry (the sweeper); answers how many were due. */
@@ -117,24 +135,39 @@ export class LocationSharing {
 
   private async ownedSession(owner: string, sessionId: string): Promise<LocationSessionRecord> {
     const session = await this.sessions.find(sessionId);
-    if (!session || session.owner !== owner) throw notFound('No location-sharing session with this id');
+    if (!session || session.owner !== owner)
+      throw notFound('No location-sharing session with this id');
     return session;
   }
 
   /** The owner's session, active and not yet due; a due one is expired here (410). */
-  private async activeSessionOf(owner: string, sessionId: string, at: Date): Promise<LocationSessionRecord> {
+  private async activeSessionOf(
+    owner: string,
+    sessionId: string,
+    at: Date,
+  ): Promise<LocationSessionRecord> {
     const session = await this.ownedSession(owner, sessionId);
-    if (session.state === 'active' && session.expiresAt.getTime() <= at.getTime()) await this.end(session, 'expired', 'expired');
+    if (session.state === 'active' && session.expiresAt.getTime() <= at.getTime())
+      await this.end(session, 'expired', 'expired');
     else if (session.state === 'active') return session;
     throw gone('The location-sharing session has ended');
   }
 
   /** Ends an active session and tells its audience (and `alsoTell`), if no one else ended it first. */
-  private async end(session: LocationSessionRecord, state: 'stopped' | 'expired', reason: SessionEnd, alsoTell: string[] = []): Promise<LocationSessionRecord | null> {
+  private async end(
+    session: LocationSessionRecord,
+    state: 'stopped' | 'expired',
+    reason: SessionEnd,
+    alsoTell: string[] = [],
+  ): Promise<LocationSessionRecord | null> {
     const ended = await this.sessions.end(session._id, state, new Date());
     if (!ended) return null;
     this.metrics.sessionsEnded.inc({ reason });
-    await this.events.ephemeral('location.ended', [...(await this.audienceOf(ended)), ...alsoTell], sessionEventData(ended));
+    await this.events.ephemeral(
+      'location.ended',
+      [...(await this.audienceOf(ended)), ...alsoTell],
+      sessionEventData(ended),
+    );
     return ended;
   }
 
@@ -143,14 +176,23 @@ export class LocationSharing {
    * and the owner there is a block in either direction.
    */
   private async audienceOf(session: LocationSessionRecord): Promise<string[]> {
-    const candidates = session.peer !== '' ? [session.peer] : (await this.conversations.memberAddresses(session.conversationId)).filter((member) => member !== session.owner);
-    const [blockedByOwner, blockingOwner] = await Promise.all([this.blocks.blockedAmong(session.owner, candidates), this.blocks.blockersAmong(session.owner, candidates)]);
+    const candidates =
+      session.peer !== ''
+        ? [session.peer]
+        : (await this.conversations.memberAddresses(session.conversationId)).filter(
+            (member) => member !== session.owner,
+          );
+    const [blockedByOwner, blockingOwner] = await Promise.all([
+      this.blocks.blockedAmong(session.owner, candidates),
+      this.blocks.blockersAmong(session.owner, candidates),
+    ]);
     return candidates.filter((member) => !blockedByOwner.has(member) && !blockingOwner.has(member));
   }
 }
 
 function positionData(position: Position) {
-  if ('ciphertext' in position) return { ciphertext: Buffer.from(position.ciphertext).toString('base64') };
+  if ('ciphertext' in position)
+    return { ciphertext: Buffer.from(position.ciphertext).toString('base64') };
   return {
     latitude: position.latitude,
     longitude: position.longitude,

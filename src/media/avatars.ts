@@ -35,10 +35,17 @@ export class Avatars {
   /** 404 unless `mediaId` is a stored upload of `owner`; 400 unless it is of kind `avatar`. Answers the avatar's public URL. */
   async set(owner: string, mediaId: string): Promise<string> {
     const item = await this.items.find(mediaId);
-    if (!item || item.ownerAddress !== owner || item.state !== 'stored') throw notFound('media_id is not an upload of yours');
+    if (!item || item.ownerAddress !== owner || item.state !== 'stored')
+      throw notFound('media_id is not an upload of yours');
     if (item.kind !== 'avatar') throw invalidArgument('media_id must be an upload of kind avatar');
-    await this.items.changeReferences(mediaId, (current) => (isAvatarOf(current, owner) ? undefined : [...current.references, avatarReference(owner)]));
-    const previous = await this.records.findOneAndUpdate({ _id: owner }, { $set: { mediaId, setAt: new Date() } }, { upsert: true, returnDocument: 'before' });
+    await this.items.changeReferences(mediaId, (current) =>
+      isAvatarOf(current, owner) ? undefined : [...current.references, avatarReference(owner)],
+    );
+    const previous = await this.records.findOneAndUpdate(
+      { _id: owner },
+      { $set: { mediaId, setAt: new Date() } },
+      { upsert: true, returnDocument: 'before' },
+    );
     if (previous && previous.mediaId !== mediaId) await this.release(previous.mediaId, owner);
     return avatarUrl(owner);
   }
@@ -59,8 +66,16 @@ export class Avatars {
     if (!record) return;
     const taken = await this.records.findOne({ _id: to });
     if (!taken) {
-      await this.items.changeReferences(record.mediaId, (item) => (isAvatarOf(item, to) ? undefined : [...item.references, avatarReference(to)])).catch(ignoreMissing);
-      await this.records.updateOne({ _id: to }, { $setOnInsert: { mediaId: record.mediaId, setAt: record.setAt } }, { upsert: true });
+      await this.items
+        .changeReferences(record.mediaId, (item) =>
+          isAvatarOf(item, to) ? undefined : [...item.references, avatarReference(to)],
+        )
+        .catch(ignoreMissing);
+      await this.records.updateOne(
+        { _id: to },
+        { $setOnInsert: { mediaId: record.mediaId, setAt: record.setAt } },
+        { upsert: true },
+      );
     }
     await this.release(record.mediaId, from);
     await this.records.deleteOne({ _id: from });
@@ -77,10 +92,26 @@ export class Avatars {
   private async release(mediaId: string, owner: string): Promise<void> {
     const now = new Date();
     await this.items
-      .changeReferences(mediaId, (item) => (isAvatarOf(item, owner) ? item.references.filter((reference) => !(reference.kind === 'avatar' && reference.id === owner)) : undefined), now)
+      .changeReferences(
+        mediaId,
+        (item) =>
+          isAvatarOf(item, owner)
+            ? item.references.filter(
+                (reference) => !(reference.kind === 'avatar' && reference.id === owner),
+              )
+            : undefined,
+        now,
+      )
       .catch(ignoreMissing);
   }
 }
 
-const avatarReference = (owner: string) => ({ kind: 'avatar' as const, id: owner, conversationId: '', until: null, grantsAccess: true });
-const isAvatarOf = (item: MediaItem, owner: string) => item.references.some((reference) => reference.kind === 'avatar' && reference.id === owner);
+const avatarReference = (owner: string) => ({
+  kind: 'avatar' as const,
+  id: owner,
+  conversationId: '',
+  until: null,
+  grantsAccess: true,
+});
+const isAvatarOf = (item: MediaItem, owner: string) =>
+  item.references.some((reference) => reference.kind === 'avatar' && reference.id === owner);

@@ -33,7 +33,13 @@ export class HeldMedia {
 
   /** Makes one of `owner`'s avatar uploads the holder's avatar (the caller releases the one it replaces). */
   async holdAvatar(owner: string, mediaId: string, holder: AvatarHolder): Promise<void> {
-    await this.hold(owner, mediaId, 'avatar', { kind: `${holder.kind}_avatar`, id: holder.id, conversationId: '', until: null, grantsAccess: true });
+    await this.hold(owner, mediaId, 'avatar', {
+      kind: `${holder.kind}_avatar`,
+      id: holder.id,
+      conversationId: '',
+      until: null,
+      grantsAccess: true,
+    });
   }
 
   async releaseAvatar(mediaId: string, holder: AvatarHolder): Promise<void> {
@@ -41,8 +47,19 @@ export class HeldMedia {
   }
 
   /** Records the post as a reference of the sender's upload of kind `kind`. */
-  async attachToPost(sender: string, mediaId: string, kind: string, post: PostHolder): Promise<void> {
-    await this.hold(sender, mediaId, kind, { kind: 'channel_post', id: post.postId, conversationId: post.channelId, until: null, grantsAccess: true });
+  async attachToPost(
+    sender: string,
+    mediaId: string,
+    kind: string,
+    post: PostHolder,
+  ): Promise<void> {
+    await this.hold(sender, mediaId, kind, {
+      kind: 'channel_post',
+      id: post.postId,
+      conversationId: post.channelId,
+      until: null,
+      grantsAccess: true,
+    });
   }
 
   async releasePost(mediaId: string, postId: string): Promise<void> {
@@ -53,10 +70,22 @@ export class HeldMedia {
    * A story shows one of `owner`'s `image` or `video` uploads (encrypted like attachments: the
    * story's ciphertext carries the key) until it expires; answers what the story records.
    */
-  async attachToStory(owner: string, mediaId: string, storyId: string, expiresAt: Date): Promise<{ contentType: string; size: number }> {
+  async attachToStory(
+    owner: string,
+    mediaId: string,
+    storyId: string,
+    expiresAt: Date,
+  ): Promise<{ contentType: string; size: number }> {
     const upload = await this.items.find(mediaId);
-    const kind = upload?.kind === 'video' || upload?.kind === 'image' ? upload.kind : 'image or video';
-    const item = await this.hold(owner, mediaId, kind, { kind: 'story', id: storyId, conversationId: '', until: expiresAt, grantsAccess: true });
+    const kind =
+      upload?.kind === 'video' || upload?.kind === 'image' ? upload.kind : 'image or video';
+    const item = await this.hold(owner, mediaId, kind, {
+      kind: 'story',
+      id: storyId,
+      conversationId: '',
+      until: expiresAt,
+      grantsAccess: true,
+    });
     return { contentType: item.contentType, size: item.size };
   }
 
@@ -65,17 +94,34 @@ export class HeldMedia {
     await this.release(mediaId, 'story', storyId);
   }
 
-  private async hold(owner: string, mediaId: string, kind: string, reference: MediaReference): Promise<MediaItem> {
+  private async hold(
+    owner: string,
+    mediaId: string,
+    kind: string,
+    reference: MediaReference,
+  ): Promise<MediaItem> {
     const item = await requireOwnUpload(this.items, owner, mediaId, kind);
-    await this.items.changeReferences(mediaId, (current) => (holds(current, reference.kind, reference.id) ? undefined : [...current.references, reference]));
+    await this.items.changeReferences(mediaId, (current) =>
+      holds(current, reference.kind, reference.id) ? undefined : [...current.references, reference],
+    );
     return item;
   }
 
   private async release(mediaId: string, kind: MediaReference['kind'], id: string): Promise<void> {
     await this.items
-      .changeReferences(mediaId, (item) => (holds(item, kind, id) ? item.references.filter((reference) => !(reference.kind === kind && reference.id === id)) : undefined), new Date())
+      .changeReferences(
+        mediaId,
+        (item) =>
+          holds(item, kind, id)
+            ? item.references.filter(
+                (reference) => !(reference.kind === kind && reference.id === id),
+              )
+            : undefined,
+        new Date(),
+      )
       .catch(ignoreMissing);
   }
 }
 
-const holds = (item: MediaItem, kind: MediaReference['kind'], id: string) => item.references.some((reference) => reference.kind === kind && reference.id === id);
+const holds = (item: MediaItem, kind: MediaReference['kind'], id: string) =>
+  item.references.some((reference) => reference.kind === kind && reference.id === id);

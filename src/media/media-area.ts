@@ -44,7 +44,13 @@ export interface MediaLibraryDependencies {
 /** Every index of the media area (created at start, and by the ensure-indexes command before a rollout). */
 export const mediaIndexes: IndexSpec[] = [...itemIndexes];
 
-export async function createMediaLibrary({ settings, store, blobStorage, metrics, logger }: MediaLibraryDependencies) {
+export async function createMediaLibrary({
+  settings,
+  store,
+  blobStorage,
+  metrics,
+  logger,
+}: MediaLibraryDependencies) {
   await store.ensureIndexes(mediaIndexes);
   const blobs = await openBlobStore(blobStorage);
   const items = new MediaItems(store);
@@ -85,10 +91,22 @@ export interface MediaDependencies {
   readonly metrics: MediaMetrics;
 }
 
-export function createMediaArea({ settings, library, conversations, channelReaders, storyAudience, metrics }: MediaDependencies) {
+export function createMediaArea({
+  settings,
+  library,
+  conversations,
+  channelReaders,
+  storyAudience,
+  metrics,
+}: MediaDependencies) {
   const { items, blobs, avatars } = library;
   const uploads = new Uploads(items, blobs, settings.unreferencedRetentionMs, metrics);
-  const downloads = new Downloads(items, blobs, new MediaAccess(conversations, channelReaders, storyAudience), metrics);
+  const downloads = new Downloads(
+    items,
+    blobs,
+    new MediaAccess(conversations, channelReaders, storyAudience),
+    metrics,
+  );
   return { service: createMediaService({ uploads, downloads, avatars }) };
 }
 

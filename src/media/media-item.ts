@@ -16,7 +16,8 @@ import type { MediaKind } from './media-kinds.js';
  * - `channel_post`: a channel post's media (whoever may read the channel);
  * - `story`: a story's image or video until the story expires (the story's audience).
  */
-export type ReferenceKind = 'message' | 'avatar' | 'group_avatar' | 'channel_avatar' | 'channel_post' | 'story';
+export type ReferenceKind =
+  'message' | 'avatar' | 'group_avatar' | 'channel_avatar' | 'channel_post' | 'story';
 
 export interface MediaReference {
   kind: ReferenceKind;

@@ -36,8 +36,14 @@ export class MediaItems {
   }
 
   /** The upload is durable: the item becomes usable. False when the sweeper gave it up meanwhile. */
-  async markStored(mediaId: string, stored: Pick<MediaItem, 'size' | 'sha256' | 'thumbnail' | 'contentType' | 'releaseCheckAt'>): Promise<boolean> {
-    const result = await this.collection.updateOne({ _id: mediaId, state: 'uploading' }, { $set: { ...stored, state: 'stored' }, $inc: { revision: 1 } });
+  async markStored(
+    mediaId: string,
+    stored: Pick<MediaItem, 'size' | 'sha256' | 'thumbnail' | 'contentType' | 'releaseCheckAt'>,
+  ): Promise<boolean> {
+    const result = await this.collection.updateOne(
+      { _id: mediaId, state: 'uploading' },
+      { $set: { ...stored, state: 'stored' }, $inc: { revision: 1 } },
+    );
     return result.modifiedCount === 1;
   }
 
@@ -50,14 +56,25 @@ export class MediaItems {
    * Applies `change` to a stored item's references; `releaseCheckAt` is lowered to `endsBy` when
    * given (a reference that ends then). Answers the item as changed; 404 when it is not stored.
    */
-  async changeReferences(mediaId: string, change: ReferenceChange, endsBy?: Date): Promise<MediaItem> {
+  async changeReferences(
+    mediaId: string,
+    change: ReferenceChange,
+    endsBy?: Date,
+  ): Promise<MediaItem> {
     for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
       const item = await this.find(mediaId);
       if (!item || item.state !== 'stored') throw notFound('No such media');
       const references = change(item);
       if (!references) return item;
-      const update = { $set: { references }, $inc: { revision: 1 }, ...(endsBy ? { $min: { releaseCheckAt: endsBy } } : {}) };
-      const result = await this.collection.updateOne({ _id: mediaId, revision: item.revision }, update);
+      const update = {
+        $set: { references },
+        $inc: { revision: 1 },
+        ...(endsBy ? { $min: { releaseCheckAt: endsBy } } : {}),
+      };
+      const result = await this.collection.updateOne(
+        { _id: mediaId, revision: item.revision },
+        update,
+      );
       if (result.modifiedCount === 1) return { ...item, references, revision: item.revision + 1 };
     }
     throw new Error(`media ${mediaId}: references changed concurrently ${ATTEMPTS} times`);
@@ -65,18 +82,27 @@ export class MediaItems {
 
   /** Items whose release may be due, oldest check first. */
   dueForCheck(now: Date, limit: number): Promise<MediaItem[]> {
-    return this.collection.find({ releaseCheckAt: { $lte: now } }, { sort: { releaseCheckAt: 1 }, limit });
+    return this.collection.find(
+      { releaseCheckAt: { $lte: now } },
+      { sort: { releaseCheckAt: 1 }, limit },
+    );
   }
 
   /** Not yet due after all: the next check, unless the item changed since it was read. */
   async postponeCheck(item: MediaItem, releaseAt: Date): Promise<void> {
-    await this.collection.updateOne({ _id: item._id, revision: item.revision }, { $set: { releaseCheckAt: releaseAt } });
+    await this.collection.updateOne(
+      { _id: item._id, revision: item.revision },
+      { $set: { releaseCheckAt: releaseAt } },
+    );
   }
 
   /** Claims a due item for deletion; false when it changed since it was read (or another pod claimed it). */
   async claimForDeletion(item: MediaItem): Promise<boolean> {
     if (item.state === 'deleting') return true;
-    const result = await this.collection.updateOne({ _id: item._id, revision: item.revision }, { $set: { state: 'deleting' }, $inc: { revision: 1 } });
+    const result = await this.collection.updateOne(
+      { _id: item._id, revision: item.revision },
+      { $set: { state: 'deleting' }, $inc: { revision: 1 } },
+    );
     return result.modifiedCount === 1;
   }
 
@@ -84,7 +110,10 @@ export class MediaItems {
   async markDeleted(mediaId: string, tombstoneUntil: Date): Promise<void> {
     await this.collection.updateOne(
       { _id: mediaId },
-      { $set: { state: 'deleted', references: [], releaseCheckAt: NEVER, tombstoneUntil }, $inc: { revision: 1 } },
+      {
+        $set: { state: 'deleted', references: [], releaseCheckAt: NEVER, tombstoneUntil },
+        $inc: { revision: 1 },
+      },
     );
   }
 

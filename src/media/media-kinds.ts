@@ -22,14 +22,26 @@ export const MEDIA_KINDS = {
   image: { maxBytes: 10 * MiB, contentTypes: ENCRYPTED, image: false, public: false },
   video: { maxBytes: 25 * MiB, contentTypes: ENCRYPTED, image: false, public: false },
   file: { maxBytes: 25 * MiB, contentTypes: ENCRYPTED, image: false, public: false },
-  avatar: { maxBytes: 5 * MiB, contentTypes: ['image/jpeg', 'image/png', 'image/webp'], image: true, public: true },
-  sticker: { maxBytes: 1 * MiB, contentTypes: ['image/webp', 'image/png'], image: true, public: true },
+  avatar: {
+    maxBytes: 5 * MiB,
+    contentTypes: ['image/jpeg', 'image/png', 'image/webp'],
+    image: true,
+    public: true,
+  },
+  sticker: {
+    maxBytes: 1 * MiB,
+    contentTypes: ['image/webp', 'image/png'],
+    image: true,
+    public: true,
+  },
 } as const satisfies Record<string, KindRules>;
 
 export type MediaKind = keyof typeof MEDIA_KINDS;
 
 /** The largest upload of any kind: what an upload route's body may carry. */
-export const MAX_MEDIA_BYTES = Math.max(...Object.values(MEDIA_KINDS).map((rules) => rules.maxBytes));
+export const MAX_MEDIA_BYTES = Math.max(
+  ...Object.values(MEDIA_KINDS).map((rules) => rules.maxBytes),
+);
 
 export const isMediaKind = (kind: string): kind is MediaKind => Object.hasOwn(MEDIA_KINDS, kind);
 

@@ -5,7 +5,8 @@
 import { Counter } from 'prom-client';
 import type { Registry } from 'prom-client';
 
-export type DeletionReason = 'unreferenced' | 'references_ended' | 'abandoned_upload' | 'account_deleted' | 'deletion_resumed';
+export type DeletionReason =
+  'unreferenced' | 'references_ended' | 'abandoned_upload' | 'account_deleted' | 'deletion_resumed';
 
 export interface MediaMetrics {
   readonly deletions: Counter<'reason'>;
@@ -22,7 +23,16 @@ export function createMediaMetrics(registry: Registry): MediaMetrics {
       labelNames: ['reason'],
       registers,
     }),
-    sweepFailures: new Counter({ name: 'media_sweep_failures_total', help: 'Media sweeps that failed (the next one tries again).', registers }),
-    bytes: new Counter({ name: 'media_bytes_total', help: 'Media bytes stored by uploads (direction=upload) and sent by downloads (direction=download).', labelNames: ['direction'], registers }),
+    sweepFailures: new Counter({
+      name: 'media_sweep_failures_total',
+      help: 'Media sweeps that failed (the next one tries again).',
+      registers,
+    }),
+    bytes: new Counter({
+      name: 'media_bytes_total',
+      help: 'Media bytes stored by uploads (direction=upload) and sent by downloads (direction=download).',
+      labelNames: ['direction'],
+      registers,
+    }),
   };
 }

@@ -5,7 +5,11 @@
  * are, with the headers set here (`ETag` is the SHA-256, `Content-Range` marks a partial answer).
  */
 import type { HandlerContext } from '@connectrpc/connect';
-import type { GetAvatarRequest, GetMediaRequest, UploadMediaRequest } from '../gen/service/v1/media_pb.js';
+import type {
+  GetAvatarRequest,
+  GetMediaRequest,
+  UploadMediaRequest,
+} from '../gen/service/v1/media_pb.js';
 import { requireCaller } from '../identity/auth/caller.js';
 import { isWalletAddress } from '../accounts/wallet-address.js';
 import { invalidArgument, notFound } from '../platform/errors/api-error.js';
@@ -52,7 +56,11 @@ export function createMediaService({ uploads, downloads, avatars }: MediaService
     headers.set('etag', `"${download.blob.sha256}"`);
     headers.set('accept-ranges', 'bytes');
     headers.set('cache-control', cacheControl);
-    if (download.range) headers.set('content-range', `bytes ${download.range.start}-${download.range.end}/${download.blob.size}`);
+    if (download.range)
+      headers.set(
+        'content-range',
+        `bytes ${download.range.start}-${download.range.end}/${download.blob.size}`,
+      );
     const streamed = context.values.get(streamedResponseKey);
     if (streamed) {
       streamed.body = { length: download.length, chunks: download.chunks };
@@ -76,13 +84,17 @@ export function createMediaService({ uploads, downloads, avatars }: MediaService
         });
         const { maxBytes } = rulesOf(description.kind);
         // Refused before a byte is read; a body that grows past the limit is refused by the blob store.
-        if (streamed.declaredLength !== undefined && streamed.declaredLength > maxBytes) throw tooLarge(maxBytes);
+        if (streamed.declaredLength !== undefined && streamed.declaredLength > maxBytes)
+          throw tooLarge(maxBytes);
         return uploadedView(await uploads.upload(caller, description, streamed.chunks));
       }
       const description = checkDescription(request);
       const { maxBytes } = rulesOf(description.kind);
       if (request.data.length === 0) throw invalidArgument('data must not be empty');
-      if (request.data.length > maxBytes) throw invalidArgument(`data must be at most ${maxBytes} bytes for kind ${description.kind}`);
+      if (request.data.length > maxBytes)
+        throw invalidArgument(
+          `data must be at most ${maxBytes} bytes for kind ${description.kind}`,
+        );
       return uploadedView(await uploads.upload(caller, description, [request.data]));
     },
 
@@ -90,14 +102,24 @@ export function createMediaService({ uploads, downloads, avatars }: MediaService
       const caller = requireCaller(context).address;
       const rendition = renditionOf(request.size);
       const item = await downloads.downloadable(request.mediaId, caller);
-      return served(await downloads.read(item, context.requestHeader.get('range'), rendition), context, MEDIA_CACHE);
+      return served(
+        await downloads.read(item, context.requestHeader.get('range'), rendition),
+        context,
+        MEDIA_CACHE,
+      );
     },
 
     async getAvatar(request: GetAvatarRequest, context: HandlerContext) {
       const rendition = renditionOf(request.size);
-      const item = isWalletAddress(request.address) ? await avatars.current(request.address.toLowerCase()) : undefined;
+      const item = isWalletAddress(request.address)
+        ? await avatars.current(request.address.toLowerCase())
+        : undefined;
       if (!item) throw notFound('This user has no avatar');
-      return served(await downloads.read(item, context.requestHeader.get('range'), rendition), context, AVATAR_CACHE);
+      return served(
+        await downloads.read(item, context.requestHeader.get('range'), rendition),
+        context,
+        AVATAR_CACHE,
+      );
     },
   };
 }

@@ -36,13 +36,26 @@ export class MessagingAccountData implements AccountDataOwner {
 
   async moveAccount(from: string, to: string): Promise<void> {
     const { members } = this.conversations;
-    for (let chats = await members.find({ address: from, type: 'direct' }, { limit: 100 }); chats.length > 0; chats = await members.find({ address: from, type: 'direct' }, { limit: 100 })) {
-      for (const own of chats) await this.moveDirectChat(own.conversationId, own.peerAddress, from, to);
+    for (
+      let chats = await members.find({ address: from, type: 'direct' }, { limit: 100 });
+      chats.length > 0;
+      chats = await members.find({ address: from, type: 'direct' }, { limit: 100 })
+    ) {
+      for (const own of chats)
+        await this.moveDirectChat(own.conversationId, own.peerAddress, from, to);
     }
-    await rekeyDocuments(members, { address: from }, (member) => ({ ...member, _id: memberId(member.conversationId, to), address: to }));
+    await rekeyDocuments(members, { address: from }, (member) => ({
+      ...member,
+      _id: memberId(member.conversationId, to),
+      address: to,
+    }));
     await this.messages.updateMany({ senderAddress: from }, { $set: { senderAddress: to } });
     await this.messages.updateMany({ recipientAddress: from }, { $set: { recipientAddress: to } });
-    await rekeyDocuments(this.stars, { address: from }, (star) => ({ ...star, _id: `${to}|${star.messageId}`, address: to }));
+    await rekeyDocuments(this.stars, { address: from }, (star) => ({
+      ...star,
+      _id: `${to}|${star.messageId}`,
+      address: to,
+    }));
   }
 
   async deleteAccount(address: string): Promise<void> {
@@ -51,7 +64,12 @@ export class MessagingAccountData implements AccountDataOwner {
     await this.messages.deleteMany({ recipientAddress: address, status: 'sent' });
   }
 
-  private async moveDirectChat(chat: string, peer: string, from: string, to: string): Promise<void> {
+  private async moveDirectChat(
+    chat: string,
+    peer: string,
+    from: string,
+    to: string,
+  ): Promise<void> {
     const { conversations, members } = this.conversations;
     const moved = directConversationId(to, peer);
     const record = await conversations.findOne({ _id: chat });
@@ -61,8 +79,18 @@ export class MessagingAccountData implements AccountDataOwner {
     }
     await this.messages.updateMany({ conversationId: chat }, { $set: { conversationId: moved } });
     await this.stars.updateMany({ conversationId: chat }, { $set: { conversationId: moved } });
-    await rekeyDocuments(members, { _id: memberId(chat, peer) }, (member) => ({ ...member, _id: memberId(moved, peer), conversationId: moved, peerAddress: to }));
+    await rekeyDocuments(members, { _id: memberId(chat, peer) }, (member) => ({
+      ...member,
+      _id: memberId(moved, peer),
+      conversationId: moved,
+      peerAddress: to,
+    }));
     await conversations.deleteOne({ _id: chat });
-    await rekeyDocuments(members, { _id: memberId(chat, from) }, (member) => ({ ...member, _id: memberId(moved, to), conversationId: moved, address: to }));
+    await rekeyDocuments(members, { _id: memberId(chat, from) }, (member) => ({
+      ...member,
+      _id: memberId(moved, to),
+      conversationId: moved,
+      address: to,
+    }));
   }
 }

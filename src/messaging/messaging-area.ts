@@ -57,14 +57,26 @@ export interface MessagingDependencies {
 }
 
 /** Every index of the messaging area (created at start, and by the ensure-indexes command before a rollout). */
-export const messagingIndexes: IndexSpec[] = [...conversationIndexes, ...messageIndexes, ...starIndexes];
+export const messagingIndexes: IndexSpec[] = [
+  ...conversationIndexes,
+  ...messageIndexes,
+  ...starIndexes,
+];
 
 export async function createMessagingArea(deps: MessagingDependencies) {
   const { store, conversations, accounts, blocks, events, logger } = deps;
   await store.ensureIndexes(messagingIndexes);
   const messages = store.collection<StoredMessage>(MESSAGES);
   const announcer = new MessageAnnouncer(messages, conversations, events, logger);
-  const sender = new MessageSender(conversations, messages, blocks, deps.media, announcer, new MessageNumbering(conversations, messages), deps.wakeUps);
+  const sender = new MessageSender(
+    conversations,
+    messages,
+    blocks,
+    deps.media,
+    announcer,
+    new MessageNumbering(conversations, messages),
+    deps.wakeUps,
+  );
   const service = createMessagesService({
     conversations,
     channels: deps.channels,
@@ -74,7 +86,12 @@ export async function createMessagingArea(deps: MessagingDependencies) {
     stars: new Stars(store, messages, conversations),
     viewOnce: new ViewOnce(messages, events, deps.media, deps.viewedMediaGraceMs),
     chatList: new ChatList(conversations, messages, accounts, deps.channels),
-    peerInfo: new PeerInfo({ conversations, blocks, verifications: deps.verifications, profiles: deps.profiles }),
+    peerInfo: new PeerInfo({
+      conversations,
+      blocks,
+      verifications: deps.verifications,
+      profiles: deps.profiles,
+    }),
     typing: new Typing(conversations, blocks, events),
     disappearingTimer: new DisappearingTimer(conversations, sender),
   });

@@ -32,7 +32,13 @@ export async function createMfaArea(deps: MfaAreaDependencies) {
   const { accounts } = deps;
   const { pendingSignIns, lockouts, dpop, sessionStarter, audit } = deps.signIn;
   const box = new SecretBox(await loadMfaMasterKey(deps.settings.mfa.encryptionKey, deps.dataDir));
-  const mfa = new Mfa({ store: deps.store, box, accounts, lockouts, trustedDevices: deps.trustedDevices });
+  const mfa = new Mfa({
+    store: deps.store,
+    box,
+    accounts,
+    lockouts,
+    trustedDevices: deps.trustedDevices,
+  });
   return {
     service: createMfaService({
       serviceName: deps.settings.service.name,

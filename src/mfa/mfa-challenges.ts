@@ -21,12 +21,19 @@ export class MfaChallenges {
   private readonly records: OneTimeRecords<ChallengeHolder>;
 
   constructor(private readonly sharedState: SharedState) {
-    this.records = new OneTimeRecords(sharedState, 'mfa-challenge', 'MFA challenge', CHALLENGE_TTL_SECONDS * 1000);
+    this.records = new OneTimeRecords(
+      sharedState,
+      'mfa-challenge',
+      'MFA challenge',
+      CHALLENGE_TTL_SECONDS * 1000,
+    );
   }
 
   async create(holder: ChallengeHolder): Promise<{ id: string; expiresAt: Date }> {
     const issued = await this.records.issue(holder);
-    await this.sharedState.set(currentKey(holder), issued.id, { ttlMs: CHALLENGE_TTL_SECONDS * 1000 });
+    await this.sharedState.set(currentKey(holder), issued.id, {
+      ttlMs: CHALLENGE_TTL_SECONDS * 1000,
+    });
     return issued;
   }
 
@@ -34,8 +41,13 @@ export class MfaChallenges {
   async check(id: string, holder: ChallengeHolder): Promise<OneTimeRecord<ChallengeHolder>> {
     if (id === '') throw invalidArgument('challenge_id is required');
     if (!/^[A-Za-z0-9_-]{1,100}$/.test(id)) throw invalidArgument('challenge_id is malformed');
-    const record = await this.records.live(id, () => notFound('No such MFA challenge'), (held) => held.address === holder.address && held.ref === holder.ref);
-    if ((await this.sharedState.get(currentKey(holder))) !== id) throw gone('A newer MFA challenge replaced this one');
+    const record = await this.records.live(
+      id,
+      () => notFound('No such MFA challenge'),
+      (held) => held.address === holder.address && held.ref === holder.ref,
+    );
+    if ((await this.sharedState.get(currentKey(holder))) !== id)
+      throw gone('A newer MFA challenge replaced this one');
     return record;
   }
 

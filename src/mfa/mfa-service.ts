@@ -52,14 +52,19 @@ export interface MfaServiceDependencies {
 const MAX_DEVICE_NAME = SIGN_IN_LIMITS.deviceName;
 
 /** Who is doing the MFA step: an MFA-pending sign-in, or a session (step-up). */
-type MfaActor = ChallengeHolder & ({ pending: MfaPendingCaller; sessionId?: never } | { pending?: never; sessionId: string });
+type MfaActor = ChallengeHolder &
+  ({ pending: MfaPendingCaller; sessionId?: never } | { pending?: never; sessionId: string });
 
 function actorOf(context: HandlerContext): MfaActor {
   const pending = context.values.get(mfaPendingCallerKey);
   if (pending) return { address: pending.address, ref: `pending:${pending.tokenId}`, pending };
   const caller = context.values.get(callerKey);
   if (!caller) throw unauthenticated('Authentication required');
-  return { address: caller.address, ref: `session:${caller.sessionId}`, sessionId: caller.sessionId };
+  return {
+    address: caller.address,
+    ref: `session:${caller.sessionId}`,
+    sessionId: caller.sessionId,
+  };
 }
 
 const iso = (date: Date | null | undefined): string => date?.toISOString() ?? '';
@@ -76,15 +81,28 @@ export function createMfaService(deps: MfaServiceDependencies) {
   const { mfa, challenges, accounts, lockouts, audit } = deps;
 
   /** Opens the session of a pending sign-in that just passed the MFA step, trusting the device if asked. */
-  async function completeSignIn(actor: MfaActor & { pending: MfaPendingCaller }, request: VerifyMfaRequest, context: HandlerContext, dpopJkt: string | null) {
+  async function completeSignIn(
+    actor: MfaActor & { pending: MfaPendingCaller },
+    request: VerifyMfaRequest,
+    context: HandlerContext,
+    dpopJkt: string | null,
+  ) {
     const signIn = await deps.pendingSignIns.complete(actor.pending);
     const account = await accounts.find(actor.address);
     if (!account) throw unauthenticated('The account no longer exists');
     const deviceName = request.deviceName || signIn.deviceName;
-    const started = await deps.sessionStarter.start(context, { address: account._id, authMethod: signIn.authMethod, deviceName, dpopJkt });
+    const started = await deps.sessionStarter.start(context, {
+      address: account._id,
+      authMethod: signIn.authMethod,
+      deviceName,
+      dpopJkt,
+    });
     const trusted =
       request.trustDevice && mfa.trustedDevices.ttlMs > 0
-        ? await mfa.trustedDevices.trust(account._id, deviceName || (context.requestHeader.get('user-agent') ?? '').slice(0, MAX_DEVICE_NAME))
+        ? await mfa.trustedDevices.trust(
+            account._id,
+            deviceName || (context.requestHeader.get('user-agent') ?? '').slice(0, MAX_DEVICE_NAME),
+          )
         : undefined;
     return {
       ...started,
@@ -117,12 +135,20 @@ export function createMfaService(deps: MfaServiceDependencies) {
     async enableTotp(request: EnableTotpRequest, context: HandlerContext) {
       const caller = requireCaller(context);
       const { backupCodes, enabledAt } = await mfa.enable(caller.address, request.code);
-      return { success: true, message: 'MFA is on: store the backup codes', backupCodes, enabledAt: enabledAt.toISOString() };
+      return {
+        success: true,
+        message: 'MFA is on: store the backup codes',
+        backupCodes,
+        enabledAt: enabledAt.toISOString(),
+      };
     },
 
     async getMfaStatus(_: unknown, context: HandlerContext) {
       const caller = requireCaller(context);
-      const [record, trustedDevicesCount] = await Promise.all([mfa.find(caller.address), mfa.trustedDevices.count(caller.address)]);
+      const [record, trustedDevicesCount] = await Promise.all([
+        mfa.find(caller.address),
+        mfa.trustedDevices.count(caller.address),
+      ]);
       const enabled = record?.enabledAt != null;
       return {
         success: true,
@@ -132,7 +158,10 @@ export function createMfaService(deps: MfaServiceDependencies) {
         enabledAt: iso(record?.enabledAt),
         backupCodesRemaining: enabled && record ? unusedCount(record.backupCodes) : 0,
         trustedDevicesCount,
-        setupPending: !enabled && record?.pendingExpiresAt != null && record.pendingExpiresAt.getTime() > Date.now(),
+        setupPending:
+          !enabled &&
+          record?.pendingExpiresAt != null &&
+          record.pendingExpiresAt.getTime() > Date.now(),
       };
     },
 
@@ -155,16 +184,24 @@ export function createMfaService(deps: MfaServiceDependencies) {
 
     async verifyMfa(request: VerifyMfaRequest, context: HandlerContext) {
       const actor = actorOf(context);
-      if (request.deviceName.length > MAX_DEVICE_NAME) throw invalidArgument(`device_name has at most ${MAX_DEVICE_NAME} characters`);
+      if (request.deviceName.length > MAX_DEVICE_NAME)
+        throw invalidArgument(`device_name has at most ${MAX_DEVICE_NAME} characters`);
       const answer = parseAnswer(request, true);
       const challenge = await challenges.check(request.challengeId, actor);
       // Checked before any code is spent: a bad proof must not cost the user a code.
       const dpopJkt = actor.pending ? await dpopKeyOf(deps.dpop, context) : null;
       const factor = await mfa.verify(actor.address, answer);
       await challenges.consume(challenge);
-      const completed = actor.pending ? await completeSignIn(actor, request, context, dpopJkt) : undefined;
+      const completed = actor.pending
+        ? await completeSignIn(actor, request, context, dpopJkt)
+        : undefined;
       const sessionId = completed?.sessionId ?? actor.sessionId ?? '';
-      if (completed) await audit.record(callInfoOf(context), 'sign_in', { address: actor.address, sessionId, detail: `mfa_${factor.method}` });
+      if (completed)
+        await audit.record(callInfoOf(context), 'sign_in', {
+          address: actor.address,
+          sessionId,
+          detail: `mfa_${factor.method}`,
+        });
       return {
         success: true,
         message: completed ? 'Signed in' : 'MFA verified',
@@ -188,23 +225,45 @@ export function createMfaService(deps: MfaServiceDependencies) {
       const record = await mfa.requireOn(requireCaller(context).address);
       const remaining = unusedCount(record.backupCodes);
       const total = record.backupCodes.length;
-      return { success: true, message: `${remaining} of ${total} backup codes left`, total, remaining, used: total - remaining, generatedAt: iso(record.backupCodesGeneratedAt) };
+      return {
+        success: true,
+        message: `${remaining} of ${total} backup codes left`,
+        total,
+        remaining,
+        used: total - remaining,
+        generatedAt: iso(record.backupCodesGeneratedAt),
+      };
     },
 
     async regenerateBackupCodes(request: RegenerateBackupCodesRequest, context: HandlerContext) {
       const caller = requireCaller(context);
       await mfa.verify(caller.address, parseAnswer({ code: request.code, backupCode: '' }, false));
       const { backupCodes, generatedAt } = await mfa.regenerateBackupCodes(caller.address);
-      return { success: true, message: 'New backup codes issued; the previous ones no longer work', backupCodes, generatedAt: generatedAt.toISOString() };
+      return {
+        success: true,
+        message: 'New backup codes issued; the previous ones no longer work',
+        backupCodes,
+        generatedAt: generatedAt.toISOString(),
+      };
     },
 
     async listTrustedDevices(request: ListTrustedDevicesRequest, context: HandlerContext) {
-      const { devices, nextCursor } = await mfa.trustedDevices.list(requireCaller(context).address, request.pageSize, request.cursor);
-      return { success: true, message: `${devices.length} trusted devices`, trustedDevices: devices.map(deviceView), nextCursor };
+      const { devices, nextCursor } = await mfa.trustedDevices.list(
+        requireCaller(context).address,
+        request.pageSize,
+        request.cursor,
+      );
+      return {
+        success: true,
+        message: `${devices.length} trusted devices`,
+        trustedDevices: devices.map(deviceView),
+        nextCursor,
+      };
     },
 
     async deleteTrustedDevice(request: DeleteTrustedDeviceRequest, context: HandlerContext) {
-      if (request.deviceId === '' || request.deviceId.length > 64) throw notFound('No such trusted device');
+      if (request.deviceId === '' || request.deviceId.length > 64)
+        throw notFound('No such trusted device');
       await mfa.trustedDevices.remove(requireCaller(context).address, request.deviceId);
       return { success: true, message: 'The device is no longer trusted' };
     },

@@ -9,12 +9,29 @@
  */
 import type { Lockouts } from '../identity/lockout/lockouts.js';
 import { Code, ConnectError } from '@connectrpc/connect';
-import { conflict, gone, invalidArgument, notFound, permissionDenied, unauthenticated } from '../platform/errors/api-error.js';
+import {
+  conflict,
+  gone,
+  invalidArgument,
+  notFound,
+  permissionDenied,
+  unauthenticated,
+} from '../platform/errors/api-error.js';
 import type { Collection, DocumentStore } from '../platform/store/document-store.js';
 import type { AccountRepository } from '../accounts/account-repository.js';
-import { recordFailures, recordSuccesses, refuseWhileLocked } from '../identity/lockout/lockout-report.js';
+import {
+  recordFailures,
+  recordSuccesses,
+  refuseWhileLocked,
+} from '../identity/lockout/lockout-report.js';
 import type { LockoutTarget } from '../identity/lockout/lockout-report.js';
-import { findUnusedCode, hashBackupCode, newBackupCodes, normalizeBackupCode, unusedCount } from './backup-codes.js';
+import {
+  findUnusedCode,
+  hashBackupCode,
+  newBackupCodes,
+  normalizeBackupCode,
+  unusedCount,
+} from './backup-codes.js';
 import type { StoredBackupCode } from './backup-codes.js';
 import { MFA_RECORDS } from './mfa-record.js';
 import type { MfaRecord } from './mfa-record.js';
@@ -32,12 +49,16 @@ export interface FactorAnswer {
 }
 
 /** A well-formed answer: a TOTP code, or a normalised backup code. */
-export type ParsedAnswer = { totp: string; backupCode?: never } | { totp?: never; backupCode: string };
+export type ParsedAnswer =
+  { totp: string; backupCode?: never } | { totp?: never; backupCode: string };
 
 /** Checks the shape of an answer (400 otherwise); `allowBackupCode` false: only a TOTP code. */
 export function parseAnswer(answer: FactorAnswer, allowBackupCode: boolean): ParsedAnswer {
   const useBackup = allowBackupCode && answer.backupCode !== '';
-  if (useBackup === (answer.code !== '')) throw invalidArgument(allowBackupCode ? 'Send exactly one of code and backup_code' : 'code is required');
+  if (useBackup === (answer.code !== ''))
+    throw invalidArgument(
+      allowBackupCode ? 'Send exactly one of code and backup_code' : 'code is required',
+    );
   if (useBackup) return { backupCode: normalizeBackupCode(answer.backupCode) };
   if (!TOTP_CODE.test(answer.code)) throw invalidArgument('code must be 6 digits');
   return { totp: answer.code };
@@ -57,7 +78,10 @@ export interface MfaDependencies {
   totp?: Totp;
 }
 
-const isOn = (record: MfaRecord | null): record is MfaRecord & { secret: string; enabledAt: Date } => record?.enabledAt != null && record.secret !== null;
+const isOn = (
+  record: MfaRecord | null,
+): record is MfaRecord & { secret: string; enabledAt: Date } =>
+  record?.enabledAt != null && record.secret !== null;
 /** MFA failures count toward the account's lockout, with its failed sign-ins (AdminService.UnlockLockout clears it). */
 export const mfaLockout = (address: string): LockoutTarget => ['user', address];
 
@@ -97,11 +121,21 @@ export class Mfa {
       { _id: address },
       {
         $set: { pendingSecret: this.box.seal(secret, address), pendingExpiresAt: expiresAt },
-        $setOnInsert: { secret: null, enabledAt: null, lastTimeStep: -1, backupCodes: [], backupCodesGeneratedAt: null },
+        $setOnInsert: {
+          secret: null,
+          enabledAt: null,
+          lastTimeStep: -1,
+          backupCodes: [],
+          backupCodesGeneratedAt: null,
+        },
       },
       { upsert: true },
     );
-    return { secret, provisioningUri: this.totp.provisioningUri(issuer, accountName, secret), expiresAt };
+    return {
+      secret,
+      provisioningUri: this.totp.provisioningUri(issuer, accountName, secret),
+      expiresAt,
+    };
   }
 
   /** Confirms the pending setup with a code and turns MFA on; returns the first backup codes. */
@@ -109,9 +143,15 @@ export class Mfa {
     if (!TOTP_CODE.test(code)) throw invalidArgument('code must be 6 digits');
     const record = await this.find(address);
     if (isOn(record)) throw conflict('MFA is already on');
-    if (!record?.pendingSecret || !record.pendingExpiresAt) throw notFound('No TOTP setup is in progress: call SetupTotp first');
-    if (record.pendingExpiresAt.getTime() <= Date.now()) throw gone('The TOTP setup expired: call SetupTotp again');
-    const check = await this.totp.check(this.box.open(record.pendingSecret, address), code, record.lastTimeStep);
+    if (!record?.pendingSecret || !record.pendingExpiresAt)
+      throw notFound('No TOTP setup is in progress: call SetupTotp first');
+    if (record.pendingExpiresAt.getTime() <= Date.now())
+      throw gone('The TOTP setup expired: call SetupTotp again');
+    const check = await this.totp.check(
+      this.box.open(record.pendingSecret, address),
+      code,
+      record.lastTimeStep,
+    );
     if (!check.valid) throw unauthenticated('The code is not valid', 'INVALID_CODE');
     const enabledAt = new Date();
     const { codes, stored } = newBackupCodes(this.box, address);
@@ -130,7 +170,8 @@ export class Mfa {
         },
       },
     );
-    if (result.matchedCount === 0) throw conflict('The TOTP setup changed meanwhile: call SetupTotp again');
+    if (result.matchedCount === 0)
+      throw conflict('The TOTP setup changed meanwhile: call SetupTotp again');
     await this.accounts.setMfaEnabled(address, true);
     return { backupCodes: codes, enabledAt };
   }
@@ -142,15 +183,22 @@ export class Mfa {
   async verify(address: string, answer: ParsedAnswer): Promise<VerifiedFactor> {
     await refuseWhileLocked(this.lockouts, [mfaLockout(address)]);
     const record = await this.requireOn(address);
-    const accepted = answer.totp !== undefined ? await this.spendTotp(record, answer.totp) : await this.spendBackupCode(record, answer.backupCode);
+    const accepted =
+      answer.totp !== undefined
+        ? await this.spendTotp(record, answer.totp)
+        : await this.spendBackupCode(record, answer.backupCode);
     if (accepted === 'invalid') {
       await recordFailures(this.lockouts, [mfaLockout(address)]);
       throw unauthenticated('The code is not valid', 'INVALID_CODE');
     }
-    if (accepted === 'replayed') throw unauthenticated('This code was already used: wait for the next one', 'REPLAY_DETECTED');
+    if (accepted === 'replayed')
+      throw unauthenticated('This code was already used: wait for the next one', 'REPLAY_DETECTED');
     await recordSuccesses(this.lockouts, [mfaLockout(address)]);
     const usedBackupCode = answer.backupCode !== undefined;
-    return { method: usedBackupCode ? 'backup_code' : 'totp', backupCodesRemaining: unusedCount(record.backupCodes) - (usedBackupCode ? 1 : 0) };
+    return {
+      method: usedBackupCode ? 'backup_code' : 'totp',
+      backupCodesRemaining: unusedCount(record.backupCodes) - (usedBackupCode ? 1 : 0),
+    };
   }
 
   /**
@@ -161,8 +209,10 @@ export class Mfa {
    */
   async confirm(address: string, code: string): Promise<void> {
     if (!isOn(await this.find(address))) return;
-    if (code === '') throw permissionDenied('Multi-factor authentication is on: mfa_code is required');
-    const refused = () => permissionDenied('mfa_code is not a current code or an unused backup code');
+    if (code === '')
+      throw permissionDenied('Multi-factor authentication is on: mfa_code is required');
+    const refused = () =>
+      permissionDenied('mfa_code is not a current code or an unused backup code');
     let answer: ParsedAnswer;
     try {
       answer = TOTP_CODE.test(code) ? { totp: code } : { backupCode: normalizeBackupCode(code) };
@@ -194,9 +244,17 @@ export class Mfa {
   async move(from: string, to: string): Promise<void> {
     const record = await this.find(from);
     if (record) {
-      const secret = record.secret === null ? null : this.box.seal(this.box.open(record.secret, from), to);
+      const secret =
+        record.secret === null ? null : this.box.seal(this.box.open(record.secret, from), to);
       const { _id, ...kept } = record;
-      const moved = { ...kept, secret, pendingSecret: null, pendingExpiresAt: null, backupCodes: [], backupCodesGeneratedAt: null };
+      const moved = {
+        ...kept,
+        secret,
+        pendingSecret: null,
+        pendingExpiresAt: null,
+        backupCodes: [],
+        backupCodesGeneratedAt: null,
+      };
       await this.records.updateOne({ _id: to }, { $setOnInsert: moved }, { upsert: true });
       await this.records.deleteOne({ _id: from });
     }
@@ -204,18 +262,33 @@ export class Mfa {
   }
 
   /** A new set of backup codes in place of the current one. */
-  async regenerateBackupCodes(address: string): Promise<{ backupCodes: string[]; generatedAt: Date }> {
+  async regenerateBackupCodes(
+    address: string,
+  ): Promise<{ backupCodes: string[]; generatedAt: Date }> {
     const generatedAt = new Date();
     const { codes, stored } = newBackupCodes(this.box, address);
-    await this.records.updateOne({ _id: address }, { $set: { backupCodes: stored, backupCodesGeneratedAt: generatedAt } });
+    await this.records.updateOne(
+      { _id: address },
+      { $set: { backupCodes: stored, backupCodesGeneratedAt: generatedAt } },
+    );
     return { backupCodes: codes, generatedAt };
   }
 
-  private async spendTotp(record: MfaRecord & { secret: string }, code: string): Promise<'accepted' | 'invalid' | 'replayed'> {
-    const check = await this.totp.check(this.box.open(record.secret, record._id), code, record.lastTimeStep);
+  private async spendTotp(
+    record: MfaRecord & { secret: string },
+    code: string,
+  ): Promise<'accepted' | 'invalid' | 'replayed'> {
+    const check = await this.totp.check(
+      this.box.open(record.secret, record._id),
+      code,
+      record.lastTimeStep,
+    );
     if (!check.valid) return check.reason;
     // The step only moves forward: of two requests with one code, one matches and one does not.
-    const moved = await this.records.updateOne({ _id: record._id, lastTimeStep: { $lt: check.timeStep } }, { $set: { lastTimeStep: check.timeStep } });
+    const moved = await this.records.updateOne(
+      { _id: record._id, lastTimeStep: { $lt: check.timeStep } },
+      { $set: { lastTimeStep: check.timeStep } },
+    );
     return moved.matchedCount === 1 ? 'accepted' : 'replayed';
   }
 
@@ -225,13 +298,20 @@ export class Mfa {
    * `backupCodes.<i>.usedAt: null` would match on MongoDB even after the code is spent: a
    * numeric step also looks for a field "<i>" in every element, and missing matches null.)
    */
-  private async spendBackupCode(record: MfaRecord, normalized: string): Promise<'accepted' | 'invalid'> {
+  private async spendBackupCode(
+    record: MfaRecord,
+    normalized: string,
+  ): Promise<'accepted' | 'invalid'> {
     const hash = hashBackupCode(this.box, record._id, normalized);
     const index = findUnusedCode(record.backupCodes, hash);
     if (index < 0) return 'invalid';
     const stored = record.backupCodes[index] as StoredBackupCode;
     const spent = await this.records.updateOne(
-      { _id: record._id, backupCodesGeneratedAt: record.backupCodesGeneratedAt, backupCodes: { $elemMatch: { hash: stored.hash, usedAt: null } } },
+      {
+        _id: record._id,
+        backupCodesGeneratedAt: record.backupCodesGeneratedAt,
+        backupCodes: { $elemMatch: { hash: stored.hash, usedAt: null } },
+      },
       { $set: { 'backupCodes.$.usedAt': new Date() } },
     );
     return spent.matchedCount === 1 ? 'accepted' : 'invalid';

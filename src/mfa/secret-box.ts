@@ -16,9 +16,14 @@ const IV_BYTES = 12;
 const FORMAT = 'v1';
 
 /** The master key from its setting (64 hex digits or base64 of 32 bytes), or the embedded one. */
-export async function loadMfaMasterKey(setting: string | undefined, dataDir: string): Promise<Buffer> {
+export async function loadMfaMasterKey(
+  setting: string | undefined,
+  dataDir: string,
+): Promise<Buffer> {
   if (setting !== undefined) return parseKey(setting, 'MFA_ENCRYPTION_KEY');
-  const text = await readOrCreateKeyFile(dataDir, 'mfa-encryption.key', async () => randomBytes(KEY_BYTES).toString('base64'));
+  const text = await readOrCreateKeyFile(dataDir, 'mfa-encryption.key', async () =>
+    randomBytes(KEY_BYTES).toString('base64'),
+  );
   return parseKey(text.trim(), `the key file in ${dataDir}/keys`);
 }
 
@@ -37,8 +42,12 @@ export class SecretBox {
   private readonly macKey: Buffer;
 
   constructor(masterKey: Buffer) {
-    this.sealingKey = Buffer.from(hkdfSync('sha256', masterKey, Buffer.alloc(0), 'mfa totp secret sealing', KEY_BYTES));
-    this.macKey = Buffer.from(hkdfSync('sha256', masterKey, Buffer.alloc(0), 'mfa backup code mac', KEY_BYTES));
+    this.sealingKey = Buffer.from(
+      hkdfSync('sha256', masterKey, Buffer.alloc(0), 'mfa totp secret sealing', KEY_BYTES),
+    );
+    this.macKey = Buffer.from(
+      hkdfSync('sha256', masterKey, Buffer.alloc(0), 'mfa backup code mac', KEY_BYTES),
+    );
   }
 
   /** `v1.<iv>.<tag>.<ciphertext>`, base64url parts. */
@@ -47,17 +56,23 @@ export class SecretBox {
     const cipher = createCipheriv('aes-256-gcm', this.sealingKey, iv);
     cipher.setAAD(Buffer.from(associatedData, 'utf8'));
     const ciphertext = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
-    return [FORMAT, iv, cipher.getAuthTag(), ciphertext].map((part) => (typeof part === 'string' ? part : part.toString('base64url'))).join('.');
+    return [FORMAT, iv, cipher.getAuthTag(), ciphertext]
+      .map((part) => (typeof part === 'string' ? part : part.toString('base64url')))
+      .join('.');
   }
 
   /** Throws when the sealed text was altered, belongs to other associated data, or another key sealed it. */
   open(sealed: string, associatedData: string): string {
     const [format, iv, tag, ciphertext] = sealed.split('.');
-    if (format !== FORMAT || iv === undefined || tag === undefined || ciphertext === undefined) throw new Error('not a sealed secret');
+    if (format !== FORMAT || iv === undefined || tag === undefined || ciphertext === undefined)
+      throw new Error('not a sealed secret');
     const decipher = createDecipheriv('aes-256-gcm', this.sealingKey, Buffer.from(iv, 'base64url'));
     decipher.setAAD(Buffer.from(associatedData, 'utf8'));
     decipher.setAuthTag(Buffer.from(tag, 'base64url'));
-    return Buffer.concat([decipher.update(Buffer.from(ciphertext, 'base64url')), decipher.final()]).toString('utf8');
+    return Buffer.concat([
+      decipher.update(Buffer.from(ciphertext, 'base64url')),
+      decipher.final(),
+    ]).toString('utf8');
   }
 
   /** HMAC-SHA256 of `data`, hex. */

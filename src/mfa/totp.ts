@@ -13,7 +13,8 @@ const SECRET_BYTES = 20;
 
 export const TOTP_CODE = /^\d{6}$/;
 
-export type TotpCheck = { valid: true; timeStep: number } | { valid: false; reason: 'invalid' | 'replayed' };
+export type TotpCheck =
+  { valid: true; timeStep: number } | { valid: false; reason: 'invalid' | 'replayed' };
 
 export class Totp {
   /** `now` in epoch milliseconds; injectable so that tests control the clock. */
@@ -24,7 +25,14 @@ export class Totp {
   }
 
   provisioningUri(issuer: string, accountName: string, secret: string): string {
-    return generateURI({ issuer, label: accountName, secret, algorithm: 'sha1', digits: TOTP_DIGITS, period: TOTP_PERIOD_SECONDS });
+    return generateURI({
+      issuer,
+      label: accountName,
+      secret,
+      algorithm: 'sha1',
+      digits: TOTP_DIGITS,
+      period: TOTP_PERIOD_SECONDS,
+    });
   }
 
   /** `lastTimeStep`: the step of the last code accepted for the account (-1 when none). */
@@ -41,6 +49,8 @@ export class Totp {
     });
     if (!result.valid) return { valid: false, reason: 'invalid' };
     if (!('timeStep' in result)) throw new Error('otplib returned no time step for a TOTP code');
-    return result.timeStep > lastTimeStep ? { valid: true, timeStep: result.timeStep } : { valid: false, reason: 'replayed' };
+    return result.timeStep > lastTimeStep
+      ? { valid: true, timeStep: result.timeStep }
+      : { valid: false, reason: 'replayed' };
   }
 }

@@ -19,14 +19,21 @@ export interface OpsDependencies {
   readonly swagger?: (path: string) => HttpResponseData;
 }
 
-export function opsRoute(method: string, path: string, deps: OpsDependencies): OpsRoute | undefined {
+export function opsRoute(
+  method: string,
+  path: string,
+  deps: OpsDependencies,
+): OpsRoute | undefined {
   if (method !== 'GET' && method !== 'HEAD') return undefined;
   switch (path) {
     case '/health':
     case '/health/ready':
       return { label: path, handle: () => readinessResponse(deps.readiness) };
     case '/health/live':
-      return { label: path, handle: async () => jsonResponse(200, { success: true, status: 'alive' }) };
+      return {
+        label: path,
+        handle: async () => jsonResponse(200, { success: true, status: 'alive' }),
+      };
     case '/metrics':
       return { label: path, handle: () => metricsResponse(deps.metrics) };
   }
@@ -40,7 +47,11 @@ export function opsRoute(method: string, path: string, deps: OpsDependencies): O
 async function readinessResponse(readiness: Readiness): Promise<HttpResponseData> {
   const report = await readiness.report();
   const status = report.ready ? 'ok' : readiness.isDraining ? 'draining' : 'unavailable';
-  return jsonResponse(report.ready ? 200 : 503, { success: report.ready, status, checks: report.checks });
+  return jsonResponse(report.ready ? 200 : 503, {
+    success: report.ready,
+    status,
+    checks: report.checks,
+  });
 }
 
 async function metricsResponse(metrics: Metrics): Promise<HttpResponseData> {

@@ -27,10 +27,15 @@ export class Readiness {
 
   async report(): Promise<ReadinessReport> {
     const entries = await Promise.all(
-      Object.entries(this.checks).map(async ([name, check]) => [name, await runCheck(check)] as const),
+      Object.entries(this.checks).map(
+        async ([name, check]) => [name, await runCheck(check)] as const,
+      ),
     );
     const checks = Object.fromEntries(entries);
-    return { ready: !this.draining && entries.every(([, result]) => result.status === 'up'), checks };
+    return {
+      ready: !this.draining && entries.every(([, result]) => result.status === 'up'),
+      checks,
+    };
   }
 }
 
@@ -41,12 +46,19 @@ async function runCheck(check: DependencyCheck) {
     await Promise.race([
       check(),
       new Promise((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`no answer within ${CHECK_TIMEOUT_MS} ms`)), CHECK_TIMEOUT_MS);
+        timer = setTimeout(
+          () => reject(new Error(`no answer within ${CHECK_TIMEOUT_MS} ms`)),
+          CHECK_TIMEOUT_MS,
+        );
       }),
     ]);
     return { status: 'up' as const, latency_ms: Math.round(performance.now() - started) };
   } catch (error) {
-    return { status: 'down' as const, latency_ms: Math.round(performance.now() - started), error: (error as Error).message };
+    return {
+      status: 'down' as const,
+      latency_ms: Math.round(performance.now() - started),
+      error: (error as Error).message,
+    };
   } finally {
     clearTimeout(timer);
   }

@@ -17,7 +17,14 @@ export function requireBase64(value: string, bytes: number, field: string): Buff
 }
 
 /** Whether `signature` is the Ed25519 signature of the UTF-8 `text` by the raw public key. */
-export function verifiesWithIdentityKey(publicKey: Buffer, text: string, signature: Buffer): boolean {
-  const key = createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: publicKey.toString('base64url') }, format: 'jwk' });
+export function verifiesWithIdentityKey(
+  publicKey: Buffer,
+  text: string,
+  signature: Buffer,
+): boolean {
+  const key = createPublicKey({
+    key: { kty: 'OKP', crv: 'Ed25519', x: publicKey.toString('base64url') },
+    format: 'jwk',
+  });
   return verify(null, Buffer.from(text, 'utf8'), key, signature);
 }

@@ -18,8 +18,19 @@ export interface LoginChallenge {
 }
 
 /** The challenge format of phone.proto (LF line endings, no trailing newline). */
-export function challengeText(serviceName: string, id: string, phoneHash: string, nowMs: number): string {
-  return [`${serviceName} Phone Login`, `Challenge: ${id}`, `Phone: ${phoneHash}`, `Nonce: ${randomBytes(32).toString('base64url')}`, `Timestamp: ${nowMs}`].join('\n');
+export function challengeText(
+  serviceName: string,
+  id: string,
+  phoneHash: string,
+  nowMs: number,
+): string {
+  return [
+    `${serviceName} Phone Login`,
+    `Challenge: ${id}`,
+    `Phone: ${phoneHash}`,
+    `Nonce: ${randomBytes(32).toString('base64url')}`,
+    `Timestamp: ${nowMs}`,
+  ].join('\n');
 }
 
 export class LoginChallenges {
@@ -29,10 +40,18 @@ export class LoginChallenges {
     sharedState: SharedState,
     private readonly serviceName: string,
   ) {
-    this.records = new OneTimeRecords(sharedState, 'phone-login', 'login challenge', LOGIN_CHALLENGE_TTL_SECONDS * 1000);
+    this.records = new OneTimeRecords(
+      sharedState,
+      'phone-login',
+      'login challenge',
+      LOGIN_CHALLENGE_TTL_SECONDS * 1000,
+    );
   }
 
-  async create(address: string, phoneHash: string): Promise<{ id: string; text: string; expiresAt: Date }> {
+  async create(
+    address: string,
+    phoneHash: string,
+  ): Promise<{ id: string; text: string; expiresAt: Date }> {
     const id = randomBytes(24).toString('base64url');
     const text = challengeText(this.serviceName, id, phoneHash, Date.now());
     const { expiresAt } = await this.records.issue({ address, phoneHash, text }, id);

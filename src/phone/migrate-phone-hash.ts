@@ -27,15 +27,24 @@ export function migratePhoneHash(deps: MigratePhoneHashDependencies) {
     if (!bound) throw invalidArgument('No phone number is bound to this account');
     const salt = deps.phoneHashSalt;
     const [v1, v2] = await Promise.all([phoneHash(number, salt, 1), phoneHash(number, salt, 2)]);
-    if (!sameDigest(v1, legacy) || !sameDigest(v2, current)) throw invalidArgument('The hashes do not match phone_number');
-    const migrated = { success: true, message: 'Phone hash migrated to V2', migrated: true, hashVersion: 2 };
+    if (!sameDigest(v1, legacy) || !sameDigest(v2, current))
+      throw invalidArgument('The hashes do not match phone_number');
+    const migrated = {
+      success: true,
+      message: 'Phone hash migrated to V2',
+      migrated: true,
+      hashVersion: 2,
+    };
     if (bound.hashVersion === 2) {
-      if (!sameDigest(bound.phoneHash, v2)) throw invalidArgument('phone_number is not the number bound to this account');
+      if (!sameDigest(bound.phoneHash, v2))
+        throw invalidArgument('phone_number is not the number bound to this account');
       return { ...migrated, message: 'Already on V2', migrated: false };
     }
-    if (!sameDigest(bound.phoneHash, v1)) throw invalidArgument('phone_number is not the number bound to this account');
+    if (!sameDigest(bound.phoneHash, v1))
+      throw invalidArgument('phone_number is not the number bound to this account');
     // A concurrent migration of the same account may win; the outcome is the same.
-    if (!(await phoneAccounts.migrate(caller.address, v1, v2))) return { ...migrated, message: 'Already on V2', migrated: false };
+    if (!(await phoneAccounts.migrate(caller.address, v1, v2)))
+      return { ...migrated, message: 'Already on V2', migrated: false };
     return migrated;
   };
 }

@@ -25,7 +25,9 @@ export interface PhoneAccount {
 
 const PHONE_ACCOUNTS = 'phone_accounts';
 
-export const phoneAccountIndexes: IndexSpec[] = [{ collection: PHONE_ACCOUNTS, name: 'phone_hash_unique', key: { phoneHash: 1 }, unique: true }];
+export const phoneAccountIndexes: IndexSpec[] = [
+  { collection: PHONE_ACCOUNTS, name: 'phone_hash_unique', key: { phoneHash: 1 }, unique: true },
+];
 
 export class PhoneAccounts {
   private readonly accounts: Collection<PhoneAccount>;
@@ -43,7 +45,11 @@ export class PhoneAccounts {
    * registrations are left out: until its first key bundle nobody can message the account.
    */
   completedAmong(phoneHashes: readonly string[]): Promise<PhoneAccount[]> {
-    return this.accounts.find({ phoneHash: { $in: [...phoneHashes] }, hashVersion: 2, completedAt: { $ne: null } });
+    return this.accounts.find({
+      phoneHash: { $in: [...phoneHashes] },
+      hashVersion: 2,
+      completedAt: { $ne: null },
+    });
   }
 
   findByAddress(address: string): Promise<PhoneAccount | null> {
@@ -55,7 +61,8 @@ export class PhoneAccounts {
     try {
       await this.accounts.insertOne(binding);
     } catch (error) {
-      if (error instanceof DuplicateKeyError) throw conflict('This phone number is already registered');
+      if (error instanceof DuplicateKeyError)
+        throw conflict('This phone number is already registered');
       throw error;
     }
   }
@@ -63,16 +70,23 @@ export class PhoneAccounts {
   /** Replaces the V1 hash; false when the stored hash changed meanwhile; 409 when the V2 hash is someone else's. */
   async migrate(address: string, legacyHash: string, newHash: string): Promise<boolean> {
     try {
-      const result = await this.accounts.updateOne({ _id: address, phoneHash: legacyHash, hashVersion: 1 }, { $set: { phoneHash: newHash, hashVersion: 2 } });
+      const result = await this.accounts.updateOne(
+        { _id: address, phoneHash: legacyHash, hashVersion: 1 },
+        { $set: { phoneHash: newHash, hashVersion: 2 } },
+      );
       return result.matchedCount === 1;
     } catch (error) {
-      if (error instanceof DuplicateKeyError) throw conflict('This phone hash is already bound to another account');
+      if (error instanceof DuplicateKeyError)
+        throw conflict('This phone hash is already bound to another account');
       throw error;
     }
   }
 
   async markRegistrationComplete(address: string): Promise<void> {
-    await this.accounts.updateOne({ _id: address, completedAt: null }, { $set: { completedAt: new Date() } });
+    await this.accounts.updateOne(
+      { _id: address, completedAt: null },
+      { $set: { completedAt: new Date() } },
+    );
   }
 
   async remove(address: string): Promise<void> {
@@ -90,7 +104,11 @@ export class PhoneAccounts {
     const phoneHash = binding.phoneHash.replace(/^moving:/, '');
     await this.accounts.updateOne({ _id: from }, { $set: { phoneHash: `moving:${phoneHash}` } });
     const { _id, ...kept } = binding;
-    await this.accounts.updateOne({ _id: to }, { $setOnInsert: { ...kept, phoneHash } }, { upsert: true });
+    await this.accounts.updateOne(
+      { _id: to },
+      { $setOnInsert: { ...kept, phoneHash } },
+      { upsert: true },
+    );
     await this.accounts.deleteOne({ _id: from });
   }
 }

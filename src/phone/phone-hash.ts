@@ -17,12 +17,17 @@ const E164 = /^\+[1-9]\d{7,14}$/;
 const PHONE_HASH = /^[0-9a-f]{64}$/;
 
 /** Runs on libuv's thread pool: a V2 hash costs about a tenth of a second of CPU. */
-export async function phoneHash(phoneNumber: string, salt: string, version: PhoneHashVersion): Promise<string> {
+export async function phoneHash(
+  phoneNumber: string,
+  salt: string,
+  version: PhoneHashVersion,
+): Promise<string> {
   return (await derive(phoneNumber, salt, HASH_ITERATIONS[version], 32, 'sha256')).toString('hex');
 }
 
 export function requirePhoneNumber(value: string, field: string): string {
-  if (!E164.test(value)) throw invalidArgument(`${field} must be an E.164 number: + then 8 to 15 digits`);
+  if (!E164.test(value))
+    throw invalidArgument(`${field} must be an E.164 number: + then 8 to 15 digits`);
   return value;
 }
 

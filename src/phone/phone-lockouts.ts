@@ -8,12 +8,19 @@ import type { LockoutTarget } from '../identity/lockout/lockout-report.js';
 import type { PhoneAccounts } from './phone-accounts.js';
 
 /** The lockout of a number (see the header comment). */
-export async function numberLockout(phoneAccounts: PhoneAccounts, phoneHash: string): Promise<LockoutTarget> {
+export async function numberLockout(
+  phoneAccounts: PhoneAccounts,
+  phoneHash: string,
+): Promise<LockoutTarget> {
   const bound = await phoneAccounts.findByHash(phoneHash);
   return ['user', bound?._id ?? phoneHash];
 }
 
 /** The number's and the client's lockouts, for the RPCs that count failures. */
-export async function phoneLockouts(phoneAccounts: PhoneAccounts, phoneHash: string, clientIp: string): Promise<LockoutTarget[]> {
+export async function phoneLockouts(
+  phoneAccounts: PhoneAccounts,
+  phoneHash: string,
+  clientIp: string,
+): Promise<LockoutTarget[]> {
   return [await numberLockout(phoneAccounts, phoneHash), ['ip', clientIp]];
 }

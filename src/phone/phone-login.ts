@@ -4,12 +4,19 @@
  * (a session, or an MFA-pending sign-in when the account has MFA on).
  */
 import type { HandlerContext } from '@connectrpc/connect';
-import type { CreatePhoneLoginChallengeRequest, PhoneLoginRequest } from '../gen/service/v1/phone_pb.js';
+import type {
+  CreatePhoneLoginChallengeRequest,
+  PhoneLoginRequest,
+} from '../gen/service/v1/phone_pb.js';
 import { invalidArgument, notFound, unauthenticated } from '../platform/errors/api-error.js';
 import { callInfoOf } from '../platform/rpc/call-context.js';
 import type { AccountRepository } from '../accounts/account-repository.js';
 import type { AuditLog } from '../identity/audit/audit-log.js';
-import { recordFailures, recordSuccesses, refuseWhileLocked } from '../identity/lockout/lockout-report.js';
+import {
+  recordFailures,
+  recordSuccesses,
+  refuseWhileLocked,
+} from '../identity/lockout/lockout-report.js';
 import type { Lockouts } from '../identity/lockout/lockouts.js';
 import { authUserOf } from '../identity/signin/auth-user.js';
 import { dpopKeyOf } from '../identity/signin/dpop-binding.js';
@@ -38,7 +45,10 @@ export function createPhoneLoginChallenge(deps: PhoneLoginChallengeDependencies)
   return async (request: CreatePhoneLoginChallengeRequest, context: HandlerContext) => {
     const verification = await verifications.check(request.verificationToken);
     const { phoneHash } = verification.payload;
-    await refuseWhileLocked(deps.lockouts, await phoneLockouts(phoneAccounts, phoneHash, callInfoOf(context).clientIp));
+    await refuseWhileLocked(
+      deps.lockouts,
+      await phoneLockouts(phoneAccounts, phoneHash, callInfoOf(context).clientIp),
+    );
     const bound = await phoneAccounts.findByHash(phoneHash);
     if (!bound) throw notFound('No account is bound to this number: register instead');
     await verifications.consume(verification);
@@ -69,15 +79,20 @@ export function phoneLogin(deps: PhoneLoginDependencies) {
   const { challenges, lockouts, audit } = deps;
   return async (request: PhoneLoginRequest, context: HandlerContext) => {
     const call = callInfoOf(context);
-    if (request.deviceName.length > MAX_DEVICE_NAME) throw invalidArgument(`device_name has at most ${MAX_DEVICE_NAME} characters`);
+    if (request.deviceName.length > MAX_DEVICE_NAME)
+      throw invalidArgument(`device_name has at most ${MAX_DEVICE_NAME} characters`);
     const signature = requireBase64(request.signature, 64, 'signature');
     const challenge = await challenges.check(request.challengeId);
     const { address, phoneHash, text } = challenge.payload;
     const targets = await phoneLockouts(deps.phoneAccounts, phoneHash, call.clientIp);
     await refuseWhileLocked(lockouts, targets);
-    const [bound, account] = await Promise.all([deps.phoneAccounts.findByAddress(address), deps.accounts.find(address)]);
+    const [bound, account] = await Promise.all([
+      deps.phoneAccounts.findByAddress(address),
+      deps.accounts.find(address),
+    ]);
     // Revoked or migrated since the challenge was made: the challenge is no longer about this account.
-    if (!bound || !account || bound.phoneHash !== phoneHash) throw notFound('No account is bound to this number any more');
+    if (!bound || !account || bound.phoneHash !== phoneHash)
+      throw notFound('No account is bound to this number any more');
     if (!verifiesWithIdentityKey(Buffer.from(bound.identityPublicKey, 'base64'), text, signature)) {
       await audit.record(call, 'sign_in_failed', { address, detail: 'phone_signature' });
       await recordFailures(lockouts, targets);
@@ -93,8 +108,16 @@ export function phoneLogin(deps: PhoneLoginDependencies) {
       dpopJkt,
     });
     // With MFA pending only the client's failures are forgotten (see Initialize).
-    await recordSuccesses(lockouts, outcome.mfaRequired ? targets.filter(([kind]) => kind === 'ip') : targets);
-    if (!outcome.mfaRequired) await audit.record(call, 'sign_in', { address, sessionId: outcome.session.sessionId, detail: 'phone' });
+    await recordSuccesses(
+      lockouts,
+      outcome.mfaRequired ? targets.filter(([kind]) => kind === 'ip') : targets,
+    );
+    if (!outcome.mfaRequired)
+      await audit.record(call, 'sign_in', {
+        address,
+        sessionId: outcome.session.sessionId,
+        detail: 'phone',
+      });
     return { success: true, ...signInMembers(outcome), user: authUserOf(account) };
   };
 }

@@ -35,12 +35,17 @@ export interface RegisterPhoneDependencies {
 }
 
 function checkRequest(request: RegisterPhoneRequest): void {
-  if (!isWalletAddress(request.walletAddress)) throw invalidArgument('wallet_address must be 0x followed by 40 hex characters');
-  if (request.message === '' || request.signature === '') throw invalidArgument('message and signature are required');
-  if (request.message.length > LIMITS.message) throw invalidArgument(`message has at most ${LIMITS.message} characters`);
+  if (!isWalletAddress(request.walletAddress))
+    throw invalidArgument('wallet_address must be 0x followed by 40 hex characters');
+  if (request.message === '' || request.signature === '')
+    throw invalidArgument('message and signature are required');
+  if (request.message.length > LIMITS.message)
+    throw invalidArgument(`message has at most ${LIMITS.message} characters`);
   if (request.signature.length > LIMITS.signature) throw invalidArgument('signature is malformed');
-  if (request.username.length > LIMITS.username) throw invalidArgument(`username has at most ${LIMITS.username} characters`);
-  if (request.deviceName.length > LIMITS.deviceName) throw invalidArgument(`device_name has at most ${LIMITS.deviceName} characters`);
+  if (request.username.length > LIMITS.username)
+    throw invalidArgument(`username has at most ${LIMITS.username} characters`);
+  if (request.deviceName.length > LIMITS.deviceName)
+    throw invalidArgument(`device_name has at most ${LIMITS.deviceName} characters`);
   if (request.identityPublicKey === '') throw invalidArgument('identity_public_key is required');
 }
 
@@ -50,12 +55,19 @@ export function registerPhone(deps: RegisterPhoneDependencies) {
     const call = callInfoOf(context);
     checkRequest(request);
     const identityKey = requireBase64(request.identityPublicKey, 32, 'identity_public_key');
-    const hashSignature = request.phoneHashSignature === '' ? undefined : requireBase64(request.phoneHashSignature, 64, 'phone_hash_signature');
+    const hashSignature =
+      request.phoneHashSignature === ''
+        ? undefined
+        : requireBase64(request.phoneHashSignature, 64, 'phone_hash_signature');
     const verification = await verifications.check(request.verificationToken);
     const { phoneHash } = verification.payload;
-    if (await phoneAccounts.findByHash(phoneHash)) throw conflict('This phone number is already registered');
+    if (await phoneAccounts.findByHash(phoneHash))
+      throw conflict('This phone number is already registered');
     if (hashSignature === undefined) {
-      call.logger.warn({ wallet: request.walletAddress.toLowerCase() }, 'phone registration without phone_hash_signature accepted (transition period)');
+      call.logger.warn(
+        { wallet: request.walletAddress.toLowerCase() },
+        'phone registration without phone_hash_signature accepted (transition period)',
+      );
     } else if (!verifiesWithIdentityKey(identityKey, phoneHash, hashSignature)) {
       throw unauthenticated('phone_hash_signature does not verify with identity_public_key');
     }
@@ -65,8 +77,10 @@ export function registerPhone(deps: RegisterPhoneDependencies) {
     const { verified } = proof;
     let account: Account;
     try {
-      if (verified.parsed.kind === 'sign-in') throw unauthenticated('message must be a registration template');
-      if (await deps.accounts.find(verified.address)) throw conflict('This wallet already has an account');
+      if (verified.parsed.kind === 'sign-in')
+        throw unauthenticated('message must be a registration template');
+      if (await deps.accounts.find(verified.address))
+        throw conflict('This wallet already has an account');
       await verifications.consume(verification);
       // The binding first: its unique hash settles a race between two registrations of one number.
       await phoneAccounts.bind({
@@ -78,7 +92,12 @@ export function registerPhone(deps: RegisterPhoneDependencies) {
         completedAt: null,
       });
       try {
-        account = await deps.registration.register(request, verified.parsed, verified.address, 'phone');
+        account = await deps.registration.register(
+          request,
+          verified.parsed,
+          verified.address,
+          'phone',
+        );
       } catch (error) {
         await phoneAccounts.remove(verified.address);
         throw error;
@@ -87,8 +106,17 @@ export function registerPhone(deps: RegisterPhoneDependencies) {
       await walletProof.release(proof);
       throw error;
     }
-    const started = await deps.sessionStarter.start(context, { address: account._id, authMethod: 'phone', deviceName: request.deviceName, dpopJkt });
-    await deps.audit.record(call, 'registration', { address: account._id, sessionId: started.sessionId, detail: 'phone' });
+    const started = await deps.sessionStarter.start(context, {
+      address: account._id,
+      authMethod: 'phone',
+      deviceName: request.deviceName,
+      dpopJkt,
+    });
+    await deps.audit.record(call, 'registration', {
+      address: account._id,
+      sessionId: started.sessionId,
+      detail: 'phone',
+    });
     return { success: true, message: 'Account created', ...started, user: authUserOf(account) };
   };
 }

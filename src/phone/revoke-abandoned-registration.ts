@@ -34,7 +34,8 @@ export function revokeAbandonedPhoneRegistration(deps: RevokeAbandonedRegistrati
     const verification = await verifications.check(request.verificationToken);
     const bound = await phoneAccounts.findByHash(verification.payload.phoneHash);
     if (!bound) throw notFound('No registration is bound to this number');
-    if (bound.completedAt !== null) throw conflict('The registration is complete: only its owner can delete the account');
+    if (bound.completedAt !== null)
+      throw conflict('The registration is complete: only its owner can delete the account');
     await verifications.consume(verification);
     const address = bound._id;
     await deps.sessions.endAll(address, 'registration_revoked');
@@ -42,7 +43,14 @@ export function revokeAbandonedPhoneRegistration(deps: RevokeAbandonedRegistrati
     await deps.mfa.disable(address);
     await deps.accounts.delete(address);
     await phoneAccounts.remove(address);
-    await deps.audit.record(callInfoOf(context), 'session_ended', { address, detail: 'phone_registration_revoked' });
-    return { success: true, message: 'The partial registration was revoked', walletAddress: address };
+    await deps.audit.record(callInfoOf(context), 'session_ended', {
+      address,
+      detail: 'phone_registration_revoked',
+    });
+    return {
+      success: true,
+      message: 'The partial registration was revoked',
+      walletAddress: address,
+    };
   };
 }

@@ -42,9 +42,21 @@ export function sendSmsCode(deps: SendSmsCodeDependencies) {
     const limiter = deps.numberLimiter;
     if (!limiter) return;
     const subject = { key: hash, failOpen: false };
-    const spacing = await limiter.consume({ ...subject, scope: 'sms_number', limit: 1, burst: 1, windowMs: RESEND_AFTER_SECONDS * 1000 });
-    if (!spacing.allowed) throw rateLimited(spacing.limit, spacing.windowMs, spacing.retryAfterMs, false);
-    const hourly = await limiter.consumeQuota({ ...subject, scope: 'sms_number_hour', total: HOURLY_SMS_PER_NUMBER, ttlMs: 3_600_000 });
+    const spacing = await limiter.consume({
+      ...subject,
+      scope: 'sms_number',
+      limit: 1,
+      burst: 1,
+      windowMs: RESEND_AFTER_SECONDS * 1000,
+    });
+    if (!spacing.allowed)
+      throw rateLimited(spacing.limit, spacing.windowMs, spacing.retryAfterMs, false);
+    const hourly = await limiter.consumeQuota({
+      ...subject,
+      scope: 'sms_number_hour',
+      total: HOURLY_SMS_PER_NUMBER,
+      ttlMs: 3_600_000,
+    });
     if (!hourly.allowed) throw rateLimited(HOURLY_SMS_PER_NUMBER, 3_600_000, 3_600_000, false);
   }
 
@@ -54,15 +66,28 @@ export function sendSmsCode(deps: SendSmsCodeDependencies) {
     if (!sameDigest(await phoneHash(number, deps.phoneHashSalt, 2), hash)) {
       throw invalidArgument('phone_hash is not the V2 hash of phone_number');
     }
-    await refuseWhileLocked(deps.lockouts, await phoneLockouts(deps.phoneAccounts, hash, callInfoOf(context).clientIp));
+    await refuseWhileLocked(
+      deps.lockouts,
+      await phoneLockouts(deps.phoneAccounts, hash, callInfoOf(context).clientIp),
+    );
     await limitNumber(hash);
     const code = await deps.codes.issue(hash);
     try {
-      await deps.sms.send(number, `${deps.serviceName} code: ${code}. It expires in ${SMS_CODE_TTL_SECONDS / 60} minutes. Do not share it.`);
+      await deps.sms.send(
+        number,
+        `${deps.serviceName} code: ${code}. It expires in ${SMS_CODE_TTL_SECONDS / 60} minutes. Do not share it.`,
+      );
     } catch (error) {
-      if (error instanceof SmsUnavailableError) throw unavailable('The SMS could not be sent: try again later');
+      if (error instanceof SmsUnavailableError)
+        throw unavailable('The SMS could not be sent: try again later');
       throw error;
     }
-    return { success: true, message: 'Code sent', expiresIn: SMS_CODE_TTL_SECONDS, resendAfter: RESEND_AFTER_SECONDS, codeLength: SMS_CODE_LENGTH };
+    return {
+      success: true,
+      message: 'Code sent',
+      expiresIn: SMS_CODE_TTL_SECONDS,
+      resendAfter: RESEND_AFTER_SECONDS,
+      codeLength: SMS_CODE_LENGTH,
+    };
   };
 }

@@ -39,9 +39,12 @@ export class SmsCodes {
    * 410: expired, used or out of attempts.
    */
   async consume(phoneHash: string, code: string): Promise<boolean> {
-    const record = await this.records.live(phoneHash, () => notFound('No code was sent to this number'));
+    const record = await this.records.live(phoneHash, () =>
+      notFound('No code was sent to this number'),
+    );
     // Counted before the comparison, so that concurrent guesses cannot exceed the limit.
-    if ((await this.records.countAttempt(record)) > MAX_ATTEMPTS) throw gone('Too many wrong codes: request a new one');
+    if ((await this.records.countAttempt(record)) > MAX_ATTEMPTS)
+      throw gone('Too many wrong codes: request a new one');
     if (!matchesHash(`${record.payload.salt}:${code}`, record.payload.hash)) return false;
     await this.records.consume(record);
     return true;

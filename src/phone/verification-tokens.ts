@@ -14,7 +14,12 @@ export class VerificationTokens {
   private readonly records: OneTimeRecords<{ phoneHash: string }>;
 
   constructor(sharedState: SharedState) {
-    this.records = new OneTimeRecords(sharedState, 'phone-verification', 'verification token', VERIFICATION_TOKEN_TTL_SECONDS * 1000);
+    this.records = new OneTimeRecords(
+      sharedState,
+      'phone-verification',
+      'verification token',
+      VERIFICATION_TOKEN_TTL_SECONDS * 1000,
+    );
   }
 
   async issue(phoneHash: string): Promise<{ token: string; expiresAt: Date }> {
@@ -25,7 +30,8 @@ export class VerificationTokens {
   /** The live token's record: 400 when missing or malformed, 401 when unknown, 410 when expired or used. */
   async check(token: string): Promise<OneTimeRecord<{ phoneHash: string }>> {
     if (token === '') throw invalidArgument('verification_token is required');
-    if (!/^[A-Za-z0-9_-]{20,100}$/.test(token)) throw unauthenticated('The verification token is not valid');
+    if (!/^[A-Za-z0-9_-]{20,100}$/.test(token))
+      throw unauthenticated('The verification token is not valid');
     return this.records.live(token, () => unauthenticated('The verification token is not valid'));
   }
 

@@ -3,7 +3,11 @@ import type { HandlerContext } from '@connectrpc/connect';
 import type { VerifySmsCodeRequest } from '../gen/service/v1/phone_pb.js';
 import { invalidArgument, unauthenticated } from '../platform/errors/api-error.js';
 import { callInfoOf } from '../platform/rpc/call-context.js';
-import { recordFailures, recordSuccesses, refuseWhileLocked } from '../identity/lockout/lockout-report.js';
+import {
+  recordFailures,
+  recordSuccesses,
+  refuseWhileLocked,
+} from '../identity/lockout/lockout-report.js';
 import type { Lockouts } from '../identity/lockout/lockouts.js';
 import type { PhoneAccounts } from './phone-accounts.js';
 import { requirePhoneHash } from './phone-hash.js';

@@ -28,7 +28,8 @@ export class PollAccess {
   }
 
   private async maySee(poll: StoredPoll, address: string): Promise<boolean> {
-    if (poll.creatorAddress === address || (poll.recipientAddress === address && !poll.withheld)) return true;
+    if (poll.creatorAddress === address || (poll.recipientAddress === address && !poll.withheld))
+      return true;
     return poll.channelId !== '' && this.channels.mayRead(poll.channelId, address);
   }
 }

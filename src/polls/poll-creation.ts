@@ -16,7 +16,11 @@ import type { PollRepository, StoredPoll } from './poll.js';
 
 /** Messaging's sender as polls use it (MessageSender.appendPoll): was the message withheld from its recipient? */
 export interface PollMessages {
-  appendPoll(sender: string, recipientAddress: string, pollId: string): Promise<{ readonly withheld: boolean }>;
+  appendPoll(
+    sender: string,
+    recipientAddress: string,
+    pollId: string,
+  ): Promise<{ readonly withheld: boolean }>;
 }
 
 export interface NewPoll {
@@ -54,7 +58,8 @@ export class PollCreation {
     await this.polls.insert(poll);
     try {
       if ('channelId' in place) await this.channelPosts.publishPoll(place.channelId, creator, _id);
-      else if ((await this.messages.appendPoll(creator, place.recipientAddress, _id)).withheld) await this.polls.withhold(poll);
+      else if ((await this.messages.appendPoll(creator, place.recipientAddress, _id)).withheld)
+        await this.polls.withhold(poll);
     } catch (error) {
       await this.polls.remove(_id);
       throw error;
@@ -64,6 +69,7 @@ export class PollCreation {
 
   private async requireMayPublish(channelId: string, address: string): Promise<void> {
     if (!(await this.channels.mayRead(channelId, address))) throw notFound('No such channel');
-    if (!(await this.channels.mayPublish(channelId, address))) throw permissionDenied('Only the owner and admins may post a poll in a channel');
+    if (!(await this.channels.mayPublish(channelId, address)))
+      throw permissionDenied('Only the owner and admins may post a poll in a channel');
   }
 }

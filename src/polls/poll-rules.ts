@@ -21,13 +21,16 @@ const characters = (text: string) => [...text].length;
 
 export function checkedQuestion(question: string): string {
   const trimmed = question.trim();
-  if (trimmed === '' || characters(trimmed) > POLL_LIMITS.questionLength) throw invalidArgument(`question must have 1 to ${POLL_LIMITS.questionLength} characters`);
+  if (trimmed === '' || characters(trimmed) > POLL_LIMITS.questionLength)
+    throw invalidArgument(`question must have 1 to ${POLL_LIMITS.questionLength} characters`);
   return trimmed;
 }
 
 export function checkedOptions(options: readonly string[]): string[] {
   if (options.length < POLL_LIMITS.minOptions || options.length > POLL_LIMITS.maxOptions) {
-    throw invalidArgument(`options must hold ${POLL_LIMITS.minOptions} to ${POLL_LIMITS.maxOptions} texts`);
+    throw invalidArgument(
+      `options must hold ${POLL_LIMITS.minOptions} to ${POLL_LIMITS.maxOptions} texts`,
+    );
   }
   const texts = options.map((option) => option.trim());
   if (texts.some((text) => text === '' || characters(text) > POLL_LIMITS.optionLength)) {
@@ -41,18 +44,25 @@ export function checkedOptions(options: readonly string[]): string[] {
 export function checkedExpiry(expiresAt: string, now = Date.now()): Date | null {
   if (expiresAt === '') return null;
   const at = ISO_TIMESTAMP.test(expiresAt) ? Date.parse(expiresAt) : Number.NaN;
-  if (Number.isNaN(at)) throw invalidArgument('expires_at must be an ISO-8601 timestamp with an offset, such as 2026-12-01T18:00:00.000Z');
+  if (Number.isNaN(at))
+    throw invalidArgument(
+      'expires_at must be an ISO-8601 timestamp with an offset, such as 2026-12-01T18:00:00.000Z',
+    );
   if (at <= now) throw invalidArgument('expires_at must be in the future');
-  if (at - now > POLL_LIMITS.maxLifetimeMs) throw invalidArgument('expires_at must be at most 365 days ahead');
+  if (at - now > POLL_LIMITS.maxLifetimeMs)
+    throw invalidArgument('expires_at must be at most 365 days ahead');
   return new Date(at);
 }
 
 /** The chosen option ids of a vote: present, distinct, and one only on a single-choice poll. */
 export function checkedChoice(optionIds: readonly string[], allowsMultiple: boolean): string[] {
   if (optionIds.length === 0) throw invalidArgument('option_ids must name at least one option');
-  if (new Set(optionIds).size !== optionIds.length) throw invalidArgument('option_ids must be distinct');
-  if (!allowsMultiple && optionIds.length > 1) throw invalidArgument('This poll takes exactly one option');
+  if (new Set(optionIds).size !== optionIds.length)
+    throw invalidArgument('option_ids must be distinct');
+  if (!allowsMultiple && optionIds.length > 1)
+    throw invalidArgument('This poll takes exactly one option');
   return [...optionIds];
 }
 
-export const isExpired = (expiresAt: Date | null, now = Date.now()) => expiresAt !== null && expiresAt.getTime() <= now;
+export const isExpired = (expiresAt: Date | null, now = Date.now()) =>
+  expiresAt !== null && expiresAt.getTime() <= now;

@@ -33,6 +33,9 @@ export function pollResults(poll: StoredPoll, tally: PollTally) {
     poll_id: poll._id,
     total_votes: tally.voters,
     is_expired: isExpired(poll.expiresAt),
-    options: poll.options.map((option) => ({ id: option.id, vote_count: tally.countByOption.get(option.id) ?? 0 })),
+    options: poll.options.map((option) => ({
+      id: option.id,
+      vote_count: tally.countByOption.get(option.id) ?? 0,
+    })),
   };
 }

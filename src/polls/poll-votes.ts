@@ -34,9 +34,14 @@ export const pollVoteIndexes: IndexSpec[] = [
 
 const voteId = (pollId: string, voter: string) => `${pollId}:${voter}`;
 
-function tallyOf(votes: readonly Pick<StoredVote, 'voterAddress' | 'optionIds'>[], caller: string): PollTally {
+function tallyOf(
+  votes: readonly Pick<StoredVote, 'voterAddress' | 'optionIds'>[],
+  caller: string,
+): PollTally {
   const countByOption = new Map<string, number>();
-  for (const vote of votes) for (const option of vote.optionIds) countByOption.set(option, (countByOption.get(option) ?? 0) + 1);
+  for (const vote of votes)
+    for (const option of vote.optionIds)
+      countByOption.set(option, (countByOption.get(option) ?? 0) + 1);
   const own = votes.find((vote) => vote.voterAddress === caller);
   return { voters: votes.length, countByOption, chosen: new Set(own?.optionIds ?? []) };
 }
@@ -51,7 +56,11 @@ export class PollVotes {
   /** Casts or replaces the voter's choice in one operation. */
   async cast(pollId: string, voter: string, optionIds: string[]): Promise<void> {
     const replace = () =>
-      this.votes.updateOne({ _id: voteId(pollId, voter) }, { $set: { pollId, voterAddress: voter, optionIds, votedAt: new Date() } }, { upsert: true });
+      this.votes.updateOne(
+        { _id: voteId(pollId, voter) },
+        { $set: { pollId, voterAddress: voter, optionIds, votedAt: new Date() } },
+        { upsert: true },
+      );
     try {
       await replace();
     } catch (error) {
@@ -68,8 +77,22 @@ export class PollVotes {
 
   /** The tallies of several polls (a page of a list) in one read. */
   async tallies(pollIds: readonly string[], caller: string): Promise<Map<string, PollTally>> {
-    const votes = pollIds.length === 0 ? [] : await this.votes.find({ pollId: { $in: [...pollIds] } }, { projection: { pollId: 1, voterAddress: 1, optionIds: 1 } });
-    return new Map(pollIds.map((pollId) => [pollId, tallyOf(votes.filter((vote) => vote.pollId === pollId), caller)]));
+    const votes =
+      pollIds.length === 0
+        ? []
+        : await this.votes.find(
+            { pollId: { $in: [...pollIds] } },
+            { projection: { pollId: 1, voterAddress: 1, optionIds: 1 } },
+          );
+    return new Map(
+      pollIds.map((pollId) => [
+        pollId,
+        tallyOf(
+          votes.filter((vote) => vote.pollId === pollId),
+          caller,
+        ),
+      ]),
+    );
   }
 
   async removeOfPolls(pollIds: string[]): Promise<void> {
@@ -82,6 +105,10 @@ export class PollVotes {
 
   /** Re-keys the votes of `from` to `to`; where `to` already voted on the same poll, its vote is kept. */
   async moveVoter(from: string, to: string): Promise<void> {
-    await rekeyDocuments(this.votes, { voterAddress: from }, (vote) => ({ ...vote, _id: voteId(vote.pollId, to), voterAddress: to }));
+    await rekeyDocuments(this.votes, { voterAddress: from }, (vote) => ({
+      ...vote,
+      _id: voteId(vote.pollId, to),
+      voterAddress: to,
+    }));
   }
 }

@@ -41,11 +41,15 @@ export class PollVoting {
 
   private async announce(poll: StoredPoll, tally: PollTally): Promise<void> {
     const results = pollResults(poll, tally);
-    if (poll.channelId === '') return this.events.ephemeral('poll.updated', poll.participants, results);
+    if (poll.channelId === '')
+      return this.events.ephemeral('poll.updated', poll.participants, results);
     try {
       await this.channelEvents.publishEphemeral(poll.channelId, 'poll.updated', results);
     } catch (error) {
-      this.logger.warn({ err: error, pollId: poll._id }, 'poll results not published; readers re-read the poll');
+      this.logger.warn(
+        { err: error, pollId: poll._id },
+        'poll results not published; readers re-read the poll',
+      );
     }
   }
 }

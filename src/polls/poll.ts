@@ -47,7 +47,8 @@ export const pollIndexes: IndexSpec[] = [
 ];
 
 /** Which polls a list shows (ListPolls' filters). */
-export type PollScope = { readonly participant: string; readonly peer?: string } | { readonly channelId: string };
+export type PollScope =
+  { readonly participant: string; readonly peer?: string } | { readonly channelId: string };
 
 export class PollRepository {
   private readonly polls;
@@ -66,7 +67,10 @@ export class PollRepository {
 
   /** Hides a direct poll from its recipient for good (see `withheld`). */
   async withhold(poll: StoredPoll): Promise<void> {
-    await this.polls.updateOne({ _id: poll._id }, { $set: { withheld: true, participants: [poll.creatorAddress] } });
+    await this.polls.updateOne(
+      { _id: poll._id },
+      { $set: { withheld: true, participants: [poll.creatorAddress] } },
+    );
   }
 
   async remove(pollId: string): Promise<void> {
@@ -77,17 +81,29 @@ export class PollRepository {
    * A page of polls, newest first: a user's direct polls and the polls it created (with `peer`,
    * only those exchanged with that user in the direct chat), or one channel's polls.
    */
-  page(scope: PollScope, limit: number, after: CursorPosition | undefined): Promise<NewestFirstPage<StoredPoll>> {
+  page(
+    scope: PollScope,
+    limit: number,
+    after: CursorPosition | undefined,
+  ): Promise<NewestFirstPage<StoredPoll>> {
     let filter: StoreFilter<StoredPoll>;
     if ('channelId' in scope) filter = { channelId: scope.channelId };
     else if (scope.peer === undefined) filter = { participants: scope.participant };
-    else filter = { participants: scope.participant, channelId: '', creatorAddress: { $in: [scope.participant, scope.peer] }, recipientAddress: { $in: [scope.participant, scope.peer] } };
+    else
+      filter = {
+        participants: scope.participant,
+        channelId: '',
+        creatorAddress: { $in: [scope.participant, scope.peer] },
+        recipientAddress: { $in: [scope.participant, scope.peer] },
+      };
     return newestFirstPage(this.polls, filter, 'createdAt', limit, after);
   }
 
   /** The ids of the polls `address` created. */
   async createdBy(address: string): Promise<string[]> {
-    return (await this.polls.find({ creatorAddress: address }, { projection: { _id: 1 } })).map((poll) => poll._id);
+    return (await this.polls.find({ creatorAddress: address }, { projection: { _id: 1 } })).map(
+      (poll) => poll._id,
+    );
   }
 
   async removeCreatedBy(address: string): Promise<void> {

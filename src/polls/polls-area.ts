@@ -34,7 +34,16 @@ export interface PollsDependencies {
 /** Every index of the polls area (created at start, and by the ensure-indexes command before a rollout). */
 export const pollsIndexes: IndexSpec[] = [...pollIndexes, ...pollVoteIndexes];
 
-export async function createPollsArea({ store, accounts, channels, channelPosts, messages, events, channelEvents, logger }: PollsDependencies) {
+export async function createPollsArea({
+  store,
+  accounts,
+  channels,
+  channelPosts,
+  messages,
+  events,
+  channelEvents,
+  logger,
+}: PollsDependencies) {
   await store.ensureIndexes(pollsIndexes);
   const polls = new PollRepository(store);
   const votes = new PollVotes(store);

@@ -1,6 +1,11 @@
 /** PollsService (polls.proto): creating, reading and voting on polls. */
 import type { HandlerContext } from '@connectrpc/connect';
-import type { CreatePollRequest, GetPollRequest, ListPollsRequest, VotePollRequest } from '../gen/service/v1/polls_pb.js';
+import type {
+  CreatePollRequest,
+  GetPollRequest,
+  ListPollsRequest,
+  VotePollRequest,
+} from '../gen/service/v1/polls_pb.js';
 import type { AccountRepository } from '../accounts/account-repository.js';
 import { requireExistingUser } from '../accounts/existing-user.js';
 import { requireCaller } from '../identity/auth/caller.js';
@@ -27,16 +32,25 @@ export interface PollsServiceDependencies {
   readonly accounts: AccountRepository;
 }
 
-export function createPollsService({ polls, creation, access, votes, voting, accounts }: PollsServiceDependencies) {
+export function createPollsService({
+  polls,
+  creation,
+  access,
+  votes,
+  voting,
+  accounts,
+}: PollsServiceDependencies) {
   const requiredId = (value: string, field: string) => {
-    if (value === '' || value.length > MAX_ID_LENGTH) throw invalidArgument(`${field} must have 1 to ${MAX_ID_LENGTH} characters`);
+    if (value === '' || value.length > MAX_ID_LENGTH)
+      throw invalidArgument(`${field} must have 1 to ${MAX_ID_LENGTH} characters`);
     return value;
   };
 
   /** Where the new poll goes: exactly one of a channel and a recipient other than the caller. */
   const placeOf = async (request: CreatePollRequest, caller: string): Promise<PollPlace> => {
     const { channelId, recipientAddress } = request;
-    if ((channelId === '') === (recipientAddress === '')) throw invalidArgument('Exactly one of channel_id and recipient_address is required');
+    if ((channelId === '') === (recipientAddress === ''))
+      throw invalidArgument('Exactly one of channel_id and recipient_address is required');
     if (channelId !== '') return { channelId: requiredId(channelId, 'channel_id') };
     const recipient = await requireExistingUser(accounts, recipientAddress, 'recipient_address');
     if (recipient === caller) throw invalidArgument('recipient_address must be another user');
@@ -46,13 +60,15 @@ export function createPollsService({ polls, creation, access, votes, voting, acc
   /** Which polls ListPolls shows: at most one of a channel and a peer in the direct chat. */
   const scopeOf = async (request: ListPollsRequest, caller: string): Promise<PollScope> => {
     const { channelId, peerAddress } = request;
-    if (channelId !== '' && peerAddress !== '') throw invalidArgument('At most one of channel_id and peer_address');
+    if (channelId !== '' && peerAddress !== '')
+      throw invalidArgument('At most one of channel_id and peer_address');
     if (channelId !== '') {
       await access.requireReadableChannel(requiredId(channelId, 'channel_id'), caller);
       return { channelId };
     }
     if (peerAddress === '') return { participant: caller };
-    if (!isWalletAddress(peerAddress)) throw invalidArgument('peer_address must be a wallet address (0x + 40 hex digits)');
+    if (!isWalletAddress(peerAddress))
+      throw invalidArgument('peer_address must be a wallet address (0x + 40 hex digits)');
     return { participant: caller, peer: peerAddress.toLowerCase() };
   };
 
@@ -62,8 +78,16 @@ export function createPollsService({ polls, creation, access, votes, voting, acc
       const limit = pageSize(request.pageSize);
       const cursor = decodeCursor(request.cursor);
       const page = await polls.page(await scopeOf(request, caller), limit, cursor);
-      const tallies = await votes.tallies(page.items.map((poll) => poll._id), caller);
-      return { success: true, message: `${page.items.length} polls`, polls: page.items.map((poll) => pollView(poll, tallies.get(poll._id)!)), nextCursor: page.nextCursor };
+      const tallies = await votes.tallies(
+        page.items.map((poll) => poll._id),
+        caller,
+      );
+      return {
+        success: true,
+        message: `${page.items.length} polls`,
+        polls: page.items.map((poll) => pollView(poll, tallies.get(poll._id)!)),
+        nextCursor: page.nextCursor,
+      };
     },
 
     async createPoll(request: CreatePollRequest, context: HandlerContext) {
@@ -75,13 +99,21 @@ export function createPollsService({ polls, creation, access, votes, voting, acc
         expiresAt: checkedExpiry(request.expiresAt),
       };
       const poll = await creation.create(caller, fields, await placeOf(request, caller));
-      return { success: true, message: 'Poll created', poll: pollView(poll, await votes.tally(poll._id, caller)) };
+      return {
+        success: true,
+        message: 'Poll created',
+        poll: pollView(poll, await votes.tally(poll._id, caller)),
+      };
     },
 
     async getPoll(request: GetPollRequest, context: HandlerContext) {
       const caller = requireCaller(context).address;
       const poll = await access.visible(requiredId(request.pollId, 'poll_id'), caller);
-      return { success: true, message: 'Poll found', poll: pollView(poll, await votes.tally(poll._id, caller)) };
+      return {
+        success: true,
+        message: 'Poll found',
+        poll: pollView(poll, await votes.tally(poll._id, caller)),
+      };
     },
 
     async votePoll(request: VotePollRequest, context: HandlerContext) {

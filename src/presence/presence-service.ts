@@ -12,10 +12,18 @@ export function createPresenceService(presence: Presence) {
   return {
     async updateStatus(request: UpdateStatusRequest, context: HandlerContext) {
       const caller = requireCaller(context).address;
-      if (!(STATUSES as readonly string[]).includes(request.status)) throw invalidArgument(`status must be one of ${STATUSES.join(', ')}`);
-      if ([...request.statusText].length > MAX_STATUS_TEXT) throw invalidArgument(`status_text has at most ${MAX_STATUS_TEXT} characters`);
+      if (!(STATUSES as readonly string[]).includes(request.status))
+        throw invalidArgument(`status must be one of ${STATUSES.join(', ')}`);
+      if ([...request.statusText].length > MAX_STATUS_TEXT)
+        throw invalidArgument(`status_text has at most ${MAX_STATUS_TEXT} characters`);
       const record = await presence.set(caller, request.status as Status, request.statusText);
-      return { success: true, message: 'Status updated', status: record.status, statusText: record.statusText, updatedAt: record.updatedAt.toISOString() };
+      return {
+        success: true,
+        message: 'Status updated',
+        status: record.status,
+        statusText: record.statusText,
+        updatedAt: record.updatedAt.toISOString(),
+      };
     },
   };
 }

@@ -36,9 +36,18 @@ export class Presence {
 
   async set(address: string, status: Status, statusText: string): Promise<PresenceRecord> {
     const record: PresenceRecord = { _id: address, status, statusText, updatedAt: new Date() };
-    await this.records.updateOne({ _id: address }, { $set: { status, statusText, updatedAt: record.updatedAt } }, { upsert: true });
+    await this.records.updateOne(
+      { _id: address },
+      { $set: { status, statusText, updatedAt: record.updatedAt } },
+      { upsert: true },
+    );
     const audience = await this.audience.of(address);
-    await this.events.ephemeral('presence', audience, { address, status, status_text: statusText, updated_at: record.updatedAt.toISOString() });
+    await this.events.ephemeral('presence', audience, {
+      address,
+      status,
+      status_text: statusText,
+      updated_at: record.updatedAt.toISOString(),
+    });
     return record;
   }
 
@@ -53,7 +62,10 @@ export class Presence {
   }
 
   async seenBy(address: string, viewer: string): Promise<{ status: Status; statusText: string }> {
-    const [record, blocked] = await Promise.all([this.records.findOne({ _id: address }), this.blocks.isBlocked(address, viewer)]);
+    const [record, blocked] = await Promise.all([
+      this.records.findOne({ _id: address }),
+      this.blocks.isBlocked(address, viewer),
+    ]);
     if (!record || blocked) return { status: 'offline', statusText: '' };
     return { status: record.status, statusText: record.statusText };
   }

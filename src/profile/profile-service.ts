@@ -44,22 +44,30 @@ export function createProfileService(deps: ProfileServiceDependencies) {
     return profile;
   };
 
-  const checkedChanges = async (caller: string, request: UpdateProfileRequest): Promise<ProfileChanges> => {
+  const checkedChanges = async (
+    caller: string,
+    request: UpdateProfileRequest,
+  ): Promise<ProfileChanges> => {
     const changes: { displayName?: string; bio?: string; avatarMediaId?: string } = {};
     if (request.displayName !== undefined) {
       const displayName = request.displayName.trim();
-      if ([...displayName].length > PROFILE_LIMITS.displayName) throw invalidArgument(`display_name has at most ${PROFILE_LIMITS.displayName} characters`);
-      if (CONTROL.test(displayName)) throw invalidArgument('display_name is one line without control characters');
+      if ([...displayName].length > PROFILE_LIMITS.displayName)
+        throw invalidArgument(`display_name has at most ${PROFILE_LIMITS.displayName} characters`);
+      if (CONTROL.test(displayName))
+        throw invalidArgument('display_name is one line without control characters');
       changes.displayName = displayName;
     }
     if (request.bio !== undefined) {
-      if ([...request.bio].length > PROFILE_LIMITS.bio) throw invalidArgument(`bio has at most ${PROFILE_LIMITS.bio} characters`);
-      if (CONTROL_BUT_LINE_BREAKS.test(request.bio)) throw invalidArgument('bio has no control characters other than line breaks and tabs');
+      if ([...request.bio].length > PROFILE_LIMITS.bio)
+        throw invalidArgument(`bio has at most ${PROFILE_LIMITS.bio} characters`);
+      if (CONTROL_BUT_LINE_BREAKS.test(request.bio))
+        throw invalidArgument('bio has no control characters other than line breaks and tabs');
       changes.bio = request.bio;
     }
     if (request.avatarMediaId !== undefined) {
       const mediaId = request.avatarMediaId;
-      if (mediaId.length > MAX_MEDIA_ID) throw invalidArgument(`avatar_media_id has at most ${MAX_MEDIA_ID} characters`);
+      if (mediaId.length > MAX_MEDIA_ID)
+        throw invalidArgument(`avatar_media_id has at most ${MAX_MEDIA_ID} characters`);
       if (mediaId === '') await deps.avatars.remove(caller);
       else await deps.avatars.set(caller, mediaId);
       changes.avatarMediaId = mediaId;
@@ -70,16 +78,29 @@ export function createProfileService(deps: ProfileServiceDependencies) {
   return {
     async updateUsername(request: UpdateUsernameRequest, context: HandlerContext) {
       const caller = requireCaller(context).address;
-      if (request.username.length > USERNAME_MAX_INPUT) throw invalidArgument(`username has at most ${USERNAME_MAX_INPUT} characters`);
+      if (request.username.length > USERNAME_MAX_INPUT)
+        throw invalidArgument(`username has at most ${USERNAME_MAX_INPUT} characters`);
       const change = await usernames.change(caller, request.username);
-      const profile = change.changed ? await announced(caller) : await publicProfiles.seenBy(caller, caller);
-      return { success: true, message: change.changed ? 'Username changed' : 'Username unchanged', username: change.username, profile };
+      const profile = change.changed
+        ? await announced(caller)
+        : await publicProfiles.seenBy(caller, caller);
+      return {
+        success: true,
+        message: change.changed ? 'Username changed' : 'Username unchanged',
+        username: change.username,
+        profile,
+      };
     },
 
     async updateProfile(request: UpdateProfileRequest, context: HandlerContext) {
       const caller = requireCaller(context).address;
       const changes = await checkedChanges(caller, request);
-      if (Object.keys(changes).length === 0) return { success: true, message: 'Nothing to change', profile: await publicProfiles.seenBy(caller, caller) };
+      if (Object.keys(changes).length === 0)
+        return {
+          success: true,
+          message: 'Nothing to change',
+          profile: await publicProfiles.seenBy(caller, caller),
+        };
       await profiles.update(caller, changes);
       return { success: true, message: 'Profile updated', profile: await announced(caller) };
     },

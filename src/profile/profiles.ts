@@ -34,14 +34,18 @@ export class Profiles {
   }
 
   async update(address: string, changes: ProfileChanges): Promise<void> {
-    if (changes.displayName !== undefined) await this.accounts.setDisplayName(address, changes.displayName);
+    if (changes.displayName !== undefined)
+      await this.accounts.setDisplayName(address, changes.displayName);
     const fields: Partial<ProfileRecord> = {};
     if (changes.bio !== undefined) fields.bio = changes.bio;
     if (changes.avatarMediaId !== undefined) fields.avatarMediaId = changes.avatarMediaId;
     await this.records.updateOne(
       { _id: address },
       // A new record starts empty in the fields this update leaves out ($setOnInsert may not name $set's).
-      { $set: { ...fields, updatedAt: new Date() }, $setOnInsert: Object.fromEntries(Object.entries(EMPTY).filter(([key]) => !(key in fields))) },
+      {
+        $set: { ...fields, updatedAt: new Date() },
+        $setOnInsert: Object.fromEntries(Object.entries(EMPTY).filter(([key]) => !(key in fields))),
+      },
       { upsert: true },
     );
   }

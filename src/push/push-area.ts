@@ -61,7 +61,11 @@ export async function createPushArea(deps: PushDependencies) {
   });
   deps.sessionEnded.subscribe(async (sessionId) => {
     // The dispatcher also drops subscriptions of ended sessions when it meets them.
-    await subscriptions.removeOfSessions([sessionId]).catch((error: unknown) => logger.warn({ err: error }, 'push subscriptions of an ended session not removed yet'));
+    await subscriptions
+      .removeOfSessions([sessionId])
+      .catch((error: unknown) =>
+        logger.warn({ err: error }, 'push subscriptions of an ended session not removed yet'),
+      );
   });
   return {
     service: createPushService({ subscriptions, vapid }),

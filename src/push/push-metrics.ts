@@ -22,7 +22,12 @@ export interface PushMetrics {
 export function createPushMetrics(registry: Registry): PushMetrics {
   const registers = [registry];
   return {
-    sent: new Counter({ name: 'push_sent_total', help: 'Pushes accepted by a push service, by kind of event.', labelNames: ['kind'], registers }),
+    sent: new Counter({
+      name: 'push_sent_total',
+      help: 'Pushes accepted by a push service, by kind of event.',
+      labelNames: ['kind'],
+      registers,
+    }),
     retried: new Counter({
       name: 'push_retries_total',
       help: 'Pushes put back for another try: server_error (5xx or 408), throttled (429, after Retry-After), network (timeout, refused connection).',
@@ -47,7 +52,15 @@ export function createPushMetrics(registry: Registry): PushMetrics {
       labelNames: ['reason'],
       registers,
     }),
-    queueDepth: new Gauge({ name: 'push_queue_depth', help: 'Jobs in the push queue: waiting, being sent, or waiting for a retry.', registers }),
-    queueAge: new Gauge({ name: 'push_queue_oldest_due_seconds', help: 'How long the longest-waiting due job of the push queue has waited (0 when none is due).', registers }),
+    queueDepth: new Gauge({
+      name: 'push_queue_depth',
+      help: 'Jobs in the push queue: waiting, being sent, or waiting for a retry.',
+      registers,
+    }),
+    queueAge: new Gauge({
+      name: 'push_queue_oldest_due_seconds',
+      help: 'How long the longest-waiting due job of the push queue has waited (0 when none is due).',
+      registers,
+    }),
   };
 }

@@ -19,15 +19,27 @@ export function createPushService({ subscriptions, vapid }: PushServiceDependenc
     async subscribePush(request: SubscribePushRequest, context: HandlerContext) {
       const caller = requireCaller(context);
       const checked = checkSubscription(request.endpoint, request.keys);
-      const { id, created } = await subscriptions.subscribe({ address: caller.address, sessionId: caller.sessionId }, checked);
-      return { success: true, message: created ? 'Push subscription stored' : 'Push subscription updated', subscriptionId: id, created };
+      const { id, created } = await subscriptions.subscribe(
+        { address: caller.address, sessionId: caller.sessionId },
+        checked,
+      );
+      return {
+        success: true,
+        message: created ? 'Push subscription stored' : 'Push subscription updated',
+        subscriptionId: id,
+        created,
+      };
     },
 
     async unsubscribePush(request: UnsubscribePushRequest, context: HandlerContext) {
       const caller = requireCaller(context);
       checkEndpoint(request.endpoint);
       const removed = await subscriptions.unsubscribe(caller.address, request.endpoint);
-      return { success: true, message: removed ? 'Push subscription removed' : 'No such push subscription', removed };
+      return {
+        success: true,
+        message: removed ? 'Push subscription removed' : 'No such push subscription',
+        removed,
+      };
     },
 
     async getPushPublicKey() {

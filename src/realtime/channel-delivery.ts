@@ -91,7 +91,8 @@ export class ChannelDelivery {
 
   private refreshAll(): void {
     for (const feeds of this.feedsByAddress.values()) {
-      for (const feed of feeds) this.refresh(feed).catch((error: unknown) => this.onFailure(error, feed.address));
+      for (const feed of feeds)
+        this.refresh(feed).catch((error: unknown) => this.onFailure(error, feed.address));
     }
   }
 
@@ -106,19 +107,29 @@ export class ChannelDelivery {
     if (!this.isOpen(feed)) return;
     if ((this.changesHeard.get(feed) ?? 0) !== heard) return this.refresh(feed);
     if (list === 'unknown') {
-      setTimeout(() => void this.refresh(feed).catch((error: unknown) => this.onFailure(error, feed.address)), RETRY_MS).unref();
+      setTimeout(
+        () =>
+          void this.refresh(feed).catch((error: unknown) => this.onFailure(error, feed.address)),
+        RETRY_MS,
+      ).unref();
       return;
     }
     const wanted = new Set(list);
-    for (const channelId of [...feed.channels]) if (!wanted.has(channelId)) this.leave(feed, channelId);
-    await Promise.all([...wanted].filter((channelId) => !feed.channels.has(channelId)).map((channelId) => this.join(feed, channelId)));
+    for (const channelId of [...feed.channels])
+      if (!wanted.has(channelId)) this.leave(feed, channelId);
+    await Promise.all(
+      [...wanted]
+        .filter((channelId) => !feed.channels.has(channelId))
+        .map((channelId) => this.join(feed, channelId)),
+    );
   }
 
   private changed(address: string, change: FollowChange, channelId: string): void {
     for (const feed of this.feedsByAddress.get(address) ?? []) {
       this.changesHeard.set(feed, (this.changesHeard.get(feed) ?? 0) + 1);
       if (change === '-') this.leave(feed, channelId);
-      else if (!feed.channels.has(channelId)) this.join(feed, channelId).catch((error: unknown) => this.onFailure(error, address));
+      else if (!feed.channels.has(channelId))
+        this.join(feed, channelId).catch((error: unknown) => this.onFailure(error, address));
     }
   }
 

@@ -93,7 +93,8 @@ export class ChannelFeed {
         if (!this.following.has(channelId) || this.resumed.has(channelId)) continue;
         this.resumed.add(channelId);
         const live = this.positions.get(channelId);
-        const upTo = live?.firstLive !== undefined ? live.firstLive - 1 : await this.posts.latest(channelId);
+        const upTo =
+          live?.firstLive !== undefined ? live.firstLive - 1 : await this.posts.latest(channelId);
         const position: Position = live ?? { firstLive: undefined, last: upTo };
         this.positions.set(channelId, position);
         if (seen > upTo) {

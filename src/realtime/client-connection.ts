@@ -112,7 +112,13 @@ export class ClientConnection {
       }
     } catch {
       // Shared state is away: the client cannot be caught up now, so it must resync later.
-      this.sink.send(controlFrame('resync_required', { stream: this.stream, seq: this.lastSeq, reason: 'unavailable' }));
+      this.sink.send(
+        controlFrame('resync_required', {
+          stream: this.stream,
+          seq: this.lastSeq,
+          reason: 'unavailable',
+        }),
+      );
     }
     this.release();
   }
@@ -157,6 +163,12 @@ export class ClientConnection {
   }
 
   private sendResync(position: { stream: string; seq: number }): void {
-    this.sink.send(controlFrame('resync_required', { stream: position.stream, seq: position.seq, reason: 'gap' }));
+    this.sink.send(
+      controlFrame('resync_required', {
+        stream: position.stream,
+        seq: position.seq,
+        reason: 'gap',
+      }),
+    );
   }
 }

@@ -25,24 +25,41 @@ export function parseFrame(text: string): ClientFrame {
   } catch {
     throw new FrameError('INVALID_ARGUMENT', 'A frame is a JSON object');
   }
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new FrameError('INVALID_ARGUMENT', 'A frame is a JSON object');
+  if (typeof body !== 'object' || body === null || Array.isArray(body))
+    throw new FrameError('INVALID_ARGUMENT', 'A frame is a JSON object');
   const frame = body as Record<string, unknown>;
-  if (typeof frame.type !== 'string') throw new FrameError('INVALID_ARGUMENT', 'A frame needs a string type');
+  if (typeof frame.type !== 'string')
+    throw new FrameError('INVALID_ARGUMENT', 'A frame needs a string type');
   if (frame.id !== undefined && (typeof frame.id !== 'string' || !FRAME_ID.test(frame.id))) {
-    throw new FrameError('INVALID_ARGUMENT', 'id is 1 to 64 characters from A-Z, a-z, 0-9, _ . : -');
+    throw new FrameError(
+      'INVALID_ARGUMENT',
+      'id is 1 to 64 characters from A-Z, a-z, 0-9, _ . : -',
+    );
   }
-  return { type: frame.type, ref: (frame.id) ?? null, body: frame };
+  return { type: frame.type, ref: frame.id ?? null, body: frame };
 }
 
 /** `positions`: an object of channel id to the last post number seen (a whole number). */
 export function channelPositionsOf(body: Record<string, unknown>): Map<string, number> {
   const positions = body.positions;
-  const refuse = () => new FrameError('INVALID_ARGUMENT', `positions is an object of at most ${MAX_RESUME_CHANNELS} channel ids to the last post sequence seen (a whole number)`);
-  if (typeof positions !== 'object' || positions === null || Array.isArray(positions)) throw refuse();
+  const refuse = () =>
+    new FrameError(
+      'INVALID_ARGUMENT',
+      `positions is an object of at most ${MAX_RESUME_CHANNELS} channel ids to the last post sequence seen (a whole number)`,
+    );
+  if (typeof positions !== 'object' || positions === null || Array.isArray(positions))
+    throw refuse();
   const entries = Object.entries(positions);
   if (entries.length > MAX_RESUME_CHANNELS) throw refuse();
   for (const [channelId, seen] of entries) {
-    if (!CHANNEL_ID.test(channelId) || typeof seen !== 'number' || !Number.isSafeInteger(seen) || seen < 0 || seen > 0xffffffff) throw refuse();
+    if (
+      !CHANNEL_ID.test(channelId) ||
+      typeof seen !== 'number' ||
+      !Number.isSafeInteger(seen) ||
+      seen < 0 ||
+      seen > 0xffffffff
+    )
+      throw refuse();
   }
   return new Map(entries as [string, number][]);
 }

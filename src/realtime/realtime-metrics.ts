@@ -18,7 +18,11 @@ const FANOUT_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.
 export function createRealtimeMetrics(registry: Registry): RealtimeMetrics {
   const registers = [registry];
   return {
-    connections: new Gauge({ name: 'ws_connections', help: 'Open WebSocket connections on this process.', registers }),
+    connections: new Gauge({
+      name: 'ws_connections',
+      help: 'Open WebSocket connections on this process.',
+      registers,
+    }),
     eventsDelivered: new Counter({
       name: 'ws_events_delivered_total',
       help: 'Events written to WebSocket connections, by kind (durable, ephemeral, replayed).',
@@ -42,6 +46,10 @@ export function createRealtimeMetrics(registry: Registry): RealtimeMetrics {
       labelNames: ['reason'],
       registers,
     }),
-    channelTopics: new Gauge({ name: 'ws_channel_topics', help: 'Channel topics this process subscribes to: channels that a user connected here follows.', registers }),
+    channelTopics: new Gauge({
+      name: 'ws_channel_topics',
+      help: 'Channel topics this process subscribes to: channels that a user connected here follows.',
+      registers,
+    }),
   };
 }

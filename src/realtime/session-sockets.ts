@@ -47,17 +47,22 @@ export class SessionSockets<Socket> {
 
   /** Starts listening for endings, retrying in the background until shared state answers. */
   listen(): void {
-    this.revocations.onSessionEnded((sessionId) => this.closeSession(sessionId), () => this.recheck()).then(
-      (unsubscribe) => {
-        if (this.stopped) return void unsubscribe().catch(() => undefined);
-        this.unsubscribe = unsubscribe;
-        this.periodic = setInterval(() => this.recheck(), RECHECK_INTERVAL_MS);
-        this.periodic.unref();
-      },
-      () => {
-        if (!this.stopped) this.listenRetry = setTimeout(() => this.listen(), RETRY_MS);
-      },
-    );
+    this.revocations
+      .onSessionEnded(
+        (sessionId) => this.closeSession(sessionId),
+        () => this.recheck(),
+      )
+      .then(
+        (unsubscribe) => {
+          if (this.stopped) return void unsubscribe().catch(() => undefined);
+          this.unsubscribe = unsubscribe;
+          this.periodic = setInterval(() => this.recheck(), RECHECK_INTERVAL_MS);
+          this.periodic.unref();
+        },
+        () => {
+          if (!this.stopped) this.listenRetry = setTimeout(() => this.listen(), RETRY_MS);
+        },
+      );
   }
 
   stop(): void {
@@ -69,7 +74,8 @@ export class SessionSockets<Socket> {
   }
 
   add(sessionId: string, socket: Socket): void {
-    if (this.unsubscribe === undefined) throw new DependencyUnavailableError('redis', 'not yet listening for session endings');
+    if (this.unsubscribe === undefined)
+      throw new DependencyUnavailableError('redis', 'not yet listening for session endings');
     const sockets = this.bySession.get(sessionId) ?? new Set<Socket>();
     sockets.add(socket);
     this.bySession.set(sessionId, sockets);
@@ -114,7 +120,9 @@ export class SessionSockets<Socket> {
   private async closeEndedSessions(): Promise<boolean> {
     const sessionIds = [...this.bySession.keys()];
     for (let start = 0; start < sessionIds.length; start += RECHECK_BATCH) {
-      const ended = await this.revocations.endedAmong(sessionIds.slice(start, start + RECHECK_BATCH));
+      const ended = await this.revocations.endedAmong(
+        sessionIds.slice(start, start + RECHECK_BATCH),
+      );
       if (ended === 'unknown') return false;
       for (const sessionId of ended) this.closeSession(sessionId);
     }

@@ -19,7 +19,10 @@ export class TopicSubscriptions<M, L> {
    * @param deliver hands one message to one listener
    */
   constructor(
-    private readonly subscribe: (topic: string, handler: (message: M) => void) => Promise<Unsubscribe>,
+    private readonly subscribe: (
+      topic: string,
+      handler: (message: M) => void,
+    ) => Promise<Unsubscribe>,
     private readonly deliver: (listener: L, message: M) => void,
     private readonly onMessage: (message: M) => void = () => undefined,
   ) {}
@@ -48,9 +51,11 @@ export class TopicSubscriptions<M, L> {
     const entry = this.topics.get(topic);
     if (!entry || !entry.listeners.delete(listener) || entry.listeners.size > 0) return;
     this.topics.delete(topic);
-    entry.subscribed.then((unsubscribe) => unsubscribe()).catch(() => {
-      // Redis is away; its reconnect will not restore a topic nobody listens to any more.
-    });
+    entry.subscribed
+      .then((unsubscribe) => unsubscribe())
+      .catch(() => {
+        // Redis is away; its reconnect will not restore a topic nobody listens to any more.
+      });
   }
 
   /** How many topics this pod subscribes to (the metrics). */

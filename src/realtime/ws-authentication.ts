@@ -26,11 +26,18 @@ export interface WsIdentity {
 
 /** Whether the handshake offers credentials at all (checked before the upgrade). */
 export function offersCredentials(request: WsCredentials): boolean {
-  return Boolean(request.ticket) || (request.protocols[0] === BEARER_SUBPROTOCOL && Boolean(request.protocols[1]));
+  return (
+    Boolean(request.ticket) ||
+    (request.protocols[0] === BEARER_SUBPROTOCOL && Boolean(request.protocols[1]))
+  );
 }
 
 /** Undefined for credentials that are not valid; rejects when they cannot be checked (shared state away). */
-export async function identifyWebSocket(request: WsCredentials, tickets: WsTickets, tokens: TokenService): Promise<WsIdentity | undefined> {
+export async function identifyWebSocket(
+  request: WsCredentials,
+  tickets: WsTickets,
+  tokens: TokenService,
+): Promise<WsIdentity | undefined> {
   if (request.ticket) return tickets.redeem(request.ticket);
   const [scheme, token] = request.protocols;
   if (scheme !== BEARER_SUBPROTOCOL || !token) return undefined;

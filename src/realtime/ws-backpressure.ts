@@ -11,11 +11,21 @@ import { CLOSE_SLOW_CONSUMER, closeWith } from './ws-socket.js';
 import type { Socket } from './ws-socket.js';
 
 /** The pod's rule, one object for all its sockets: closes a slow consumer and counts it. */
-export function slowConsumerRule(maxBufferedBytes: number, slowConsumersDropped: Counter): SlowConsumerRule {
+export function slowConsumerRule(
+  maxBufferedBytes: number,
+  slowConsumersDropped: Counter,
+): SlowConsumerRule {
   return {
     maxBufferedBytes,
     drop: (ws) => {
-      if (closeWith(ws as Socket, CLOSE_SLOW_CONSUMER, 'slow consumer: reconnect with stream and last_seq')) slowConsumersDropped.inc();
+      if (
+        closeWith(
+          ws as Socket,
+          CLOSE_SLOW_CONSUMER,
+          'slow consumer: reconnect with stream and last_seq',
+        )
+      )
+        slowConsumersDropped.inc();
     },
   };
 }

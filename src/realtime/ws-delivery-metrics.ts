@@ -10,9 +10,14 @@ export interface DeliveryMetrics {
 
 export function deliveryMetrics(metrics: RealtimeMetrics): DeliveryMetrics {
   // One child counter per kind, looked up once: a delivery then costs no label hashing.
-  const deliveredOf = { durable: metrics.eventsDelivered.labels('durable'), ephemeral: metrics.eventsDelivered.labels('ephemeral'), replayed: metrics.eventsDelivered.labels('replayed') };
+  const deliveredOf = {
+    durable: metrics.eventsDelivered.labels('durable'),
+    ephemeral: metrics.eventsDelivered.labels('ephemeral'),
+    replayed: metrics.eventsDelivered.labels('replayed'),
+  };
   return {
     counter: { delivered: (kind, count) => deliveredOf[kind].inc(count) },
-    observeFanout: (publishedAt) => metrics.fanoutLatency.observe(Math.max(0, Date.now() - publishedAt) / 1000),
+    observeFanout: (publishedAt) =>
+      metrics.fanoutLatency.observe(Math.max(0, Date.now() - publishedAt) / 1000),
   };
 }

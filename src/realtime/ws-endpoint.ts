@@ -45,7 +45,12 @@ import { CLOSE_RESTARTING, CLOSE_UNAUTHORIZED, closeWith } from './ws-socket.js'
 import type { Socket, SocketState } from './ws-socket.js';
 import { upgradeSocket } from './ws-upgrade.js';
 
-export { CLOSE_AUTHENTICATION_UNAVAILABLE, CLOSE_RESTARTING, CLOSE_SLOW_CONSUMER, CLOSE_UNAUTHORIZED } from './ws-socket.js';
+export {
+  CLOSE_AUTHENTICATION_UNAVAILABLE,
+  CLOSE_RESTARTING,
+  CLOSE_SLOW_CONSUMER,
+  CLOSE_UNAUTHORIZED,
+} from './ws-socket.js';
 
 export interface WsEndpointDependencies {
   readonly tickets: WsTickets;
@@ -88,7 +93,8 @@ export function createWsEndpoint(deps: WsEndpointDependencies): WsEndpoint {
     closeAll() {
       parts.sessions.stop();
       void parts.channelDelivery.stop();
-      for (const ws of parts.sockets) closeWith(ws, CLOSE_RESTARTING, 'server restarting: reconnect with stream and last_seq');
+      for (const ws of parts.sockets)
+        closeWith(ws, CLOSE_RESTARTING, 'server restarting: reconnect with stream and last_seq');
     },
   };
 }
@@ -114,11 +120,23 @@ function endpointParts(deps: WsEndpointDependencies): EndpointParts {
   );
   channelDelivery.listen();
   const slowConsumers = slowConsumerRule(deps.maxBufferedBytes, deps.metrics.slowConsumersDropped);
-  return { ...deps, sockets: new Set(), counter, logFailure, channels, sessions, channelDelivery, slowConsumers };
+  return {
+    ...deps,
+    sockets: new Set(),
+    counter,
+    logFailure,
+    channels,
+    sessions,
+    channelDelivery,
+    slowConsumers,
+  };
 }
 
 /** uWS's options and handlers for /ws. */
-function socketBehavior(parts: EndpointParts, deps: WsEndpointDependencies): WebSocketBehavior<SocketState> {
+function socketBehavior(
+  parts: EndpointParts,
+  deps: WsEndpointDependencies,
+): WebSocketBehavior<SocketState> {
   return {
     // uWS requires a multiple of 4; it pings a quiet connection and drops one that stays silent.
     idleTimeout: Math.ceil(deps.heartbeatSeconds / 4) * 4,

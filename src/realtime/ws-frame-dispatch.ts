@@ -4,7 +4,10 @@
  * with an `error` frame naming its `id`; the connection stays open. A dependency outage refuses
  * the frame with UNAVAILABLE, reported by the OutageLog once per interval.
  */
-import { DependencyUnavailableError, OUTAGE_RETRY_AFTER_SECONDS } from '../platform/errors/dependency-unavailable.js';
+import {
+  DependencyUnavailableError,
+  OUTAGE_RETRY_AFTER_SECONDS,
+} from '../platform/errors/dependency-unavailable.js';
 import type { Logger } from '../platform/logging/logger.js';
 import type { OutageLog } from '../platform/logging/outage-log.js';
 import type { WsFrameLimits } from '../limits/ws-limits.js';
@@ -29,7 +32,11 @@ export interface FrameDispatchDependencies {
 }
 
 /** The message handler: queues the frame behind the authentication (the chain's first link) and the frames before it. */
-export function receiveFrame(parts: FrameDispatchDependencies, ws: Socket, message: ArrayBuffer): void {
+export function receiveFrame(
+  parts: FrameDispatchDependencies,
+  ws: Socket,
+  message: ArrayBuffer,
+): void {
   const state = ws.getUserData();
   // The buffer is only valid during this callback: decode it now.
   const text = Buffer.from(message).toString('utf8');
@@ -38,19 +45,28 @@ export function receiveFrame(parts: FrameDispatchDependencies, ws: Socket, messa
   });
 }
 
-async function handleFrame(parts: FrameDispatchDependencies, ws: Socket, text: string): Promise<void> {
+async function handleFrame(
+  parts: FrameDispatchDependencies,
+  ws: Socket,
+  text: string,
+): Promise<void> {
   const state = ws.getUserData();
   let ref: string | null = null;
   try {
     const frame = parseFrame(text);
     ref = frame.ref;
-    const answer = isCallFrame(frame.type) ? await relayCall(parts, state, frame.type, frame.body) : await answerOwnFrame(parts, state, frame);
+    const answer = isCallFrame(frame.type)
+      ? await relayCall(parts, state, frame.type, frame.body)
+      : await answerOwnFrame(parts, state, frame);
     sinkOf(ws, parts.slowConsumers).send(controlFrame(answer, { ref }));
   } catch (error) {
     const refused = refusalOf(parts, error, state.address);
     parts.metrics.framesRefused.inc({ reason: refused.code.toLowerCase() });
-    const retry = refused.retryAfterSeconds === null ? {} : { retry_after: refused.retryAfterSeconds };
-    sinkOf(ws, parts.slowConsumers).send(controlFrame('error', { ref, code: refused.code, error: refused.message, ...retry }));
+    const retry =
+      refused.retryAfterSeconds === null ? {} : { retry_after: refused.retryAfterSeconds };
+    sinkOf(ws, parts.slowConsumers).send(
+      controlFrame('error', { ref, code: refused.code, error: refused.message, ...retry }),
+    );
   }
 }
 
@@ -59,17 +75,32 @@ function isCallFrame(type: string): type is CallFrameType {
 }
 
 /** Call signaling: relayed to the other party (its own limits and checks); answered `ack`. */
-async function relayCall(parts: FrameDispatchDependencies, state: SocketState, type: CallFrameType, body: Record<string, unknown>): Promise<string> {
+async function relayCall(
+  parts: FrameDispatchDependencies,
+  state: SocketState,
+  type: CallFrameType,
+  body: Record<string, unknown>,
+): Promise<string> {
   await parts.signaling.handle(state.address, type, body);
   return 'ack';
 }
 
 /** `ping` (answered `pong`) and `channels.resume` (answered `ack` once replayed), under the message limit. */
-async function answerOwnFrame(parts: FrameDispatchDependencies, state: SocketState, frame: ClientFrame): Promise<string> {
-  if (frame.type !== 'ping' && frame.type !== CHANNELS_RESUME) throw new FrameError('UNKNOWN_TYPE', `Unknown frame type "${frame.type}"`);
+async function answerOwnFrame(
+  parts: FrameDispatchDependencies,
+  state: SocketState,
+  frame: ClientFrame,
+): Promise<string> {
+  if (frame.type !== 'ping' && frame.type !== CHANNELS_RESUME)
+    throw new FrameError('UNKNOWN_TYPE', `Unknown frame type "${frame.type}"`);
   const lastSeen = frame.type === CHANNELS_RESUME ? channelPositionsOf(frame.body) : undefined;
   const verdict = await parts.limits.message(state.address);
-  if (!verdict.allowed) throw new FrameError('RATE_LIMIT_EXCEEDED', 'WebSocket message limit exceeded', Math.max(1, Math.ceil((verdict.retryAfterMs ?? 0) / 1000)));
+  if (!verdict.allowed)
+    throw new FrameError(
+      'RATE_LIMIT_EXCEEDED',
+      'WebSocket message limit exceeded',
+      Math.max(1, Math.ceil((verdict.retryAfterMs ?? 0) / 1000)),
+    );
   if (!lastSeen) return 'pong';
   await state.channelFeed?.resume(lastSeen);
   return 'ack';
@@ -79,7 +110,11 @@ async function answerOwnFrame(parts: FrameDispatchDependencies, state: SocketSta
 function refusalOf(parts: FrameDispatchDependencies, error: unknown, address: string): FrameError {
   if (error instanceof DependencyUnavailableError) {
     parts.outages.report(error);
-    return new FrameError('UNAVAILABLE', 'Temporarily unavailable: retry later', OUTAGE_RETRY_AFTER_SECONDS);
+    return new FrameError(
+      'UNAVAILABLE',
+      'Temporarily unavailable: retry later',
+      OUTAGE_RETRY_AFTER_SECONDS,
+    );
   }
   if (error instanceof FrameError) return error;
   parts.logger.error({ err: error, address }, 'WebSocket frame failed');

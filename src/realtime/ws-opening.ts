@@ -59,13 +59,20 @@ export function openSocket(parts: OpeningDependencies, ws: Socket): void {
     },
     (error: unknown) => {
       parts.logFailure(error, 'WebSocket authentication failed', '');
-      closeWith(ws, CLOSE_AUTHENTICATION_UNAVAILABLE, 'authentication unavailable: reconnect later');
+      closeWith(
+        ws,
+        CLOSE_AUTHENTICATION_UNAVAILABLE,
+        'authentication unavailable: reconnect later',
+      );
     },
   );
 }
 
 /** Whom the connection's credentials name, if valid and their session is live; rejects when that cannot be checked. */
-async function authenticate(parts: OpeningDependencies, ws: Socket): Promise<WsIdentity | undefined> {
+async function authenticate(
+  parts: OpeningDependencies,
+  ws: Socket,
+): Promise<WsIdentity | undefined> {
   const state = ws.getUserData();
   const credentials = state.credentials!;
   state.credentials = undefined;
@@ -74,19 +81,33 @@ async function authenticate(parts: OpeningDependencies, ws: Socket): Promise<WsI
   parts.sessions.add(identity.sessionId, ws);
   state.sessionId = identity.sessionId;
   const status = await parts.verification.revocations.status(identity.sessionId, identity.tokenId);
-  if (status === 'unknown') throw new DependencyUnavailableError('redis', 'the session revocations are being rebuilt');
+  if (status === 'unknown')
+    throw new DependencyUnavailableError('redis', 'the session revocations are being rebuilt');
   return status === 'live' ? identity : undefined;
 }
 
 /** Attaches an authenticated socket to its user's events and channels, greets it and announces it. */
-function attachConnection(parts: OpeningDependencies, ws: Socket, identity: WsIdentity): Promise<void> {
+function attachConnection(
+  parts: OpeningDependencies,
+  ws: Socket,
+  identity: WsIdentity,
+): Promise<void> {
   const state = ws.getUserData();
   state.address = identity.address;
   const sink = sinkOf(ws, parts.slowConsumers);
-  const connection = new ClientConnection(identity.address, sink, parts.events, parts.counter, parts.heartbeatSeconds);
+  const connection = new ClientConnection(
+    identity.address,
+    sink,
+    parts.events,
+    parts.counter,
+    parts.heartbeatSeconds,
+  );
   state.connection = connection;
   state.heldSession = true;
-  return Promise.all([parts.channels.attach(connection), parts.sessionConnections.hold(identity.sessionId)])
+  return Promise.all([
+    parts.channels.attach(connection),
+    parts.sessionConnections.hold(identity.sessionId),
+  ])
     .then(() => parts.channelDelivery.open(identity.address, sink))
     .then((feed) => {
       if (state.closed) parts.channelDelivery.close(feed);
@@ -94,10 +115,22 @@ function attachConnection(parts: OpeningDependencies, ws: Socket, identity: WsId
     })
     .then(() => connection.start(state.resume))
     .then(() => {
-      parts.connections.announce(identity.address).catch((error: unknown) => parts.logFailure(error, 'connection not announced; queued deliveries wait for the next one', identity.address));
+      parts.connections
+        .announce(identity.address)
+        .catch((error: unknown) =>
+          parts.logFailure(
+            error,
+            'connection not announced; queued deliveries wait for the next one',
+            identity.address,
+          ),
+        );
     })
     .catch((error: unknown) => {
-      parts.logFailure(error, 'WebSocket could not be attached to its event stream', identity.address);
+      parts.logFailure(
+        error,
+        'WebSocket could not be attached to its event stream',
+        identity.address,
+      );
       closeWith(ws, 1011, 'events unavailable: reconnect later');
     });
 }

@@ -12,16 +12,43 @@ import { BEARER_SUBPROTOCOL, offersCredentials } from './ws-authentication.js';
 import type { SocketState } from './ws-socket.js';
 
 /** Upgrades a request that offers credentials and a well-formed position; refuses it otherwise. */
-export function upgradeSocket(res: HttpResponse, req: HttpRequest, context: us_socket_context_t): void {
+export function upgradeSocket(
+  res: HttpResponse,
+  req: HttpRequest,
+  context: us_socket_context_t,
+): void {
   const query = new URLSearchParams(req.getQuery() ?? '');
-  const protocols = (req.getHeader('sec-websocket-protocol') || '').split(',').map((p) => p.trim()).filter(Boolean);
+  const protocols = (req.getHeader('sec-websocket-protocol') || '')
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean);
   const credentials = { ticket: query.get('ticket') ?? undefined, protocols };
   const resume = resumePointOf(query);
-  if (resume === null) return refuse(res, 400, 'stream and last_seq must be given together; last_seq is a whole number', 'INVALID_ARGUMENT');
-  if (!offersCredentials(credentials)) return refuse(res, 401, 'A valid WebSocket ticket is required', 'UNAUTHORIZED');
-  const state: SocketState = { credentials, address: '', resume, closed: false, inbound: Promise.resolve(), drainWaiters: [] };
+  if (resume === null)
+    return refuse(
+      res,
+      400,
+      'stream and last_seq must be given together; last_seq is a whole number',
+      'INVALID_ARGUMENT',
+    );
+  if (!offersCredentials(credentials))
+    return refuse(res, 401, 'A valid WebSocket ticket is required', 'UNAUTHORIZED');
+  const state: SocketState = {
+    credentials,
+    address: '',
+    resume,
+    closed: false,
+    inbound: Promise.resolve(),
+    drainWaiters: [],
+  };
   const protocol = credentials.ticket ? (protocols[0] ?? '') : BEARER_SUBPROTOCOL;
-  res.upgrade(state, req.getHeader('sec-websocket-key'), protocol, req.getHeader('sec-websocket-extensions'), context);
+  res.upgrade(
+    state,
+    req.getHeader('sec-websocket-key'),
+    protocol,
+    req.getHeader('sec-websocket-extensions'),
+    context,
+  );
 }
 
 /** Undefined: a fresh connection; null: a malformed resume request. */
@@ -29,12 +56,16 @@ function resumePointOf(query: URLSearchParams): ResumePoint | undefined | null {
   const stream = query.get('stream');
   const lastSeq = query.get('last_seq');
   if (stream === null && lastSeq === null) return undefined;
-  if (stream === null || lastSeq === null || !/^\d{1,10}$/.test(lastSeq) || stream.length > 64) return null;
+  if (stream === null || lastSeq === null || !/^\d{1,10}$/.test(lastSeq) || stream.length > 64)
+    return null;
   return { stream, seq: Number(lastSeq) };
 }
 
 function refuse(res: HttpResponse, status: number, error: string, code: string): void {
   res.cork(() => {
-    res.writeStatus(statusLine(status)).writeHeader('Content-Type', 'application/json').end(JSON.stringify({ success: false, error, code }));
+    res
+      .writeStatus(statusLine(status))
+      .writeHeader('Content-Type', 'application/json')
+      .end(JSON.stringify({ success: false, error, code }));
   });
 }

@@ -6,7 +6,11 @@
  */
 import { conflict, gone, notFound, permissionDenied } from '../platform/errors/api-error.js';
 import type { RecoveryNotices } from './recovery-notices.js';
-import type { GuardianDecision, RecoveryRequestRecord, RecoveryRequests } from './recovery-request.js';
+import type {
+  GuardianDecision,
+  RecoveryRequestRecord,
+  RecoveryRequests,
+} from './recovery-request.js';
 import { statusAt } from './recovery-request.js';
 
 export class GuardianDecisions {
@@ -19,15 +23,21 @@ export class GuardianDecisions {
   async requireGuarded(id: string, guardian: string): Promise<RecoveryRequestRecord> {
     const request = await this.requests.find(id);
     if (!request) throw notFound('No such recovery request');
-    if (!request.guardians.includes(guardian)) throw permissionDenied('You are not a guardian of this account');
+    if (!request.guardians.includes(guardian))
+      throw permissionDenied('You are not a guardian of this account');
     return request;
   }
 
-  async decide(request: RecoveryRequestRecord, decision: GuardianDecision, now: Date): Promise<RecoveryRequestRecord> {
+  async decide(
+    request: RecoveryRequestRecord,
+    decision: GuardianDecision,
+    now: Date,
+  ): Promise<RecoveryRequestRecord> {
     const decided = await this.requests.decide(request._id, decision, now);
     if (!decided) {
       const current = (await this.requests.find(request._id)) ?? request;
-      if (current.decisions.some((made) => made.guardian === decision.guardian)) throw conflict('You already decided on this request');
+      if (current.decisions.some((made) => made.guardian === decision.guardian))
+        throw conflict('You already decided on this request');
       throw gone(`The request is ${statusAt(current, now)}`);
     }
     await this.notices.requestChanged(decided, decision.decision, now);
@@ -38,7 +48,10 @@ export class GuardianDecisions {
       await this.notices.requestChanged(locked, 'threshold_reached', now);
       return locked;
     }
-    if (decision.decision === 'rejected' && decided.rejections > decided.guardians.length - decided.approvalsRequired) {
+    if (
+      decision.decision === 'rejected' &&
+      decided.rejections > decided.guardians.length - decided.approvalsRequired
+    ) {
       if (await this.requests.close(decided, 'rejected', now)) {
         const rejected = (await this.requests.find(decided._id))!;
         await this.notices.requestChanged(rejected, 'rejected', now);

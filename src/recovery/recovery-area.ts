@@ -72,7 +72,14 @@ export function createRecoveryArea(deps: RecoveryDependencies) {
     setup: new RecoverySetup(configs, requests, notices, deps.mac),
     opening: new RecoveryOpening(configs, requests, notices, deps.wallets),
     decisions: new GuardianDecisions(requests, notices),
-    completion: new RecoveryCompletion({ configs, requests, moves: deps.moves, notices, wallets: deps.wallets, mac: deps.mac }),
+    completion: new RecoveryCompletion({
+      configs,
+      requests,
+      moves: deps.moves,
+      notices,
+      wallets: deps.wallets,
+      mac: deps.mac,
+    }),
     signatures: new RecoverySignatures(deps.spentSignatures, deps.signers),
   });
   return { service };

@@ -21,14 +21,24 @@ export interface StoredRecoveryCode {
 /** A keyed hash (the service's secret MAC). */
 export type KeyedHash = (text: string) => string;
 
-const hashOf = (mac: KeyedHash, configurationId: string, normalized: string) => mac(`recovery-code:${configurationId}:${normalized}`);
+const hashOf = (mac: KeyedHash, configurationId: string, normalized: string) =>
+  mac(`recovery-code:${configurationId}:${normalized}`);
 
-export function newRecoveryCodes(mac: KeyedHash, configurationId: string): { codes: string[]; stored: StoredRecoveryCode[] } {
+export function newRecoveryCodes(
+  mac: KeyedHash,
+  configurationId: string,
+): { codes: string[]; stored: StoredRecoveryCode[] } {
   const codes = Array.from({ length: RECOVERY_CODE_COUNT }, () => {
     const raw = Array.from({ length: LENGTH }, () => ALPHABET[randomInt(ALPHABET.length)]).join('');
     return raw.match(/.{5}/g)!.join('-');
   });
-  return { codes, stored: codes.map((code) => ({ hash: hashOf(mac, configurationId, normalizeRecoveryCode(code)!), usedAt: null })) };
+  return {
+    codes,
+    stored: codes.map((code) => ({
+      hash: hashOf(mac, configurationId, normalizeRecoveryCode(code)!),
+      usedAt: null,
+    })),
+  };
 }
 
 /** The code without hyphens and spaces, lowercase; undefined when it cannot be a code. */
@@ -39,9 +49,15 @@ export function normalizeRecoveryCode(input: string): string | undefined {
 }
 
 /** The stored hash of an unused code equal to `normalized`, compared in constant time; undefined when none. */
-export function findUnusedCode(mac: KeyedHash, configurationId: string, stored: readonly StoredRecoveryCode[], normalized: string): string | undefined {
+export function findUnusedCode(
+  mac: KeyedHash,
+  configurationId: string,
+  stored: readonly StoredRecoveryCode[],
+  normalized: string,
+): string | undefined {
   const hash = hashOf(mac, configurationId, normalized);
   let found: string | undefined;
-  for (const code of stored) if (sameDigest(code.hash, hash) && code.usedAt === null) found = code.hash;
+  for (const code of stored)
+    if (sameDigest(code.hash, hash) && code.usedAt === null) found = code.hash;
   return found;
 }

@@ -5,7 +5,13 @@
  * (src/account-lifecycle, through `AccountMoves`): recorded before anything changes, so a process that dies mid-way leaves a
  * walk that the next start finishes, and a retried challenge joins it.
  */
-import { conflict, gone, lockedOut, notFound, unauthenticated } from '../platform/errors/api-error.js';
+import {
+  conflict,
+  gone,
+  lockedOut,
+  notFound,
+  unauthenticated,
+} from '../platform/errors/api-error.js';
 import type { RecoveryConfigs } from './recovery-config.js';
 import { findUnusedCode, normalizeRecoveryCode } from './recovery-codes.js';
 import type { KeyedHash } from './recovery-codes.js';
@@ -36,8 +42,11 @@ export class RecoveryCompletion {
 
   async bySocialRequest(request: RecoveryRequestRecord, now: Date): Promise<RecoveryRequestRecord> {
     const status = statusAt(request, now);
-    if (status === 'pending' || status === 'time_locked') throw conflict(`The request is ${status}: it cannot be completed yet`);
-    const retried = status === 'completed' && (await this.deps.moves.isMoving(request.address, request.newWalletAddress));
+    if (status === 'pending' || status === 'time_locked')
+      throw conflict(`The request is ${status}: it cannot be completed yet`);
+    const retried =
+      status === 'completed' &&
+      (await this.deps.moves.isMoving(request.address, request.newWalletAddress));
     if (status !== 'ready' && !retried) throw gone(`The request is ${status}`);
     await this.move(request.address, request.newWalletAddress);
     // The move closed the request as completed already (recovery-account-data.ts), unless it
@@ -49,14 +58,24 @@ export class RecoveryCompletion {
   }
 
   /** Returns how many unused backup codes are left. */
-  async byBackupCode(address: string, newWalletAddress: string, code: string, now: Date): Promise<number> {
+  async byBackupCode(
+    address: string,
+    newWalletAddress: string,
+    code: string,
+    now: Date,
+  ): Promise<number> {
     const { configs, mac } = this.deps;
     const config = await configs.find(address);
-    if (!config || !(await this.deps.wallets.hasAccount(address))) throw notFound('No account with recovery backup codes at this address');
-    if (config.codesLockedUntil && config.codesLockedUntil > now) throw lockedOut(config.codesLockedUntil.getTime() - now.getTime());
+    if (!config || !(await this.deps.wallets.hasAccount(address)))
+      throw notFound('No account with recovery backup codes at this address');
+    if (config.codesLockedUntil && config.codesLockedUntil > now)
+      throw lockedOut(config.codesLockedUntil.getTime() - now.getTime());
     await this.refuseTakenWallet(address, newWalletAddress);
     const normalized = normalizeRecoveryCode(code);
-    const hash = normalized === undefined ? undefined : findUnusedCode(mac, config.configurationId, config.codes, normalized);
+    const hash =
+      normalized === undefined
+        ? undefined
+        : findUnusedCode(mac, config.configurationId, config.codes, normalized);
     if (hash === undefined || !(await configs.spendCode(config, hash))) {
       await configs.recordWrongCode(address, now);
       throw unauthenticated('The backup code is not valid');
@@ -66,7 +85,8 @@ export class RecoveryCompletion {
   }
 
   private async refuseTakenWallet(from: string, to: string): Promise<void> {
-    if (!(await this.deps.moves.isMoving(from, to)) && (await this.deps.wallets.isTaken(to))) throw conflict('new_wallet_address already has an account');
+    if (!(await this.deps.moves.isMoving(from, to)) && (await this.deps.wallets.isTaken(to)))
+      throw conflict('new_wallet_address already has an account');
   }
 
   private async move(from: string, to: string): Promise<void> {

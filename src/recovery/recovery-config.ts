@@ -55,7 +55,11 @@ export class RecoveryConfigs {
   /** Spends an unused code of this configuration; false when it was spent meanwhile or replaced. */
   async spendCode(config: RecoveryConfig, hash: string): Promise<boolean> {
     const spent = await this.configs.updateOne(
-      { _id: config._id, configurationId: config.configurationId, codes: { $elemMatch: { hash, usedAt: null } } },
+      {
+        _id: config._id,
+        configurationId: config.configurationId,
+        codes: { $elemMatch: { hash, usedAt: null } },
+      },
       { $set: { 'codes.$.usedAt': new Date(), codeFailures: 0 } },
     );
     return spent.matchedCount === 1;
@@ -63,9 +67,16 @@ export class RecoveryConfigs {
 
   /** Counts a wrong code; the fifth in a row locks backup-code recovery for an hour. */
   async recordWrongCode(address: string, now: Date): Promise<void> {
-    const counted = await this.configs.findOneAndUpdate({ _id: address }, { $inc: { codeFailures: 1 } }, { returnDocument: 'after' });
+    const counted = await this.configs.findOneAndUpdate(
+      { _id: address },
+      { $inc: { codeFailures: 1 } },
+      { returnDocument: 'after' },
+    );
     if (counted && counted.codeFailures >= CODE_FAILURE_LIMIT) {
-      await this.configs.updateOne({ _id: address }, { $set: { codeFailures: 0, codesLockedUntil: new Date(now.getTime() + CODE_LOCK_MS) } });
+      await this.configs.updateOne(
+        { _id: address },
+        { $set: { codeFailures: 0, codesLockedUntil: new Date(now.getTime() + CODE_LOCK_MS) } },
+      );
     }
   }
 
@@ -86,7 +97,15 @@ export class RecoveryConfigs {
     await this.configs.deleteOne({ _id: address });
     for (const config of await this.configs.find({ guardians: address })) {
       const guardians = config.guardians.filter((guardian) => guardian !== address);
-      await this.configs.updateOne({ _id: config._id, guardians: address }, { $set: { guardians, minGuardiansRequired: Math.min(config.minGuardiansRequired, guardians.length) } });
+      await this.configs.updateOne(
+        { _id: config._id, guardians: address },
+        {
+          $set: {
+            guardians,
+            minGuardiansRequired: Math.min(config.minGuardiansRequired, guardians.length),
+          },
+        },
+      );
     }
   }
 }

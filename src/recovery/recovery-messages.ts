@@ -16,13 +16,23 @@ export interface NewWalletProof {
  * The new-wallet proof for these addresses (any case in the message, equal to the members), or
  * undefined when `message` is not exactly that template.
  */
-export function parseNewWalletProof(serviceName: string, message: string, address: string, newWalletAddress: string): NewWalletProof | undefined {
+export function parseNewWalletProof(
+  serviceName: string,
+  message: string,
+  address: string,
+  newWalletAddress: string,
+): NewWalletProof | undefined {
   const lines = message.split('\n');
   if (lines.length !== 4 || lines[0] !== `${serviceName} Account Recovery`) return undefined;
   const account = new RegExp(`^Account: (${ADDRESS})$`).exec(lines[1]!)?.[1];
   const wallet = new RegExp(`^New wallet: (${ADDRESS})$`).exec(lines[2]!)?.[1];
   const timestamp = TIMESTAMP.exec(lines[3]!)?.[1];
-  if (account?.toLowerCase() !== address || wallet?.toLowerCase() !== newWalletAddress || timestamp === undefined) return undefined;
+  if (
+    account?.toLowerCase() !== address ||
+    wallet?.toLowerCase() !== newWalletAddress ||
+    timestamp === undefined
+  )
+    return undefined;
   return { address, newWalletAddress, timestampMs: Number(timestamp) };
 }
 
@@ -33,14 +43,33 @@ interface RequestNames {
 }
 
 /** The approval's timestamp when `message` is exactly the approval of this request; undefined otherwise. */
-export function parseApproval(serviceName: string, message: string, request: RequestNames): number | undefined {
+export function parseApproval(
+  serviceName: string,
+  message: string,
+  request: RequestNames,
+): number | undefined {
   const lines = message.split('\n');
-  const expected = [`${serviceName} Recovery Approval`, `Request: ${request.id}`, `Account: ${request.address}`, `New wallet: ${request.newWalletAddress}`];
+  const expected = [
+    `${serviceName} Recovery Approval`,
+    `Request: ${request.id}`,
+    `Account: ${request.address}`,
+    `New wallet: ${request.newWalletAddress}`,
+  ];
   if (lines.length !== 5 || expected.some((line, index) => lines[index] !== line)) return undefined;
   const timestamp = TIMESTAMP.exec(lines[4]!)?.[1];
   return timestamp === undefined ? undefined : Number(timestamp);
 }
 
-export function rejectionMessage(serviceName: string, request: RequestNames, reason: string): string {
-  return [`${serviceName} Recovery Rejection`, `Request: ${request.id}`, `Account: ${request.address}`, `New wallet: ${request.newWalletAddress}`, `Reason: ${reason}`].join('\n');
+export function rejectionMessage(
+  serviceName: string,
+  request: RequestNames,
+  reason: string,
+): string {
+  return [
+    `${serviceName} Recovery Rejection`,
+    `Request: ${request.id}`,
+    `Account: ${request.address}`,
+    `New wallet: ${request.newWalletAddress}`,
+    `Reason: ${reason}`,
+  ].join('\n');
 }

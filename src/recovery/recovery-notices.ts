@@ -13,7 +13,8 @@ import type { MessagingEvents } from '../events/messaging-events.js';
 import type { RecoveryRequestRecord } from './recovery-request.js';
 import { requestView } from './request-view.js';
 
-export type RequestChange = 'opened' | 'approved' | 'rejected' | 'threshold_reached' | 'cancelled' | 'completed';
+export type RequestChange =
+  'opened' | 'approved' | 'rejected' | 'threshold_reached' | 'cancelled' | 'completed';
 
 export class RecoveryNotices {
   constructor(
@@ -25,8 +26,15 @@ export class RecoveryNotices {
     await this.events.durable('recovery.guardian_chosen', guardians, { address: owner });
   }
 
-  async requestChanged(request: RecoveryRequestRecord, change: RequestChange, now: Date): Promise<void> {
-    await this.events.durable('recovery.request_updated', [request.address, ...request.guardians], { change, request: requestView(request, now) });
+  async requestChanged(
+    request: RecoveryRequestRecord,
+    change: RequestChange,
+    now: Date,
+  ): Promise<void> {
+    await this.events.durable('recovery.request_updated', [request.address, ...request.guardians], {
+      change,
+      request: requestView(request, now),
+    });
     const woken = change === 'opened' ? [request.address, ...request.guardians] : [request.address];
     void this.wakeUps.wake(woken, { kind: 'recovery_request' });
   }

@@ -27,13 +27,23 @@ export class RecoveryOpening {
     private readonly wallets: Wallets,
   ) {}
 
-  async open(address: string, newWalletAddress: string, recoveryEmailHash: string, now: Date): Promise<RecoveryRequestRecord> {
+  async open(
+    address: string,
+    newWalletAddress: string,
+    recoveryEmailHash: string,
+    now: Date,
+  ): Promise<RecoveryRequestRecord> {
     const config = await this.configs.find(address);
-    if (!config || config.guardians.length === 0 || !(await this.wallets.hasAccount(address))) throw notFound('No account with guardians at this address');
-    if (config.recoveryEmailHash !== '' && !sameDigest(config.recoveryEmailHash, recoveryEmailHash.toLowerCase())) {
+    if (!config || config.guardians.length === 0 || !(await this.wallets.hasAccount(address)))
+      throw notFound('No account with guardians at this address');
+    if (
+      config.recoveryEmailHash !== '' &&
+      !sameDigest(config.recoveryEmailHash, recoveryEmailHash.toLowerCase())
+    ) {
       throw unauthenticated('recovery_email_hash does not match');
     }
-    if (await this.wallets.isTaken(newWalletAddress)) throw conflict('new_wallet_address already has an account');
+    if (await this.wallets.isTaken(newWalletAddress))
+      throw conflict('new_wallet_address already has an account');
     await this.requests.findOpen(address, now);
     const request: RecoveryRequestRecord = {
       _id: randomBytes(16).toString('hex'),
@@ -53,7 +63,8 @@ export class RecoveryOpening {
       expiresAt: new Date(now.getTime() + this.requests.hours(WINDOW_HOURS)),
       closedAt: null,
     };
-    if (!(await this.requests.open(request))) throw conflict('A recovery request is already open for this account');
+    if (!(await this.requests.open(request)))
+      throw conflict('A recovery request is already open for this account');
     await this.notices.requestChanged(request, 'opened', now);
     return request;
   }

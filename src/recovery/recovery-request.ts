@@ -7,12 +7,25 @@
  * unique partial index lets an account have one open request at most, on any number of pods.
  */
 import type { CursorPosition } from '../platform/api/page-cursor.js';
-import type { Collection, DocumentStore, IndexSpec, StoreFilter } from '../platform/store/document-store.js';
+import type {
+  Collection,
+  DocumentStore,
+  IndexSpec,
+  StoreFilter,
+} from '../platform/store/document-store.js';
 import { DuplicateKeyError } from '../platform/store/document-store.js';
 import { newestFirstPage } from '../platform/store/newest-first-page.js';
 import type { NewestFirstPage } from '../platform/store/newest-first-page.js';
 
-export const REQUEST_STATUSES = ['pending', 'time_locked', 'ready', 'completed', 'rejected', 'expired', 'cancelled'] as const;
+export const REQUEST_STATUSES = [
+  'pending',
+  'time_locked',
+  'ready',
+  'completed',
+  'rejected',
+  'expired',
+  'cancelled',
+] as const;
 export type RequestStatus = (typeof REQUEST_STATUSES)[number];
 type StoredStatus = Exclude<RequestStatus, 'ready'>;
 
@@ -52,8 +65,18 @@ export interface RecoveryRequestRecord {
 export const RECOVERY_REQUESTS = 'recovery_requests';
 
 export const recoveryRequestIndexes: IndexSpec[] = [
-  { collection: RECOVERY_REQUESTS, name: 'one_open_per_account', key: { address: 1 }, unique: true, partialFilterExpression: { open: true } },
-  { collection: RECOVERY_REQUESTS, name: 'by_guardian', key: { guardians: 1, createdAt: -1, _id: 1 } },
+  {
+    collection: RECOVERY_REQUESTS,
+    name: 'one_open_per_account',
+    key: { address: 1 },
+    unique: true,
+    partialFilterExpression: { open: true },
+  },
+  {
+    collection: RECOVERY_REQUESTS,
+    name: 'by_guardian',
+    key: { guardians: 1, createdAt: -1, _id: 1 },
+  },
   { collection: RECOVERY_REQUESTS, name: 'by_new_wallet', key: { newWalletAddress: 1 } },
 ];
 
@@ -61,12 +84,16 @@ export const recoveryRequestIndexes: IndexSpec[] = [
 export function statusAt(request: RecoveryRequestRecord, now: Date): RequestStatus {
   if (!request.open) return request.status;
   if (now >= request.expiresAt) return 'expired';
-  if (request.status === 'time_locked' && request.unlocksAt && now >= request.unlocksAt) return 'ready';
+  if (request.status === 'time_locked' && request.unlocksAt && now >= request.unlocksAt)
+    return 'ready';
   return request.status;
 }
 
 /** The stored filter of the requests whose status at `now` is `status` (undefined: the open ones). */
-function statusFilter(status: RequestStatus | undefined, now: Date): StoreFilter<RecoveryRequestRecord> {
+function statusFilter(
+  status: RequestStatus | undefined,
+  now: Date,
+): StoreFilter<RecoveryRequestRecord> {
   const live = { open: true as const, expiresAt: { $gt: now } };
   switch (status) {
     case undefined:
@@ -119,16 +146,29 @@ export class RecoveryRequests {
       await this.requests.insertOne(request);
       return true;
     } catch (error) {
-      if (error instanceof DuplicateKeyError && error.index === 'one_open_per_account') return false;
+      if (error instanceof DuplicateKeyError && error.index === 'one_open_per_account')
+        return false;
       throw error;
     }
   }
 
   /** Records a guardian's decision once, while the request is open; null when it was not recorded. */
-  async decide(id: string, decision: GuardianDecision, now: Date): Promise<RecoveryRequestRecord | null> {
+  async decide(
+    id: string,
+    decision: GuardianDecision,
+    now: Date,
+  ): Promise<RecoveryRequestRecord | null> {
     return this.requests.findOneAndUpdate(
-      { _id: id, open: true, expiresAt: { $gt: now }, 'decisions.guardian': { $ne: decision.guardian } },
-      { $push: { decisions: decision }, $inc: decision.decision === 'approved' ? { approvals: 1 } : { rejections: 1 } },
+      {
+        _id: id,
+        open: true,
+        expiresAt: { $gt: now },
+        'decisions.guardian': { $ne: decision.guardian },
+      },
+      {
+        $push: { decisions: decision },
+        $inc: decision.decision === 'approved' ? { approvals: 1 } : { rejections: 1 },
+      },
       { returnDocument: 'after' },
     );
   }
@@ -138,18 +178,44 @@ export class RecoveryRequests {
     const unlocksAt = new Date(now.getTime() + this.hours(request.timeLockHours));
     await this.requests.updateOne(
       { _id: request._id, open: true, status: 'pending' },
-      { $set: { status: 'time_locked', thresholdReachedAt: now, unlocksAt, expiresAt: new Date(unlocksAt.getTime() + this.hours(WINDOW_HOURS)) } },
+      {
+        $set: {
+          status: 'time_locked',
+          thresholdReachedAt: now,
+          unlocksAt,
+          expiresAt: new Date(unlocksAt.getTime() + this.hours(WINDOW_HOURS)),
+        },
+      },
     );
   }
 
   /** Ends an open request in a terminal status; false when it was closed already. */
-  async close(request: Pick<RecoveryRequestRecord, '_id'>, status: Exclude<StoredStatus, 'pending' | 'time_locked'>, at: Date): Promise<boolean> {
-    const closed = await this.requests.updateOne({ _id: request._id, open: true }, { $set: { status, closedAt: at }, $unset: { open: '' } });
+  async close(
+    request: Pick<RecoveryRequestRecord, '_id'>,
+    status: Exclude<StoredStatus, 'pending' | 'time_locked'>,
+    at: Date,
+  ): Promise<boolean> {
+    const closed = await this.requests.updateOne(
+      { _id: request._id, open: true },
+      { $set: { status, closedAt: at }, $unset: { open: '' } },
+    );
     return closed.modifiedCount === 1;
   }
 
-  listForGuardian(guardian: string, status: RequestStatus | undefined, now: Date, limit: number, after: CursorPosition | undefined): Promise<NewestFirstPage<RecoveryRequestRecord>> {
-    return newestFirstPage(this.requests, { guardians: guardian, ...statusFilter(status, now) }, 'createdAt', limit, after);
+  listForGuardian(
+    guardian: string,
+    status: RequestStatus | undefined,
+    now: Date,
+    limit: number,
+    after: CursorPosition | undefined,
+  ): Promise<NewestFirstPage<RecoveryRequestRecord>> {
+    return newestFirstPage(
+      this.requests,
+      { guardians: guardian, ...statusFilter(status, now) },
+      'createdAt',
+      limit,
+      after,
+    );
   }
 
   /**
@@ -161,8 +227,13 @@ export class RecoveryRequests {
     if (open) await this.close(open, open.newWalletAddress === to ? 'completed' : 'cancelled', now);
     for (const request of await this.requests.find({ guardians: from })) {
       const guardians = request.guardians.map((guardian) => (guardian === from ? to : guardian));
-      const decisions = request.decisions.map((decision) => (decision.guardian === from ? { ...decision, guardian: to } : decision));
-      await this.requests.updateOne({ _id: request._id, guardians: from }, { $set: { guardians, decisions } });
+      const decisions = request.decisions.map((decision) =>
+        decision.guardian === from ? { ...decision, guardian: to } : decision,
+      );
+      await this.requests.updateOne(
+        { _id: request._id, guardians: from },
+        { $set: { guardians, decisions } },
+      );
     }
   }
 
@@ -170,7 +241,10 @@ export class RecoveryRequests {
   async removeAccount(address: string, now: Date): Promise<void> {
     const open = await this.requests.findOne({ address, open: true });
     if (open) await this.close(open, 'cancelled', now);
-    for (const request of await this.requests.find({ guardians: address, decisions: { $not: { $elemMatch: { guardian: address } } } })) {
+    for (const request of await this.requests.find({
+      guardians: address,
+      decisions: { $not: { $elemMatch: { guardian: address } } },
+    })) {
       await this.requests.updateOne({ _id: request._id }, { $pull: { guardians: address } });
     }
   }

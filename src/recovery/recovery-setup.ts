@@ -35,12 +35,24 @@ export class RecoverySetup {
   async configure(owner: string, choice: RecoveryChoice, now: Date): Promise<ConfiguredRecovery> {
     const configurationId = randomBytes(16).toString('hex');
     const { codes, stored } = newRecoveryCodes(this.mac, configurationId);
-    await this.configs.save({ _id: owner, configurationId, ...choice, codes: stored, codeFailures: 0, codesLockedUntil: null, configuredAt: now });
+    await this.configs.save({
+      _id: owner,
+      configurationId,
+      ...choice,
+      codes: stored,
+      codeFailures: 0,
+      codesLockedUntil: null,
+      configuredAt: now,
+    });
     const open = await this.requests.findOpen(owner, now);
     let cancelledRequestId = '';
     if (open && (await this.requests.close(open, 'cancelled', now))) {
       cancelledRequestId = open._id;
-      await this.notices.requestChanged({ ...open, status: 'cancelled', open: undefined, closedAt: now }, 'cancelled', now);
+      await this.notices.requestChanged(
+        { ...open, status: 'cancelled', open: undefined, closedAt: now },
+        'cancelled',
+        now,
+      );
     }
     await this.notices.guardiansChosen(owner, choice.guardians);
     return { codes, configuredAt: now, cancelledRequestId };

@@ -27,13 +27,28 @@ export class RecoverySignatures {
    * Checks that `signer` signed `message`; with `timestampMs`, also freshness and replay (the
    * signature is spent). Malformed signature: 400; any other failure: 401.
    */
-  async require(message: string, signature: string, signer: string, timestampMs?: number): Promise<void> {
+  async require(
+    message: string,
+    signature: string,
+    signer: string,
+    timestampMs?: number,
+  ): Promise<void> {
     if (signature.length > MAX_SIGNATURE) throw invalidArgument('signature is malformed');
     const recovered = await this.signers.recover(message, signature);
-    if (!recovered.ok && (recovered.code === 'MALFORMED_SIGNATURE' || recovered.code === 'INVALID_RECOVERY_ID')) throw invalidArgument(`signature is malformed: ${recovered.detail}`);
-    if (!recovered.ok || recovered.address !== signer) throw unauthenticated('The signature is not the wallet\'s signature of this message');
+    if (
+      !recovered.ok &&
+      (recovered.code === 'MALFORMED_SIGNATURE' || recovered.code === 'INVALID_RECOVERY_ID')
+    )
+      throw invalidArgument(`signature is malformed: ${recovered.detail}`);
+    if (!recovered.ok || recovered.address !== signer)
+      throw unauthenticated("The signature is not the wallet's signature of this message");
     if (timestampMs === undefined) return;
-    if (Math.abs(Date.now() - timestampMs) > SIGN_IN_TOLERANCE_MS) throw unauthenticated('The signed timestamp is more than 5 minutes from server time', 'EXPIRED_SIGNATURE');
-    if (!(await this.spent.spend(recovered.canonical))) throw unauthenticated('This signature was already used', 'REPLAY_DETECTED');
+    if (Math.abs(Date.now() - timestampMs) > SIGN_IN_TOLERANCE_MS)
+      throw unauthenticated(
+        'The signed timestamp is more than 5 minutes from server time',
+        'EXPIRED_SIGNATURE',
+      );
+    if (!(await this.spent.spend(recovered.canonical)))
+      throw unauthenticated('This signature was already used', 'REPLAY_DETECTED');
   }
 }

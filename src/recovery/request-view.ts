@@ -6,7 +6,11 @@ import { statusAt } from './recovery-request.js';
 
 const iso = (date: Date | null) => (date ? date.toISOString() : '');
 
-export function requestView(request: RecoveryRequestRecord, now: Date, caller?: string): MessageInitShape<typeof RecoveryRequestSchema> {
+export function requestView(
+  request: RecoveryRequestRecord,
+  now: Date,
+  caller?: string,
+): MessageInitShape<typeof RecoveryRequestSchema> {
   const status = statusAt(request, now);
   return {
     id: request._id,
@@ -22,7 +26,10 @@ export function requestView(request: RecoveryRequestRecord, now: Date, caller?: 
     thresholdReachedAt: iso(request.thresholdReachedAt),
     unlocksAt: iso(request.unlocksAt),
     expiresAt: iso(request.expiresAt),
-    closedAt: status === 'expired' && !request.closedAt ? iso(request.expiresAt) : iso(request.closedAt),
-    callerDecision: caller ? (request.decisions.find((decision) => decision.guardian === caller)?.decision ?? '') : '',
+    closedAt:
+      status === 'expired' && !request.closedAt ? iso(request.expiresAt) : iso(request.closedAt),
+    callerDecision: caller
+      ? (request.decisions.find((decision) => decision.guardian === caller)?.decision ?? '')
+      : '',
   };
 }

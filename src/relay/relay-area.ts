@@ -44,9 +44,17 @@ export const relayIndexes: IndexSpec[] = [...sealedEnvelopeIndexes];
 
 export async function createRelayArea(deps: RelayDependencies) {
   await deps.store.ensureIndexes(relayIndexes);
-  const certificates = new SenderCertificates(await loadCertificateSigningKey(deps.settings, deps.dataDir));
+  const certificates = new SenderCertificates(
+    await loadCertificateSigningKey(deps.settings, deps.dataDir),
+  );
   const mailbox = new SealedMailbox(deps.store);
-  const delivery = new SealedDelivery(mailbox, deps.events, deps.sharedState, deps.logger, deps.wakeUps);
+  const delivery = new SealedDelivery(
+    mailbox,
+    deps.events,
+    deps.sharedState,
+    deps.logger,
+    deps.wakeUps,
+  );
   const accountData: AccountDataOwner = {
     // A move re-addresses the queued envelopes; a deletion drops them (profile.proto).
     name: 'relay',
@@ -55,7 +63,13 @@ export async function createRelayArea(deps: RelayDependencies) {
   };
   return {
     accountData,
-    service: createRelayService({ certificates, bundles: deps.bundles, accounts: deps.accounts, mailbox, delivery }),
+    service: createRelayService({
+      certificates,
+      bundles: deps.bundles,
+      accounts: deps.accounts,
+      mailbox,
+      delivery,
+    }),
     /** Listens for connection announcements; the app starts it before serving and stops it before storage closes. */
     drains: new DrainsOnConnect(deps.connections, delivery, deps.outages),
   };

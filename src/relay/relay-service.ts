@@ -25,12 +25,21 @@ export interface RelayServiceDependencies {
   readonly delivery: SealedDelivery;
 }
 
-export function createRelayService({ certificates, bundles, accounts, mailbox, delivery }: RelayServiceDependencies) {
+export function createRelayService({
+  certificates,
+  bundles,
+  accounts,
+  mailbox,
+  delivery,
+}: RelayServiceDependencies) {
   return {
     async issueSenderCertificate(_request: unknown, context: HandlerContext) {
       const caller = requireCaller(context).address;
       const bundle = await bundles.find(caller);
-      if (!bundle) throw conflict('Publish a key bundle (POST /api/v1/keys) before requesting a sender certificate');
+      if (!bundle)
+        throw conflict(
+          'Publish a key bundle (POST /api/v1/keys) before requesting a sender certificate',
+        );
       const issued = certificates.issue(bundle);
       return {
         success: true,
@@ -45,15 +54,31 @@ export function createRelayService({ certificates, bundles, accounts, mailbox, d
 
     async sendSealedMessage(request: SendSealedMessageRequest) {
       const payloadSize = request.sealedPayload.byteLength;
-      if (payloadSize < 1 || payloadSize > MAX_SEALED_PAYLOAD_BYTES) throw invalidArgument(`sealed_payload must have 1 to ${MAX_SEALED_PAYLOAD_BYTES} bytes`);
-      if (!CLIENT_MESSAGE_ID.test(request.clientMessageId)) throw invalidArgument('client_message_id must have 1 to 64 characters');
-      const recipient = await requireExistingUser(accounts, request.recipientAddress, 'recipient_address');
-      const accepted = await mailbox.accept(recipient, request.clientMessageId, request.sealedPayload);
+      if (payloadSize < 1 || payloadSize > MAX_SEALED_PAYLOAD_BYTES)
+        throw invalidArgument(`sealed_payload must have 1 to ${MAX_SEALED_PAYLOAD_BYTES} bytes`);
+      if (!CLIENT_MESSAGE_ID.test(request.clientMessageId))
+        throw invalidArgument('client_message_id must have 1 to 64 characters');
+      const recipient = await requireExistingUser(
+        accounts,
+        request.recipientAddress,
+        'recipient_address',
+      );
+      const accepted = await mailbox.accept(
+        recipient,
+        request.clientMessageId,
+        request.sealedPayload,
+      );
       const { envelope } = accepted;
-      const delivered = accepted.duplicate ? await mailbox.isDelivered(envelope._id) : await delivery.deliver(envelope);
+      const delivered = accepted.duplicate
+        ? await mailbox.isDelivered(envelope._id)
+        : await delivery.deliver(envelope);
       return {
         success: true,
-        message: accepted.duplicate ? 'Already relayed' : delivered ? 'Delivered' : 'Queued for the recipient',
+        message: accepted.duplicate
+          ? 'Already relayed'
+          : delivered
+            ? 'Delivered'
+            : 'Queued for the recipient',
         messageId: envelope._id,
         receivedAt: envelope.receivedAt.toISOString(),
         delivered,
@@ -62,7 +87,11 @@ export function createRelayService({ certificates, bundles, accounts, mailbox, d
     },
 
     async getTrustRoot() {
-      return { success: true, message: 'Sender certificate trust root', keys: certificates.trustRoot() };
+      return {
+        success: true,
+        message: 'Sender certificate trust root',
+        keys: certificates.trustRoot(),
+      };
     },
   };
 }

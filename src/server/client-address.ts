@@ -9,7 +9,8 @@ export function formatAddress(address: ArrayBuffer): string {
   if (bytes.length !== 16) return 'unknown';
   if (isIpv4Mapped(bytes)) return `${bytes[12]}.${bytes[13]}.${bytes[14]}.${bytes[15]}`;
   const groups: string[] = [];
-  for (let i = 0; i < 16; i += 2) groups.push((((bytes[i] as number) << 8) | (bytes[i + 1] as number)).toString(16));
+  for (let i = 0; i < 16; i += 2)
+    groups.push((((bytes[i] as number) << 8) | (bytes[i + 1] as number)).toString(16));
   return compressZeros(groups);
 }
 
@@ -22,7 +23,7 @@ function isIpv4Mapped(bytes: Uint8Array): boolean {
 function compressZeros(groups: string[]): string {
   let bestStart = -1;
   let bestLength = 1;
-  for (let start = 0; start < groups.length; ) {
+  for (let start = 0; start < groups.length;) {
     let end = start;
     while (end < groups.length && groups[end] === '0') end++;
     if (end - start > bestLength) {

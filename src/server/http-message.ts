@@ -46,6 +46,14 @@ export function statusLine(status: number): string {
   return line;
 }
 
-export function jsonResponse(status: number, value: unknown, headers: readonly (readonly [string, string])[] = []): HttpResponseData {
-  return { status, headers: [...headers, ['Content-Type', 'application/json']], body: JSON.stringify(value) };
+export function jsonResponse(
+  status: number,
+  value: unknown,
+  headers: readonly (readonly [string, string])[] = [],
+): HttpResponseData {
+  return {
+    status,
+    headers: [...headers, ['Content-Type', 'application/json']],
+    body: JSON.stringify(value),
+  };
 }

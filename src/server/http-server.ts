@@ -28,7 +28,11 @@ export interface HttpServerOptions {
   /** A route's own body limit (media uploads), in place of `maxBodyBytes`. */
   readonly maxBodyBytesOf?: (method: string, path: string) => number | undefined;
   /** Whether the request's route takes its body as a stream (media uploads) rather than read whole. */
-  readonly streamsBody?: (method: string, path: string, headers: ReadonlyMap<string, string>) => boolean;
+  readonly streamsBody?: (
+    method: string,
+    path: string,
+    headers: ReadonlyMap<string, string>,
+  ) => boolean;
   readonly logger: Logger;
   readonly metrics: Metrics;
   readonly dispatch: Dispatch;
@@ -58,7 +62,9 @@ const KNOWN_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 
 export async function startHttpServer(options: HttpServerOptions): Promise<RunningHttpServer> {
   // On Node majors without a prebuilt addon the package silently falls back to a slow JS server.
   if (!String(uWS.App).includes('[native code]')) {
-    options.logger.error('uWebSockets.js is NOT native on this Node version: running its slow JavaScript fallback');
+    options.logger.error(
+      'uWebSockets.js is NOT native on this Node version: running its slow JavaScript fallback',
+    );
   }
   const app = uWS.App();
   let inFlight = 0;
@@ -96,10 +102,22 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
     const record = (response: RoutedResponse) => {
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
       const method = KNOWN_METHODS.has(request.method) ? request.method : 'OTHER';
-      options.metrics.http.record({ method, route: response.routeLabel, status: String(response.status) }, seconds);
+      options.metrics.http.record(
+        { method, route: response.routeLabel, status: String(response.status) },
+        seconds,
+      );
       if (logger.isLevelEnabled('info')) {
         logger.info(
-          { requestId: request.requestId, method: request.method, path: request.path, route: response.routeLabel, status: response.status, ms: seconds * 1e3, ip: request.clientIp, aborted },
+          {
+            requestId: request.requestId,
+            method: request.method,
+            path: request.path,
+            route: response.routeLabel,
+            status: response.status,
+            ms: seconds * 1e3,
+            ip: request.clientIp,
+            aborted,
+          },
           'request',
         );
       }
@@ -108,8 +126,13 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
     const dispatch = (body: Uint8Array | undefined, stream?: RequestBodyStream) => {
       request.body = body;
       if (stream) request.bodyStream = stream;
-      const respond = (response: RoutedResponse) => finish(stream && !stream.complete ? { ...response, closeConnection: true } : response);
-      const response = settle(() => options.dispatch(request), (answer) => answer, (error) => dispatchFailed(logger, request.requestId, error));
+      const respond = (response: RoutedResponse) =>
+        finish(stream && !stream.complete ? { ...response, closeConnection: true } : response);
+      const response = settle(
+        () => options.dispatch(request),
+        (answer) => answer,
+        (error) => dispatchFailed(logger, request.requestId, error),
+      );
       if (!isPromise(response)) {
         respond(response);
         return;
@@ -120,9 +143,13 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
       void response.then(respond);
     };
 
-    const bodyless = BODYLESS.has(request.method) || (!request.headers.has('content-length') && !request.headers.has('transfer-encoding'));
+    const bodyless =
+      BODYLESS.has(request.method) ||
+      (!request.headers.has('content-length') && !request.headers.has('transfer-encoding'));
     // Only requests with a body pay for the route lookup.
-    const bodyLimit = (bodyless ? undefined : options.maxBodyBytesOf?.(request.method, request.path)) ?? options.maxBodyBytes;
+    const bodyLimit =
+      (bodyless ? undefined : options.maxBodyBytesOf?.(request.method, request.path)) ??
+      options.maxBodyBytes;
     const declaredLength = Number(request.headers.get('content-length') ?? '0');
     if (declaredLength > bodyLimit) {
       finish(tooLarge(bodyLimit));
@@ -146,7 +173,11 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
   });
 
   const listenSocket = await new Promise<us_listen_socket>((resolve, reject) => {
-    app.listen(options.host, options.port, (socket) => (socket ? resolve(socket) : reject(new Error(`cannot listen on ${options.host}:${options.port}`))));
+    app.listen(options.host, options.port, (socket) =>
+      socket
+        ? resolve(socket)
+        : reject(new Error(`cannot listen on ${options.host}:${options.port}`)),
+    );
   });
   const port = uWS.us_socket_local_port(listenSocket);
 
@@ -172,10 +203,17 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
 
 function dispatchFailed(logger: Logger, requestId: string, error: unknown): RoutedResponse {
   logger.error({ requestId, err: error }, 'dispatch failed');
-  return { ...jsonResponse(500, { success: false, error: 'Internal server error', code: 'INTERNAL' }), routeLabel: 'error' };
+  return {
+    ...jsonResponse(500, { success: false, error: 'Internal server error', code: 'INTERNAL' }),
+    routeLabel: 'error',
+  };
 }
 
-function readBody(res: HttpResponse, limit: number, done: (body: Uint8Array | 'too-large') => void): void {
+function readBody(
+  res: HttpResponse,
+  limit: number,
+  done: (body: Uint8Array | 'too-large') => void,
+): void {
   const chunks: Buffer[] = [];
   let size = 0;
   let refused = false;
@@ -194,12 +232,21 @@ function readBody(res: HttpResponse, limit: number, done: (body: Uint8Array | 't
 }
 
 function tooLarge(limit: number): RoutedResponse {
-  const body = { success: false, error: `The request body exceeds ${limit} bytes`, code: 'PAYLOAD_TOO_LARGE' };
+  const body = {
+    success: false,
+    error: `The request body exceeds ${limit} bytes`,
+    code: 'PAYLOAD_TOO_LARGE',
+  };
   // The unread rest of the body cannot be skipped reliably: end the connection.
   return { ...jsonResponse(413, body), closeConnection: true, routeLabel: 'unmatched' };
 }
 
-function writeResponse(res: HttpResponse, response: HttpResponseData, requestId: string, closing: boolean): void {
+function writeResponse(
+  res: HttpResponse,
+  response: HttpResponseData,
+  requestId: string,
+  closing: boolean,
+): void {
   res.cork(() => {
     // uWS writes `200 OK` itself when no status was written: one JS-to-native call less.
     if (response.status !== 200) res.writeStatus(statusLine(response.status));

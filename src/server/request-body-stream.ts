@@ -13,7 +13,8 @@ import { apiError } from '../platform/errors/api-error.js';
 const HIGH_WATER_CHUNKS = 4;
 
 /** 413, rendered like every service error (the stream's reader is a service). */
-const bodyTooLarge = (limit: number) => apiError(Code.InvalidArgument, 'PAYLOAD_TOO_LARGE', `The request body exceeds ${limit} bytes`);
+const bodyTooLarge = (limit: number) =>
+  apiError(Code.InvalidArgument, 'PAYLOAD_TOO_LARGE', `The request body exceeds ${limit} bytes`);
 
 export class RequestBodyStream implements AsyncIterable<Uint8Array> {
   private readonly queue: Buffer[] = [];

@@ -9,7 +9,13 @@ import type { HttpResponse } from 'uWebSockets.js';
 import type { HttpResponseData, SizedStream } from './http-message.js';
 import { statusLine } from './http-message.js';
 
-export async function writeStreamedResponse(res: HttpResponse, response: HttpResponseData, stream: SizedStream, requestId: string, isAborted: () => boolean): Promise<void> {
+export async function writeStreamedResponse(
+  res: HttpResponse,
+  response: HttpResponseData,
+  stream: SizedStream,
+  requestId: string,
+  isAborted: () => boolean,
+): Promise<void> {
   res.cork(() => {
     res.writeStatus(statusLine(response.status));
     res.writeHeader('X-Request-Id', requestId);
@@ -18,7 +24,10 @@ export async function writeStreamedResponse(res: HttpResponse, response: HttpRes
   for await (const chunk of stream.chunks) {
     if (isAborted()) return;
     // uWS takes an ArrayBuffer view and may send only part of it now.
-    const data = chunk.buffer.slice(chunk.byteOffset, chunk.byteOffset + chunk.byteLength) as ArrayBuffer;
+    const data = chunk.buffer.slice(
+      chunk.byteOffset,
+      chunk.byteOffset + chunk.byteLength,
+    ) as ArrayBuffer;
     const startOffset = res.getWriteOffset();
     let ok = false;
     let done = false;
@@ -29,7 +38,13 @@ export async function writeStreamedResponse(res: HttpResponse, response: HttpRes
 }
 
 /** Resolves true once the rest of `data` went out, false when the response ended or the client left. */
-function drained(res: HttpResponse, data: ArrayBuffer, startOffset: number, total: number, isAborted: () => boolean): Promise<boolean> {
+function drained(
+  res: HttpResponse,
+  data: ArrayBuffer,
+  startOffset: number,
+  total: number,
+  isAborted: () => boolean,
+): Promise<boolean> {
   return new Promise((resolve) => {
     const check = setInterval(() => {
       if (!isAborted()) return;

@@ -12,8 +12,13 @@ import type { BlockList } from 'node:net';
  * `socketAddress` is the peer as formatAddress spells it; `forwardedFor` the X-Forwarded-For
  * header (several headers already joined with ", "). Without a trusted list nothing is parsed.
  */
-export function resolveClientIp(socketAddress: string, forwardedFor: string | undefined, trusted: BlockList | undefined): string {
-  if (trusted === undefined || forwardedFor === undefined || !isTrusted(trusted, socketAddress)) return socketAddress;
+export function resolveClientIp(
+  socketAddress: string,
+  forwardedFor: string | undefined,
+  trusted: BlockList | undefined,
+): string {
+  if (trusted === undefined || forwardedFor === undefined || !isTrusted(trusted, socketAddress))
+    return socketAddress;
   const entries = forwardedFor.split(',');
   let lastTrusted = socketAddress;
   for (let i = entries.length - 1; i >= 0; i--) {

@@ -45,7 +45,14 @@ export class UwsRequest implements IncomingRequest {
   get clientIp(): string {
     if (this.address === undefined) {
       const socketAddress = formatAddress(this.res.getRemoteAddress());
-      this.address = this.trustedProxies === undefined ? socketAddress : resolveClientIp(socketAddress, this.headers.get('x-forwarded-for'), this.trustedProxies);
+      this.address =
+        this.trustedProxies === undefined
+          ? socketAddress
+          : resolveClientIp(
+              socketAddress,
+              this.headers.get('x-forwarded-for'),
+              this.trustedProxies,
+            );
     }
     return this.address;
   }

@@ -34,7 +34,9 @@ export class StickerCatalog {
 
   constructor(readonly packs: readonly CatalogPack[]) {
     this.packById = new Map(packs.map((pack) => [pack.id, pack]));
-    this.byId = new Map(packs.flatMap((pack) => pack.stickers.map((sticker) => [sticker.id, sticker] as const)));
+    this.byId = new Map(
+      packs.flatMap((pack) => pack.stickers.map((sticker) => [sticker.id, sticker] as const)),
+    );
   }
 
   pack(id: string): CatalogPack | undefined {
@@ -46,6 +48,13 @@ export class StickerCatalog {
   }
 }
 
-export function stickerImage(contentType: StickerImage['contentType'], bytes: Uint8Array): StickerImage {
-  return { contentType, bytes, etag: `"${createHash('sha256').update(bytes).digest('base64url').slice(0, 27)}"` };
+export function stickerImage(
+  contentType: StickerImage['contentType'],
+  bytes: Uint8Array,
+): StickerImage {
+  return {
+    contentType,
+    bytes,
+    etag: `"${createHash('sha256').update(bytes).digest('base64url').slice(0, 27)}"`,
+  };
 }

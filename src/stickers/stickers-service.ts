@@ -51,12 +51,21 @@ export function createStickersService({ catalog, sender }: StickersServiceDepend
       requireCaller(context);
       const limit = pageSize(request.pageSize);
       const after = decodeCursor(request.cursor);
-      if (after && catalog.packs[after.sortValue]?.id !== after.id) throw invalidArgument('cursor is not valid');
+      if (after && catalog.packs[after.sortValue]?.id !== after.id)
+        throw invalidArgument('cursor is not valid');
       const start = after ? after.sortValue + 1 : 0;
       const packs = catalog.packs.slice(start, start + limit);
       const last = start + packs.length - 1;
-      const nextCursor = last < catalog.packs.length - 1 ? encodeCursor({ sortValue: last, id: catalog.packs[last]!.id }) : '';
-      return { success: true, message: `${packs.length} sticker packs`, packs: packs.map((pack) => packView(pack, false)), nextCursor };
+      const nextCursor =
+        last < catalog.packs.length - 1
+          ? encodeCursor({ sortValue: last, id: catalog.packs[last]!.id })
+          : '';
+      return {
+        success: true,
+        message: `${packs.length} sticker packs`,
+        packs: packs.map((pack) => packView(pack, false)),
+        nextCursor,
+      };
     },
 
     async getStickerPack(request: GetStickerPackRequest, context: HandlerContext) {

@@ -29,8 +29,25 @@ export interface StoriesDependencies {
 /** Every index of the stories area (created at start, and by the ensure-indexes command before a rollout). */
 export const storiesIndexes: IndexSpec[] = [...storyIndexes, ...storyViewIndexes];
 
-export async function createStoriesArea({ settings, store, conversations, blocks, events, media }: StoriesDependencies) {
+export async function createStoriesArea({
+  settings,
+  store,
+  conversations,
+  blocks,
+  events,
+  media,
+}: StoriesDependencies) {
   await store.ensureIndexes(storiesIndexes);
-  const stories = new Stories(store, new StoryAudiences(conversations, blocks), new StoryViewers(store), events, media);
-  return { stories, accountData: storiesAccountData(stories), service: createStoriesService({ stories, settings }) };
+  const stories = new Stories(
+    store,
+    new StoryAudiences(conversations, blocks),
+    new StoryViewers(store),
+    events,
+    media,
+  );
+  return {
+    stories,
+    accountData: storiesAccountData(stories),
+    service: createStoriesService({ stories, settings }),
+  };
 }

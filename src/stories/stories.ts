@@ -57,7 +57,8 @@ export class Stories {
       createdAt,
       expiresAt: new Date(createdAt.getTime() + story.ttlSeconds * 1000),
     };
-    if (story.mediaId !== '') await this.media.attachToStory(owner, story.mediaId, stored._id, stored.expiresAt);
+    if (story.mediaId !== '')
+      await this.media.attachToStory(owner, story.mediaId, stored._id, stored.expiresAt);
     await this.stories.insertOne(stored);
     return stored;
   }
@@ -82,19 +83,28 @@ export class Stories {
   /** A visible story that `caller` owns: 403 for another's story it can see. */
   async owned(storyId: string, caller: string): Promise<StoredStory> {
     const story = await this.visible(storyId, caller);
-    if (story.ownerAddress !== caller) throw permissionDenied('Only the owner of the story may do this');
+    if (story.ownerAddress !== caller)
+      throw permissionDenied('Only the owner of the story may do this');
     return story;
   }
 
   /** The visible stories, newest first, optionally of one owner; blocked owners' stories are left out of the page. */
-  async list(viewer: string, owner: string | undefined, limit: number, after: CursorPosition | undefined) {
+  async list(
+    viewer: string,
+    owner: string | undefined,
+    limit: number,
+    after: CursorPosition | undefined,
+  ) {
     const scope: StoreFilter<StoredStory> = {
       expiresAt: { $gt: new Date() },
       ...(owner === undefined ? {} : { ownerAddress: owner }),
       $and: [await this.audiences.visibleTo(viewer)],
     };
     const page = await newestFirstPage(this.stories, scope, 'createdAt', limit, after);
-    return { stories: await this.audiences.withoutBlocked(viewer, page.items), nextCursor: page.nextCursor };
+    return {
+      stories: await this.audiences.withoutBlocked(viewer, page.items),
+      nextCursor: page.nextCursor,
+    };
   }
 
   /**
@@ -105,8 +115,15 @@ export class Stories {
   async view(story: StoredStory, viewer: string): Promise<boolean> {
     if (story.ownerAddress === viewer) return false;
     const { view, first } = await this.viewers.record(story, viewer);
-    const data = { story_id: story._id, viewer_address: viewer, viewed_at: view.viewedAt.toISOString(), view_count: await this.viewers.count(story._id) };
-    await this.events.durable('story.viewed', [story.ownerAddress], data, { dedupeKey: `story.viewed:${view._id}` });
+    const data = {
+      story_id: story._id,
+      viewer_address: viewer,
+      viewed_at: view.viewedAt.toISOString(),
+      view_count: await this.viewers.count(story._id),
+    };
+    await this.events.durable('story.viewed', [story.ownerAddress], data, {
+      dedupeKey: `story.viewed:${view._id}`,
+    });
     return first;
   }
 
@@ -123,8 +140,13 @@ export class Stories {
       const selecting = await this.stories.find({ audienceAddresses: from }, { limit: 100 });
       if (selecting.length === 0) break;
       for (const story of selecting) {
-        const addresses = [...new Set(story.audienceAddresses.map((address) => (address === from ? to : address)))];
-        await this.stories.updateOne({ _id: story._id }, { $set: { audienceAddresses: addresses } });
+        const addresses = [
+          ...new Set(story.audienceAddresses.map((address) => (address === from ? to : address))),
+        ];
+        await this.stories.updateOne(
+          { _id: story._id },
+          { $set: { audienceAddresses: addresses } },
+        );
       }
     }
     await this.viewers.moveAll(from, to);

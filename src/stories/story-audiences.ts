@@ -20,7 +20,11 @@ export class StoryAudiences {
   async maySee(story: StoredStory, viewer: string): Promise<boolean> {
     const owner = story.ownerAddress;
     if (owner === viewer) return true;
-    if ((await this.blocks.isBlocked(owner, viewer)) || (await this.blocks.isBlocked(viewer, owner))) return false;
+    if (
+      (await this.blocks.isBlocked(owner, viewer)) ||
+      (await this.blocks.isBlocked(viewer, owner))
+    )
+      return false;
     if (story.audience === 'everyone') return true;
     if (story.audience === 'selected') return story.audienceAddresses.includes(viewer);
     // The viewer's side of the chat, as `visibleTo` reads it.
@@ -46,8 +50,15 @@ export class StoryAudiences {
 
   /** The stories whose owner and `viewer` have not blocked each other. */
   async withoutBlocked(viewer: string, stories: StoredStory[]): Promise<StoredStory[]> {
-    const owners = [...new Set(stories.map((story) => story.ownerAddress))].filter((owner) => owner !== viewer);
-    const [blocked, blockers] = await Promise.all([this.blocks.blockedAmong(viewer, owners), this.blocks.blockersAmong(viewer, owners)]);
-    return stories.filter((story) => !blocked.has(story.ownerAddress) && !blockers.has(story.ownerAddress));
+    const owners = [...new Set(stories.map((story) => story.ownerAddress))].filter(
+      (owner) => owner !== viewer,
+    );
+    const [blocked, blockers] = await Promise.all([
+      this.blocks.blockedAmong(viewer, owners),
+      this.blocks.blockersAmong(viewer, owners),
+    ]);
+    return stories.filter(
+      (story) => !blocked.has(story.ownerAddress) && !blockers.has(story.ownerAddress),
+    );
   }
 }

@@ -13,7 +13,12 @@ export interface StoryMedia {
    * the story until `expiresAt` (media deletes the blob when the reference expires or is
    * released). Throws the API error to answer (404 unknown or not the owner's, 400 wrong kind).
    */
-  attachToStory(owner: string, mediaId: string, storyId: string, expiresAt: Date): Promise<AttachedMedia>;
+  attachToStory(
+    owner: string,
+    mediaId: string,
+    storyId: string,
+    expiresAt: Date,
+  ): Promise<AttachedMedia>;
   /** Drops the story's reference (a deletion before expiry); idempotent. */
   releaseStory(mediaId: string, storyId: string): Promise<void>;
 }

@@ -29,6 +29,7 @@ export type StoryJson = ReturnType<typeof storyView>;
 /** A page's stories grouped by owner: owners in the order of their newest story, each one's stories in page order. */
 export function byAuthor(stories: readonly StoryJson[]) {
   const authors = new Map<string, StoryJson[]>();
-  for (const story of stories) authors.set(story.ownerAddress, [...(authors.get(story.ownerAddress) ?? []), story]);
+  for (const story of stories)
+    authors.set(story.ownerAddress, [...(authors.get(story.ownerAddress) ?? []), story]);
   return [...authors].map(([ownerAddress, owned]) => ({ ownerAddress, stories: owned }));
 }

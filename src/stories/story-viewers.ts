@@ -40,8 +40,18 @@ export class StoryViewers {
   }
 
   /** Records the first view; answers the view (the first one's time when it was a repeat) and whether it was new. */
-  async record(story: StoredStory, viewer: string): Promise<{ view: StoredStoryView; first: boolean }> {
-    const view = { _id: viewId(story._id, viewer), storyId: story._id, ownerAddress: story.ownerAddress, viewerAddress: viewer, viewedAt: new Date(), expiresAt: story.expiresAt };
+  async record(
+    story: StoredStory,
+    viewer: string,
+  ): Promise<{ view: StoredStoryView; first: boolean }> {
+    const view = {
+      _id: viewId(story._id, viewer),
+      storyId: story._id,
+      ownerAddress: story.ownerAddress,
+      viewerAddress: viewer,
+      viewedAt: new Date(),
+      expiresAt: story.expiresAt,
+    };
     try {
       await this.views.insertOne(view);
       return { view, first: true };
@@ -58,11 +68,18 @@ export class StoryViewers {
   /** Of these stories, the ids of those `viewer` has viewed. */
   async viewedBy(viewer: string, storyIds: readonly string[]): Promise<Set<string>> {
     if (storyIds.length === 0) return new Set();
-    const found = await this.views.find({ _id: { $in: storyIds.map((id) => viewId(id, viewer)) } }, { projection: { storyId: 1 } });
+    const found = await this.views.find(
+      { _id: { $in: storyIds.map((id) => viewId(id, viewer)) } },
+      { projection: { storyId: 1 } },
+    );
     return new Set(found.map((view) => view.storyId));
   }
 
-  page(storyId: string, limit: number, after: CursorPosition | undefined): Promise<NewestFirstPage<StoredStoryView>> {
+  page(
+    storyId: string,
+    limit: number,
+    after: CursorPosition | undefined,
+  ): Promise<NewestFirstPage<StoredStoryView>> {
     return newestFirstPage(this.views, { storyId }, 'viewedAt', limit, after);
   }
 
@@ -75,7 +92,11 @@ export class StoryViewers {
    * and moves the views of `from`'s stories to `to`.
    */
   async moveAll(from: string, to: string): Promise<void> {
-    await rekeyDocuments(this.views, { viewerAddress: from }, (view) => ({ ...view, _id: viewId(view.storyId, to), viewerAddress: to }));
+    await rekeyDocuments(this.views, { viewerAddress: from }, (view) => ({
+      ...view,
+      _id: viewId(view.storyId, to),
+      viewerAddress: to,
+    }));
     await this.views.updateMany({ ownerAddress: from }, { $set: { ownerAddress: to } });
     // `to` may have viewed a story of `from`: an owner's own views are not counted.
     await this.views.deleteMany({ viewerAddress: to, ownerAddress: to });

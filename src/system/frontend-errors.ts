@@ -17,8 +17,19 @@ const MAX_LOGGED_STRING = 8 * 1024;
 const MAX_ADDITIONAL_INFO = 16 * 1024;
 const ENVIRONMENTS = new Set(['production', 'staging', 'development', 'test']);
 const ERROR_TYPES = new Set([
-  'Error', 'TypeError', 'RangeError', 'ReferenceError', 'SyntaxError', 'URIError', 'EvalError',
-  'AggregateError', 'AbortError', 'NetworkError', 'ChunkLoadError', 'SecurityError', 'UnhandledRejection',
+  'Error',
+  'TypeError',
+  'RangeError',
+  'ReferenceError',
+  'SyntaxError',
+  'URIError',
+  'EvalError',
+  'AggregateError',
+  'AbortError',
+  'NetworkError',
+  'ChunkLoadError',
+  'SecurityError',
+  'UnhandledRejection',
 ]);
 
 /** `frontend_errors_total`, registered by this area on the process's registry. */
@@ -36,7 +47,10 @@ export function reportErrors(frontendErrors: FrontendErrorCounter) {
     validateBatch(request);
     const { logger } = callInfoOf(context);
     for (const error of request.errors) {
-      logger.warn({ frontendError: loggable(error), batchTimestamp: request.batchTimestamp }, 'frontend error');
+      logger.warn(
+        { frontendError: loggable(error), batchTimestamp: request.batchTimestamp },
+        'frontend error',
+      );
       frontendErrors.inc({
         environment: ENVIRONMENTS.has(error.environment) ? error.environment : 'other',
         error_type: ERROR_TYPES.has(error.errorType) ? error.errorType : 'other',
@@ -64,7 +78,8 @@ function additionalInfoSize(error: FrontendError): number {
 }
 
 function loggable(error: FrontendError) {
-  const cut = (text: string) => (text.length > MAX_LOGGED_STRING ? `${text.slice(0, MAX_LOGGED_STRING)}…` : text);
+  const cut = (text: string) =>
+    text.length > MAX_LOGGED_STRING ? `${text.slice(0, MAX_LOGGED_STRING)}…` : text;
   return {
     message: cut(error.message),
     errorType: cut(error.errorType),

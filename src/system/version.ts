@@ -5,7 +5,10 @@ import { CURRENT, SUPPORTED_VERSIONS } from '../platform/api/api-versions.js';
 import { callInfoOf } from '../platform/rpc/call-context.js';
 
 /** GET /api/version: the generation that served this request (RPC transports are always current). */
-export function getVersion(_: unknown, context: HandlerContext): MessageInitShape<typeof GetVersionResponseSchema> {
+export function getVersion(
+  _: unknown,
+  context: HandlerContext,
+): MessageInitShape<typeof GetVersionResponseSchema> {
   const generation = callInfoOf(context).generation ?? CURRENT;
   return {
     success: true,

@@ -54,12 +54,17 @@ beforeEach(async () => {
 });
 afterEach(() => opened.dispose());
 
-const ids = async (collection: string, filter: Record<string, unknown> = {}) => (await store.collection(collection).find(filter)).map((doc) => doc._id).sort();
+const ids = async (collection: string, filter: Record<string, unknown> = {}) =>
+  (await store.collection(collection).find(filter)).map((doc) => doc._id).sort();
 
 describe('contacts', () => {
   const owner = () => {
     const mirror = new BlockMirror(sharedState);
-    return { blocks: new BlockList(store, mirror), verifications: new ContactVerifications(store), owner: new ContactsAccountData(new BlockList(store, mirror), new ContactVerifications(store)) };
+    return {
+      blocks: new BlockList(store, mirror),
+      verifications: new ContactVerifications(store),
+      owner: new ContactsAccountData(new BlockList(store, mirror), new ContactVerifications(store)),
+    };
   };
 
   it('moves blocks and verifications both ways, and again without change', async () => {
@@ -95,13 +100,61 @@ describe('messaging', () => {
   async function seed() {
     const conversations = new Conversations(store, new AccountRepository(store));
     const now = new Date();
-    await conversations.conversations.insertOne({ _id: chat, type: 'direct', lastSequence: 2, disappearingTimerSeconds: 0, createdAt: now });
-    const member = (of: string, peer: string) => ({ _id: memberId(chat, of), conversationId: chat, address: of, type: 'direct' as const, peerAddress: peer, groupId: '', channelId: '', lastReadSequence: 0, lastReadMessageId: '', activityAt: now });
+    await conversations.conversations.insertOne({
+      _id: chat,
+      type: 'direct',
+      lastSequence: 2,
+      disappearingTimerSeconds: 0,
+      createdAt: now,
+    });
+    const member = (of: string, peer: string) => ({
+      _id: memberId(chat, of),
+      conversationId: chat,
+      address: of,
+      type: 'direct' as const,
+      peerAddress: peer,
+      groupId: '',
+      channelId: '',
+      lastReadSequence: 0,
+      lastReadMessageId: '',
+      activityAt: now,
+    });
     await conversations.members.insertMany([member(OLD, PEER), member(PEER, OLD)]);
-    await conversations.members.insertOne({ ...member(OLD, ''), _id: memberId('group:g1', OLD), conversationId: 'group:g1', type: 'group', groupId: 'g1' });
-    const message = (id: string, from: string, to: string, sequence: number, status: 'sent' | 'delivered') => ({ _id: id, conversationId: chat, sequence, senderAddress: from, recipientAddress: to, status, sentAt: now });
-    await store.collection(MESSAGES).insertMany([message('m1', OLD, PEER, 1, 'delivered'), message('m2', PEER, OLD, 2, 'sent')] as never);
-    await store.collection(MESSAGE_STARS).insertOne({ _id: `${OLD}|m2`, address: OLD, messageId: 'm2', conversationId: chat, starredAt: now } as never);
+    await conversations.members.insertOne({
+      ...member(OLD, ''),
+      _id: memberId('group:g1', OLD),
+      conversationId: 'group:g1',
+      type: 'group',
+      groupId: 'g1',
+    });
+    const message = (
+      id: string,
+      from: string,
+      to: string,
+      sequence: number,
+      status: 'sent' | 'delivered',
+    ) => ({
+      _id: id,
+      conversationId: chat,
+      sequence,
+      senderAddress: from,
+      recipientAddress: to,
+      status,
+      sentAt: now,
+    });
+    await store
+      .collection(MESSAGES)
+      .insertMany([
+        message('m1', OLD, PEER, 1, 'delivered'),
+        message('m2', PEER, OLD, 2, 'sent'),
+      ] as never);
+    await store.collection(MESSAGE_STARS).insertOne({
+      _id: `${OLD}|m2`,
+      address: OLD,
+      messageId: 'm2',
+      conversationId: chat,
+      starredAt: now,
+    } as never);
     return new MessagingAccountData(store, conversations, store.collection(MESSAGES));
   }
 
@@ -110,27 +163,46 @@ describe('messaging', () => {
     await messaging.moveAccount(OLD, NEW);
     await messaging.moveAccount(OLD, NEW);
     expect(await ids('conversations')).toEqual([moved]);
-    expect(await ids('conversation_members')).toEqual([memberId(moved, NEW), memberId(moved, PEER), memberId('group:g1', NEW)].sort());
-    expect((await store.collection('conversation_members').findOne({ _id: memberId(moved, PEER) }))).toMatchObject({ peerAddress: NEW, conversationId: moved });
-    const messages = await store.collection<StoredMessage>(MESSAGES).find({}, { sort: { sequence: 1 } });
-    expect(messages.map((m) => [m.conversationId, m.senderAddress, m.recipientAddress])).toEqual([[moved, NEW, PEER], [moved, PEER, NEW]]);
-    expect(await store.collection(MESSAGE_STARS).find({})).toEqual([expect.objectContaining({ _id: `${NEW}|m2`, address: NEW, conversationId: moved })]);
+    expect(await ids('conversation_members')).toEqual(
+      [memberId(moved, NEW), memberId(moved, PEER), memberId('group:g1', NEW)].sort(),
+    );
+    expect(
+      await store.collection('conversation_members').findOne({ _id: memberId(moved, PEER) }),
+    ).toMatchObject({ peerAddress: NEW, conversationId: moved });
+    const messages = await store
+      .collection<StoredMessage>(MESSAGES)
+      .find({}, { sort: { sequence: 1 } });
+    expect(messages.map((m) => [m.conversationId, m.senderAddress, m.recipientAddress])).toEqual([
+      [moved, NEW, PEER],
+      [moved, PEER, NEW],
+    ]);
+    expect(await store.collection(MESSAGE_STARS).find({})).toEqual([
+      expect.objectContaining({ _id: `${NEW}|m2`, address: NEW, conversationId: moved }),
+    ]);
   });
 
   it('deletes stars, the own side of direct chats and undelivered messages; the peer keeps its side', async () => {
     const messaging = await seed();
     await messaging.deleteAccount(OLD);
     expect(await ids(MESSAGE_STARS)).toEqual([]);
-    expect(await ids('conversation_members')).toEqual([memberId(chat, PEER), memberId('group:g1', OLD)].sort());
+    expect(await ids('conversation_members')).toEqual(
+      [memberId(chat, PEER), memberId('group:g1', OLD)].sort(),
+    );
     expect(await ids(MESSAGES)).toEqual(['m1']);
   });
 });
 
 describe('presence, keys and relay', () => {
   it('presence: the status follows a move; a deletion removes it', async () => {
-    const events = new MessagingEvents(new UserEventStream(sharedState, { retainCount: 10, retentionMs: 60_000 }), logger);
+    const events = new MessagingEvents(
+      new UserEventStream(sharedState, { retainCount: 10, retentionMs: 60_000 }),
+      logger,
+    );
     const blocks = new BlockList(store, new BlockMirror(sharedState));
-    const audience = new ContactsAudience(new Conversations(store, new AccountRepository(store)), blocks);
+    const audience = new ContactsAudience(
+      new Conversations(store, new AccountRepository(store)),
+      blocks,
+    );
     const presence = new Presence(store, audience, blocks, events);
     await presence.set(OLD, 'busy', 'x');
     await presence.moveRecord(OLD, NEW);
@@ -140,10 +212,15 @@ describe('presence, keys and relay', () => {
   });
 
   it('keys: a move and a deletion both remove the bundle and the one-time prekeys', async () => {
-    const keys: AccountDataOwner = new KeysAccountData(new KeyBundleRepository(store), new OneTimePreKeys(store));
+    const keys: AccountDataOwner = new KeysAccountData(
+      new KeyBundleRepository(store),
+      new OneTimePreKeys(store),
+    );
     for (const owner of [OLD, PEER]) {
       await store.collection('key_bundles').insertOne({ _id: owner, identityKey: 'k' } as never);
-      await store.collection('one_time_prekeys').insertOne({ _id: `${owner}:1`, owner, keyId: 1, publicKey: 'p' } as never);
+      await store
+        .collection('one_time_prekeys')
+        .insertOne({ _id: `${owner}:1`, owner, keyId: 1, publicKey: 'p' } as never);
     }
     await keys.moveAccount(OLD, NEW);
     expect(await ids('key_bundles')).toEqual([PEER]);
@@ -158,18 +235,54 @@ describe('presence, keys and relay', () => {
     await mailbox.accept(OLD, 'c1', new Uint8Array([1]));
     await mailbox.accept(PEER, 'c1', new Uint8Array([2]));
     await mailbox.moveQueue(OLD, NEW);
-    expect((await store.collection<SealedEnvelope>(SEALED_ENVELOPES).find({})).map((e) => e.recipient).sort()).toEqual([NEW, PEER].sort());
+    expect(
+      (await store.collection<SealedEnvelope>(SEALED_ENVELOPES).find({}))
+        .map((e) => e.recipient)
+        .sort(),
+    ).toEqual([NEW, PEER].sort());
     await mailbox.removeQueue(NEW);
-    expect((await store.collection<SealedEnvelope>(SEALED_ENVELOPES).find({})).map((e) => e.recipient)).toEqual([PEER]);
+    expect(
+      (await store.collection<SealedEnvelope>(SEALED_ENVELOPES).find({})).map((e) => e.recipient),
+    ).toEqual([PEER]);
   });
 });
 
 describe('recovery', () => {
-  const request = (id: string, owner: string, guardians: string[], newWallet = address(9)): RecoveryRequestRecord => ({
-    _id: id, address: owner, newWalletAddress: newWallet, status: 'pending', open: true, approvalsRequired: 1, guardians, decisions: [], approvals: 0, rejections: 0,
-    timeLockHours: 24, createdAt: new Date(), thresholdReachedAt: null, unlocksAt: null, expiresAt: new Date(Date.now() + 60_000), closedAt: null,
+  const request = (
+    id: string,
+    owner: string,
+    guardians: string[],
+    newWallet = address(9),
+  ): RecoveryRequestRecord => ({
+    _id: id,
+    address: owner,
+    newWalletAddress: newWallet,
+    status: 'pending',
+    open: true,
+    approvalsRequired: 1,
+    guardians,
+    decisions: [],
+    approvals: 0,
+    rejections: 0,
+    timeLockHours: 24,
+    createdAt: new Date(),
+    thresholdReachedAt: null,
+    unlocksAt: null,
+    expiresAt: new Date(Date.now() + 60_000),
+    closedAt: null,
   });
-  const config = (owner: string, guardians: string[]) => ({ _id: owner, configurationId: 'c', guardians, minGuardiansRequired: guardians.length, timeLockHours: 24, recoveryEmailHash: '', codes: [], codeFailures: 0, codesLockedUntil: null, configuredAt: new Date() });
+  const config = (owner: string, guardians: string[]) => ({
+    _id: owner,
+    configurationId: 'c',
+    guardians,
+    minGuardiansRequired: guardians.length,
+    timeLockHours: 24,
+    recoveryEmailHash: '',
+    codes: [],
+    codeFailures: 0,
+    codesLockedUntil: null,
+    configuredAt: new Date(),
+  });
 
   it('a move re-keys the configuration, completes the request that moved it and renames the account where it guards', async () => {
     const configs = new RecoveryConfigs(store);
@@ -177,7 +290,11 @@ describe('recovery', () => {
     await configs.save(config(OLD, [PEER]));
     await configs.save(config(OTHER, [OLD, PEER]));
     await requests.open(request('r1', OLD, [PEER], NEW));
-    await requests.open({ ...request('r2', OTHER, [OLD, PEER]), decisions: [{ guardian: OLD, decision: 'approved', at: new Date(), reason: '' }], approvals: 1 });
+    await requests.open({
+      ...request('r2', OTHER, [OLD, PEER]),
+      decisions: [{ guardian: OLD, decision: 'approved', at: new Date(), reason: '' }],
+      approvals: 1,
+    });
     const recovery = new RecoveryAccountData(configs, requests);
     await recovery.moveAccount(OLD, NEW);
     await recovery.moveAccount(OLD, NEW);
@@ -185,7 +302,10 @@ describe('recovery', () => {
     expect(await configs.find(NEW)).toMatchObject({ guardians: [PEER] });
     expect(await configs.find(OTHER)).toMatchObject({ guardians: [NEW, PEER] });
     expect(await requests.find('r1')).toMatchObject({ status: 'completed' });
-    expect(await requests.find('r2')).toMatchObject({ guardians: [NEW, PEER], decisions: [expect.objectContaining({ guardian: NEW })] });
+    expect(await requests.find('r2')).toMatchObject({
+      guardians: [NEW, PEER],
+      decisions: [expect.objectContaining({ guardian: NEW })],
+    });
   });
 
   it('a deletion removes the configuration, cancels the open request and leaves the guardianships of others', async () => {

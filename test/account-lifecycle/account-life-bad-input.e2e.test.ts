@@ -22,7 +22,10 @@ beforeAll(async () => {
 async function send(method: 'GET' | 'POST', path: string, body?: string): Promise<Reply> {
   const response = await fetch(new Api(service.baseUrl).url(path), {
     method,
-    headers: { ...bearer(caller), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    headers: {
+      ...bearer(caller),
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
     ...(body === undefined ? {} : { body }),
   });
   const text = await response.text();
@@ -36,8 +39,16 @@ async function send(method: 'GET' | 'POST', path: string, body?: string): Promis
 }
 
 /** The failure envelope; `extra` holds members a route documents besides it (keys.proto's 404 `message`). */
-const expectEnvelope = (reply: Reply, status: number, code: string, extra: Record<string, unknown> = {}) =>
-  expect({ status: reply.status, body: reply.body }).toEqual({ status, body: { success: false, error: expect.any(String), code, ...extra } });
+const expectEnvelope = (
+  reply: Reply,
+  status: number,
+  code: string,
+  extra: Record<string, unknown> = {},
+) =>
+  expect({ status: reply.status, body: reply.body }).toEqual({
+    status,
+    body: { success: false, error: expect.any(String), code, ...extra },
+  });
 
 /** Each POST route of the area with a body whose first member has the wrong type. */
 const POST_ROUTES: [path: string, wrongType: Record<string, unknown>][] = [
@@ -89,8 +100,16 @@ describe('ids in the path', () => {
     ['GET', `/api/v1/keys/0x${'1'.repeat(39)}`, 400, 'INVALID_ARGUMENT'],
     ['GET', `/api/v1/keys/0x${'1'.repeat(40)}`, 404, 'NOT_FOUND'],
   ] as const)('%s %s answers %i %s', async (method, path, status, code) => {
-    const body = method === 'POST' ? JSON.stringify({ message: 'm', signature: `0x${'1'.repeat(130)}`, reason: 'r' }) : undefined;
+    const body =
+      method === 'POST'
+        ? JSON.stringify({ message: 'm', signature: `0x${'1'.repeat(130)}`, reason: 'r' })
+        : undefined;
     const reply = await send(method, path, body);
-    expectEnvelope(reply, status, code, path.startsWith('/api/v1/keys/') && status === 404 ? { message: expect.any(String) } : {});
+    expectEnvelope(
+      reply,
+      status,
+      code,
+      path.startsWith('/api/v1/keys/') && status === 404 ? { message: expect.any(String) } : {},
+    );
   });
 });

@@ -29,28 +29,57 @@ it('holds the username 30 days to the millisecond, in held_usernames only, and f
   try {
     expectOk(await deleteAccountSigned(api, alice));
 
-    expectFailure(await api.post('/api/v1/update-username', { username: name }, bearer(bob)), 409, 'CONFLICT');
+    expectFailure(
+      await api.post('/api/v1/update-username', { username: name }, bearer(bob)),
+      409,
+      'CONFLICT',
+    );
     const newcomer = Object.assign(new TestUser(), { username: name });
-    expectFailure(await api.post('/api/v1/initialize', await newcomer.initializeBody('register')), 409, 'CONFLICT');
-    expectOk(await api.post('/api/v1/update-username', { username: `${name.slice(0, 28)}_bob` }, bearer(bob)));
+    expectFailure(
+      await api.post('/api/v1/initialize', await newcomer.initializeBody('register')),
+      409,
+      'CONFLICT',
+    );
+    expectOk(
+      await api.post(
+        '/api/v1/update-username',
+        { username: `${name.slice(0, 28)}_bob` },
+        bearer(bob),
+      ),
+    );
   } finally {
     await service.stop({ keepData: true });
   }
 
-  const store = await EmbeddedDocumentStore.open({ dataDir: service.dataDir, logger: silentLogger });
+  const store = await EmbeddedDocumentStore.open({
+    dataDir: service.dataDir,
+    logger: silentLogger,
+  });
   try {
     expect(await store.collection('accounts').findOne({ _id: aliceAddress })).toBeNull();
-    expect(await store.collection('accounts').countDocuments({ purgeAt: { $exists: true } })).toBe(0);
-    const retired = await store.collection<{ _id: string; retiredAt: Date; expiresAt: Date }>('retired_wallets').findOne({ _id: aliceAddress });
-    const hold = await store.collection<{ _id: string; formerOwner: string; heldUntil: Date }>('held_usernames').findOne({ _id: name });
-    expect(hold).toEqual({ _id: name, formerOwner: aliceAddress, heldUntil: new Date(retired!.retiredAt.getTime() + USERNAME_HOLD_MS) });
+    expect(await store.collection('accounts').countDocuments({ purgeAt: { $exists: true } })).toBe(
+      0,
+    );
+    const retired = await store
+      .collection<{ _id: string; retiredAt: Date; expiresAt: Date }>('retired_wallets')
+      .findOne({ _id: aliceAddress });
+    const hold = await store
+      .collection<{ _id: string; formerOwner: string; heldUntil: Date }>('held_usernames')
+      .findOne({ _id: name });
+    expect(hold).toEqual({
+      _id: name,
+      formerOwner: aliceAddress,
+      heldUntil: new Date(retired!.retiredAt.getTime() + USERNAME_HOLD_MS),
+    });
     expect(retired!.expiresAt).toEqual(hold!.heldUntil);
 
     const usernames = new Usernames(new AccountRepository(store), new HeldUsernames(store));
     const bobAddress = bob.user.address.toLowerCase();
     const clock = jest.spyOn(Date, 'now');
     clock.mockReturnValue(hold!.heldUntil.getTime() - 1);
-    await expect(usernames.change(bobAddress, name)).rejects.toMatchObject({ message: expect.stringContaining('taken') });
+    await expect(usernames.change(bobAddress, name)).rejects.toMatchObject({
+      message: expect.stringContaining('taken'),
+    });
     clock.mockReturnValue(hold!.heldUntil.getTime());
     expect(await usernames.change(bobAddress, name)).toEqual({ username: name, changed: true });
   } finally {

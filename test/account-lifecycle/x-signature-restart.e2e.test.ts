@@ -19,15 +19,30 @@ afterAll(async () => {
 it('refuses a replayed SetupRecovery signature after a restart (401 REPLAY_DETECTED)', async () => {
   service = await startTestService({}, { keepData: true });
   const [owner, guardian] = await Promise.all([signIn(service.baseUrl), signIn(service.baseUrl)]);
-  const body = { guardians: [guardian.user.address], min_guardians_required: 1, time_lock_hours: 24 };
+  const body = {
+    guardians: [guardian.user.address],
+    min_guardians_required: 1,
+    time_lock_hours: 24,
+  };
   const headers = {
     'content-type': 'application/json',
     ...bearer(owner),
-    'x-signature': await xSignature(owner.user, { rpc: SETUP_RECOVERY_RPC, body: encodeSetupRecovery(body) }),
+    'x-signature': await xSignature(owner.user, {
+      rpc: SETUP_RECOVERY_RPC,
+      body: encodeSetupRecovery(body),
+    }),
   };
   const send = async (baseUrl: string) => {
-    const response = await fetch(new Api(baseUrl).url('/api/v1/recovery/setup'), { method: 'POST', headers, body: JSON.stringify(body) });
-    return { status: response.status, body: (await response.json()) as Json, headers: response.headers };
+    const response = await fetch(new Api(baseUrl).url('/api/v1/recovery/setup'), {
+      method: 'POST',
+      headers,
+      body: JSON.stringify(body),
+    });
+    return {
+      status: response.status,
+      body: (await response.json()) as Json,
+      headers: response.headers,
+    };
   };
   expect(expectOk(await send(service.baseUrl)).backup_codes).toHaveLength(12);
 

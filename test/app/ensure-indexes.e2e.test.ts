@@ -17,7 +17,9 @@ import { builtModule } from '../support/built-service.js';
 import { silentLogger } from '../support/silent-logger.js';
 
 const run = (dataDir: string) =>
-  promisify(execFile)(process.execPath, [builtModule('cli/ensure-indexes.js')], { env: { PATH: process.env.PATH, DATA_DIR: dataDir, LOG_LEVEL: 'warn' } }).then(
+  promisify(execFile)(process.execPath, [builtModule('cli/ensure-indexes.js')], {
+    env: { PATH: process.env.PATH, DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
+  }).then(
     (result) => ({ code: 0, ...result }),
     (error: { code: number; stdout: string; stderr: string }) => error,
   );
@@ -34,8 +36,16 @@ async function existingIndexNames(dir: string): Promise<string[]> {
   try {
     const names: string[] = [];
     for (const spec of storeIndexes) {
-      const probe = store.ensureIndexes([{ collection: spec.collection, name: spec.name, key: { probeField: 1 } }]);
-      if (await probe.then(() => false, (err: unknown) => err instanceof IndexConflictError)) names.push(spec.name);
+      const probe = store.ensureIndexes([
+        { collection: spec.collection, name: spec.name, key: { probeField: 1 } },
+      ]);
+      if (
+        await probe.then(
+          () => false,
+          (err: unknown) => err instanceof IndexConflictError,
+        )
+      )
+        names.push(spec.name);
     }
     return names;
   } finally {
@@ -52,11 +62,15 @@ test('builds every declared index, and a second run is a no-op', async () => {
 test('an index declared differently from the existing one stops it with a clear message', async () => {
   const changed = storeIndexes.find((spec) => spec.name === 'idempotency_key')!;
   const store = await EmbeddedDocumentStore.open({ dataDir, logger: silentLogger });
-  await store.ensureIndexes([{ ...changed, partialFilterExpression: { clientMessageId: { $exists: true } } }]);
+  await store.ensureIndexes([
+    { ...changed, partialFilterExpression: { clientMessageId: { $exists: true } } },
+  ]);
   await store.close();
 
   const result = await run(dataDir);
   expect(result.code).toBe(1);
-  expect(result.stderr).toContain('index idempotency_key on messages conflicts with an existing index (IndexKeySpecsConflict)');
+  expect(result.stderr).toContain(
+    'index idempotency_key on messages conflicts with an existing index (IndexKeySpecsConflict)',
+  );
   expect(result.stderr).toContain('declare the changed index under a new name');
 });

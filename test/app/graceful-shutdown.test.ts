@@ -21,7 +21,14 @@ beforeEach(async () => {
   dataDir = mkdtempSync(path.join(tmpdir(), 'svc-shutdown-'));
   port = await freePort();
   child = spawn(process.execPath, [builtMain], {
-    env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), GRPC_PORT: String(await freePort()), DATA_DIR: dataDir, SHUTDOWN_TIMEOUT_MS: '10000' },
+    env: {
+      ...process.env,
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      GRPC_PORT: String(await freePort()),
+      DATA_DIR: dataDir,
+      SHUTDOWN_TIMEOUT_MS: '10000',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout!.on('data', (chunk) => (output += chunk));
@@ -32,20 +39,31 @@ afterEach(() => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-const exited = () => new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+const exited = () =>
+  new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
 
 it('finishes the in-flight request, refuses new connections, and exits 0', async () => {
   const body = JSON.stringify({ errors: [{ message: 'sent across a shutdown' }] });
   // A request whose body is still arriving is in flight: the server has begun it.
-  const request = http.request({ host: '127.0.0.1', port, method: 'POST', path: '/api/v1/errors', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } });
-  const response = new Promise<{ status: number; connection: string | undefined; text: string }>((resolve, reject) => {
-    request.on('response', (res) => {
-      let text = '';
-      res.on('data', (chunk) => (text += chunk));
-      res.on('end', () => resolve({ status: res.statusCode!, connection: res.headers.connection, text }));
-    });
-    request.on('error', reject);
+  const request = http.request({
+    host: '127.0.0.1',
+    port,
+    method: 'POST',
+    path: '/api/v1/errors',
+    headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
   });
+  const response = new Promise<{ status: number; connection: string | undefined; text: string }>(
+    (resolve, reject) => {
+      request.on('response', (res) => {
+        let text = '';
+        res.on('data', (chunk) => (text += chunk));
+        res.on('end', () =>
+          resolve({ status: res.statusCode!, connection: res.headers.connection, text }),
+        );
+      });
+      request.on('error', reject);
+    },
+  );
   request.write(body.slice(0, 10));
   await new Promise((resolve) => setTimeout(resolve, 100));
 
@@ -54,7 +72,10 @@ it('finishes the in-flight request, refuses new connections, and exits 0', async
   await new Promise((resolve) => setTimeout(resolve, 300));
   const refused = await new Promise<boolean>((resolve) => {
     const socket = net.connect(port, '127.0.0.1');
-    socket.once('connect', () => { socket.destroy(); resolve(false); });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(false);
+    });
     socket.once('error', () => resolve(true));
   });
   expect(refused).toBe(true);
@@ -62,7 +83,11 @@ it('finishes the in-flight request, refuses new connections, and exits 0', async
   request.end(body.slice(10));
   const answer = await response;
   expect(answer.status).toBe(200);
-  expect(JSON.parse(answer.text)).toEqual({ success: true, message: 'Errors recorded', accepted: 1 });
+  expect(JSON.parse(answer.text)).toEqual({
+    success: true,
+    message: 'Errors recorded',
+    accepted: 1,
+  });
   expect(answer.connection).toBe('close');
   expect(await exit).toBe(0);
   expect(output).toContain('"msg":"service stopped"');

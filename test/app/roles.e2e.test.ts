@@ -38,7 +38,9 @@ describe('role ws', () => {
     expect(await api.json()).toMatchObject({ success: false, code: 'NOT_FOUND' });
     const ready = await fetch(`${service.baseUrl}/health/ready`);
     expect(ready.status).toBe(200);
-    expect(Object.keys(((await ready.json()) as { checks: object }).checks)).toEqual(['shared_state']);
+    expect(Object.keys(((await ready.json()) as { checks: object }).checks)).toEqual([
+      'shared_state',
+    ]);
     expect((await fetch(`${service.baseUrl}/swagger/`)).status).toBe(404);
     // The route exists: without a ticket the handshake is refused, not unknown.
     expect(await upgradeStatus(service.baseUrl)).toBe(401);
@@ -55,7 +57,10 @@ describe('role all', () => {
 });
 
 it('role api refuses to start without MONGODB_URL: api pods on embedded stores would each have their own data', async () => {
-  const started = await promisify(execFile)(process.execPath, [builtMain], { env: { PATH: process.env.PATH, ROLE: 'api', PORT: '0', GRPC_PORT: '0' }, timeout: 20_000 }).then(
+  const started = await promisify(execFile)(process.execPath, [builtMain], {
+    env: { PATH: process.env.PATH, ROLE: 'api', PORT: '0', GRPC_PORT: '0' },
+    timeout: 20_000,
+  }).then(
     () => ({ code: 0, stderr: '' }),
     (error: { code: number; stderr: string }) => error,
   );

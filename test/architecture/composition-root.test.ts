@@ -29,7 +29,12 @@ function sourceFilesUnder(dir: string): string[] {
 
 function parsedAppFiles(root: string): ts.SourceFile[] {
   return sourceFilesUnder(path.join(root, 'src', 'app')).map((file) =>
-    ts.createSourceFile(path.relative(root, file), readFileSync(file, 'utf8'), ts.ScriptTarget.ES2022, true),
+    ts.createSourceFile(
+      path.relative(root, file),
+      readFileSync(file, 'utf8'),
+      ts.ScriptTarget.ES2022,
+      true,
+    ),
   );
 }
 
@@ -39,7 +44,8 @@ const byPlace = (a: string, b: string) => {
   const [fileB = '', lineB = ''] = b.split(/[: ]/);
   return fileA.localeCompare(fileB) || Number(lineA) - Number(lineB);
 };
-const lineOf = (file: ts.SourceFile, position: number) => file.getLineAndCharacterOfPosition(position).line + 1;
+const lineOf = (file: ts.SourceFile, position: number) =>
+  file.getLineAndCharacterOfPosition(position).line + 1;
 
 function functionName(node: ts.FunctionLikeDeclaration): string {
   if (node.name && ts.isIdentifier(node.name)) return node.name.text;
@@ -58,7 +64,8 @@ function longFunctions(root: string, max: number): string[] {
       if (ts.isFunctionLike(node) && 'body' in node && node.body) {
         const first = lineOf(file, node.getStart(file));
         const lines = lineOf(file, node.getEnd()) - first + 1;
-        if (lines > max) found.push(`${file.fileName}:${first} ${functionName(node)}: ${lines} lines`);
+        if (lines > max)
+          found.push(`${file.fileName}:${first} ${functionName(node)}: ${lines} lines`);
       }
       ts.forEachChild(node, visit);
     };
@@ -75,7 +82,9 @@ function declaredIn(block: ts.Block | ts.SourceFile): Map<string, number> {
     for (const declaration of statement.declarationList.declarations) {
       const add = (name: ts.BindingName): void => {
         if (ts.isIdentifier(name)) names.set(name.text, name.getStart());
-        else for (const element of name.elements) if (!ts.isOmittedExpression(element)) add(element.name);
+        else
+          for (const element of name.elements)
+            if (!ts.isOmittedExpression(element)) add(element.name);
       };
       add(declaration.name);
     }
@@ -87,7 +96,13 @@ function declaredIn(block: ts.Block | ts.SourceFile): Map<string, number> {
 function isVariableUse(node: ts.Identifier): boolean {
   const parent = node.parent;
   if (ts.isPropertyAccessExpression(parent) && parent.name === node) return false;
-  if ((ts.isPropertyAssignment(parent) || ts.isPropertyDeclaration(parent) || ts.isMethodDeclaration(parent)) && parent.name === node) return false;
+  if (
+    (ts.isPropertyAssignment(parent) ||
+      ts.isPropertyDeclaration(parent) ||
+      ts.isMethodDeclaration(parent)) &&
+    parent.name === node
+  )
+    return false;
   if (ts.isBindingElement(parent) && parent.propertyName === node) return false;
   return !ts.isTypeReferenceNode(parent) && !ts.isQualifiedName(parent);
 }
@@ -96,10 +111,15 @@ function isVariableUse(node: ts.Identifier): boolean {
 function latePatches(root: string): string[] {
   const found: string[] = [];
   for (const file of parsedAppFiles(root)) {
-    const report = (node: ts.Node, what: string) => found.push(`${file.fileName}:${lineOf(file, node.getStart(file))} ${what}`);
+    const report = (node: ts.Node, what: string) =>
+      found.push(`${file.fileName}:${lineOf(file, node.getStart(file))} ${what}`);
     const visit = (node: ts.Node): void => {
       if (ts.isIdentifier(node) && node.text === 'LateBound') report(node, 'LateBound');
-      if (ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression) && PATCHING_METHODS.has(node.expression.name.text)) {
+      if (
+        ts.isCallExpression(node) &&
+        ts.isPropertyAccessExpression(node.expression) &&
+        PATCHING_METHODS.has(node.expression.name.text)
+      ) {
         report(node, `${node.expression.getText(file)}(…)`);
       }
       if (ts.isBlock(node) || ts.isSourceFile(node)) findForwardReferences(node, file, report);
@@ -111,13 +131,18 @@ function latePatches(root: string): string[] {
 }
 
 /** Closures in `block` that use a constant or variable the same block declares further down. */
-function findForwardReferences(block: ts.Block | ts.SourceFile, file: ts.SourceFile, report: (node: ts.Node, what: string) => void): void {
+function findForwardReferences(
+  block: ts.Block | ts.SourceFile,
+  file: ts.SourceFile,
+  report: (node: ts.Node, what: string) => void,
+): void {
   const declared = declaredIn(block);
   if (declared.size === 0) return;
   const visit = (node: ts.Node, inClosure: boolean): void => {
     if (ts.isIdentifier(node) && inClosure && isVariableUse(node)) {
       const at = declared.get(node.text);
-      if (at !== undefined && at > node.getStart(file)) report(node, `forward reference to ${node.text}`);
+      if (at !== undefined && at > node.getStart(file))
+        report(node, `forward reference to ${node.text}`);
     }
     // A nested block has its own declarations (checked on its own); its closures still see ours.
     ts.forEachChild(node, (child) => visit(child, inClosure || ts.isFunctionLike(node)));
@@ -173,16 +198,25 @@ describe('the checks find what they look for', () => {
   });
 
   it('a closure over a constant declared above it is no forward reference', () => {
-    write('src/app/ok.ts', 'export function build() {\n  const walks = { find: () => 1 };\n  const moves = { isMoving: () => walks.find() };\n  return { moves, walks };\n}\n');
+    write(
+      'src/app/ok.ts',
+      'export function build() {\n  const walks = { find: () => 1 };\n  const moves = { isMoving: () => walks.find() };\n  return { moves, walks };\n}\n',
+    );
     expect(latePatches(root)).toEqual([]);
   });
 
   it('a long function, an arrow function and a method', () => {
-    const body = Array.from({ length: 80 }, (_, index) => `  const v${index} = ${index};`).join('\n');
+    const body = Array.from({ length: 80 }, (_, index) => `  const v${index} = ${index};`).join(
+      '\n',
+    );
     write(
       'src/app/long.ts',
       `export function long() {\n${body}\n}\nexport const arrow = () => {\n${body}\n};\nexport class Holder {\n  method() {\n${body}\n  }\n}\nexport function short() {\n  return 1;\n}\n`,
     );
-    expect(longFunctions(root, MAX_LINES)).toEqual(['src/app/long.ts:1 long: 82 lines', 'src/app/long.ts:83 arrow: 82 lines', 'src/app/long.ts:166 method: 82 lines']);
+    expect(longFunctions(root, MAX_LINES)).toEqual([
+      'src/app/long.ts:1 long: 82 lines',
+      'src/app/long.ts:83 arrow: 82 lines',
+      'src/app/long.ts:166 method: 82 lines',
+    ]);
   });
 });

@@ -8,7 +8,13 @@ import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { REPOSITORY } from './support/depcruise.js';
-import { LAYOUT, documentedTable, expectedTable, layoutProblems, pascal } from './support/layout.js';
+import {
+  LAYOUT,
+  documentedTable,
+  expectedTable,
+  layoutProblems,
+  pascal,
+} from './support/layout.js';
 
 it('every folder under src/ is a floor of architecture.json or an area, and every floor exists', () => {
   expect(layoutProblems(REPOSITORY)).toEqual([]);
@@ -21,10 +27,21 @@ it('a folder that is neither, and a floor without a folder, are reported', () =>
     writeFileSync(path.join(root, file), text);
   };
   try {
-    for (const floor of Object.keys(LAYOUT.floors).filter((name) => name !== 'events')) write(`src/${floor}/index.ts`, 'export {};\n');
-    for (const area of LAYOUT.areas.serviceAreas) write(`src/${area}/${area}-service.ts`, `export function create${pascal(area)}Service() {}\n`);
-    write('src/account-lifecycle/account-lifecycle-area.ts', 'export async function createAccountLifecycleArea() {}\n');
-    write('src/relay/relay-area.ts', 'const createRelayArea = () => 1;\nexport { createRelayArea };\n');
+    for (const floor of Object.keys(LAYOUT.floors).filter((name) => name !== 'events'))
+      write(`src/${floor}/index.ts`, 'export {};\n');
+    for (const area of LAYOUT.areas.serviceAreas)
+      write(
+        `src/${area}/${area}-service.ts`,
+        `export function create${pascal(area)}Service() {}\n`,
+      );
+    write(
+      'src/account-lifecycle/account-lifecycle-area.ts',
+      'export async function createAccountLifecycleArea() {}\n',
+    );
+    write(
+      'src/relay/relay-area.ts',
+      'const createRelayArea = () => 1;\nexport { createRelayArea };\n',
+    );
     write('src/keys/keys-area.ts', 'export async function createKeyArea() {}\n');
     write('src/widgets/widget.ts', 'export class Widget {}\n');
     expect(layoutProblems(root)).toEqual([
@@ -47,7 +64,10 @@ it('the doc’s table is read between its markers, row by row', () => {
     '| `src/widgets` | area | areas, platform | widgets |',
     '<!-- areas:end -->',
   ].join('\n');
-  expect(documentedTable(doc)).toEqual(['platform: floor; imports gen — ground floor', 'widgets: area; imports areas, platform']);
+  expect(documentedTable(doc)).toEqual([
+    'platform: floor; imports gen — ground floor',
+    'widgets: area; imports areas, platform',
+  ]);
   expect(() => documentedTable('no table')).toThrow('no table between');
 });
 

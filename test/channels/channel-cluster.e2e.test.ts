@@ -11,7 +11,11 @@ import type { RealtimeClient } from '../support/realtime-client.js';
 import { expectOk, sleep } from '../support/session-api.js';
 import { bearer, signIn } from '../support/wallet.js';
 import type { SignedIn } from '../support/wallet.js';
-import { adminConnection, deleteKeys, withRedis } from '../platform/shared-state/redis-for-tests.js';
+import {
+  adminConnection,
+  deleteKeys,
+  withRedis,
+} from '../platform/shared-state/redis-for-tests.js';
 
 await withRedis((redisUrl) => {
   const { prefix, apiPod, api, ws1, ws2, connect } = clusterForThisFile(redisUrl, 'channels');
@@ -25,29 +29,56 @@ await withRedis((redisUrl) => {
     readers = users.slice(1);
   });
 
-  const publish = async (channelId: string) => expectOk(await api.post(`/api/v1/channels/${channelId}/posts`, { client_message_id: `c-${++counter}`, ciphertext: Buffer.from(`post ${counter}`).toString('base64') }, bearer(owner))).chat_message;
-  const postsOf = (client: RealtimeClient, channelId: string) => client.ofType('channel.post').filter((frame) => frame.channel_id === channelId).map((frame) => frame.sequence as number);
+  const publish = async (channelId: string) =>
+    expectOk(
+      await api.post(
+        `/api/v1/channels/${channelId}/posts`,
+        {
+          client_message_id: `c-${++counter}`,
+          ciphertext: Buffer.from(`post ${counter}`).toString('base64'),
+        },
+        bearer(owner),
+      ),
+    ).chat_message;
+  const postsOf = (client: RealtimeClient, channelId: string) =>
+    client
+      .ofType('channel.post')
+      .filter((frame) => frame.channel_id === channelId)
+      .map((frame) => frame.sequence as number);
   const topicSubscribers = async (channelId: string) => {
     const admin = await adminConnection(redisUrl);
     try {
-      return ((await admin.pubsub('NUMSUB', `${prefix}{chan:${channelId}}:topic`)) as [string, number])[1];
+      return (
+        (await admin.pubsub('NUMSUB', `${prefix}{chan:${channelId}}:topic`)) as [string, number]
+      )[1];
     } finally {
       admin.disconnect();
     }
   };
   const newChannel = async () => {
-    const id = expectOk(await api.post('/api/v1/channels', { name: 'cluster news', is_public: true }, bearer(owner))).channel.id as string;
-    for (const reader of readers) expectOk(await api.post(`/api/v1/channels/${id}/subscribe`, {}, bearer(reader)));
+    const id = expectOk(
+      await api.post('/api/v1/channels', { name: 'cluster news', is_public: true }, bearer(owner)),
+    ).channel.id as string;
+    for (const reader of readers)
+      expectOk(await api.post(`/api/v1/channels/${id}/subscribe`, {}, bearer(reader)));
     return id;
   };
 
   it('delivers a post once to each subscriber on both ws pods, through one topic subscription per pod', async () => {
     const channelId = await newChannel();
     const [a, b, c] = readers as [SignedIn, SignedIn, SignedIn];
-    const devices = [await connect(a, ws1), await connect(b, ws2), await connect(c, ws1), await connect(c, ws2)];
+    const devices = [
+      await connect(a, ws1),
+      await connect(b, ws2),
+      await connect(c, ws1),
+      await connect(c, ws2),
+    ];
     expect(await topicSubscribers(channelId)).toBe(2);
     const post = await publish(channelId);
-    for (const device of devices) expect((await device.next('channel.post', (frame) => frame.channel_id === channelId)).data.post).toMatchObject({ id: post.id, sequence: 1 });
+    for (const device of devices)
+      expect(
+        (await device.next('channel.post', (frame) => frame.channel_id === channelId)).data.post,
+      ).toMatchObject({ id: post.id, sequence: 1 });
     await sleep(300);
     for (const device of devices) expect(postsOf(device, channelId)).toEqual([1]);
   });
@@ -61,9 +92,15 @@ await withRedis((redisUrl) => {
     const lastSeen = Math.max(...postsOf(first, channelId));
     first.close();
     await first.waitClosed();
-    const missed = [await publish(channelId), await publish(channelId), await publish(channelId)].map((post) => post.sequence);
+    const missed = [
+      await publish(channelId),
+      await publish(channelId),
+      await publish(channelId),
+    ].map((post) => post.sequence);
     const back = await connect(reader, ws2);
-    expect((await back.request({ type: 'channels.resume', positions: { [channelId]: lastSeen } })).type).toBe('ack');
+    expect(
+      (await back.request({ type: 'channels.resume', positions: { [channelId]: lastSeen } })).type,
+    ).toBe('ack');
     expect(postsOf(back, channelId)).toEqual(missed);
     const next = await publish(channelId);
     await back.next('channel.post', (frame) => frame.sequence === next.sequence);

@@ -10,7 +10,10 @@ import { ChannelGate } from '../../src/channels/channel-access.js';
 import { ChannelMembers, channelMemberIndexes } from '../../src/channels/channel-members.js';
 import { ChannelMembership } from '../../src/channels/channel-membership.js';
 import { ChannelPosts, channelPostIndexes } from '../../src/channels/channel-posts.js';
-import { ChannelReadMarkers, channelReadMarkerIndexes } from '../../src/channels/channel-read-markers.js';
+import {
+  ChannelReadMarkers,
+  channelReadMarkerIndexes,
+} from '../../src/channels/channel-read-markers.js';
 import { createLogger } from '../../src/platform/logging/logger.js';
 import { MemorySharedState } from '../../src/platform/shared-state/memory-shared-state.js';
 import { ChannelFollows } from '../../src/events/channel-follows.js';
@@ -30,29 +33,72 @@ forEachStore('channel_hot_queries', (engine, open) => {
 
   test(`channel queries use an index on ${engine}`, async () => {
     const { store, queries } = recordingStore(subject.store);
-    await store.ensureIndexes([...channelIndexes, ...channelMemberIndexes, ...channelPostIndexes, ...channelReadMarkerIndexes]);
+    await store.ensureIndexes([
+      ...channelIndexes,
+      ...channelMemberIndexes,
+      ...channelPostIndexes,
+      ...channelReadMarkerIndexes,
+    ]);
     const channels = new ChannelRepository(store);
     const members = new ChannelMembers(store);
     const posts = new ChannelPosts(store);
-    const membership = new ChannelMembership(channels, members, new ChannelFollows(new MemorySharedState({ keyPrefix: 'hot:', logger: createLogger('silent') })), 10);
+    const membership = new ChannelMembership(
+      channels,
+      members,
+      new ChannelFollows(
+        new MemorySharedState({ keyPrefix: 'hot:', logger: createLogger('silent') }),
+      ),
+      10,
+    );
     const gate = new ChannelGate(channels, members);
     const markers = new ChannelReadMarkers(store);
     queries.length = 0;
 
     await membership.requireRoom(owner);
-    await channels.insert({ _id: 'c1', name: 'News', nameLower: 'news', description: '', avatarMediaId: '', ownerAddress: owner, isPublic: true, createdAt: new Date(), subscriberCount: 0, lastPostAt: null, lastSequence: 0 });
+    await channels.insert({
+      _id: 'c1',
+      name: 'News',
+      nameLower: 'news',
+      description: '',
+      avatarMediaId: '',
+      ownerAddress: owner,
+      isPublic: true,
+      createdAt: new Date(),
+      subscriberCount: 0,
+      lastPostAt: null,
+      lastSequence: 0,
+    });
     await membership.join('c1', owner, 'owner');
     await membership.requireRoom(reader);
     await membership.join('c1', reader, 'subscriber');
     await gate.allowed('c1', owner, 'publish');
-    const post = { channelId: 'c1', senderAddress: owner, clientMessageId: 'k1', kind: 'text', ciphertext: new Uint8Array([1]), mediaId: '', durationMs: 0 };
+    const post = {
+      channelId: 'c1',
+      senderAddress: owner,
+      clientMessageId: 'k1',
+      kind: 'text',
+      ciphertext: new Uint8Array([1]),
+      mediaId: '',
+      durationMs: 0,
+    };
     await posts.append(post);
     await posts.append(post);
     await channels.recordPost('c1', 1, new Date());
     const first = await posts.page('c1', 1, undefined);
-    await posts.page('c1', 1, { sortValue: first.items[0]!.sentAt.getTime(), id: first.items[0]!._id });
-    const byNumber = await posts.history('c1', 'channel:c1', { pageSize: 1, beforeCursor: '', afterCursor: '' });
-    await posts.history('c1', 'channel:c1', { pageSize: 1, beforeCursor: '', afterCursor: byNumber.afterCursor });
+    await posts.page('c1', 1, {
+      sortValue: first.items[0]!.sentAt.getTime(),
+      id: first.items[0]!._id,
+    });
+    const byNumber = await posts.history('c1', 'channel:c1', {
+      pageSize: 1,
+      beforeCursor: '',
+      afterCursor: '',
+    });
+    await posts.history('c1', 'channel:c1', {
+      pageSize: 1,
+      beforeCursor: '',
+      afterCursor: byNumber.afterCursor,
+    });
     await posts.newest('c1');
     await markers.advance('c1', reader, 1, first.items[0]!._id);
     await markers.advance('c1', reader, 1, first.items[0]!._id);
@@ -70,10 +116,27 @@ forEachStore('channel_hot_queries', (engine, open) => {
     await members.admins('c1');
     await membership.demote('c1', reader);
     await membership.leave('c1', reader, 'subscriber');
-    await membership.removeChannel((await channels.find('c1'))!, (channelId) => posts.removeChannel(channelId));
+    await membership.removeChannel((await channels.find('c1'))!, (channelId) =>
+      posts.removeChannel(channelId),
+    );
 
-    const planned = await Promise.all(queries.map(async (query) => ({ ...query, plan: await subject.store.explain(query.collection, query.filter, query.sort ? { sort: query.sort } : {}) })));
+    const planned = await Promise.all(
+      queries.map(async (query) => ({
+        ...query,
+        plan: await subject.store.explain(
+          query.collection,
+          query.filter,
+          query.sort ? { sort: query.sort } : {},
+        ),
+      })),
+    );
     expect(planned.length).toBeGreaterThan(20);
-    expect(planned.filter(({ plan }) => plan.stage !== 'IXSCAN').map(({ collection, method, filter }) => `${collection}.${method} ${JSON.stringify(filter)}`)).toEqual([]);
+    expect(
+      planned
+        .filter(({ plan }) => plan.stage !== 'IXSCAN')
+        .map(
+          ({ collection, method, filter }) => `${collection}.${method} ${JSON.stringify(filter)}`,
+        ),
+    ).toEqual([]);
   });
 });

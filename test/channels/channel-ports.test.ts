@@ -41,7 +41,9 @@ beforeEach(async () => {
   underTest = await openEmbeddedStore();
   const logger = createLogger('silent');
   state = new MemorySharedState({ keyPrefix: 'test:', logger });
-  await Promise.all(ALL_SHARD_BUCKETS.map((bucket) => state.set(mirrorsCompleteKey(bucket), 'yes')));
+  await Promise.all(
+    ALL_SHARD_BUCKETS.map((bucket) => state.set(mirrorsCompleteKey(bucket), 'yes')),
+  );
   follows = new ChannelFollows(state);
   area = await createChannelsArea({
     settings: { maxSubscriptions: 100, replayPosts: 100, replayRetentionMs: 60_000 },
@@ -58,8 +60,24 @@ beforeEach(async () => {
 afterEach(() => underTest.dispose());
 
 /** A channel owned by `owner` with the given roles, written as the service writes them. */
-async function channelWith(id: string, owner: string, roles: Record<string, 'admin' | 'subscriber'>): Promise<void> {
-  await channels.insert({ _id: id, name: id, nameLower: id, description: '', avatarMediaId: '', ownerAddress: owner, isPublic: true, createdAt: new Date(), subscriberCount: 0, lastPostAt: null, lastSequence: 0 });
+async function channelWith(
+  id: string,
+  owner: string,
+  roles: Record<string, 'admin' | 'subscriber'>,
+): Promise<void> {
+  await channels.insert({
+    _id: id,
+    name: id,
+    nameLower: id,
+    description: '',
+    avatarMediaId: '',
+    ownerAddress: owner,
+    isPublic: true,
+    createdAt: new Date(),
+    subscriberCount: 0,
+    lastPostAt: null,
+    lastSequence: 0,
+  });
   await members.add({ channelId: id, address: owner, role: 'owner', since: new Date() });
   await follows.follow(owner, id);
   for (const [address, role] of Object.entries(roles)) {
@@ -69,7 +87,8 @@ async function channelWith(id: string, owner: string, roles: Record<string, 'adm
   }
 }
 
-const roleOf = async (channelId: string, address: string) => (await members.find(channelId, address))?.role;
+const roleOf = async (channelId: string, address: string) =>
+  (await members.find(channelId, address))?.role;
 const countOf = async (channelId: string) => (await channels.find(channelId))?.subscriberCount;
 
 it('a move re-keys ownership and roles, keeps the stronger role on a merge, and can run again', async () => {
@@ -91,7 +110,12 @@ it('a move re-keys ownership and roles, keeps the stronger role on a merge, and 
   expect(await countOf('only-old')).toBe(1);
   expect(await members.ofAddress(OLD)).toEqual([]);
   expect(await follows.of(OLD)).toEqual([]);
-  expect(((await follows.of(NEW)) as string[]).sort()).toEqual(['admin-there', 'both-subscribe', 'only-old', 'owned']);
+  expect(((await follows.of(NEW)) as string[]).sort()).toEqual([
+    'admin-there',
+    'both-subscribe',
+    'only-old',
+    'owned',
+  ]);
 });
 
 it('a deletion removes owned channels with their posts and followers, and the roles elsewhere', async () => {
@@ -99,7 +123,15 @@ it('a deletion removes owned channels with their posts and followers, and the ro
   await channelWith('elsewhere', OTHER, { [OLD]: 'subscriber' });
   await channelWith('administered', OTHER, { [OLD]: 'admin' });
   const posts = new ChannelPosts(underTest.store);
-  await posts.append({ channelId: 'owned', senderAddress: OLD, clientMessageId: 'a', kind: 'text', ciphertext: new Uint8Array([1]), mediaId: '', durationMs: 0 });
+  await posts.append({
+    channelId: 'owned',
+    senderAddress: OLD,
+    clientMessageId: 'a',
+    kind: 'text',
+    ciphertext: new Uint8Array([1]),
+    mediaId: '',
+    durationMs: 0,
+  });
 
   await area.accountData.deleteAccount(OLD);
   await area.accountData.deleteAccount(OLD);
@@ -129,9 +161,18 @@ it('read markers: a move re-keys them, keeping the one further ahead; a deletion
   await area.accountData.moveAccount(OLD, NEW);
 
   expect(await markers.markers.countDocuments({ address: OLD })).toBe(0);
-  expect(await markers.find('behind', NEW)).toMatchObject({ lastReadSequence: 7, lastReadMessageId: 'p7' });
-  expect(await markers.find('ahead', NEW)).toMatchObject({ lastReadSequence: 9, lastReadMessageId: 'p9' });
-  expect(await markers.find('only-old', NEW)).toMatchObject({ lastReadSequence: 4, lastReadMessageId: 'p4' });
+  expect(await markers.find('behind', NEW)).toMatchObject({
+    lastReadSequence: 7,
+    lastReadMessageId: 'p7',
+  });
+  expect(await markers.find('ahead', NEW)).toMatchObject({
+    lastReadSequence: 9,
+    lastReadMessageId: 'p9',
+  });
+  expect(await markers.find('only-old', NEW)).toMatchObject({
+    lastReadSequence: 4,
+    lastReadMessageId: 'p4',
+  });
 
   await channelWith('owned-by-new', NEW, { [OTHER]: 'subscriber' });
   await markers.advance('owned-by-new', OTHER, 1, 'q1');
@@ -148,17 +189,40 @@ it('a deletion releases the avatar and post media its owned channels held, and c
   await channelWith('owned', OLD, {});
   const media = underTest.store.collection<MediaItem>(MEDIA);
   const stored = (id: string, kind: MediaItem['kind']): MediaItem => ({
-    ...{ _id: id, ownerAddress: OLD, kind, contentType: 'application/octet-stream', size: 1, sha256: '00' },
-    ...{ createdAt: new Date(), state: 'stored', references: [], revision: 0, releaseCheckAt: NEVER },
+    ...{
+      _id: id,
+      ownerAddress: OLD,
+      kind,
+      contentType: 'application/octet-stream',
+      size: 1,
+      sha256: '00',
+    },
+    ...{
+      createdAt: new Date(),
+      state: 'stored',
+      references: [],
+      revision: 0,
+      releaseCheckAt: NEVER,
+    },
   });
   await media.insertOne(stored('avatar-1', 'avatar'));
   await media.insertOne(stored('file-1', 'file'));
   await held.holdAvatar(OLD, 'avatar-1', { kind: 'channel', id: 'owned' });
   await channels.channels.updateOne({ _id: 'owned' }, { $set: { avatarMediaId: 'avatar-1' } });
   const posts = new ChannelPosts(underTest.store);
-  const { post } = await posts.append({ channelId: 'owned', senderAddress: OLD, clientMessageId: 'm', kind: 'file', ciphertext: new Uint8Array([1]), mediaId: 'file-1', durationMs: 0 });
+  const { post } = await posts.append({
+    channelId: 'owned',
+    senderAddress: OLD,
+    clientMessageId: 'm',
+    kind: 'file',
+    ciphertext: new Uint8Array([1]),
+    mediaId: 'file-1',
+    durationMs: 0,
+  });
   await held.attachToPost(OLD, 'file-1', 'file', { channelId: 'owned', postId: post._id });
-  expect((await media.findOne({ _id: 'file-1' }))?.references).toMatchObject([{ kind: 'channel_post', id: post._id, conversationId: 'owned' }]);
+  expect((await media.findOne({ _id: 'file-1' }))?.references).toMatchObject([
+    { kind: 'channel_post', id: post._id, conversationId: 'owned' },
+  ]);
 
   await area.accountData.deleteAccount(OLD);
   await area.accountData.deleteAccount(OLD);

@@ -6,7 +6,11 @@
  * processes, each with its own Redis.
  */
 import { expectOk } from '../support/session-api.js';
-import { DEPLOYMENTS_AND_REDIS_CLUSTER, deploymentForThisBlock, eventually } from '../support/private-deployment.js';
+import {
+  DEPLOYMENTS_AND_REDIS_CLUSTER,
+  deploymentForThisBlock,
+  eventually,
+} from '../support/private-deployment.js';
 import type { Frame, RealtimeClient } from '../support/realtime-client.js';
 import { bearer, signIn } from '../support/wallet.js';
 import type { SignedIn } from '../support/wallet.js';
@@ -27,22 +31,44 @@ describe.each(DEPLOYMENTS_AND_REDIS_CLUSTER)('on a %s with its own Redis', (shap
   let calls = 0;
   /** Offers calls until the answer is not UNAVAILABLE; every answer meanwhile is a refusal. */
   const settledOffer = (from: RealtimeClient, to: SignedIn) =>
-    eventually(async () => {
-      const answer: Frame = await from.request({ type: 'call.offer', call_id: `blocked-${Date.now()}-${++calls}`, to: to.user.address, sdp: 'v=0' });
-      if (answer.type === 'error' && answer.code === 'UNAVAILABLE') {
-        expect(answer.retry_after).toBeGreaterThan(0);
-        return undefined;
-      }
-      return answer;
-    }, 20_000, 'the block mirror rebuild');
+    eventually(
+      async () => {
+        const answer: Frame = await from.request({
+          type: 'call.offer',
+          call_id: `blocked-${Date.now()}-${++calls}`,
+          to: to.user.address,
+          sdp: 'v=0',
+        });
+        if (answer.type === 'error' && answer.code === 'UNAVAILABLE') {
+          expect(answer.retry_after).toBeGreaterThan(0);
+          return undefined;
+        }
+        return answer;
+      },
+      20_000,
+      'the block mirror rebuild',
+    );
 
   it('Redis restarted empty: calls between them stay refused, in both directions', async () => {
     const { alice, bob, aliceSocket, bobSocket } = await blockedPair();
-    expect(await aliceSocket.request({ type: 'call.offer', call_id: `before-${Date.now()}`, to: bob.user.address, sdp: 'v=0' })).toMatchObject({ code: 'CALL_REFUSED' });
+    expect(
+      await aliceSocket.request({
+        type: 'call.offer',
+        call_id: `before-${Date.now()}`,
+        to: bob.user.address,
+        sdp: 'v=0',
+      }),
+    ).toMatchObject({ code: 'CALL_REFUSED' });
     await running.deployment.redis.restartEmpty();
 
-    expect(await settledOffer(aliceSocket, bob)).toMatchObject({ type: 'error', code: 'CALL_REFUSED' });
-    expect(await settledOffer(bobSocket, alice)).toMatchObject({ type: 'error', code: 'CALL_REFUSED' });
+    expect(await settledOffer(aliceSocket, bob)).toMatchObject({
+      type: 'error',
+      code: 'CALL_REFUSED',
+    });
+    expect(await settledOffer(bobSocket, alice)).toMatchObject({
+      type: 'error',
+      code: 'CALL_REFUSED',
+    });
     expect(bobSocket.ofType('call.offer')).toEqual([]);
     expect(aliceSocket.ofType('call.offer')).toEqual([]);
   });
@@ -51,11 +77,21 @@ describe.each(DEPLOYMENTS_AND_REDIS_CLUSTER)('on a %s with its own Redis', (shap
     const { bob, aliceSocket, bobSocket } = await blockedPair();
     running.deployment.redis.freeze();
     try {
-      expect(await aliceSocket.request({ type: 'call.offer', call_id: `frozen-${Date.now()}`, to: bob.user.address, sdp: 'v=0' })).toMatchObject({ type: 'error', code: 'UNAVAILABLE' });
+      expect(
+        await aliceSocket.request({
+          type: 'call.offer',
+          call_id: `frozen-${Date.now()}`,
+          to: bob.user.address,
+          sdp: 'v=0',
+        }),
+      ).toMatchObject({ type: 'error', code: 'UNAVAILABLE' });
     } finally {
       running.deployment.redis.thaw();
     }
-    expect(await settledOffer(aliceSocket, bob)).toMatchObject({ type: 'error', code: 'CALL_REFUSED' });
+    expect(await settledOffer(aliceSocket, bob)).toMatchObject({
+      type: 'error',
+      code: 'CALL_REFUSED',
+    });
     expect(bobSocket.ofType('call.offer')).toEqual([]);
   });
 });

@@ -11,7 +11,11 @@ import { fileURLToPath } from 'node:url';
 import { EmbeddedDocumentStore } from '../../src/platform/store/embedded/embedded-store.js';
 import { PhoneFlow } from '../phone/phone-flow.js';
 import { TestPhone } from '../phone/phone-support.js';
-import { deleteKeys, uniqueTestPrefix, withRedis } from '../platform/shared-state/redis-for-tests.js';
+import {
+  deleteKeys,
+  uniqueTestPrefix,
+  withRedis,
+} from '../platform/shared-state/redis-for-tests.js';
 import { grpc, grpcClient, unary } from '../support/grpc-client.js';
 import { eventually } from '../support/private-deployment.js';
 import { startPrivateRedis } from '../support/private-redis.js';
@@ -26,15 +30,27 @@ import { TestUser, bearer, signIn } from '../support/wallet.js';
 import type { SignedIn } from '../support/wallet.js';
 
 const randomHash = () => randomBytes(32).toString('hex');
-const discover = (api: Api, session: SignedIn, hashes: unknown) => api.post('/api/v1/discover', { phone_hashes: hashes }, bearer(session));
-const matchesOf = (reply: Reply) => (expectOk(reply).matches as { phone_hash: string; address: string }[]).sort((a, b) => a.address.localeCompare(b.address));
+const discover = (api: Api, session: SignedIn, hashes: unknown) =>
+  api.post('/api/v1/discover', { phone_hashes: hashes }, bearer(session));
+const matchesOf = (reply: Reply) =>
+  (expectOk(reply).matches as { phone_hash: string; address: string }[]).sort((a, b) =>
+    a.address.localeCompare(b.address),
+  );
 
 /** A phone registration completed by its first key bundle, as a client does it. */
-async function registeredPhone(service: TestService, complete = true): Promise<{ phone: TestPhone; user: TestUser; accessToken: string }> {
+async function registeredPhone(
+  service: TestService,
+  complete = true,
+): Promise<{ phone: TestPhone; user: TestUser; accessToken: string }> {
   const api = new Api(service.baseUrl);
   const phone = new TestPhone();
   const { user, body } = await new PhoneFlow(api, service.dataDir).register(phone);
-  if (complete) expectOk(await api.post('/api/v1/keys', await new KeyOwner(user).bundle(), { authorization: `Bearer ${body.access_token}` }));
+  if (complete)
+    expectOk(
+      await api.post('/api/v1/keys', await new KeyOwner(user).bundle(), {
+        authorization: `Bearer ${body.access_token}`,
+      }),
+    );
   return { phone, user, accessToken: body.access_token };
 }
 
@@ -43,9 +59,22 @@ describe('one process', () => {
 
   it('returns the registered accounts of the submitted hashes, once each, and nothing for the rest', async () => {
     const caller = await signIn(service.baseUrl);
-    const [first, second, partial] = await Promise.all([registeredPhone(service), registeredPhone(service), registeredPhone(service, false)]);
+    const [first, second, partial] = await Promise.all([
+      registeredPhone(service),
+      registeredPhone(service),
+      registeredPhone(service, false),
+    ]);
     const unknown = randomHash();
-    const matches = matchesOf(await discover(api, caller, [first.phone.hash, unknown, second.phone.hash, first.phone.hash, partial.phone.hash, first.phone.legacyHash]));
+    const matches = matchesOf(
+      await discover(api, caller, [
+        first.phone.hash,
+        unknown,
+        second.phone.hash,
+        first.phone.hash,
+        partial.phone.hash,
+        first.phone.legacyHash,
+      ]),
+    );
     expect(matches).toEqual(
       [
         { phone_hash: first.phone.hash, address: first.user.address.toLowerCase() },
@@ -57,31 +86,63 @@ describe('one process', () => {
   it('leaves out an account that has blocked the caller, and only for that caller', async () => {
     const [caller, other] = await Promise.all([signIn(service.baseUrl), signIn(service.baseUrl)]);
     const blocker = await registeredPhone(service);
-    expectOk(await api.post('/api/v1/block-contact', { address: caller.user.address }, { authorization: `Bearer ${blocker.accessToken}` }));
+    expectOk(
+      await api.post(
+        '/api/v1/block-contact',
+        { address: caller.user.address },
+        { authorization: `Bearer ${blocker.accessToken}` },
+      ),
+    );
     expect(matchesOf(await discover(api, caller, [blocker.phone.hash]))).toEqual([]);
-    expect(matchesOf(await discover(api, other, [blocker.phone.hash]))).toEqual([{ phone_hash: blocker.phone.hash, address: blocker.user.address.toLowerCase() }]);
+    expect(matchesOf(await discover(api, other, [blocker.phone.hash]))).toEqual([
+      { phone_hash: blocker.phone.hash, address: blocker.user.address.toLowerCase() },
+    ]);
   });
 
   it('answers 400 for no hashes, more than 1,000, an empty or too long hash, or a wrong type; 401 without a token', async () => {
     const caller = await signIn(service.baseUrl);
-    for (const hashes of [[], Array.from({ length: 1001 }, randomHash), [''], ['x'.repeat(129)], [randomHash(), 5], 'abc']) {
+    for (const hashes of [
+      [],
+      Array.from({ length: 1001 }, randomHash),
+      [''],
+      ['x'.repeat(129)],
+      [randomHash(), 5],
+      'abc',
+    ]) {
       expectFailure(await discover(api, caller, hashes), 400, 'INVALID_ARGUMENT');
     }
-    expectFailure(await api.post('/api/v1/discover', { phone_hashes: [randomHash()] }), 401, 'UNAUTHORIZED');
+    expectFailure(
+      await api.post('/api/v1/discover', { phone_hashes: [randomHash()] }),
+      401,
+      'UNAUTHORIZED',
+    );
     expect(matchesOf(await discover(api, caller, ['x'.repeat(128)]))).toEqual([]);
   });
 
   it('is served over native gRPC', async () => {
     const caller = await signIn(service.baseUrl);
     const found = await registeredPhone(service);
-    const client = grpcClient(service.grpcAddress, fileURLToPath(new URL('../../proto/service/v1/contacts.proto', import.meta.url)), 'service.v1.ContactsService');
+    const client = grpcClient(
+      service.grpcAddress,
+      fileURLToPath(new URL('../../proto/service/v1/contacts.proto', import.meta.url)),
+      'service.v1.ContactsService',
+    );
     const metadata = new grpc.Metadata();
     metadata.set('authorization', `Bearer ${caller.accessToken}`);
-    expect(await unary(client, 'DiscoverContacts', { phone_hashes: [found.phone.hash, randomHash()] }, metadata)).toMatchObject({
+    expect(
+      await unary(
+        client,
+        'DiscoverContacts',
+        { phone_hashes: [found.phone.hash, randomHash()] },
+        metadata,
+      ),
+    ).toMatchObject({
       success: true,
       matches: [{ phone_hash: found.phone.hash, address: found.user.address.toLowerCase() }],
     });
-    await expect(unary(client, 'DiscoverContacts', { phone_hashes: [] }, metadata)).rejects.toMatchObject({ code: grpc.status.INVALID_ARGUMENT });
+    await expect(
+      unary(client, 'DiscoverContacts', { phone_hashes: [] }, metadata),
+    ).rejects.toMatchObject({ code: grpc.status.INVALID_ARGUMENT });
     client.close();
   });
 });
@@ -97,14 +158,23 @@ it('leaves out an account whose deletion has begun (deletedAt on the account rec
   }
   // What account deletion writes first (the recovery branch builds the flow): the account's deletedAt.
   const store = await EmbeddedDocumentStore.open({ dataDir: first.dataDir, logger: silentLogger });
-  await store.collection('accounts').updateOne({ _id: leaving.user.address.toLowerCase() }, { $set: { deletedAt: new Date() } });
+  await store
+    .collection('accounts')
+    .updateOne({ _id: leaving.user.address.toLowerCase() }, { $set: { deletedAt: new Date() } });
   await store.close();
 
-  const second = await startTestService({ RATE_LIMITS_ENABLED: 'false' }, { dataDir: first.dataDir });
+  const second = await startTestService(
+    { RATE_LIMITS_ENABLED: 'false' },
+    { dataDir: first.dataDir },
+  );
   try {
     const caller = await signIn(second.baseUrl);
-    const matches = matchesOf(await discover(new Api(second.baseUrl), caller, [leaving.phone.hash, staying.phone.hash]));
-    expect(matches).toEqual([{ phone_hash: staying.phone.hash, address: staying.user.address.toLowerCase() }]);
+    const matches = matchesOf(
+      await discover(new Api(second.baseUrl), caller, [leaving.phone.hash, staying.phone.hash]),
+    );
+    expect(matches).toEqual([
+      { phone_hash: staying.phone.hash, address: staying.user.address.toLowerCase() },
+    ]);
   } finally {
     await second.stop();
   }
@@ -116,7 +186,9 @@ await withRedis((redisUrl) => {
     const shared = {
       REDIS_URL: redisUrl,
       REDIS_KEY_PREFIX: prefix,
-      JWT_SIGNING_KEY: generateKeyPairSync('ed25519').privateKey.export({ format: 'pem', type: 'pkcs8' }).toString(),
+      JWT_SIGNING_KEY: generateKeyPairSync('ed25519')
+        .privateKey.export({ format: 'pem', type: 'pkcs8' })
+        .toString(),
       ROLE: 'api',
       ALLOW_EMBEDDED_STORE: 'true',
       KEYS_DHT: 'off',
@@ -149,7 +221,7 @@ await withRedis((redisUrl) => {
   });
 });
 
-it('keeps a spent budget when Redis restarts empty: new and repeated hashes are charged against the store\'s floor', async () => {
+it("keeps a spent budget when Redis restarts empty: new and repeated hashes are charged against the store's floor", async () => {
   const redis = await startPrivateRedis();
   const service = await startTestService({ REDIS_URL: redis.url, DISCOVERY_HASH_BUDGET: '1000' });
   try {
@@ -161,10 +233,14 @@ it('keeps a spent budget when Redis restarts empty: new and repeated hashes are 
     await redis.restartEmpty();
 
     // Until the process has reconnected (and rebuilt its mirrors) it may answer 503; never 200.
-    const afterLoss = await eventually(async () => {
-      const reply = await discover(api, caller, batch(600));
-      return reply.status === 503 ? undefined : reply;
-    }, 20_000, 'the reconnection to Redis');
+    const afterLoss = await eventually(
+      async () => {
+        const reply = await discover(api, caller, batch(600));
+        return reply.status === 503 ? undefined : reply;
+      },
+      20_000,
+      'the reconnection to Redis',
+    );
     expectFailure(afterLoss, 429, 'RATE_LIMIT_EXCEEDED');
     expect(Number(afterLoss.headers.get('retry-after'))).toBeGreaterThan(0);
     // Redis forgot which hashes were looked up: repeats cost again, and 600 do not fit in the 400 left.

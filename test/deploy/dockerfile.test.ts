@@ -13,7 +13,10 @@ const instructions = dockerfile
   .split('\n')
   .map((line) => line.trim())
   .filter((line) => line !== '' && !line.startsWith('#'));
-const stages = instructions.join('\n').split(/^(?=FROM )/m).filter((stage) => stage.startsWith('FROM '));
+const stages = instructions
+  .join('\n')
+  .split(/^(?=FROM )/m)
+  .filter((stage) => stage.startsWith('FROM '));
 const finalStage = stages.at(-1) ?? '';
 
 test('builds in one stage and runs from another, on an exactly pinned Node 20 image', () => {
@@ -40,5 +43,6 @@ test('runs as a numeric non-root user with a health check', () => {
 
 test('the build context leaves out dependencies, builds, data and the repository', () => {
   const ignored = readFileSync(join(REPO, '.dockerignore'), 'utf8').split('\n');
-  for (const entry of ['.git', 'node_modules', 'dist', 'data', '.env*']) expect(ignored).toContain(entry);
+  for (const entry of ['.git', 'node_modules', 'dist', 'data', '.env*'])
+    expect(ignored).toContain(entry);
 });

@@ -25,18 +25,25 @@ const config = envoyConfigMap(renderManifests([]));
 function transcodedBindings(): string[] {
   const transcoder = httpFilter(config.bootstrap, 'envoy.filters.http.grpc_json_transcoder');
   const descriptorFile = (transcoder.proto_descriptor as string).replace('/etc/envoy/', '');
-  const registry = createFileRegistry(fromBinary(FileDescriptorSetSchema, config.binaryData[descriptorFile] as Buffer));
-  const http = registry.getExtension('google.api.http') as GenExtension<MethodOptions, HttpRule> | undefined;
+  const registry = createFileRegistry(
+    fromBinary(FileDescriptorSetSchema, config.binaryData[descriptorFile] as Buffer),
+  );
+  const http = registry.getExtension('google.api.http') as
+    GenExtension<MethodOptions, HttpRule> | undefined;
   if (!http) throw new Error('the descriptor set lacks google.api.http');
   return (transcoder.services as string[]).flatMap((name) => {
     const service = registry.getService(name);
     if (!service) throw new Error(`the transcoder names ${name}, which the descriptor set lacks`);
-    return service.methods.filter((method) => hasOption(method, http)).flatMap((method) => {
-      const rule = getOption(method, http);
-      return [rule, ...rule.additionalBindings].map(({ pattern }) =>
-        pattern.case === 'custom' ? `${pattern.value.kind.toUpperCase()} ${pattern.value.path}` : `${pattern.case?.toUpperCase()} ${pattern.value}`,
-      );
-    });
+    return service.methods
+      .filter((method) => hasOption(method, http))
+      .flatMap((method) => {
+        const rule = getOption(method, http);
+        return [rule, ...rule.additionalBindings].map(({ pattern }) =>
+          pattern.case === 'custom'
+            ? `${pattern.value.kind.toUpperCase()} ${pattern.value.path}`
+            : `${pattern.case?.toUpperCase()} ${pattern.value}`,
+        );
+      });
   });
 }
 
@@ -46,7 +53,10 @@ const samplePath = (template: string) => template.replace(/\{[^}]*\}/g, 'sample'
 /** Whether Envoy hands a path to the api pods' in-process gateway untouched (media bytes). */
 const passedToGateway = (path: string) => {
   const route = routeFor(config.bootstrap, path);
-  return route?.route?.cluster === 'api_http' && route.typed_per_filter_config?.['envoy.filters.http.grpc_json_transcoder']?.disabled === true;
+  return (
+    route?.route?.cluster === 'api_http' &&
+    route.typed_per_filter_config?.['envoy.filters.http.grpc_json_transcoder']?.disabled === true
+  );
 };
 
 /**
@@ -62,16 +72,22 @@ function envoyServedRoutes(): string[] {
       return passedToGateway(samplePath(alias)) ? [route, `${method} ${alias}`] : [route];
     }
     const served = [route];
-    const metadata = routeFor(config.bootstrap, samplePath(template))?.metadata?.filter_metadata?.['messaging.api_versioning'];
+    const metadata = routeFor(config.bootstrap, samplePath(template))?.metadata?.filter_metadata?.[
+      'messaging.api_versioning'
+    ];
     if (metadata && template.startsWith(`${metadata.current_prefix}/`)) {
-      served.push(`${method} ${metadata.legacy_prefix}${template.slice(String(metadata.current_prefix).length)}`);
+      served.push(
+        `${method} ${metadata.legacy_prefix}${template.slice(String(metadata.current_prefix).length)}`,
+      );
     }
     return served;
   });
 }
 
 test('Envoy transcodes exactly the routes of the in-process gateway', () => {
-  const gateway = buildRouteTable(apiServices).map((route) => `${route.httpMethod} ${route.template}`);
+  const gateway = buildRouteTable(apiServices).map(
+    (route) => `${route.httpMethod} ${route.template}`,
+  );
   expect(gateway.length).toBeGreaterThan(100);
   expect(envoyServedRoutes().sort()).toEqual(gateway.sort());
 });
@@ -83,11 +99,19 @@ test('every API path reaches the transcoder and the api pods, with the versionin
   for (const route of buildRouteTable(apiServices)) {
     const envoyRoute = routeFor(config.bootstrap, samplePath(route.template));
     if (MEDIA_BYTES.has(route.method.name)) {
-      expect({ template: route.template, passed: passedToGateway(samplePath(route.template)) }).toEqual({ template: route.template, passed: true });
+      expect({
+        template: route.template,
+        passed: passedToGateway(samplePath(route.template)),
+      }).toEqual({ template: route.template, passed: true });
       continue;
     }
-    expect({ template: route.template, cluster: envoyRoute?.route?.cluster }).toEqual({ template: route.template, cluster: 'api_grpc' });
-    expect(envoyRoute?.typed_per_filter_config?.['envoy.filters.http.grpc_json_transcoder']?.disabled).not.toBe(true);
+    expect({ template: route.template, cluster: envoyRoute?.route?.cluster }).toEqual({
+      template: route.template,
+      cluster: 'api_grpc',
+    });
+    expect(
+      envoyRoute?.typed_per_filter_config?.['envoy.filters.http.grpc_json_transcoder']?.disabled,
+    ).not.toBe(true);
     expect(envoyRoute?.metadata?.filter_metadata?.['messaging.api_versioning']).toMatchObject({
       current_prefix: CURRENT.prefix,
       current_version: CURRENT.version,
@@ -99,19 +123,36 @@ test('every API path reaches the transcoder and the api pods, with the versionin
 });
 
 test('operational paths go to the api pods over HTTP, /ws to the ws pods as a WebSocket without timeout', () => {
-  for (const path of ['/health', '/health/ready', '/health/live', '/metrics', '/swagger', '/swagger/index.html']) {
+  for (const path of [
+    '/health',
+    '/health/ready',
+    '/health/live',
+    '/metrics',
+    '/swagger',
+    '/swagger/index.html',
+  ]) {
     const route = routeFor(config.bootstrap, path);
     expect({ path, cluster: route?.route?.cluster }).toEqual({ path, cluster: 'api_http' });
-    expect(route?.typed_per_filter_config?.['envoy.filters.http.grpc_json_transcoder']?.disabled).toBe(true);
+    expect(
+      route?.typed_per_filter_config?.['envoy.filters.http.grpc_json_transcoder']?.disabled,
+    ).toBe(true);
   }
   const ws = routeFor(config.bootstrap, '/ws');
-  expect(ws?.route).toMatchObject({ cluster: 'ws_http', timeout: '0s', idle_timeout: '0s', upgrade_configs: [{ upgrade_type: 'websocket' }] });
+  expect(ws?.route).toMatchObject({
+    cluster: 'ws_http',
+    timeout: '0s',
+    idle_timeout: '0s',
+    upgrade_configs: [{ upgrade_type: 'websocket' }],
+  });
 });
 
 test('the committed Envoy descriptor set and service list are what scripts/envoy-descriptor.sh makes from proto/', () => {
   const out = mkdtempSync(join(tmpdir(), 'envoy-descriptor-'));
   execFileSync('bash', [join(REPO, 'scripts', 'envoy-descriptor.sh'), out], { stdio: 'pipe' });
   for (const file of ['api-descriptor.binpb', 'api-services.txt']) {
-    expect({ file, current: readFileSync(join(out, file)).equals(readFileSync(join(REPO, 'envoy', file))) }).toEqual({ file, current: true });
+    expect({
+      file,
+      current: readFileSync(join(out, file)).equals(readFileSync(join(REPO, 'envoy', file))),
+    }).toEqual({ file, current: true });
   }
 });

@@ -6,12 +6,21 @@ import { Code, ConnectError } from '@connectrpc/connect';
 import type { UnaryRequest } from '@connectrpc/connect';
 import { gone, invalidArgument, rateLimited } from '../../src/platform/errors/api-error.js';
 import { renderError } from '../../src/platform/errors/http-status.js';
-import { ERROR_ENVELOPE_HEADER, restErrorMetadata, withRestRendering } from '../../src/grpc/rest-error-metadata.js';
+import {
+  ERROR_ENVELOPE_HEADER,
+  restErrorMetadata,
+  withRestRendering,
+} from '../../src/grpc/rest-error-metadata.js';
 
-const envelopeOf = (error: ConnectError) => JSON.parse(error.metadata.get(ERROR_ENVELOPE_HEADER) ?? 'null');
+const envelopeOf = (error: ConnectError) =>
+  JSON.parse(error.metadata.get(ERROR_ENVELOPE_HEADER) ?? 'null');
 
 test.each([
-  ['410 for a gone resource, which no gRPC code maps to', gone('This message was already viewed'), 410],
+  [
+    '410 for a gone resource, which no gRPC code maps to',
+    gone('This message was already viewed'),
+    410,
+  ],
   ['400 with the reason', invalidArgument('username is required', 'USERNAME_REQUIRED'), 400],
   ['429 with the per-endpoint body', rateLimited(5, 60_000, 12_000, true), 429],
 ])('%s', (_, error, status) => {
@@ -32,7 +41,11 @@ test('anything but a Connect error is an opaque internal error', () => {
   const rendered = withRestRendering(new Error('database password is hunter2'));
   expect(rendered.code).toBe(Code.Internal);
   expect(rendered.metadata.get('x-http-status')).toBe('500');
-  expect(envelopeOf(rendered)).toEqual({ success: false, error: 'Internal server error', code: 'INTERNAL' });
+  expect(envelopeOf(rendered)).toEqual({
+    success: false,
+    error: 'Internal server error',
+    code: 'INTERNAL',
+  });
 });
 
 test('non-ASCII text is escaped so the envelope is a valid metadata value', () => {

@@ -11,12 +11,19 @@ import type { SharedState } from '../../src/platform/shared-state/shared-state.j
 import { eventJson } from '../../src/events/event-envelope.js';
 import { UserEventStream } from '../../src/events/user-event-stream.js';
 import type { StreamedEvent } from '../../src/events/user-event-stream.js';
-import { deleteKeys, uniqueTestPrefix, withRedis } from '../platform/shared-state/redis-for-tests.js';
+import {
+  deleteKeys,
+  uniqueTestPrefix,
+  withRedis,
+} from '../platform/shared-state/redis-for-tests.js';
 
 const logger = createLogger('silent');
 const USER = '0x' + 'c'.repeat(40);
 
-function describeDedupe(name: string, open: () => Promise<{ state: SharedState; dispose(): Promise<void> }>) {
+function describeDedupe(
+  name: string,
+  open: () => Promise<{ state: SharedState; dispose(): Promise<void> }>,
+) {
   describe(`durable events with a dedupe key on ${name}`, () => {
     let opened: { state: SharedState; dispose(): Promise<void> };
     beforeAll(async () => {
@@ -29,13 +36,30 @@ function describeDedupe(name: string, open: () => Promise<{ state: SharedState; 
       const received: StreamedEvent[] = [];
       const unsubscribe = await stream.subscribe(USER, (event) => received.push(event));
       try {
-        const first = await stream.publishDurable(USER, eventJson('message.new', { n: 1 }), 'message.new:m1');
-        const again = await stream.publishDurable(USER, eventJson('message.new', { n: 2 }), 'message.new:m1');
-        const other = await stream.publishDurable(USER, eventJson('message.new', { n: 3 }), 'message.new:m2');
-        const plain = [await stream.publishDurable(USER, eventJson('message.read', { n: 4 })), await stream.publishDurable(USER, eventJson('message.read', { n: 4 }))];
+        const first = await stream.publishDurable(
+          USER,
+          eventJson('message.new', { n: 1 }),
+          'message.new:m1',
+        );
+        const again = await stream.publishDurable(
+          USER,
+          eventJson('message.new', { n: 2 }),
+          'message.new:m1',
+        );
+        const other = await stream.publishDurable(
+          USER,
+          eventJson('message.new', { n: 3 }),
+          'message.new:m2',
+        );
+        const plain = [
+          await stream.publishDurable(USER, eventJson('message.read', { n: 4 })),
+          await stream.publishDurable(USER, eventJson('message.read', { n: 4 })),
+        ];
 
         expect([first, again, other, ...plain]).toEqual([1, 1, 2, 3, 4]);
-        const kept = (await stream.frames(USER, 1, 4))!.map((frame) => (JSON.parse(frame) as { data: { n: number } }).data.n);
+        const kept = (await stream.frames(USER, 1, 4))!.map(
+          (frame) => (JSON.parse(frame) as { data: { n: number } }).data.n,
+        );
         expect(kept).toEqual([1, 3, 4, 4]);
         await new Promise((resolve) => setTimeout(resolve, 100));
         expect(received.map((event) => event.seq)).toEqual([1, 2, 3, 4]);

@@ -5,7 +5,12 @@
  * is stored without sequence holes, and every stored message reaches its recipient's device
  * (whose connection never dropped) or the device is told to resync.
  */
-import { expectEveryAcknowledgedStored, expectNoSequenceHoles, expectNoSilentGap, histories } from './support/checks.js';
+import {
+  expectEveryAcknowledgedStored,
+  expectNoSequenceHoles,
+  expectNoSilentGap,
+  histories,
+} from './support/checks.js';
 import type { StoredMessage } from './support/checks.js';
 import { startCluster } from './support/fault-cluster.js';
 import type { FaultCluster } from './support/fault-cluster.js';
@@ -38,7 +43,11 @@ beforeAll(async () => {
   await load.stop();
   stored = await histories(cluster.http, load);
   // Give live delivery of the last messages its moment; the checks then say what is missing.
-  await Promise.allSettled([...stored].map(([conversation, messages]) => devices.get(conversation)!.received(messages.at(-1)!.id, 5000)));
+  await Promise.allSettled(
+    [...stored].map(([conversation, messages]) =>
+      devices.get(conversation)!.received(messages.at(-1)!.id, 5000),
+    ),
+  );
   const unreachable = load.refusals.filter((refusal) => refusal.status === 'no connection').length;
   console.log(
     `api pod killed: ${ROUNDS} kill -9 rounds, ${load.acknowledgedCount} acknowledged sends, ${unreachable} sends found no api process, ` +
@@ -59,9 +68,12 @@ it('sequence numbers have no hole after the crashes (defect 7)', () => {
 });
 
 it('the devices on the ws pods stayed connected through the api outage', () => {
-  expect([...devices.values()].map((device) => device.closeCodes)).toEqual([...devices.values()].map(() => []));
+  expect([...devices.values()].map((device) => device.closeCodes)).toEqual(
+    [...devices.values()].map(() => []),
+  );
 });
 
-it('every stored message reached its recipient\'s device, or the device was told to resync', async () => {
-  for (const [conversation, messages] of stored) await expectNoSilentGap(devices.get(conversation)!, messages, { exact: false });
+it("every stored message reached its recipient's device, or the device was told to resync", async () => {
+  for (const [conversation, messages] of stored)
+    await expectNoSilentGap(devices.get(conversation)!, messages, { exact: false });
 });

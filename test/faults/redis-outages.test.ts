@@ -19,7 +19,15 @@ import type { WsOutcome } from '../support/session-ws.js';
 import type { Reply } from '../support/session-api.js';
 import { sleep } from '../support/session-api.js';
 import { bearer } from '../support/wallet.js';
-import { expectEveryAcknowledgedStored, expectMarksHold, expectNoSequenceHoles, expectNoSilentGap, expectUnavailable, histories, makeSecurityMarks } from './support/checks.js';
+import {
+  expectEveryAcknowledgedStored,
+  expectMarksHold,
+  expectNoSequenceHoles,
+  expectNoSilentGap,
+  expectUnavailable,
+  histories,
+  makeSecurityMarks,
+} from './support/checks.js';
 import type { SecurityMarks } from './support/checks.js';
 import { startCluster } from './support/fault-cluster.js';
 import type { FaultCluster } from './support/fault-cluster.js';
@@ -43,9 +51,24 @@ interface Outage {
 }
 
 const outages: Outage[] = [
-  { name: 'Redis frozen (SIGSTOP)', begin: (redis) => redis.freeze(), end: (redis) => redis.thaw(), probed: true },
-  { name: 'Redis stopped, then started again (empty)', begin: (redis) => redis.stop(), end: (redis) => redis.start(), probed: true },
-  { name: 'Redis restarted empty', begin: (redis) => redis.restartEmpty(), end: () => undefined, probed: false },
+  {
+    name: 'Redis frozen (SIGSTOP)',
+    begin: (redis) => redis.freeze(),
+    end: (redis) => redis.thaw(),
+    probed: true,
+  },
+  {
+    name: 'Redis stopped, then started again (empty)',
+    begin: (redis) => redis.stop(),
+    end: (redis) => redis.start(),
+    probed: true,
+  },
+  {
+    name: 'Redis restarted empty',
+    begin: (redis) => redis.restartEmpty(),
+    end: () => undefined,
+    probed: false,
+  },
 ];
 
 /** What the service answered while Redis was away. */
@@ -97,11 +120,22 @@ describe.each(outages)('$name', (outage) => {
     const endedAt = load.now();
     // Recovered: sends are acknowledged again, and every device gets what is sent from now on.
     await load.acknowledgedMore(40);
-    await Promise.all([...devices].map(([conversation, device]) => device.received(load.acknowledged.get(conversation)!.at(-1)!.id)));
+    await Promise.all(
+      [...devices].map(([conversation, device]) =>
+        device.received(load.acknowledged.get(conversation)!.at(-1)!.id),
+      ),
+    );
     recoveryMs = load.firstAcknowledgedAfter(endedAt)! - endedAt;
     refusals = load.refusals.filter((refusal) => refusal.at >= beganAt && refusal.at < endedAt);
-    alarmsLogged = Object.fromEntries(processes().map((pod, index) => [['api', 'ws1', 'ws2'][index]!, alarmLines(pod.output().slice(logsBefore[index]))]));
-    const statuses = countBy(refusals.map((refusal) => `${refusal.status}${refusal.code ? ` ${refusal.code}` : ''}`));
+    alarmsLogged = Object.fromEntries(
+      processes().map((pod, index) => [
+        ['api', 'ws1', 'ws2'][index]!,
+        alarmLines(pod.output().slice(logsBefore[index])),
+      ]),
+    );
+    const statuses = countBy(
+      refusals.map((refusal) => `${refusal.status}${refusal.code ? ` ${refusal.code}` : ''}`),
+    );
     figures.push(
       `- ${outage.name}: outage ${endedAt - beganAt} ms; sends refused meanwhile ${JSON.stringify(statuses)} (slowest refusal ${Math.max(0, ...refusals.map((refusal) => refusal.tookMs))} ms); ` +
         `first acknowledged send ${recoveryMs} ms after Redis was back; warning and error log lines ${JSON.stringify(alarmsLogged)}; ` +
@@ -112,8 +146,19 @@ describe.each(outages)('$name', (outage) => {
   if (outage.probed) {
     it('sends are refused with 503 UNAVAILABLE and Retry-After, never 500 (defect 5)', () => {
       expect(refusals.length).toBeGreaterThan(0);
-      const notUnavailable = refusals.filter((refusal) => refusal.status !== 503 || refusal.code !== 'UNAVAILABLE' || !/^[1-9]\d*$/.test(refusal.retryAfter ?? ''));
-      expect(countBy(notUnavailable.map((refusal) => `${refusal.status} ${refusal.code} retry-after=${refusal.retryAfter}`))).toEqual({});
+      const notUnavailable = refusals.filter(
+        (refusal) =>
+          refusal.status !== 503 ||
+          refusal.code !== 'UNAVAILABLE' ||
+          !/^[1-9]\d*$/.test(refusal.retryAfter ?? ''),
+      );
+      expect(
+        countBy(
+          notUnavailable.map(
+            (refusal) => `${refusal.status} ${refusal.code} retry-after=${refusal.retryAfter}`,
+          ),
+        ),
+      ).toEqual({});
     });
 
     it('history and ws-ticket answer 503 UNAVAILABLE with Retry-After (defect 5)', () => {
@@ -122,8 +167,13 @@ describe.each(outages)('$name', (outage) => {
     });
 
     it('a new /ws connection is closed with 4503, and readiness reports 503 (defect 5)', () => {
-      const closeCodes = during!.newWebSockets.map((outcome) => ('closeCode' in outcome ? outcome.closeCode : outcome.opened ? 'opened' : outcome.status));
-      expect({ closeCodes, readiness: during!.readiness }).toEqual({ closeCodes: cluster.wsPods.map(() => 4503), readiness: 503 });
+      const closeCodes = during!.newWebSockets.map((outcome) =>
+        'closeCode' in outcome ? outcome.closeCode : outcome.opened ? 'opened' : outcome.status,
+      );
+      expect({ closeCodes, readiness: during!.readiness }).toEqual({
+        closeCodes: cluster.wsPods.map(() => 4503),
+        readiness: 503,
+      });
     });
 
     it('the spent signature is not accepted while its record cannot be read', () => {
@@ -131,8 +181,13 @@ describe.each(outages)('$name', (outage) => {
     });
 
     it('the log says Redis is down about once per interval, not once per request (defect 5)', () => {
-      const tooChatty = Object.entries(alarmsLogged).filter(([, lines]) => lines > MAX_ALARM_LINES_PER_OUTAGE);
-      expect({ processesLoggingMoreThan: MAX_ALARM_LINES_PER_OUTAGE, alarmLines: Object.fromEntries(tooChatty) }).toEqual({ processesLoggingMoreThan: MAX_ALARM_LINES_PER_OUTAGE, alarmLines: {} });
+      const tooChatty = Object.entries(alarmsLogged).filter(
+        ([, lines]) => lines > MAX_ALARM_LINES_PER_OUTAGE,
+      );
+      expect({
+        processesLoggingMoreThan: MAX_ALARM_LINES_PER_OUTAGE,
+        alarmLines: Object.fromEntries(tooChatty),
+      }).toEqual({ processesLoggingMoreThan: MAX_ALARM_LINES_PER_OUTAGE, alarmLines: {} });
     });
   }
 
@@ -152,7 +207,8 @@ describe('after the three outages', () => {
     const stored = await histories(cluster.http, load);
     expectEveryAcknowledgedStored(load, stored);
     expectNoSequenceHoles(stored);
-    for (const [conversation, messages] of stored) await expectNoSilentGap(devices.get(conversation)!, messages, { exact: false });
+    for (const [conversation, messages] of stored)
+      await expectNoSilentGap(devices.get(conversation)!, messages, { exact: false });
   });
 });
 
@@ -163,10 +219,17 @@ function processes(): ChildService[] {
 async function probe(marks: SecurityMarks): Promise<DuringOutage> {
   const someone = [...devices.keys()][0]!;
   const [history, wsTicket, spentSignIn, newWebSockets, readiness] = await Promise.all([
-    cluster.http.get(`/api/v1/messages?peer_address=${someone.sender.user.address}`, bearer(someone.recipient)),
+    cluster.http.get(
+      `/api/v1/messages?peer_address=${someone.sender.user.address}`,
+      bearer(someone.recipient),
+    ),
     cluster.http.post('/api/v1/auth/ws-ticket', {}, bearer(someone.recipient)),
     cluster.http.post('/api/v1/initialize', marks.spentSignIn),
-    Promise.all(cluster.wsPods.map((pod) => connectWs(pod.baseUrl, { protocols: ['bearer', someone.recipient.accessToken] }))),
+    Promise.all(
+      cluster.wsPods.map((pod) =>
+        connectWs(pod.baseUrl, { protocols: ['bearer', someone.recipient.accessToken] }),
+      ),
+    ),
     fetch(`${cluster.api.baseUrl}/health/ready`).then((response) => response.status),
   ]);
   return { history, wsTicket, spentSignIn, newWebSockets, readiness };

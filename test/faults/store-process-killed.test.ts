@@ -8,7 +8,13 @@
  * them stays spent (defects 2 and 3: today both marks live only in shared state, which this
  * process keeps in memory).
  */
-import { expectEveryAcknowledgedStored, expectMarksHold, expectNoSequenceHoles, histories, makeSecurityMarks } from './support/checks.js';
+import {
+  expectEveryAcknowledgedStored,
+  expectMarksHold,
+  expectNoSequenceHoles,
+  histories,
+  makeSecurityMarks,
+} from './support/checks.js';
 import type { SecurityMarks, StoredMessage } from './support/checks.js';
 import { startSingleProcess } from './support/fault-cluster.js';
 import type { FaultCluster } from './support/fault-cluster.js';
@@ -39,7 +45,9 @@ beforeAll(async () => {
   await load.acknowledgedMore(SENDS_PER_ROUND);
   await load.stop();
   stored = await histories(service.http, load);
-  const duplicates = [...load.acknowledged.values()].flat().filter((message) => message.duplicate).length;
+  const duplicates = [...load.acknowledged.values()]
+    .flat()
+    .filter((message) => message.duplicate).length;
   console.log(
     `store process killed: ${ROUNDS} kill -9 rounds, ${load.acknowledgedCount} acknowledged sends (${duplicates} of them retries answered "duplicate"), ` +
       `${load.refusals.length} refused or unanswered attempts, kill to ready ${downtimes.join(' / ')} ms`,

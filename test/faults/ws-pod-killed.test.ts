@@ -37,7 +37,11 @@ beforeAll(async () => {
   await load.acknowledgedMore(100);
   await load.stop();
   stored = await histories(cluster.http, load);
-  await Promise.all([...stored].map(([conversation, messages]) => devices.get(conversation)!.received(messages.at(-1)!.id)));
+  await Promise.all(
+    [...stored].map(([conversation, messages]) =>
+      devices.get(conversation)!.received(messages.at(-1)!.id),
+    ),
+  );
   const closes = [...devices.values()].flatMap((device) => device.closeCodes);
   console.log(
     `ws pod killed: 2 rounds, ${load.acknowledgedCount} acknowledged sends to ${devices.size} devices; ` +
@@ -54,5 +58,6 @@ it('every acknowledged message is stored', () => {
 });
 
 it('each device, moved to the surviving pod with its position, got exactly every stored message, once, in order', async () => {
-  for (const [conversation, messages] of stored) await expectNoSilentGap(devices.get(conversation)!, messages, { exact: true });
+  for (const [conversation, messages] of stored)
+    await expectNoSilentGap(devices.get(conversation)!, messages, { exact: true });
 });

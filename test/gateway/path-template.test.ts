@@ -1,4 +1,8 @@
-import { PathTemplateError, parsePathTemplate, templateShape } from '../../src/gateway/routing/path-template.js';
+import {
+  PathTemplateError,
+  parsePathTemplate,
+  templateShape,
+} from '../../src/gateway/routing/path-template.js';
 
 describe('parsePathTemplate', () => {
   it('parses literals and variables', () => {

@@ -12,7 +12,8 @@ import { ApproveRecoveryRequestSchema } from '../../src/gen/service/v1/recovery_
 import type { HttpRoute } from '../../src/gateway/routing/route-table.js';
 import { requestMessage } from '../../src/gateway/transcoding/request-message.js';
 
-const route = (input: DescMessage, body: '*' | '') => ({ method: { input }, body }) as unknown as HttpRoute;
+const route = (input: DescMessage, body: '*' | '') =>
+  ({ method: { input }, body }) as unknown as HttpRoute;
 const input = (query = '', variables: Record<string, string> = {}, body?: unknown) => ({
   query: new URLSearchParams(query),
   variables: new Map(Object.entries(variables)),
@@ -47,11 +48,21 @@ describe('query parameters', () => {
   });
 
   it('convert booleans, repeated values and dotted nested fields', () => {
-    const field = requestMessage(route(FieldDescriptorProtoSchema, ''), input('proto3_optional=true&number=7&options.deprecated=true'));
+    const field = requestMessage(
+      route(FieldDescriptorProtoSchema, ''),
+      input('proto3_optional=true&number=7&options.deprecated=true'),
+    );
     expect(field).toMatchObject({ proto3Optional: true, number: 7, options: { deprecated: true } });
-    const file = requestMessage(route(FileDescriptorProtoSchema, ''), input('dependency=a.proto&dependency=b.proto&public_dependency=1'));
+    const file = requestMessage(
+      route(FileDescriptorProtoSchema, ''),
+      input('dependency=a.proto&dependency=b.proto&public_dependency=1'),
+    );
     expect(file).toMatchObject({ dependency: ['a.proto', 'b.proto'], publicDependency: [1] });
-    expect(refusal(() => requestMessage(route(FieldDescriptorProtoSchema, ''), input('proto3_optional=yes'))).code).toBe(Code.InvalidArgument);
+    expect(
+      refusal(() =>
+        requestMessage(route(FieldDescriptorProtoSchema, ''), input('proto3_optional=yes')),
+      ).code,
+    ).toBe(Code.InvalidArgument);
   });
 
   it('never override a path variable', () => {
@@ -64,20 +75,31 @@ describe('bodies', () => {
   const post = route(ApproveRecoveryRequestSchema, '*');
 
   it('take the body and let path variables win over body members', () => {
-    const message = requestMessage(post, input('', { request_id: 'r-path' }, { request_id: 'r-body', message: 'm', signature: '0x1' }));
+    const message = requestMessage(
+      post,
+      input('', { request_id: 'r-path' }, { request_id: 'r-body', message: 'm', signature: '0x1' }),
+    );
     expect(message).toMatchObject({ requestId: 'r-path', message: 'm', signature: '0x1' });
   });
 
   it('accept both the JSON name and the proto name of a member', () => {
     const fieldPost = route(FieldDescriptorProtoSchema, '*');
-    expect(requestMessage(fieldPost, input('', {}, { proto3Optional: true }))).toMatchObject({ proto3Optional: true });
-    expect(requestMessage(fieldPost, input('', {}, { proto3_optional: true }))).toMatchObject({ proto3Optional: true });
+    expect(requestMessage(fieldPost, input('', {}, { proto3Optional: true }))).toMatchObject({
+      proto3Optional: true,
+    });
+    expect(requestMessage(fieldPost, input('', {}, { proto3_optional: true }))).toMatchObject({
+      proto3Optional: true,
+    });
     // The spec's snake_case members have no camelCase spelling.
-    expect(refusal(() => requestMessage(post, input('', {}, { requestId: 'r1' }))).code).toBe(Code.InvalidArgument);
+    expect(refusal(() => requestMessage(post, input('', {}, { requestId: 'r1' }))).code).toBe(
+      Code.InvalidArgument,
+    );
   });
 
   it('ignore the query string when the body is the whole request', () => {
-    expect(requestMessage(post, input('message=from-query', {}, { message: 'from-body' }))).toMatchObject({ message: 'from-body' });
+    expect(
+      requestMessage(post, input('message=from-query', {}, { message: 'from-body' })),
+    ).toMatchObject({ message: 'from-body' });
   });
 
   it.each([
@@ -87,6 +109,8 @@ describe('bodies', () => {
     ['an unknown member', { nope: 1 }],
     ['a mistyped member', { message: 42 }],
   ])('refuse %s', (_, body) => {
-    expect(refusal(() => requestMessage(post, input('', {}, body))).code).toBe(Code.InvalidArgument);
+    expect(refusal(() => requestMessage(post, input('', {}, body))).code).toBe(
+      Code.InvalidArgument,
+    );
   });
 });

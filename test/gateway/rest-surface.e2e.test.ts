@@ -9,7 +9,11 @@ const { service } = serviceForThisFile({ MAX_BODY_BYTES: '2048' });
 
 const url = (path: string) => `${service.baseUrl}${path}`;
 const postJson = (path: string, body: unknown, headers: Record<string, string> = {}) =>
-  fetch(url(path), { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+  fetch(url(path), {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
 
 describe('GET /api/version', () => {
   it('answers on /api/v1 with the spec shape and stable headers', async () => {
@@ -18,7 +22,12 @@ describe('GET /api/version', () => {
     expect(await response.json()).toEqual({
       success: true,
       message: 'API version information',
-      data: { version: 'v1', deprecated: false, supported_versions: ['v1'], current_path: '/api/v1' },
+      data: {
+        version: 'v1',
+        deprecated: false,
+        supported_versions: ['v1'],
+        current_path: '/api/v1',
+      },
     });
     expect(response.headers.get('x-api-version')).toBe('v1');
     expect(response.headers.get('x-api-stability')).toBe('stable');
@@ -30,7 +39,12 @@ describe('GET /api/version', () => {
     const response = await fetch(url('/api/version'));
     expect(response.status).toBe(200);
     const body = (await response.json()) as Json;
-    expect(body.data).toEqual({ version: 'v1', deprecated: true, supported_versions: ['v1'], current_path: '/api/v1' });
+    expect(body.data).toEqual({
+      version: 'v1',
+      deprecated: true,
+      supported_versions: ['v1'],
+      current_path: '/api/v1',
+    });
     expect(response.headers.get('x-api-version')).toBe('v1');
     expect(response.headers.get('x-api-stability')).toBe('deprecated');
     expect(response.headers.get('deprecation')).toBe('true');
@@ -39,12 +53,20 @@ describe('GET /api/version', () => {
   });
 
   it('honours Accept: application/vnd.service.v1+json and refuses unknown versions', async () => {
-    const v1 = await fetch(url('/api/version'), { headers: { accept: 'application/vnd.service.v1+json' } });
+    const v1 = await fetch(url('/api/version'), {
+      headers: { accept: 'application/vnd.service.v1+json' },
+    });
     expect(v1.status).toBe(200);
     expect(v1.headers.get('content-type')).toBe('application/vnd.service.v1+json');
-    const v9 = await fetch(url('/api/v1/version'), { headers: { accept: 'application/vnd.service.v9+json' } });
+    const v9 = await fetch(url('/api/v1/version'), {
+      headers: { accept: 'application/vnd.service.v9+json' },
+    });
     expect(v9.status).toBe(406);
-    expect(await v9.json()).toEqual({ success: false, error: 'API version v9 is not served', code: 'UNSUPPORTED_API_VERSION' });
+    expect(await v9.json()).toEqual({
+      success: false,
+      error: 'API version v9 is not served',
+      code: 'UNSUPPORTED_API_VERSION',
+    });
   });
 });
 
@@ -52,7 +74,11 @@ describe('failures use the envelope', () => {
   it('404 for an unknown route, with version headers', async () => {
     const response = await fetch(url('/api/v1/no-such-thing'));
     expect(response.status).toBe(404);
-    expect(await response.json()).toEqual({ success: false, error: 'No route for GET /api/v1/no-such-thing', code: 'NOT_FOUND' });
+    expect(await response.json()).toEqual({
+      success: false,
+      error: 'No route for GET /api/v1/no-such-thing',
+      code: 'NOT_FOUND',
+    });
     expect(response.headers.get('x-api-version')).toBe('v1');
   });
 
@@ -70,9 +96,17 @@ describe('failures use the envelope', () => {
   });
 
   it('400 for malformed JSON', async () => {
-    const response = await fetch(url('/api/v1/errors'), { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"errors": [' });
+    const response = await fetch(url('/api/v1/errors'), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"errors": [',
+    });
     expect(response.status).toBe(400);
-    expect(await response.json()).toEqual({ success: false, error: 'Malformed JSON body', code: 'MALFORMED_JSON' });
+    expect(await response.json()).toEqual({
+      success: false,
+      error: 'Malformed JSON body',
+      code: 'MALFORMED_JSON',
+    });
   });
 
   it('400 for a body that is not an object, or has unknown or mistyped members', async () => {
@@ -90,7 +124,11 @@ describe('failures use the envelope', () => {
   });
 
   it('415 for a body that is not JSON', async () => {
-    const response = await fetch(url('/api/v1/errors'), { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'hello' });
+    const response = await fetch(url('/api/v1/errors'), {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain' },
+      body: 'hello',
+    });
     expect(response.status).toBe(415);
     expect(((await response.json()) as Json).code).toBe('UNSUPPORTED_MEDIA_TYPE');
   });
@@ -98,13 +136,24 @@ describe('failures use the envelope', () => {
 
 describe('request ids', () => {
   it('echoes a well-formed X-Request-Id and logs with it', async () => {
-    const response = await fetch(url('/api/v1/version'), { headers: { 'x-request-id': 'req-abc.123' } });
+    const response = await fetch(url('/api/v1/version'), {
+      headers: { 'x-request-id': 'req-abc.123' },
+    });
     expect(response.headers.get('x-request-id')).toBe('req-abc.123');
-    expect(service.logs.some((line) => line.requestId === 'req-abc.123' && line.route === '/api/v1/version' && line.status === 200)).toBe(true);
+    expect(
+      service.logs.some(
+        (line) =>
+          line.requestId === 'req-abc.123' &&
+          line.route === '/api/v1/version' &&
+          line.status === 200,
+      ),
+    ).toBe(true);
   });
 
   it('replaces a malformed one with a generated id', async () => {
-    const response = await fetch(url('/api/v1/version'), { headers: { 'x-request-id': 'bad id with spaces' } });
+    const response = await fetch(url('/api/v1/version'), {
+      headers: { 'x-request-id': 'bad id with spaces' },
+    });
     expect(response.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
   });
 });
@@ -128,13 +177,28 @@ describe('POST /errors', () => {
     ],
   };
 
-  it.each(['/errors', '/api/errors', '/api/v1/errors'])('accepts a valid batch at %s and logs each error', async (path) => {
-    const response = await postJson(path, batch, { 'x-request-id': `errors-${path.length}` });
-    expect(response.status).toBe(200);
-    expect(await response.json()).toEqual({ success: true, message: 'Errors recorded', accepted: 1 });
-    const logged = service.logs.find((line) => line.requestId === `errors-${path.length}` && line.msg === 'frontend error');
-    expect(logged).toMatchObject({ frontendError: { message: batch.errors[0]!.message, errorType: 'TypeError', additionalInfo: { release: '1.2.3' } } });
-  });
+  it.each(['/errors', '/api/errors', '/api/v1/errors'])(
+    'accepts a valid batch at %s and logs each error',
+    async (path) => {
+      const response = await postJson(path, batch, { 'x-request-id': `errors-${path.length}` });
+      expect(response.status).toBe(200);
+      expect(await response.json()).toEqual({
+        success: true,
+        message: 'Errors recorded',
+        accepted: 1,
+      });
+      const logged = service.logs.find(
+        (line) => line.requestId === `errors-${path.length}` && line.msg === 'frontend error',
+      );
+      expect(logged).toMatchObject({
+        frontendError: {
+          message: batch.errors[0]!.message,
+          errorType: 'TypeError',
+          additionalInfo: { release: '1.2.3' },
+        },
+      });
+    },
+  );
 
   it('refuses an empty batch and an error without message', async () => {
     for (const body of [{ errors: [] }, { errors: [{ errorType: 'TypeError' }] }]) {
@@ -145,9 +209,13 @@ describe('POST /errors', () => {
   });
 
   it('counts accepted errors in /metrics with bounded labels', async () => {
-    await postJson('/errors', { errors: [{ message: 'boom', errorType: 'MyVeryOwnError', environment: 'weird' }] });
+    await postJson('/errors', {
+      errors: [{ message: 'boom', errorType: 'MyVeryOwnError', environment: 'weird' }],
+    });
     const metrics = await (await fetch(url('/metrics'))).text();
-    expect(metrics).toMatch(/frontend_errors_total\{environment="production",error_type="TypeError"\} \d+/);
+    expect(metrics).toMatch(
+      /frontend_errors_total\{environment="production",error_type="TypeError"\} \d+/,
+    );
     expect(metrics).toMatch(/frontend_errors_total\{environment="other",error_type="other"\} 1/);
   });
 });
@@ -158,7 +226,11 @@ describe('ops routes', () => {
       const response = await fetch(url(path));
       expect(response.status).toBe(200);
       const body = (await response.json()) as Json;
-      expect(body).toMatchObject({ success: true, status: 'ok', checks: { store: { status: 'up' }, shared_state: { status: 'up' } } });
+      expect(body).toMatchObject({
+        success: true,
+        status: 'ok',
+        checks: { store: { status: 'up' }, shared_state: { status: 'up' } },
+      });
     }
     expect((await fetch(url('/health/live'))).status).toBe(200);
   });
@@ -166,9 +238,15 @@ describe('ops routes', () => {
   it('/metrics exposes HTTP metrics by route template and RPC metrics', async () => {
     await fetch(url('/api/v1/version'));
     const metrics = await (await fetch(url('/metrics'))).text();
-    expect(metrics).toMatch(/http_requests_total\{method="GET",route="\/api\/v1\/version",status="200"\} \d+/);
-    expect(metrics).toMatch(/http_request_duration_seconds_bucket\{method="GET",route="\/api\/v1\/version",status="200",le="0.005"\} \d+/);
-    expect(metrics).toMatch(/rpc_requests_total\{service="SystemService",method="GetVersion",code="ok",transport="rest"\} \d+/);
+    expect(metrics).toMatch(
+      /http_requests_total\{method="GET",route="\/api\/v1\/version",status="200"\} \d+/,
+    );
+    expect(metrics).toMatch(
+      /http_request_duration_seconds_bucket\{method="GET",route="\/api\/v1\/version",status="200",le="0.005"\} \d+/,
+    );
+    expect(metrics).toMatch(
+      /rpc_requests_total\{service="SystemService",method="GetVersion",code="ok",transport="rest"\} \d+/,
+    );
     expect(metrics).toContain('process_cpu_seconds_total');
   });
 });

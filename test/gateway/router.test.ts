@@ -32,7 +32,10 @@ describe('Router', () => {
       template: '/api/v1/groups/join/{invite_code}',
       variables: { invite_code: 'leave' },
     });
-    expect(found('GET', '/api/v1/groups/join')).toEqual({ template: '/api/v1/groups/{group_id}', variables: { group_id: 'join' } });
+    expect(found('GET', '/api/v1/groups/join')).toEqual({
+      template: '/api/v1/groups/{group_id}',
+      variables: { group_id: 'join' },
+    });
   });
 
   it('binds and percent-decodes variables', () => {
@@ -47,14 +50,20 @@ describe('Router', () => {
   });
 
   it('answers method-not-allowed with the allowed methods', () => {
-    expect(router.match('PUT', '/api/v1/groups/g1')).toEqual({ kind: 'method-not-allowed', allowed: ['GET'] });
+    expect(router.match('PUT', '/api/v1/groups/g1')).toEqual({
+      kind: 'method-not-allowed',
+      allowed: ['GET'],
+    });
   });
 
-  it.each(['/api/v1/groups', '/api/v1/groups/g1/', '/api/v1/unknown', '/api/v1/groups/%E0%A4%A/leave', '/'])(
-    'does not find %s',
-    (path) => {
-      expect(router.match('GET', path).kind === 'found').toBe(false);
-      expect(router.match('POST', path).kind === 'found').toBe(false);
-    },
-  );
+  it.each([
+    '/api/v1/groups',
+    '/api/v1/groups/g1/',
+    '/api/v1/unknown',
+    '/api/v1/groups/%E0%A4%A/leave',
+    '/',
+  ])('does not find %s', (path) => {
+    expect(router.match('GET', path).kind === 'found').toBe(false);
+    expect(router.match('POST', path).kind === 'found').toBe(false);
+  });
 });

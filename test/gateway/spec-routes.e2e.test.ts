@@ -8,7 +8,9 @@ import { serviceForThisFile } from '../support/service-for-tests.js';
 const { service } = serviceForThisFile();
 
 const requests = specRoutes().flatMap((route) =>
-  (route.method ? [route.method] : ['GET', 'POST']).flatMap((method) => bothPrefixes(route.path).map((path) => [method, path] as const)),
+  (route.method ? [route.method] : ['GET', 'POST']).flatMap((method) =>
+    bothPrefixes(route.path).map((path) => [method, path] as const),
+  ),
 );
 
 it.each(requests)('%s %s is served', async (method, path) => {

@@ -48,7 +48,10 @@ afterEach(async () => {
 });
 
 async function start(faultAfterStep: number): Promise<Api> {
-  running = await startChildService({ ...ENV, GROUP_CREATION_FAULT_EXIT_AFTER: String(faultAfterStep) }, { dataDir });
+  running = await startChildService(
+    { ...ENV, GROUP_CREATION_FAULT_EXIT_AFTER: String(faultAfterStep) },
+    { dataDir },
+  );
   return new Api(running.baseUrl);
 }
 
@@ -62,61 +65,108 @@ async function inStore<T>(read: (store: EmbeddedDocumentStore) => Promise<T>): P
   }
 }
 
-test.each(STEPS)('killed after step %i (%s): the next process finishes the group, whole and once', async (step) => {
-  let api = await start(step);
-  const [alice, bob, carol] = await Promise.all([signIn(api.baseUrl), signIn(api.baseUrl), signIn(api.baseUrl)]);
-  const picture = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#3366cc' } }).png().toBuffer();
-  const avatarId = expectOk(await api.post('/api/v1/upload-media', { kind: 'avatar', content_type: 'image/png', data: picture.toString('base64') }, bearer(alice))).media_id as string;
+test.each(STEPS)(
+  'killed after step %i (%s): the next process finishes the group, whole and once',
+  async (step) => {
+    let api = await start(step);
+    const [alice, bob, carol] = await Promise.all([
+      signIn(api.baseUrl),
+      signIn(api.baseUrl),
+      signIn(api.baseUrl),
+    ]);
+    const picture = await sharp({
+      create: { width: 8, height: 8, channels: 3, background: '#3366cc' },
+    })
+      .png()
+      .toBuffer();
+    const avatarId = expectOk(
+      await api.post(
+        '/api/v1/upload-media',
+        { kind: 'avatar', content_type: 'image/png', data: picture.toString('base64') },
+        bearer(alice),
+      ),
+    ).media_id as string;
 
-  const exited = new Promise<void>((resolve) => running!.process.once('exit', () => resolve()));
-  const reply = await fetch(api.url('/api/v1/groups/create'), {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...bearer(alice) },
-    body: JSON.stringify({ name: 'Crash', avatar_media_id: avatarId, member_addresses: [bob.user.address, carol.user.address] }),
-  }).catch(() => undefined);
-  expect(reply).toBeUndefined();
-  await exited;
-  expect(running!.process.signalCode).toBe('SIGKILL');
-  running = undefined;
+    const exited = new Promise<void>((resolve) => running!.process.once('exit', () => resolve()));
+    const reply = await fetch(api.url('/api/v1/groups/create'), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...bearer(alice) },
+      body: JSON.stringify({
+        name: 'Crash',
+        avatar_media_id: avatarId,
+        member_addresses: [bob.user.address, carol.user.address],
+      }),
+    }).catch(() => undefined);
+    expect(reply).toBeUndefined();
+    await exited;
+    expect(running!.process.signalCode).toBe('SIGKILL');
+    running = undefined;
 
-  // What the kill left: the group record marked as under way, and the members written up to the step.
-  const left = await inStore(async (store) => ({
-    groups: await store.collection<GroupRecord>(GROUPS).find({}),
-    members: await store.collection(CONVERSATION_MEMBERS).find({ type: 'group' }),
-  }));
-  expect(left.groups).toHaveLength(1);
-  expect(left.groups[0]!.pendingMembers).toEqual([addressOf(bob), addressOf(carol)]);
-  expect(left.members).toHaveLength(step >= 4 ? 3 : 0);
-  const groupId = left.groups[0]!._id;
+    // What the kill left: the group record marked as under way, and the members written up to the step.
+    const left = await inStore(async (store) => ({
+      groups: await store.collection<GroupRecord>(GROUPS).find({}),
+      members: await store.collection(CONVERSATION_MEMBERS).find({ type: 'group' }),
+    }));
+    expect(left.groups).toHaveLength(1);
+    expect(left.groups[0]!.pendingMembers).toEqual([addressOf(bob), addressOf(carol)]);
+    expect(left.members).toHaveLength(step >= 4 ? 3 : 0);
+    const groupId = left.groups[0]!._id;
 
-  // The next process resumes the creation (sessions are durable: the same tokens work).
-  api = await start(0);
-  for (const member of [alice, bob, carol]) {
-    await passesEventually(async () => {
-      const listed = expectOk(await api.get('/api/v1/groups', bearer(member))).groups;
-      expect(listed.map((group: Json) => group.id)).toEqual([groupId]);
+    // The next process resumes the creation (sessions are durable: the same tokens work).
+    api = await start(0);
+    for (const member of [alice, bob, carol]) {
+      await passesEventually(async () => {
+        const listed = expectOk(await api.get('/api/v1/groups', bearer(member))).groups;
+        expect(listed.map((group: Json) => group.id)).toEqual([groupId]);
+      });
+    }
+    const got = expectOk(await api.get(`/api/v1/groups/${groupId}`, bearer(bob)));
+    expect(got.group).toMatchObject({
+      name: 'Crash',
+      owner_address: addressOf(alice),
+      member_count: 3,
+      avatar_media_id: avatarId,
     });
-  }
-  const got = expectOk(await api.get(`/api/v1/groups/${groupId}`, bearer(bob)));
-  expect(got.group).toMatchObject({ name: 'Crash', owner_address: addressOf(alice), member_count: 3, avatar_media_id: avatarId });
-  expect(Object.fromEntries(got.members.map((member: Json) => [member.address, member.role]))).toEqual({ [addressOf(alice)]: 'owner', [addressOf(bob)]: 'member', [addressOf(carol)]: 'member' });
-  await passesEventually(async () => {
-    const history = expectOk(await api.get(`/api/v1/messages?group_id=${groupId}`, bearer(carol))).messages;
-    expect(history.map((message: Json) => message.system_event)).toEqual(['group_created']);
-  });
-  const chats = expectOk(await api.get('/api/v1/chats', bearer(carol))).chats;
-  expect(chats.filter((chat: Json) => chat.group_id === groupId)).toHaveLength(1);
-  expectOk(await api.post('/api/v1/send', { client_message_id: 'after-crash', group_id: groupId, ciphertext: 'aGk=' }, bearer(carol)));
+    expect(
+      Object.fromEntries(got.members.map((member: Json) => [member.address, member.role])),
+    ).toEqual({
+      [addressOf(alice)]: 'owner',
+      [addressOf(bob)]: 'member',
+      [addressOf(carol)]: 'member',
+    });
+    await passesEventually(async () => {
+      const history = expectOk(
+        await api.get(`/api/v1/messages?group_id=${groupId}`, bearer(carol)),
+      ).messages;
+      expect(history.map((message: Json) => message.system_event)).toEqual(['group_created']);
+    });
+    const chats = expectOk(await api.get('/api/v1/chats', bearer(carol))).chats;
+    expect(chats.filter((chat: Json) => chat.group_id === groupId)).toHaveLength(1);
+    expectOk(
+      await api.post(
+        '/api/v1/send',
+        { client_message_id: 'after-crash', group_id: groupId, ciphertext: 'aGk=' },
+        bearer(carol),
+      ),
+    );
 
-  // Step 5 left only the marker, which the lists do not show: the resumption's log line says it ran.
-  await passesEventually(async () => expect(running!.output()).toContain('group creations cut off by a crash were finished'));
-  await running!.stop();
-  running = undefined;
-  const after = await inStore(async (store) => ({
-    group: await store.collection<GroupRecord>(GROUPS).findOne({ _id: groupId }),
-    avatar: await store.collection<MediaItem>(MEDIA).findOne({ _id: avatarId }),
-  }));
-  expect(after.group?.pendingMembers).toBeUndefined();
-  expect(after.group?.creationCheckAt).toBeUndefined();
-  expect(after.avatar?.references.filter((reference) => reference.kind === 'group_avatar' && reference.id === groupId)).toHaveLength(1);
-}, TIMEOUT_MS);
+    // Step 5 left only the marker, which the lists do not show: the resumption's log line says it ran.
+    await passesEventually(async () =>
+      expect(running!.output()).toContain('group creations cut off by a crash were finished'),
+    );
+    await running!.stop();
+    running = undefined;
+    const after = await inStore(async (store) => ({
+      group: await store.collection<GroupRecord>(GROUPS).findOne({ _id: groupId }),
+      avatar: await store.collection<MediaItem>(MEDIA).findOne({ _id: avatarId }),
+    }));
+    expect(after.group?.pendingMembers).toBeUndefined();
+    expect(after.group?.creationCheckAt).toBeUndefined();
+    expect(
+      after.avatar?.references.filter(
+        (reference) => reference.kind === 'group_avatar' && reference.id === groupId,
+      ),
+    ).toHaveLength(1);
+  },
+  TIMEOUT_MS,
+);

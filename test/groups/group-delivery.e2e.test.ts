@@ -5,7 +5,10 @@
  * or departed member's devices hear of their departure and then receive nothing more of the
  * group, on every pod, while the rest of their stream keeps flowing.
  */
-import { DEPLOYMENTS_AND_REDIS_CLUSTER, deploymentForThisBlock } from '../support/private-deployment.js';
+import {
+  DEPLOYMENTS_AND_REDIS_CLUSTER,
+  deploymentForThisBlock,
+} from '../support/private-deployment.js';
 import type { Frame, RealtimeClient } from '../support/realtime-client.js';
 import { expectFailure, expectOk, signInAgain, sleep } from '../support/session-api.js';
 import { bearer, signIn, TestUser } from '../support/wallet.js';
@@ -19,7 +22,11 @@ interface Member {
 }
 
 const isUserMessage = (frame: Frame) => frame.data.message.kind !== 'system';
-const systemEvents = (device: RealtimeClient) => device.ofType('message.new').filter((frame) => !isUserMessage(frame)).map((frame) => frame.data.message.system_event);
+const systemEvents = (device: RealtimeClient) =>
+  device
+    .ofType('message.new')
+    .filter((frame) => !isUserMessage(frame))
+    .map((frame) => frame.data.message.system_event);
 
 describe.each(DEPLOYMENTS_AND_REDIS_CLUSTER)('on a %s', (shape) => {
   const running = deploymentForThisBlock(shape);
@@ -30,8 +37,14 @@ describe.each(DEPLOYMENTS_AND_REDIS_CLUSTER)('on a %s', (shape) => {
     const user = new TestUser();
     const session = await signIn(running.deployment.apiUrl, user);
     const second = await signInAgain(running.deployment.apiUrl, user);
-    const [firstPod, secondPod] = [running.deployment.wsUrls[0]!, running.deployment.wsUrls[running.deployment.wsUrls.length - 1]!];
-    const devices = await Promise.all([running.connect(session.accessToken, firstPod), running.connect(second.accessToken, secondPod)]);
+    const [firstPod, secondPod] = [
+      running.deployment.wsUrls[0]!,
+      running.deployment.wsUrls[running.deployment.wsUrls.length - 1]!,
+    ];
+    const devices = await Promise.all([
+      running.connect(session.accessToken, firstPod),
+      running.connect(second.accessToken, secondPod),
+    ]);
     return { session, devices };
   }
 
@@ -40,18 +53,31 @@ describe.each(DEPLOYMENTS_AND_REDIS_CLUSTER)('on a %s', (shape) => {
     const groupId = await groups.create(alice.session, [bob.session, carol.session]);
     const sent: string[] = [];
     for (const from of [alice, bob, carol, alice, bob, carol]) {
-      const reply = expectOk(await groups.send(from.session, groupId, `from ${addressOf(from.session)}`));
-      expect(reply.chat_message).toMatchObject({ group_id: groupId, conversation_id: `group:${groupId}`, sender_address: addressOf(from.session) });
+      const reply = expectOk(
+        await groups.send(from.session, groupId, `from ${addressOf(from.session)}`),
+      );
+      expect(reply.chat_message).toMatchObject({
+        group_id: groupId,
+        conversation_id: `group:${groupId}`,
+        sender_address: addressOf(from.session),
+      });
       sent.push(reply.chat_message.id);
     }
-    const sequences = expectOk(await groups.history(bob.session, groupId)).messages.filter((message: { kind: string }) => message.kind !== 'system').map((message: { sequence: number }) => message.sequence);
+    const sequences = expectOk(await groups.history(bob.session, groupId))
+      .messages.filter((message: { kind: string }) => message.kind !== 'system')
+      .map((message: { sequence: number }) => message.sequence);
     expect(sequences).toEqual([2, 3, 4, 5, 6, 7]);
     for (const device of [alice, bob, carol].flatMap((each) => each.devices)) {
       await device.next('message.new', isUserMessage, 5000, sent.length);
     }
     await sleep(300);
     for (const device of [alice, bob, carol].flatMap((each) => each.devices)) {
-      expect(device.ofType('message.new').filter(isUserMessage).map((frame) => frame.data.message.id)).toEqual(sent);
+      expect(
+        device
+          .ofType('message.new')
+          .filter(isUserMessage)
+          .map((frame) => frame.data.message.id),
+      ).toEqual(sent);
       expect(systemEvents(device)).toEqual(['group_created']);
     }
   });
@@ -61,20 +87,33 @@ describe.each(DEPLOYMENTS_AND_REDIS_CLUSTER)('on a %s', (shape) => {
     const groupId = await groups.create(alice.session, [bob.session, carol.session, dave.session]);
     expectOk(await groups.remove(alice.session, groupId, addressOf(carol.session)));
     expectOk(await groups.leave(dave.session, groupId));
-    const after = expectOk(await groups.send(bob.session, groupId, 'after the departures')).chat_message.id;
+    const after = expectOk(await groups.send(bob.session, groupId, 'after the departures'))
+      .chat_message.id;
     // A direct message sent after the group message: once a departed device has it, the group
     // message (earlier in the same per-user stream) would have arrived before it.
     for (const departed of [carol, dave]) {
       const direct = expectOk(
-        await running.api.post('/api/v1/send', { client_message_id: newMessageId(), recipient_address: departed.session.user.address, ciphertext: b64('still reachable') }, bearer(alice.session)),
+        await running.api.post(
+          '/api/v1/send',
+          {
+            client_message_id: newMessageId(),
+            recipient_address: departed.session.user.address,
+            ciphertext: b64('still reachable'),
+          },
+          bearer(alice.session),
+        ),
       ).chat_message.id;
       for (const device of departed.devices) {
         await device.next('message.new', (frame) => frame.data.message.id === direct);
-        expect(device.ofType('message.new').map((frame) => frame.data.message.id)).not.toContain(after);
+        expect(device.ofType('message.new').map((frame) => frame.data.message.id)).not.toContain(
+          after,
+        );
       }
     }
-    for (const device of carol.devices) expect(systemEvents(device)).toEqual(['group_created', 'member_removed']);
-    for (const device of dave.devices) expect(systemEvents(device)).toEqual(['group_created', 'member_removed', 'member_left']);
+    for (const device of carol.devices)
+      expect(systemEvents(device)).toEqual(['group_created', 'member_removed']);
+    for (const device of dave.devices)
+      expect(systemEvents(device)).toEqual(['group_created', 'member_removed', 'member_left']);
     for (const device of [...alice.devices, ...bob.devices]) {
       await device.next('message.new', (frame) => frame.data.message.id === after);
       expect(systemEvents(device)).toEqual(['group_created', 'member_removed', 'member_left']);

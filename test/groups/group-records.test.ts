@@ -40,17 +40,39 @@ let accountData: Awaited<ReturnType<typeof createGroupsArea>>['accountData'];
 beforeEach(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'groups-'));
   store = await EmbeddedDocumentStore.open({ dataDir, logger: silentLogger });
-  const sharedState = new MemorySharedState({ keyPrefix: 'groups:', logger: createLogger('silent'), store: new MemoryStore() });
+  const sharedState = new MemorySharedState({
+    keyPrefix: 'groups:',
+    logger: createLogger('silent'),
+    store: new MemoryStore(),
+  });
   const { conversations, sender } = await messageSending(store, sharedState);
   const blocks = new BlockList(store, new BlockMirror(sharedState));
   const mediaItems = new MediaItems(store);
   const avatars = new HeldMedia(mediaItems);
   const messageMedia = new MessageAttachments(mediaItems);
-  accountData = (await createGroupsArea({ settings: { maxMembers: 1000, creationFaultExitAfterStep: 0 }, store, conversations, sender, avatars, messageMedia, blocks, logger: createLogger('silent'), outages: new OutageLog(createLogger('silent')) })).accountData;
+  accountData = (
+    await createGroupsArea({
+      settings: { maxMembers: 1000, creationFaultExitAfterStep: 0 },
+      store,
+      conversations,
+      sender,
+      avatars,
+      messageMedia,
+      blocks,
+      logger: createLogger('silent'),
+      outages: new OutageLog(createLogger('silent')),
+    })
+  ).accountData;
   // The same classes the area builds, over the same store, to drive the flows directly.
   memberships = new Memberships(store, conversations, sender, avatars, messageMedia, 1000);
   invites = new GroupInvites(store, new GroupRemovals(store));
-  groups = new Groups(conversations, memberships, invites, blocks, new GroupCreation(memberships.groups, conversations, sender, avatars, 1000, 0));
+  groups = new Groups(
+    conversations,
+    memberships,
+    invites,
+    blocks,
+    new GroupCreation(memberships.groups, conversations, sender, avatars, 1000, 0),
+  );
 });
 afterEach(async () => {
   await store.close();
@@ -59,29 +81,64 @@ afterEach(async () => {
 
 async function user(): Promise<string> {
   const address = `0x${randomBytes(20).toString('hex')}`;
-  await store.collection<Account>(ACCOUNTS).insertOne({ _id: address, username: address.slice(2, 18), displayName: '', createdAt: new Date(), permissions: [], mfaEnabled: false, origin: 'wallet' });
+  await store.collection<Account>(ACCOUNTS).insertOne({
+    _id: address,
+    username: address.slice(2, 18),
+    displayName: '',
+    createdAt: new Date(),
+    permissions: [],
+    mfaEnabled: false,
+    origin: 'wallet',
+  });
   return address;
 }
 
-const rolesOf = async (groupId: string) => Object.fromEntries((await memberships.list(groupId)).map((member) => [member.address, member.role]));
+const rolesOf = async (groupId: string) =>
+  Object.fromEntries(
+    (await memberships.list(groupId)).map((member) => [member.address, member.role]),
+  );
 
 it('an expired invite code answers 410 GONE; its record is kept a day past expiry, then purged by TTL', async () => {
   const [owner, joiner] = [await user(), await user()];
-  const { group } = await groups.create(owner, { name: 'G', description: '', avatarMediaId: '', memberAddresses: [] });
+  const { group } = await groups.create(owner, {
+    name: 'G',
+    description: '',
+    avatarMediaId: '',
+    memberAddresses: [],
+  });
   const { code, invite } = await invites.create(group._id, owner, 0, 60);
   expect(invite.purgeAt.getTime() - invite.expiresAt.getTime()).toBe(24 * 60 * 60 * 1000);
-  await store.collection(GROUP_INVITES).updateOne({ _id: invite._id }, { $set: { expiresAt: new Date(Date.now() - 1000) } });
-  await expect(groups.join(joiner, code)).rejects.toMatchObject({ rawMessage: 'This invite code has expired' });
+  await store
+    .collection(GROUP_INVITES)
+    .updateOne({ _id: invite._id }, { $set: { expiresAt: new Date(Date.now() - 1000) } });
+  await expect(groups.join(joiner, code)).rejects.toMatchObject({
+    rawMessage: 'This invite code has expired',
+  });
   expect(await memberships.member(group._id, joiner)).toBeNull();
 });
 
 it('recovery moves memberships, roles and ownership to the new address, merging where it is already a member', async () => {
   const [owner, old, fresh, other] = [await user(), await user(), await user(), await user()];
-  const { group: owned } = await groups.create(old, { name: 'Owned', description: '', avatarMediaId: '', memberAddresses: [other] });
-  const { group: shared } = await groups.create(owner, { name: 'Shared', description: '', avatarMediaId: '', memberAddresses: [old, fresh] });
+  const { group: owned } = await groups.create(old, {
+    name: 'Owned',
+    description: '',
+    avatarMediaId: '',
+    memberAddresses: [other],
+  });
+  const { group: shared } = await groups.create(owner, {
+    name: 'Shared',
+    description: '',
+    avatarMediaId: '',
+    memberAddresses: [old, fresh],
+  });
   const admin = await memberships.member(shared._id, old);
   await memberships.setRole(shared._id, owner, admin!, 'admin');
-  const { group: removedFrom } = await groups.create(owner, { name: 'Removed', description: '', avatarMediaId: '', memberAddresses: [old] });
+  const { group: removedFrom } = await groups.create(owner, {
+    name: 'Removed',
+    description: '',
+    avatarMediaId: '',
+    memberAddresses: [old],
+  });
   await memberships.depart(removedFrom._id, old, 'member_removed', owner);
 
   await accountData.moveAccount(old, fresh);
@@ -100,16 +157,36 @@ it('recovery moves memberships, roles and ownership to the new address, merging 
 
 it('deletion leaves every group: ownership passes on, a group of one ends', async () => {
   const [gone, admin, member] = [await user(), await user(), await user()];
-  const { group: owned } = await groups.create(gone, { name: 'Owned', description: '', avatarMediaId: '', memberAddresses: [member, admin] });
-  await memberships.setRole(owned._id, gone, (await memberships.member(owned._id, admin))!, 'admin');
-  const { group: alone } = await groups.create(gone, { name: 'Alone', description: '', avatarMediaId: '', memberAddresses: [] });
+  const { group: owned } = await groups.create(gone, {
+    name: 'Owned',
+    description: '',
+    avatarMediaId: '',
+    memberAddresses: [member, admin],
+  });
+  await memberships.setRole(
+    owned._id,
+    gone,
+    (await memberships.member(owned._id, admin))!,
+    'admin',
+  );
+  const { group: alone } = await groups.create(gone, {
+    name: 'Alone',
+    description: '',
+    avatarMediaId: '',
+    memberAddresses: [],
+  });
 
   await accountData.deleteAccount(gone);
   await accountData.deleteAccount(gone);
 
   expect(await rolesOf(owned._id)).toEqual({ [admin]: 'owner', [member]: 'member' });
-  expect(await memberships.groups.findOne({ _id: owned._id })).toMatchObject({ ownerAddress: admin, memberCount: 2 });
+  expect(await memberships.groups.findOne({ _id: owned._id })).toMatchObject({
+    ownerAddress: admin,
+    memberCount: 2,
+  });
   expect(await memberships.groups.findOne({ _id: alone._id })).toBeNull();
-  expect(await store.collection('messages').countDocuments({ conversationId: `group:${alone._id}` })).toBe(0);
+  expect(
+    await store.collection('messages').countDocuments({ conversationId: `group:${alone._id}` }),
+  ).toBe(0);
   expect(await store.collection('conversation_members').countDocuments({ address: gone })).toBe(0);
 });

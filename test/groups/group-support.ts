@@ -24,15 +24,29 @@ export class GroupCalls {
 
   /** Creates a group owned by `owner` with `members`; answers its id. */
   async create(owner: SignedIn, members: SignedIn[], name = 'Team'): Promise<string> {
-    const body = expectOk(await this.api().post('/api/v1/groups/create', { name, member_addresses: members.map((member) => member.user.address) }, bearer(owner)));
+    const body = expectOk(
+      await this.api().post(
+        '/api/v1/groups/create',
+        { name, member_addresses: members.map((member) => member.user.address) },
+        bearer(owner),
+      ),
+    );
     return body.group.id as string;
   }
 
-  invite(caller: SignedIn, groupId: string, options: { max_uses?: number; expires_in_seconds?: number } = {}) {
+  invite(
+    caller: SignedIn,
+    groupId: string,
+    options: { max_uses?: number; expires_in_seconds?: number } = {},
+  ) {
     return this.api().post(`/api/v1/groups/${groupId}/invites`, options, bearer(caller));
   }
 
-  async inviteCode(caller: SignedIn, groupId: string, options: { max_uses?: number; expires_in_seconds?: number } = {}): Promise<string> {
+  async inviteCode(
+    caller: SignedIn,
+    groupId: string,
+    options: { max_uses?: number; expires_in_seconds?: number } = {},
+  ): Promise<string> {
     return expectOk(await this.invite(caller, groupId, options)).invite_code as string;
   }
 
@@ -45,7 +59,11 @@ export class GroupCalls {
   }
 
   send(from: SignedIn, groupId: string, text: string, clientMessageId = newMessageId()) {
-    return this.api().post('/api/v1/send', { client_message_id: clientMessageId, group_id: groupId, ciphertext: b64(text) }, bearer(from));
+    return this.api().post(
+      '/api/v1/send',
+      { client_message_id: clientMessageId, group_id: groupId, ciphertext: b64(text) },
+      bearer(from),
+    );
   }
 
   history(viewer: SignedIn, groupId: string, query = '') {
@@ -53,11 +71,19 @@ export class GroupCalls {
   }
 
   promote(caller: SignedIn, groupId: string, address: string) {
-    return this.api().post(`/api/v1/groups/${groupId}/members/${address}/promote`, {}, bearer(caller));
+    return this.api().post(
+      `/api/v1/groups/${groupId}/members/${address}/promote`,
+      {},
+      bearer(caller),
+    );
   }
 
   demote(caller: SignedIn, groupId: string, address: string) {
-    return this.api().post(`/api/v1/groups/${groupId}/members/${address}/demote`, {}, bearer(caller));
+    return this.api().post(
+      `/api/v1/groups/${groupId}/members/${address}/demote`,
+      {},
+      bearer(caller),
+    );
   }
 
   remove(caller: SignedIn, groupId: string, address: string) {

@@ -32,12 +32,23 @@ export async function startServer(routes: (router: ConnectRouter) => void): Prom
 }
 
 /** A grpc-js client of `service` (declared in a proto file under node_modules), typed by the caller. */
-export function createClient<T extends grpc.Client>(protoFile: string, service: string, address: string): T {
+export function createClient<T extends grpc.Client>(
+  protoFile: string,
+  service: string,
+  address: string,
+): T {
   const path = fileURLToPath(new URL(`../../node_modules/${protoFile}`, import.meta.url));
-  const definition = protoLoader.loadSync(path, { keepCase: true, enums: String, defaults: true, oneofs: true });
-  const Client = service.split('.').reduce<unknown>(
-    (node, name) => (node as Record<string, unknown>)[name],
-    grpc.loadPackageDefinition(definition),
-  ) as grpc.ServiceClientConstructor;
+  const definition = protoLoader.loadSync(path, {
+    keepCase: true,
+    enums: String,
+    defaults: true,
+    oneofs: true,
+  });
+  const Client = service
+    .split('.')
+    .reduce<unknown>(
+      (node, name) => (node as Record<string, unknown>)[name],
+      grpc.loadPackageDefinition(definition),
+    ) as grpc.ServiceClientConstructor;
   return new Client(address, grpc.credentials.createInsecure()) as unknown as T;
 }

@@ -6,9 +6,18 @@ import { createClient, startServer } from './grpc-test-server.js';
 import type { TestServer } from './grpc-test-server.js';
 
 type HealthClient = grpc.Client & {
-  Check(request: { service: string }, callback: (error: grpc.ServiceError | null, response?: { status: string }) => void): void;
+  Check(
+    request: { service: string },
+    callback: (error: grpc.ServiceError | null, response?: { status: string }) => void,
+  ): void;
   Watch(request: { service: string }): grpc.ClientReadableStream<{ status: string }>;
-  List(request: object, callback: (error: grpc.ServiceError | null, response?: { statuses: Record<string, { status: string }> }) => void): void;
+  List(
+    request: object,
+    callback: (
+      error: grpc.ServiceError | null,
+      response?: { statuses: Record<string, { status: string }> },
+    ) => void,
+  ): void;
 };
 
 describe('grpc.health.v1.Health over gRPC', () => {
@@ -27,7 +36,11 @@ describe('grpc.health.v1.Health over gRPC', () => {
         }),
       );
     });
-    client = createClient<HealthClient>('grpc-health-check/proto/health/v1/health.proto', 'grpc.health.v1.Health', server.address);
+    client = createClient<HealthClient>(
+      'grpc-health-check/proto/health/v1/health.proto',
+      'grpc.health.v1.Health',
+      server.address,
+    );
   });
 
   afterAll(async () => {
@@ -41,7 +54,9 @@ describe('grpc.health.v1.Health over gRPC', () => {
 
   const check = (service: string) =>
     new Promise<{ status: string }>((resolve, reject) =>
-      client.Check({ service }, (error, response) => (error ? reject(error) : resolve(response as { status: string }))),
+      client.Check({ service }, (error, response) =>
+        error ? reject(error) : resolve(response as { status: string }),
+      ),
     );
 
   it('answers SERVING for the server and for an API service', async () => {
@@ -53,13 +68,17 @@ describe('grpc.health.v1.Health over gRPC', () => {
 
   it('answers NOT_FOUND for an unknown service, without asking the check', async () => {
     checked.length = 0;
-    await expect(check('service.v1.NoSuchService')).rejects.toMatchObject({ code: grpc.status.NOT_FOUND });
+    await expect(check('service.v1.NoSuchService')).rejects.toMatchObject({
+      code: grpc.status.NOT_FOUND,
+    });
     expect(checked).toEqual([]);
   });
 
   it('lists the known services', async () => {
     const statuses = await new Promise<Record<string, { status: string }>>((resolve, reject) =>
-      client.List({}, (error, response) => (error ? reject(error) : resolve(response?.statuses ?? {}))),
+      client.List({}, (error, response) =>
+        error ? reject(error) : resolve(response?.statuses ?? {}),
+      ),
     );
     expect(statuses['']).toEqual({ status: 'SERVING' });
     expect(statuses['service.v1.SystemService']).toEqual({ status: 'SERVING' });
@@ -68,7 +87,10 @@ describe('grpc.health.v1.Health over gRPC', () => {
   it('streams the current status, then each change, and stops checking when the call ends', async () => {
     const call = client.Watch({ service: 'service.v1.SystemService' });
     const received: string[] = [];
-    const next = () => new Promise<string>((resolve) => call.once('data', (message: { status: string }) => resolve(message.status)));
+    const next = () =>
+      new Promise<string>((resolve) =>
+        call.once('data', (message: { status: string }) => resolve(message.status)),
+      );
     call.on('error', () => undefined); // the cancellation below ends the call with CANCELLED
     received.push(await next());
     state = 'NOT_SERVING';

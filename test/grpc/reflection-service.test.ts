@@ -3,7 +3,10 @@ import { FileDescriptorProtoSchema } from '@bufbuild/protobuf/wkt';
 import type * as grpc from '@grpc/grpc-js';
 import * as v1 from '../../src/gen/grpc/reflection/v1/reflection_pb.js';
 import * as v1alpha from '../../src/gen/grpc/reflection/v1alpha/reflection_pb.js';
-import { createReflectionServices, reflectedServiceNames } from '../../src/grpc/reflection/reflection-services.js';
+import {
+  createReflectionServices,
+  reflectedServiceNames,
+} from '../../src/grpc/reflection/reflection-services.js';
 import { apiDescriptorSet } from '../../src/platform/api/descriptor-set.js';
 import { createClient, startServer } from './grpc-test-server.js';
 import type { TestServer } from './grpc-test-server.js';
@@ -51,8 +54,16 @@ describe('gRPC server reflection', () => {
       router.service(v1alpha.ServerReflection, services.v1alpha);
     });
     const proto = '@grpc/reflection/build/proto/grpc/reflection';
-    client = createClient(`${proto}/v1/reflection.proto`, 'grpc.reflection.v1.ServerReflection', server.address);
-    alphaClient = createClient(`${proto}/v1alpha/reflection.proto`, 'grpc.reflection.v1alpha.ServerReflection', server.address);
+    client = createClient(
+      `${proto}/v1/reflection.proto`,
+      'grpc.reflection.v1.ServerReflection',
+      server.address,
+    );
+    alphaClient = createClient(
+      `${proto}/v1alpha/reflection.proto`,
+      'grpc.reflection.v1alpha.ServerReflection',
+      server.address,
+    );
   });
 
   afterAll(async () => {
@@ -114,10 +125,19 @@ describe('gRPC server reflection', () => {
     const [numbers, file] = await ask(
       client,
       { all_extension_numbers_of_type: 'google.protobuf.MethodOptions' },
-      { file_containing_extension: { containing_type: 'google.protobuf.MethodOptions', extension_number: 51001 } },
+      {
+        file_containing_extension: {
+          containing_type: 'google.protobuf.MethodOptions',
+          extension_number: 51001,
+        },
+      },
     );
-    expect(numbers?.all_extension_numbers_response?.base_type_name).toBe('google.protobuf.MethodOptions');
-    expect(numbers?.all_extension_numbers_response?.extension_number).toEqual(expect.arrayContaining([51001, 51002, 72295728]));
+    expect(numbers?.all_extension_numbers_response?.base_type_name).toBe(
+      'google.protobuf.MethodOptions',
+    );
+    expect(numbers?.all_extension_numbers_response?.extension_number).toEqual(
+      expect.arrayContaining([51001, 51002, 72295728]),
+    );
     expect(fileNames(file)[0]).toBe('service/v1/options.proto');
   });
 
@@ -127,10 +147,17 @@ describe('gRPC server reflection', () => {
       { file_containing_symbol: 'service.v1.NoSuchThing' },
       { file_by_filename: 'no/such.proto' },
       { all_extension_numbers_of_type: 'service.v1.NoSuchMessage' },
-      { file_containing_extension: { containing_type: 'google.protobuf.MethodOptions', extension_number: 1 } },
+      {
+        file_containing_extension: {
+          containing_type: 'google.protobuf.MethodOptions',
+          extension_number: 1,
+        },
+      },
       { list_services: '' },
     );
-    expect(answers.slice(0, 4).map((answer) => answer.error_response?.error_code)).toEqual([5, 5, 5, 5]);
+    expect(answers.slice(0, 4).map((answer) => answer.error_response?.error_code)).toEqual([
+      5, 5, 5, 5,
+    ]);
     expect(answers[4]?.list_services_response?.service.length).toBeGreaterThan(0);
   });
 
@@ -140,7 +167,9 @@ describe('gRPC server reflection', () => {
       { list_services: '' },
       { file_containing_symbol: 'service.v1.SystemService' },
     );
-    expect(list?.list_services_response?.service.map((s) => s.name)).toContain('service.v1.SystemService');
+    expect(list?.list_services_response?.service.map((s) => s.name)).toContain(
+      'service.v1.SystemService',
+    );
     expect(fileNames(files)).toContain('google/api/annotations.proto');
   });
 });

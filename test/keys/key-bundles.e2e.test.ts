@@ -6,7 +6,12 @@
  * independent libraries; each one-time prekey is handed out once, also under 100 concurrent
  * fetches; top-ups keep the limits.
  */
-import { clientVerifiesBundle, expectNoBundle, KeyOwner, oneTimePreKeys } from '../support/key-bundles.js';
+import {
+  clientVerifiesBundle,
+  expectNoBundle,
+  KeyOwner,
+  oneTimePreKeys,
+} from '../support/key-bundles.js';
 import type { BundleBody } from '../support/key-bundles.js';
 import { grpc, grpcClient, unary } from '../support/grpc-client.js';
 import { expectFailure, expectOk } from '../support/session-api.js';
@@ -24,15 +29,22 @@ beforeAll(async () => {
   aliceKeys = new KeyOwner(alice.user);
 });
 
-const publish = (session: SignedIn, body: unknown) => api.post('/api/v1/keys', body, bearer(session));
-const fetchBundle = (viewer: SignedIn, address: string) => api.get(`/api/v1/keys/${address}`, bearer(viewer));
+const publish = (session: SignedIn, body: unknown) =>
+  api.post('/api/v1/keys', body, bearer(session));
+const fetchBundle = (viewer: SignedIn, address: string) =>
+  api.get(`/api/v1/keys/${address}`, bearer(viewer));
 const flipFirstChar = (base64: string) => (base64[0] === 'A' ? 'B' : 'A') + base64.slice(1);
 
 describe('publishing', () => {
-  it('accepts a correctly signed bundle and serves it in the spec\'s exact shape, verifiable by the client', async () => {
+  it("accepts a correctly signed bundle and serves it in the spec's exact shape, verifiable by the client", async () => {
     const body = await aliceKeys.bundle({ prekeys: 5 });
     const published = expectOk(await publish(alice, body));
-    expect(published).toEqual({ success: true, message: expect.any(String), one_time_pre_key_count: 5, updated_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/) });
+    expect(published).toEqual({
+      success: true,
+      message: expect.any(String),
+      one_time_pre_key_count: 5,
+      updated_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+    });
 
     const fetched = expectOk(await fetchBundle(bob, alice.user.address));
     expect(fetched).toEqual({
@@ -55,29 +67,64 @@ describe('publishing', () => {
 
   it('refuses a signed prekey or a bundle statement that the Ed25519 key did not sign: 400 INVALID_SIGNATURE', async () => {
     const good = await aliceKeys.bundle();
-    const badPreKey: BundleBody = { ...good, signedPreKey: { ...good.signedPreKey, signature: aliceKeys.signEd25519(Buffer.from('something else')) } };
+    const badPreKey: BundleBody = {
+      ...good,
+      signedPreKey: {
+        ...good.signedPreKey,
+        signature: aliceKeys.signEd25519(Buffer.from('something else')),
+      },
+    };
     expectFailure(await publish(alice, badPreKey), 400, 'INVALID_SIGNATURE');
     // The identity key swapped after signing: the statement no longer verifies.
-    const swappedIdentity = { ...good, identityKey: (await new KeyOwner(bob.user).bundle()).identityKey };
+    const swappedIdentity = {
+      ...good,
+      identityKey: (await new KeyOwner(bob.user).bundle()).identityKey,
+    };
     expectFailure(await publish(alice, swappedIdentity), 400, 'INVALID_SIGNATURE');
-    expectFailure(await publish(alice, { ...good, bundleSignature: flipFirstChar(good.bundleSignature) }), 400, 'INVALID_SIGNATURE');
+    expectFailure(
+      await publish(alice, { ...good, bundleSignature: flipFirstChar(good.bundleSignature) }),
+      400,
+      'INVALID_SIGNATURE',
+    );
   });
 
-  it('refuses a wallet binding that is not the caller\'s wallet over this Ed25519 key: 400 INVALID_WALLET_BINDING', async () => {
+  it("refuses a wallet binding that is not the caller's wallet over this Ed25519 key: 400 INVALID_WALLET_BINDING", async () => {
     // Bob's wallet bound Alice's key: the binding is Bob's, not Alice's.
     const bobsBinding = await new KeyOwner(bob.user).walletBinding();
     const good = await aliceKeys.bundle();
-    expectFailure(await publish(alice, { ...good, walletBinding: { ...good.walletBinding, signature: bobsBinding.signature } }), 400, 'INVALID_WALLET_BINDING');
+    expectFailure(
+      await publish(alice, {
+        ...good,
+        walletBinding: { ...good.walletBinding, signature: bobsBinding.signature },
+      }),
+      400,
+      'INVALID_WALLET_BINDING',
+    );
     // Alice's wallet, but over another Ed25519 key (another device's).
     const otherDevice = new KeyOwner(alice.user);
     const otherBinding = await otherDevice.walletBinding(good.walletBinding.timestamp);
-    expectFailure(await publish(alice, { ...good, walletBinding: otherBinding }), 400, 'INVALID_WALLET_BINDING');
-    expectFailure(await publish(alice, { ...good, walletBinding: { ...good.walletBinding, signature: '0x1234' } }), 400, 'INVALID_WALLET_BINDING');
+    expectFailure(
+      await publish(alice, { ...good, walletBinding: otherBinding }),
+      400,
+      'INVALID_WALLET_BINDING',
+    );
+    expectFailure(
+      await publish(alice, {
+        ...good,
+        walletBinding: { ...good.walletBinding, signature: '0x1234' },
+      }),
+      400,
+      'INVALID_WALLET_BINDING',
+    );
     const { walletBinding: _omitted, ...withoutBinding } = good;
     expectFailure(await publish(alice, withoutBinding), 400, 'INVALID_WALLET_BINDING');
     // Dated an hour ahead: it would outrank every later honest publish.
     const future = new KeyOwner(alice.user);
-    expectFailure(await publish(alice, await future.bundle({ bindingTimestamp: Date.now() + 3_600_000 })), 400, 'INVALID_WALLET_BINDING');
+    expectFailure(
+      await publish(alice, await future.bundle({ bindingTimestamp: Date.now() + 3_600_000 })),
+      400,
+      'INVALID_WALLET_BINDING',
+    );
   });
 
   it('refuses malformed keys, ids and lists with 400 INVALID_ARGUMENT', async () => {
@@ -100,10 +147,16 @@ describe('publishing', () => {
     const now = Date.now();
     const current = await aliceKeys.bundle({ signedPreKeyTimestamp: now });
     expectOk(await publish(alice, current));
-    expectFailure(await publish(alice, await aliceKeys.bundle({ signedPreKeyTimestamp: now - 1000 })), 409, 'STALE_KEY_BUNDLE');
+    expectFailure(
+      await publish(alice, await aliceKeys.bundle({ signedPreKeyTimestamp: now - 1000 })),
+      409,
+      'STALE_KEY_BUNDLE',
+    );
     const rotated = await aliceKeys.bundle({ signedPreKeyTimestamp: now + 1 });
     expectOk(await publish(alice, rotated));
-    expect(expectOk(await fetchBundle(bob, alice.user.address)).keyBundle.signedPreKey).toEqual(rotated.signedPreKey);
+    expect(expectOk(await fetchBundle(bob, alice.user.address)).keyBundle.signedPreKey).toEqual(
+      rotated.signedPreKey,
+    );
   });
 });
 
@@ -120,7 +173,9 @@ describe('fetching', () => {
     const carolKeys = new KeyOwner(carol.user);
     const body = await carolKeys.bundle({ prekeys: 100, firstPreKeyId: 1000 });
     expectOk(await publish(carol, body));
-    const replies = await Promise.all(Array.from({ length: 100 }, () => fetchBundle(bob, carol.user.address)));
+    const replies = await Promise.all(
+      Array.from({ length: 100 }, () => fetchBundle(bob, carol.user.address)),
+    );
     const handedOut = replies.map((reply) => expectOk(reply).keyBundle.oneTimePreKeys);
     expect(handedOut.every((keys) => keys.length === 1)).toBe(true);
     const ids = handedOut.map((keys) => keys[0].keyId);
@@ -141,8 +196,12 @@ describe('fetching', () => {
     const reply = await unary(keys, 'GetKeyBundle', { address: alice.user.address }, metadata);
     expect(reply.key_bundle.address).toBe(aliceKeys.address);
     expect(reply.key_bundle.ed25519_public_key).toBe(aliceKeys.ed25519PublicKey);
-    await expect(unary(keys, 'GetKeyBundle', { address: new TestUser().address }, metadata)).rejects.toMatchObject({ code: grpc.status.NOT_FOUND });
-    await expect(unary(keys, 'GetKeyBundle', { address: 'nope' }, metadata)).rejects.toMatchObject({ code: grpc.status.INVALID_ARGUMENT });
+    await expect(
+      unary(keys, 'GetKeyBundle', { address: new TestUser().address }, metadata),
+    ).rejects.toMatchObject({ code: grpc.status.NOT_FOUND });
+    await expect(unary(keys, 'GetKeyBundle', { address: 'nope' }, metadata)).rejects.toMatchObject({
+      code: grpc.status.INVALID_ARGUMENT,
+    });
     keys.close();
   });
 });
@@ -154,7 +213,8 @@ describe('own keys and top-ups', () => {
     dave = await signIn(service.baseUrl);
     daveKeys = new KeyOwner(dave.user);
   });
-  const topUp = (keys: unknown) => api.post('/api/v1/keys/one-time-prekeys', { oneTimePreKeys: keys }, bearer(dave));
+  const topUp = (keys: unknown) =>
+    api.post('/api/v1/keys/one-time-prekeys', { oneTimePreKeys: keys }, bearer(dave));
 
   it('refuses a top-up before any bundle (409) and a read of own keys (404)', async () => {
     expectFailure(await topUp(oneTimePreKeys(1)), 409, 'CONFLICT');

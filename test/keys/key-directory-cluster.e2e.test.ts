@@ -14,14 +14,21 @@ import path from 'node:path';
 import { startDhtNode } from '../../src/platform/dht/kademlia-directory.js';
 import { startChildService } from '../support/child-service.js';
 import type { ChildService } from '../support/child-service.js';
-import { bundleStatement, clientVerifiesBundle, expectNoBundle, KeyOwner } from '../support/key-bundles.js';
+import {
+  bundleStatement,
+  clientVerifiesBundle,
+  expectNoBundle,
+  KeyOwner,
+} from '../support/key-bundles.js';
 import { freePort } from '../support/ports.js';
 import { Api, expectFailure, expectOk, sleep } from '../support/session-api.js';
 import type { Reply } from '../support/session-api.js';
 import { TestUser, bearer, signIn } from '../support/wallet.js';
 import type { SignedIn } from '../support/wallet.js';
 
-const signingKey = generateKeyPairSync('ed25519').privateKey.export({ format: 'pem', type: 'pkcs8' }).toString();
+const signingKey = generateKeyPairSync('ed25519')
+  .privateKey.export({ format: 'pem', type: 'pkcs8' })
+  .toString();
 const dataDirs = [0, 1, 2].map(() => mkdtempSync(path.join(tmpdir(), 'svc-dht-')));
 let ports: number[];
 const nodes: (ChildService | undefined)[] = [];
@@ -29,14 +36,26 @@ const nodes: (ChildService | undefined)[] = [];
 /** Node i, on its own DHT port and DATA_DIR (kept across restarts), peered with the others. */
 async function startNode(i: number): Promise<ChildService> {
   const peers = ports.filter((_, j) => j !== i).map((port) => `127.0.0.1:${port}`);
-  const node = await startChildService({ ROLE: 'api', ALLOW_EMBEDDED_STORE: 'true', DATA_DIR: dataDirs[i] as string, JWT_SIGNING_KEY: signingKey, RATE_LIMITS_ENABLED: 'false', KEYS_DHT_PORT: String(ports[i]), KEYS_DHT_PEERS: peers.join(',') });
+  const node = await startChildService({
+    ROLE: 'api',
+    ALLOW_EMBEDDED_STORE: 'true',
+    DATA_DIR: dataDirs[i] as string,
+    JWT_SIGNING_KEY: signingKey,
+    RATE_LIMITS_ENABLED: 'false',
+    KEYS_DHT_PORT: String(ports[i]),
+    KEYS_DHT_PEERS: peers.join(','),
+  });
   nodes[i] = node;
   return node;
 }
 const apiOf = (i: number) => new Api((nodes[i] as ChildService).baseUrl);
 
 /** Polls until the reply has the status (peers find each other within a second or two). */
-async function eventually(call: () => Promise<Reply>, status: number, timeoutMs = 15_000): Promise<Reply> {
+async function eventually(
+  call: () => Promise<Reply>,
+  status: number,
+  timeoutMs = 15_000,
+): Promise<Reply> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const reply = await call();
@@ -65,26 +84,35 @@ afterAll(async () => {
 it('serves on the third node a bundle published on the first, verifiable by the client', async () => {
   const body = await aliceKeys.bundle({ prekeys: 3 });
   expectOk(await apiOf(0).post('/api/v1/keys', body, bearer(alice)));
-  const reply = await eventually(() => apiOf(2).get(`/api/v1/keys/${alice.user.address}`, bearer(bobOnThird)), 200);
+  const reply = await eventually(
+    () => apiOf(2).get(`/api/v1/keys/${alice.user.address}`, bearer(bobOnThird)),
+    200,
+  );
   const { keyBundle } = expectOk(reply);
-  expect(keyBundle).toMatchObject({ address: aliceKeys.address, identityKey: body.identityKey, signedPreKey: body.signedPreKey });
+  expect(keyBundle).toMatchObject({
+    address: aliceKeys.address,
+    identityKey: body.identityKey,
+    signedPreKey: body.signedPreKey,
+  });
   // One-time prekeys stay in the publishing node's store: the third node has none to give.
   expect(keyBundle.oneTimePreKeys).toEqual([]);
   expect(clientVerifiesBundle(keyBundle)).toBe(true);
 });
 
-describe('a node without the owner\'s keys', () => {
+describe("a node without the owner's keys", () => {
   let attacker: Awaited<ReturnType<typeof attackerNode>>;
   beforeAll(async () => {
     attacker = await attackerNode();
   });
   afterAll(() => attacker.stop());
 
-  it('reaches the service\'s nodes: a genuine record it puts (with an extra member) is served, without the extra member', async () => {
+  it("reaches the service's nodes: a genuine record it puts (with an extra member) is served, without the extra member", async () => {
     const dave = new KeyOwner(new TestUser());
     const { oneTimePreKeys, ...signed } = await dave.bundle();
     await attacker.put(dave.address, { address: dave.address, ...signed, injected: 'not served' });
-    const served = expectOk(await eventually(() => apiOf(2).get(`/api/v1/keys/${dave.address}`, bearer(bobOnThird)), 200)).keyBundle;
+    const served = expectOk(
+      await eventually(() => apiOf(2).get(`/api/v1/keys/${dave.address}`, bearer(bobOnThird)), 200),
+    ).keyBundle;
     expect(served).toEqual({ address: dave.address, ...signed, oneTimePreKeys: [] });
     expect(oneTimePreKeys.length).toBeGreaterThan(0);
   });
@@ -96,8 +124,19 @@ describe('a node without the owner\'s keys', () => {
     const forgedNew = { ...(await mallory.bundle()), address: victim };
     // Alice's genuine record with Mallory's identity key, dated later so that it would win, re-signed by Mallory's Ed25519 key.
     const genuine = expectOk(await apiOf(0).get('/api/v1/keys', bearer(alice))).keyBundle;
-    const swapped = { ...genuine, identityKey: mallory.identityKey, ed25519PublicKey: mallory.ed25519PublicKey, walletBinding: { ...genuine.walletBinding, timestamp: Date.now() + 60_000 } };
-    const forgedOver = { ...swapped, oneTimePreKeys: undefined, bundleSignature: mallory.signEd25519(Buffer.from(bundleStatement(aliceKeys.address, swapped))) };
+    const swapped = {
+      ...genuine,
+      identityKey: mallory.identityKey,
+      ed25519PublicKey: mallory.ed25519PublicKey,
+      walletBinding: { ...genuine.walletBinding, timestamp: Date.now() + 60_000 },
+    };
+    const forgedOver = {
+      ...swapped,
+      oneTimePreKeys: undefined,
+      bundleSignature: mallory.signEd25519(
+        Buffer.from(bundleStatement(aliceKeys.address, swapped)),
+      ),
+    };
 
     await attacker.put(victim, forgedNew);
     await attacker.put(aliceKeys.address, forgedOver);
@@ -108,7 +147,9 @@ describe('a node without the owner\'s keys', () => {
       const api = apiOf(i);
       const viewer = i === 0 ? alice : bobOnThird;
       expectNoBundle(await api.get(`/api/v1/keys/${victim}`, bearer(viewer)));
-      const served = expectOk(await api.get(`/api/v1/keys/${alice.user.address}`, bearer(viewer))).keyBundle;
+      const served = expectOk(
+        await api.get(`/api/v1/keys/${alice.user.address}`, bearer(viewer)),
+      ).keyBundle;
       expect(served.identityKey).toBe(genuine.identityKey);
       expect(clientVerifiesBundle(served)).toBe(true);
     }
@@ -126,25 +167,35 @@ it('answers 503 on a node whose peers are stopped and which holds no record, and
   expectNoBundle(await apiOf(0).get(`/api/v1/keys/${new TestUser().address}`, bearer(alice)));
 
   await startNode(1);
-  const served = await eventually(() => apiOf(0).get(`/api/v1/keys/${alice.user.address}`, bearer(alice)), 200);
+  const served = await eventually(
+    () => apiOf(0).get(`/api/v1/keys/${alice.user.address}`, bearer(alice)),
+    200,
+  );
   expect(expectOk(served).keyBundle.address).toBe(aliceKeys.address);
 });
 
 /** A DHT node speaking the service's protocol that stores anything (a node without the service's rules). */
 async function attackerNode() {
   const namespace = 'e2ee-keys';
-  const node = await startDhtNode('/ip4/127.0.0.1/tcp/0', namespace, { validate: () => {}, select: () => 0 });
+  const node = await startDhtNode('/ip4/127.0.0.1/tcp/0', namespace, {
+    validate: () => {},
+    select: () => 0,
+  });
   await Promise.all(ports.map((port) => node.dial(multiaddr(`/ip4/127.0.0.1/tcp/${port}`))));
   await sleep(500);
   const keyOf = (address: string) => new TextEncoder().encode(`/${namespace}/${address}`);
   return {
     async put(address: string, record: object) {
-      for await (const _event of node.services.dht.put(keyOf(address), new TextEncoder().encode(JSON.stringify(record)))) {
+      for await (const _event of node.services.dht.put(
+        keyOf(address),
+        new TextEncoder().encode(JSON.stringify(record)),
+      )) {
         // Sent to the closest peers, which refuse it.
       }
     },
     async holds(address: string) {
-      for await (const event of node.services.dht.get(keyOf(address))) if (event.name === 'VALUE') return true;
+      for await (const event of node.services.dht.get(keyOf(address)))
+        if (event.name === 'VALUE') return true;
       return false;
     },
     stop: () => node.stop(),

@@ -19,7 +19,10 @@ describe.each(['on', 'off'])('KEYS_DHT=%s', (mode) => {
     const body = await new KeyOwner(owner.user).bundle({ prekeys: 2 });
     const api = new Api(service.baseUrl);
     expectOk(await api.post('/api/v1/keys', body, bearer(owner)));
-    expect(expectOk(await api.get(`/api/v1/keys/${owner.user.address}`, bearer(owner))).keyBundle.oneTimePreKeys).toEqual([body.oneTimePreKeys[0]]);
+    expect(
+      expectOk(await api.get(`/api/v1/keys/${owner.user.address}`, bearer(owner))).keyBundle
+        .oneTimePreKeys,
+    ).toEqual([body.oneTimePreKeys[0]]);
 
     await service.stop({ keepData: true });
     service = await startTestService({ KEYS_DHT: mode }, { dataDir: service.dataDir });

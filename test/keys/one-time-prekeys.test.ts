@@ -25,7 +25,13 @@ const engines: [string, () => Promise<Engine>][] = [
     async () => {
       const dataDir = await mkdtemp(join(tmpdir(), 'prekeys-'));
       const store = await EmbeddedDocumentStore.open({ dataDir, logger: silentLogger });
-      return { store, dispose: async () => (await store.close(), await rm(dataDir, { recursive: true, force: true })) };
+      return {
+        store,
+        dispose: async () => (
+          await store.close(),
+          await rm(dataDir, { recursive: true, force: true })
+        ),
+      };
     },
   ],
 ];
@@ -73,7 +79,7 @@ describe.each(engines)('one-time prekeys on %s', (_name, open) => {
     expect(await prekeys.count('0xowner')).toBe(0);
   });
 
-  it('keeps each owner\'s keys apart', async () => {
+  it("keeps each owner's keys apart", async () => {
     await prekeys.replace('0xa', oneTimePreKeys(2, 1));
     await prekeys.replace('0xb', oneTimePreKeys(1, 1));
     expect((await prekeys.take('0xb'))?.keyId).toBe(1);

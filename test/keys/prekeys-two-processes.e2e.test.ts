@@ -32,11 +32,25 @@ if (!mongodbUrl) {
     const shared = {
       ROLE: 'api',
       MONGODB_URL: database.toString(),
-      JWT_SIGNING_KEY: generateKeyPairSync('ed25519').privateKey.export({ format: 'pem', type: 'pkcs8' }).toString(),
+      JWT_SIGNING_KEY: generateKeyPairSync('ed25519')
+        .privateKey.export({ format: 'pem', type: 'pkcs8' })
+        .toString(),
       RATE_LIMITS_ENABLED: 'false',
     };
-    pods.push(await startChildService({ ...shared, KEYS_DHT_PORT: String(first), KEYS_DHT_PEERS: `127.0.0.1:${second}` }));
-    pods.push(await startChildService({ ...shared, KEYS_DHT_PORT: String(second), KEYS_DHT_PEERS: `127.0.0.1:${first}` }));
+    pods.push(
+      await startChildService({
+        ...shared,
+        KEYS_DHT_PORT: String(first),
+        KEYS_DHT_PEERS: `127.0.0.1:${second}`,
+      }),
+    );
+    pods.push(
+      await startChildService({
+        ...shared,
+        KEYS_DHT_PORT: String(second),
+        KEYS_DHT_PEERS: `127.0.0.1:${first}`,
+      }),
+    );
   });
   afterAll(async () => {
     await Promise.all(pods.map((pod) => pod.stop()));
@@ -53,12 +67,20 @@ if (!mongodbUrl) {
     const body = await keys.bundle({ prekeys: 100, firstPreKeyId: 1 });
     expectOk(await first.post('/api/v1/keys', body, bearer(owner)));
 
-    const replies = await Promise.all(Array.from({ length: 100 }, (_, i) => (i % 2 === 0 ? first : second).get(`/api/v1/keys/${owner.user.address}`, bearer(viewer))));
-    const ids = replies.flatMap((reply) => expectOk(reply).keyBundle.oneTimePreKeys.map((key: { keyId: number }) => key.keyId));
+    const replies = await Promise.all(
+      Array.from({ length: 100 }, (_, i) =>
+        (i % 2 === 0 ? first : second).get(`/api/v1/keys/${owner.user.address}`, bearer(viewer)),
+      ),
+    );
+    const ids = replies.flatMap((reply) =>
+      expectOk(reply).keyBundle.oneTimePreKeys.map((key: { keyId: number }) => key.keyId),
+    );
     expect(ids).toHaveLength(100);
     expect(new Set(ids).size).toBe(100);
     for (const api of [first, second]) {
-      const exhausted = expectOk(await api.get(`/api/v1/keys/${owner.user.address}`, bearer(viewer))).keyBundle;
+      const exhausted = expectOk(
+        await api.get(`/api/v1/keys/${owner.user.address}`, bearer(viewer)),
+      ).keyBundle;
       expect(exhausted.oneTimePreKeys).toEqual([]);
       expect(exhausted.signedPreKey).toEqual(body.signedPreKey);
     }

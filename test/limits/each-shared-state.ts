@@ -8,7 +8,11 @@ import { MemorySharedState } from '../../src/platform/shared-state/memory-shared
 import { MemoryStore } from '../../src/platform/shared-state/memory-store.js';
 import { openSharedState } from '../../src/platform/shared-state/open-shared-state.js';
 import type { SharedState } from '../../src/platform/shared-state/shared-state.js';
-import { deleteKeys, uniqueTestPrefix, withRedis } from '../platform/shared-state/redis-for-tests.js';
+import {
+  deleteKeys,
+  uniqueTestPrefix,
+  withRedis,
+} from '../platform/shared-state/redis-for-tests.js';
 
 export const silent = pino({ level: 'silent' });
 
@@ -19,24 +23,37 @@ export interface Pods {
   dispose(): Promise<void>;
 }
 
-export async function describeOnEachSharedState(title: string, define: (newPods: () => Pods) => void): Promise<void> {
+export async function describeOnEachSharedState(
+  title: string,
+  define: (newPods: () => Pods) => void,
+): Promise<void> {
   describe(`${title} (memory)`, () => define(memoryPods));
   await withRedis((url) => describe(`${title} (redis)`, () => define(() => redisPods(url))));
 }
 
 /** Shared state whose every command fails, as during a Redis outage. */
 export function unreachableRedis(): Promise<SharedState> {
-  return openSharedState({ redisUrl: 'redis://127.0.0.1:1', keyPrefix: 'unreachable:', logger: silent });
+  return openSharedState({
+    redisUrl: 'redis://127.0.0.1:1',
+    keyPrefix: 'unreachable:',
+    logger: silent,
+  });
 }
 
 function memoryPods(): Pods {
   const store = new MemoryStore();
-  return pods(async () => new MemorySharedState({ keyPrefix: 'limits:', logger: silent, store }), async () => undefined);
+  return pods(
+    async () => new MemorySharedState({ keyPrefix: 'limits:', logger: silent, store }),
+    async () => undefined,
+  );
 }
 
 function redisPods(url: string): Pods {
   const keyPrefix = uniqueTestPrefix('limits');
-  return pods(() => openSharedState({ redisUrl: url, keyPrefix, logger: silent }), () => deleteKeys(url, keyPrefix));
+  return pods(
+    () => openSharedState({ redisUrl: url, keyPrefix, logger: silent }),
+    () => deleteKeys(url, keyPrefix),
+  );
 }
 
 function pods(openOne: () => Promise<SharedState>, removeKeys: () => Promise<void>): Pods {

@@ -1,6 +1,10 @@
 import type { SharedState } from '../../src/platform/shared-state/shared-state.js';
 import { RateLimiter } from '../../src/limits/rate-limiter.js';
-import type { DecisionOutcome, RateLimitBucket, RateLimitQuota } from '../../src/limits/rate-limiter.js';
+import type {
+  DecisionOutcome,
+  RateLimitBucket,
+  RateLimitQuota,
+} from '../../src/limits/rate-limiter.js';
 import { describeOnEachSharedState, unreachableRedis } from './each-shared-state.js';
 import type { Pods } from './each-shared-state.js';
 
@@ -45,7 +49,10 @@ await describeOnEachSharedState('RateLimiter', (newPods) => {
       windowMs: 60_000,
       outcome: 'allowed',
     });
-    expect(await limiter.consume(perIp('1.2.3.4'), 19)).toMatchObject({ allowed: true, remaining: 0 });
+    expect(await limiter.consume(perIp('1.2.3.4'), 19)).toMatchObject({
+      allowed: true,
+      remaining: 0,
+    });
     expect(await limiter.consume(perIp('1.2.3.4'))).toEqual({
       allowed: false,
       remaining: 0,
@@ -62,12 +69,18 @@ await describeOnEachSharedState('RateLimiter', (newPods) => {
     expect((await a.consume(perIp('1.2.3.4', 5), 3)).remaining).toBe(2);
     expect((await b.consume(perIp('1.2.3.4', 5))).remaining).toBe(1);
     expect((await a.consume(perIp('1.2.3.4', 5))).remaining).toBe(0);
-    expect(await b.consume(perIp('1.2.3.4', 5))).toMatchObject({ allowed: false, retryAfterMs: 600 });
+    expect(await b.consume(perIp('1.2.3.4', 5))).toMatchObject({
+      allowed: false,
+      retryAfterMs: 600,
+    });
   });
 
   test('50 concurrent consumes over two pods on a burst of 10: exactly 10 allowed', async () => {
     const { counts, onDecision } = decisionCounter();
-    const limiters = [new RateLimiter(podA, { now, onDecision }), new RateLimiter(podB, { now, onDecision })];
+    const limiters = [
+      new RateLimiter(podA, { now, onDecision }),
+      new RateLimiter(podB, { now, onDecision }),
+    ];
     const decisions = await Promise.all(
       Array.from({ length: 50 }, (_, i) => limiters[i % 2]!.consume(perIp('1.2.3.4', 10))),
     );
@@ -87,22 +100,50 @@ await describeOnEachSharedState('RateLimiter', (newPods) => {
     const limiter = new RateLimiter(podA, { now: () => clock });
     await limiter.consume(perIp('1.2.3.4', 1));
     clock += 599;
-    expect(await limiter.consume(perIp('1.2.3.4', 1))).toMatchObject({ allowed: false, retryAfterMs: 1 });
+    expect(await limiter.consume(perIp('1.2.3.4', 1))).toMatchObject({
+      allowed: false,
+      retryAfterMs: 1,
+    });
     clock += 1;
     expect((await limiter.consume(perIp('1.2.3.4', 1))).allowed).toBe(true);
   });
 
   test('a quota allows its total across pods, then refuses', async () => {
     const { counts, onDecision } = decisionCounter();
-    const quota: RateLimitQuota = { scope: 'call', key: 'c1', total: 3, ttlMs: 60_000, failOpen: true };
+    const quota: RateLimitQuota = {
+      scope: 'call',
+      key: 'c1',
+      total: 3,
+      ttlMs: 60_000,
+      failOpen: true,
+    };
     const a = new RateLimiter(podA, { onDecision });
     const b = new RateLimiter(podB, { onDecision });
-    expect(await a.consumeQuota(quota)).toEqual({ allowed: true, remaining: 2, outcome: 'allowed' });
-    expect(await b.consumeQuota(quota)).toEqual({ allowed: true, remaining: 1, outcome: 'allowed' });
-    expect(await a.consumeQuota(quota, 2)).toEqual({ allowed: false, remaining: 0, outcome: 'limited' });
+    expect(await a.consumeQuota(quota)).toEqual({
+      allowed: true,
+      remaining: 2,
+      outcome: 'allowed',
+    });
+    expect(await b.consumeQuota(quota)).toEqual({
+      allowed: true,
+      remaining: 1,
+      outcome: 'allowed',
+    });
+    expect(await a.consumeQuota(quota, 2)).toEqual({
+      allowed: false,
+      remaining: 0,
+      outcome: 'limited',
+    });
     // The refused units were counted: the quota stays spent.
-    expect(await b.consumeQuota(quota)).toEqual({ allowed: false, remaining: 0, outcome: 'limited' });
-    expect(await a.consumeQuota({ ...quota, key: 'c2' })).toMatchObject({ allowed: true, remaining: 2 });
+    expect(await b.consumeQuota(quota)).toEqual({
+      allowed: false,
+      remaining: 0,
+      outcome: 'limited',
+    });
+    expect(await a.consumeQuota({ ...quota, key: 'c2' })).toMatchObject({
+      allowed: true,
+      remaining: 2,
+    });
     expect(counts).toEqual({ 'call allowed': 3, 'call limited': 2 });
   });
 
@@ -110,8 +151,16 @@ await describeOnEachSharedState('RateLimiter', (newPods) => {
     const limiter = new RateLimiter(podA, { now });
     await expect(limiter.consume(perIp('1.2.3.4'), 21)).rejects.toThrow(RangeError);
     await expect(limiter.consume({ ...perIp('1.2.3.4'), limit: 0 })).rejects.toThrow(RangeError);
-    await expect(new RateLimiter(podA, { now: () => T0 + 0.5 }).consume(perIp('1.2.3.4'))).rejects.toThrow(RangeError);
-    const quota: RateLimitQuota = { scope: 'call', key: 'c1', total: 3, ttlMs: 60_000, failOpen: true };
+    await expect(
+      new RateLimiter(podA, { now: () => T0 + 0.5 }).consume(perIp('1.2.3.4')),
+    ).rejects.toThrow(RangeError);
+    const quota: RateLimitQuota = {
+      scope: 'call',
+      key: 'c1',
+      total: 3,
+      ttlMs: 60_000,
+      failOpen: true,
+    };
     await expect(limiter.consumeQuota(quota, -1)).rejects.toThrow(RangeError);
     await expect(limiter.consumeQuota({ ...quota, ttlMs: 0 })).rejects.toThrow(RangeError);
   });
@@ -126,7 +175,8 @@ describe('RateLimiter when shared state fails (Redis unreachable)', () => {
 
   function limiter() {
     const reports: Array<[string, DecisionOutcome, unknown]> = [];
-    const onDecision = (scope: string, outcome: DecisionOutcome, error?: unknown) => reports.push([scope, outcome, error]);
+    const onDecision = (scope: string, outcome: DecisionOutcome, error?: unknown) =>
+      reports.push([scope, outcome, error]);
     return { limiter: new RateLimiter(state, { now, onDecision }), reports };
   }
 
@@ -145,7 +195,14 @@ describe('RateLimiter when shared state fails (Redis unreachable)', () => {
 
   test('a fail-closed bucket refuses the request, reported as failed_closed', async () => {
     const { limiter: fallible, reports } = limiter();
-    const initialize: RateLimitBucket = { scope: 'auth', key: '1.2.3.4', limit: 5, burst: 2, windowMs: 60_000, failOpen: false };
+    const initialize: RateLimitBucket = {
+      scope: 'auth',
+      key: '1.2.3.4',
+      limit: 5,
+      burst: 2,
+      windowMs: 60_000,
+      failOpen: false,
+    };
     expect(await fallible.consume(initialize)).toEqual({
       allowed: false,
       remaining: 0,
@@ -159,9 +216,23 @@ describe('RateLimiter when shared state fails (Redis unreachable)', () => {
 
   test('quotas follow their fail mode too', async () => {
     const { limiter: fallible, reports } = limiter();
-    const quota: RateLimitQuota = { scope: 'call', key: 'c1', total: 3, ttlMs: 60_000, failOpen: true };
-    expect(await fallible.consumeQuota(quota)).toEqual({ allowed: true, remaining: 0, outcome: 'failed_open' });
-    expect(await fallible.consumeQuota({ ...quota, failOpen: false })).toEqual({ allowed: false, remaining: 0, outcome: 'failed_closed' });
+    const quota: RateLimitQuota = {
+      scope: 'call',
+      key: 'c1',
+      total: 3,
+      ttlMs: 60_000,
+      failOpen: true,
+    };
+    expect(await fallible.consumeQuota(quota)).toEqual({
+      allowed: true,
+      remaining: 0,
+      outcome: 'failed_open',
+    });
+    expect(await fallible.consumeQuota({ ...quota, failOpen: false })).toEqual({
+      allowed: false,
+      remaining: 0,
+      outcome: 'failed_closed',
+    });
     expect(reports.map(([, outcome]) => outcome)).toEqual(['failed_open', 'failed_closed']);
   });
 

@@ -19,7 +19,10 @@ const url = (path: string) => `${service.baseUrl}${path}`;
 
 async function initializeFrom(address: string) {
   const user = new TestUser();
-  return requestFrom(url('/api/v1/initialize'), address, { method: 'POST', json: await user.initializeBody('register') });
+  return requestFrom(url('/api/v1/initialize'), address, {
+    method: 'POST',
+    json: await user.initializeBody('register'),
+  });
 }
 
 it('per endpoint: POST /api/v1/initialize allows a burst of 2 per IP, then 429 with the per-endpoint body and headers', async () => {
@@ -37,7 +40,11 @@ it('per endpoint: POST /api/v1/initialize allows a burst of 2 per IP, then 429 w
     limit: 5,
     window: '60s',
   });
-  expect(refused.headers).toMatchObject({ 'retry-after': '12', 'x-ratelimit-limit': '5', 'x-ratelimit-window': '60s' });
+  expect(refused.headers).toMatchObject({
+    'retry-after': '12',
+    'x-ratelimit-limit': '5',
+    'x-ratelimit-window': '60s',
+  });
   // The bucket is the client's own: another address signs in at once.
   expect((await initializeFrom(freshClient())).status).toBe(200);
 });
@@ -45,34 +52,58 @@ it('per endpoint: POST /api/v1/initialize allows a burst of 2 per IP, then 429 w
 it('per IP, all endpoints: a burst of 20, then 429 with the envelope', async () => {
   const client = freshClient();
   const statuses: number[] = [];
-  for (let i = 0; i < 21; i++) statuses.push((await requestFrom(url('/api/v1/version'), client)).status);
+  for (let i = 0; i < 21; i++)
+    statuses.push((await requestFrom(url('/api/v1/version'), client)).status);
   expect(statuses.slice(0, 20)).toEqual(Array(20).fill(200));
   expect(statuses[20]).toBe(429);
   const refused = await requestFrom(url('/api/version'), client);
-  expect(JSON.parse(refused.body)).toEqual({ success: false, error: 'Rate limit exceeded', code: 'RATE_LIMIT_EXCEEDED' });
-  expect(refused.headers).toMatchObject({ 'retry-after': '1', 'x-ratelimit-limit': '100', 'x-ratelimit-window': '60s' });
+  expect(JSON.parse(refused.body)).toEqual({
+    success: false,
+    error: 'Rate limit exceeded',
+    code: 'RATE_LIMIT_EXCEEDED',
+  });
+  expect(refused.headers).toMatchObject({
+    'retry-after': '1',
+    'x-ratelimit-limit': '100',
+    'x-ratelimit-window': '60s',
+  });
   // Both prefixes draw from the same buckets.
   expect(refused.status).toBe(429);
 });
 
 it('authentication attempts overall: 5 per minute per IP across sign-in and refresh', async () => {
   const client = freshClient();
-  const refresh = () => requestFrom(url('/api/v1/auth/refresh'), client, { method: 'POST', json: { refresh_token: 'not-a-token' } });
+  const refresh = () =>
+    requestFrom(url('/api/v1/auth/refresh'), client, {
+      method: 'POST',
+      json: { refresh_token: 'not-a-token' },
+    });
   expect((await initializeFrom(client)).status).toBe(200);
   expect((await initializeFrom(client)).status).toBe(200);
   for (let i = 0; i < 3; i++) expect((await refresh()).status).toBe(401);
   const refused = await refresh();
   expect(refused.status).toBe(429);
-  expect(JSON.parse(refused.body)).toEqual({ success: false, error: 'Rate limit exceeded', code: 'RATE_LIMIT_EXCEEDED' });
+  expect(JSON.parse(refused.body)).toEqual({
+    success: false,
+    error: 'Rate limit exceeded',
+    code: 'RATE_LIMIT_EXCEEDED',
+  });
   expect(refused.headers).toMatchObject({ 'x-ratelimit-limit': '5', 'x-ratelimit-window': '60s' });
 });
 
 it('gRPC callers get RESOURCE_EXHAUSTED with the retry delay in metadata', async () => {
-  const system = grpcClient(service.grpcAddress, 'service/v1/system.proto', 'service.v1.SystemService');
+  const system = grpcClient(
+    service.grpcAddress,
+    'service/v1/system.proto',
+    'service.v1.SystemService',
+  );
   try {
     let error: grpc.ServiceError | undefined;
     for (let i = 0; i < 25 && !error; i++) {
-      error = await unary(system, 'GetVersion', {}).then(() => undefined, (e: grpc.ServiceError) => e);
+      error = await unary(system, 'GetVersion', {}).then(
+        () => undefined,
+        (e: grpc.ServiceError) => e,
+      );
     }
     expect(error?.code).toBe(grpc.status.RESOURCE_EXHAUSTED);
     expect(error?.metadata.get('x-error-code')).toEqual(['RATE_LIMIT_EXCEEDED']);
@@ -84,8 +115,12 @@ it('gRPC callers get RESOURCE_EXHAUSTED with the retry delay in metadata', async
 
 it('counts refusals by scope and RPC in /metrics', async () => {
   const metrics = (await requestFrom(url('/metrics'), freshClient())).body;
-  expect(metrics).toMatch(/rate_limited_requests_total\{scope="endpoint",rpc="AuthService.Initialize"\} [1-9]/);
-  expect(metrics).toMatch(/rate_limited_requests_total\{scope="ip",rpc="SystemService.GetVersion"\} [1-9]/);
+  expect(metrics).toMatch(
+    /rate_limited_requests_total\{scope="endpoint",rpc="AuthService.Initialize"\} [1-9]/,
+  );
+  expect(metrics).toMatch(
+    /rate_limited_requests_total\{scope="ip",rpc="SystemService.GetVersion"\} [1-9]/,
+  );
   expect(metrics).toMatch(/rate_limit_decisions_total\{scope="auth",outcome="limited"\} [1-9]/);
 });
 
@@ -93,7 +128,9 @@ describe('per authenticated user', () => {
   it('1000 per hour, burst 50, across addresses and endpoints; exempt RPCs keep working', async () => {
     const signedIn = await initializeFrom(freshClient());
     expect(signedIn.status).toBe(200);
-    const auth = { authorization: `Bearer ${(JSON.parse(signedIn.body) as { access_token: string }).access_token}` };
+    const auth = {
+      authorization: `Bearer ${(JSON.parse(signedIn.body) as { access_token: string }).access_token}`,
+    };
     // Spread over endpoints (each has its own burst of 20) and addresses (each IP has 20).
     const paths = ['/api/v1/auth/sessions', '/api/v1/auth/devices', '/api/v1/chats'];
     const statuses: number[] = [];
@@ -102,12 +139,25 @@ describe('per authenticated user', () => {
       statuses.push((await requestFrom(url(paths[i % 3]!), client, { headers: auth })).status);
     }
     expect(statuses.filter((status) => status === 429)).toEqual([]);
-    const refused = await requestFrom(url('/api/v1/auth/sessions'), freshClient(), { headers: auth });
+    const refused = await requestFrom(url('/api/v1/auth/sessions'), freshClient(), {
+      headers: auth,
+    });
     expect(refused.status).toBe(429);
-    expect(JSON.parse(refused.body)).toEqual({ success: false, error: 'Rate limit exceeded', code: 'RATE_LIMIT_EXCEEDED' });
-    expect(refused.headers).toMatchObject({ 'x-ratelimit-limit': '1000', 'x-ratelimit-window': '1h' });
+    expect(JSON.parse(refused.body)).toEqual({
+      success: false,
+      error: 'Rate limit exceeded',
+      code: 'RATE_LIMIT_EXCEEDED',
+    });
+    expect(refused.headers).toMatchObject({
+      'x-ratelimit-limit': '1000',
+      'x-ratelimit-window': '1h',
+    });
     // CheckUsername is exempt from the per-user quota (spec, "Exempt from the per-user quota").
-    const exempt = await requestFrom(url('/api/v1/check-username'), freshClient(), { method: 'POST', headers: auth, json: { username: 'someone_new' } });
+    const exempt = await requestFrom(url('/api/v1/check-username'), freshClient(), {
+      method: 'POST',
+      headers: auth,
+      json: { username: 'someone_new' },
+    });
     expect(exempt.status).toBe(200);
   });
 });
@@ -115,11 +165,20 @@ describe('per authenticated user', () => {
 it('the operational paths are exempt from user quotas but share the per-IP bucket', async () => {
   const client = freshClient();
   const statuses: number[] = [];
-  for (let i = 0; i < 10; i++) statuses.push((await requestFrom(url('/health/live'), client)).status);
-  for (let i = 0; i < 10; i++) statuses.push((await requestFrom(url('/api/v1/version'), client)).status);
+  for (let i = 0; i < 10; i++)
+    statuses.push((await requestFrom(url('/health/live'), client)).status);
+  for (let i = 0; i < 10; i++)
+    statuses.push((await requestFrom(url('/api/v1/version'), client)).status);
   expect(statuses).toEqual(Array(20).fill(200));
   const refused = await requestFrom(url('/metrics'), client);
   expect(refused.status).toBe(429);
-  expect(JSON.parse(refused.body)).toEqual({ success: false, error: 'Rate limit exceeded', code: 'RATE_LIMIT_EXCEEDED' });
-  expect(refused.headers).toMatchObject({ 'x-ratelimit-limit': '100', 'x-ratelimit-window': '60s' });
+  expect(JSON.parse(refused.body)).toEqual({
+    success: false,
+    error: 'Rate limit exceeded',
+    code: 'RATE_LIMIT_EXCEEDED',
+  });
+  expect(refused.headers).toMatchObject({
+    'x-ratelimit-limit': '100',
+    'x-ratelimit-window': '60s',
+  });
 });

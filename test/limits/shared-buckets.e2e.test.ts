@@ -6,7 +6,11 @@ import { requestFrom } from '../support/http-from.js';
 import { serviceForThisFile } from '../support/service-for-tests.js';
 import type { TestService } from '../support/start-service.js';
 import { TestUser } from '../support/wallet.js';
-import { deleteKeys, uniqueTestPrefix, withRedis } from '../platform/shared-state/redis-for-tests.js';
+import {
+  deleteKeys,
+  uniqueTestPrefix,
+  withRedis,
+} from '../platform/shared-state/redis-for-tests.js';
 
 await withRedis((redisUrl) => {
   const prefix = uniqueTestPrefix('shared-buckets');
@@ -16,7 +20,12 @@ await withRedis((redisUrl) => {
   afterAll(() => deleteKeys(redisUrl, prefix));
 
   const initializeOn = async (service: TestService, client: string) =>
-    (await requestFrom(`${service.baseUrl}/api/v1/initialize`, client, { method: 'POST', json: await new TestUser().initializeBody('register') })).status;
+    (
+      await requestFrom(`${service.baseUrl}/api/v1/initialize`, client, {
+        method: 'POST',
+        json: await new TestUser().initializeBody('register'),
+      })
+    ).status;
 
   it('the sign-in burst of 2 is shared between the pods', async () => {
     const client = '127.0.9.9';

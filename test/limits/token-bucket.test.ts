@@ -30,8 +30,12 @@ await describeOnEachSharedState('token bucket', (newPods) => {
   });
   afterEach(() => pods.dispose());
 
-  const take = (nowMs: number, bucket: Omit<TokenBucketParams, 'cost' | 'nowMs'> = PER_IP, cost = 1, key = 'b') =>
-    takeTokens(state, key, { ...bucket, cost, nowMs });
+  const take = (
+    nowMs: number,
+    bucket: Omit<TokenBucketParams, 'cost' | 'nowMs'> = PER_IP,
+    cost = 1,
+    key = 'b',
+  ) => takeTokens(state, key, { ...bucket, cost, nowMs });
 
   test('starts full: the burst passes at once, counting down, then it refuses', async () => {
     const remaining: number[] = [];
@@ -41,7 +45,9 @@ await describeOnEachSharedState('token bucket', (newPods) => {
       expect(result.retryAfterMs).toBe(0);
       remaining.push(result.remaining);
     }
-    expect(remaining).toEqual([19, 18, 17, 16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0]);
+    expect(remaining).toEqual([
+      19, 18, 17, 16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0,
+    ]);
     expect(await take(T0)).toEqual({ allowed: false, remaining: 0, retryAfterMs: 600 });
   });
 
@@ -57,20 +63,56 @@ await describeOnEachSharedState('token bucket', (newPods) => {
   test('retry-after is exact when a token takes a fractional number of milliseconds', async () => {
     const sevenPerMinute = { limit: 7, burst: 10, windowMs: 60_000 }; // a token every 8571.43 ms
     expect((await take(T0, sevenPerMinute, 10)).allowed).toBe(true);
-    expect(await take(T0, sevenPerMinute)).toEqual({ allowed: false, remaining: 0, retryAfterMs: 8572 });
-    expect(await take(T0 + 8571, sevenPerMinute)).toEqual({ allowed: false, remaining: 0, retryAfterMs: 1 });
+    expect(await take(T0, sevenPerMinute)).toEqual({
+      allowed: false,
+      remaining: 0,
+      retryAfterMs: 8572,
+    });
+    expect(await take(T0 + 8571, sevenPerMinute)).toEqual({
+      allowed: false,
+      remaining: 0,
+      retryAfterMs: 1,
+    });
     // Six tokens take 51 428.57 ms: the fractions add up without drifting.
-    expect(await take(T0 + 51_428, sevenPerMinute, 6)).toEqual({ allowed: false, remaining: 5, retryAfterMs: 1 });
-    expect(await take(T0 + 51_429, sevenPerMinute, 6)).toEqual({ allowed: true, remaining: 0, retryAfterMs: 0 });
+    expect(await take(T0 + 51_428, sevenPerMinute, 6)).toEqual({
+      allowed: false,
+      remaining: 5,
+      retryAfterMs: 1,
+    });
+    expect(await take(T0 + 51_429, sevenPerMinute, 6)).toEqual({
+      allowed: true,
+      remaining: 0,
+      retryAfterMs: 0,
+    });
   });
 
   test('a cost above 1 takes that many tokens and waits for all of them', async () => {
     const tenPerSecond = { limit: 10, burst: 10, windowMs: 1000 };
-    expect(await take(T0, tenPerSecond, 4)).toEqual({ allowed: true, remaining: 6, retryAfterMs: 0 });
-    expect(await take(T0, tenPerSecond, 4)).toEqual({ allowed: true, remaining: 2, retryAfterMs: 0 });
-    expect(await take(T0, tenPerSecond, 4)).toEqual({ allowed: false, remaining: 2, retryAfterMs: 200 });
-    expect(await take(T0 + 200, tenPerSecond, 4)).toEqual({ allowed: true, remaining: 0, retryAfterMs: 0 });
-    expect(await take(T0 + 200, tenPerSecond, 10)).toEqual({ allowed: false, remaining: 0, retryAfterMs: 1000 });
+    expect(await take(T0, tenPerSecond, 4)).toEqual({
+      allowed: true,
+      remaining: 6,
+      retryAfterMs: 0,
+    });
+    expect(await take(T0, tenPerSecond, 4)).toEqual({
+      allowed: true,
+      remaining: 2,
+      retryAfterMs: 0,
+    });
+    expect(await take(T0, tenPerSecond, 4)).toEqual({
+      allowed: false,
+      remaining: 2,
+      retryAfterMs: 200,
+    });
+    expect(await take(T0 + 200, tenPerSecond, 4)).toEqual({
+      allowed: true,
+      remaining: 0,
+      retryAfterMs: 0,
+    });
+    expect(await take(T0 + 200, tenPerSecond, 10)).toEqual({
+      allowed: false,
+      remaining: 0,
+      retryAfterMs: 1000,
+    });
   });
 
   test('never holds more than the burst, however long it sat idle', async () => {
@@ -84,8 +126,16 @@ await describeOnEachSharedState('token bucket', (newPods) => {
   test('a lagging clock (another pod) gets no refill twice', async () => {
     const perSecond = { limit: 1, burst: 1, windowMs: 1000 };
     expect((await take(T0 + 1000, perSecond)).allowed).toBe(true);
-    expect(await take(T0 + 500, perSecond)).toEqual({ allowed: false, remaining: 0, retryAfterMs: 1000 });
-    expect(await take(T0 + 1999, perSecond)).toEqual({ allowed: false, remaining: 0, retryAfterMs: 1 });
+    expect(await take(T0 + 500, perSecond)).toEqual({
+      allowed: false,
+      remaining: 0,
+      retryAfterMs: 1000,
+    });
+    expect(await take(T0 + 1999, perSecond)).toEqual({
+      allowed: false,
+      remaining: 0,
+      retryAfterMs: 1,
+    });
     expect((await take(T0 + 2000, perSecond)).allowed).toBe(true);
   });
 

@@ -19,7 +19,10 @@ await describeOnEachSharedState('WsLimits', (newPods) => {
 
   async function connections(settings?: Partial<WsLimitSettings>): Promise<[WsLimits, WsLimits]> {
     const [podA, podB] = await Promise.all([pods.open(), pods.open()]);
-    return [new WsLimits(new RateLimiter(podA, { now: () => T0 }), settings), new WsLimits(new RateLimiter(podB, { now: () => T0 }), settings)];
+    return [
+      new WsLimits(new RateLimiter(podA, { now: () => T0 }), settings),
+      new WsLimits(new RateLimiter(podB, { now: () => T0 }), settings),
+    ];
   }
 
   beforeEach(async () => {
@@ -29,27 +32,51 @@ await describeOnEachSharedState('WsLimits', (newPods) => {
   afterEach(() => pods.dispose());
 
   /** Sends `count` frames alternating between the two connections; how many were allowed. */
-  async function allowedOf(count: number, send: (connection: WsLimits) => Promise<{ allowed: boolean }>): Promise<number> {
+  async function allowedOf(
+    count: number,
+    send: (connection: WsLimits) => Promise<{ allowed: boolean }>,
+  ): Promise<number> {
     let allowed = 0;
-    for (let i = 0; i < count; i++) if ((await send(i % 2 === 0 ? connectionA : connectionB)).allowed) allowed += 1;
+    for (let i = 0; i < count; i++)
+      if ((await send(i % 2 === 0 ? connectionA : connectionB)).allowed) allowed += 1;
     return allowed;
   }
 
-  test('messages: a burst of 10 across the user\'s connections, then one every 2 s', async () => {
+  test("messages: a burst of 10 across the user's connections, then one every 2 s", async () => {
     expect(await allowedOf(10, (connection) => connection.message('alice'))).toBe(10);
-    expect(await connectionA.message('alice')).toEqual({ allowed: false, refusedBy: 'ws_message', retryAfterMs: 2000 });
-    expect(await connectionB.message('alice')).toEqual({ allowed: false, refusedBy: 'ws_message', retryAfterMs: 2000 });
+    expect(await connectionA.message('alice')).toEqual({
+      allowed: false,
+      refusedBy: 'ws_message',
+      retryAfterMs: 2000,
+    });
+    expect(await connectionB.message('alice')).toEqual({
+      allowed: false,
+      refusedBy: 'ws_message',
+      retryAfterMs: 2000,
+    });
     expect(await connectionB.message('bob')).toEqual({ allowed: true });
   });
 
   test('ICE candidates: a burst of 30 per user, then one every 600 ms', async () => {
-    expect(await allowedOf(30, (connection) => connection.iceCandidate('alice', `call-${connection === connectionA ? 1 : 2}`))).toBe(30);
-    expect(await connectionA.iceCandidate('alice', 'call-3')).toEqual({ allowed: false, refusedBy: 'ws_ice_candidate', retryAfterMs: 600 });
+    expect(
+      await allowedOf(30, (connection) =>
+        connection.iceCandidate('alice', `call-${connection === connectionA ? 1 : 2}`),
+      ),
+    ).toBe(30);
+    expect(await connectionA.iceCandidate('alice', 'call-3')).toEqual({
+      allowed: false,
+      refusedBy: 'ws_ice_candidate',
+      retryAfterMs: 600,
+    });
   });
 
   test('signaling: a burst of 5 per user, then one every 6 s', async () => {
     expect(await allowedOf(5, (connection) => connection.signaling('alice'))).toBe(5);
-    expect(await connectionB.signaling('alice')).toEqual({ allowed: false, refusedBy: 'ws_signaling', retryAfterMs: 6000 });
+    expect(await connectionB.signaling('alice')).toEqual({
+      allowed: false,
+      refusedBy: 'ws_signaling',
+      retryAfterMs: 6000,
+    });
   });
 
   test('the kinds are separate buckets', async () => {
@@ -61,7 +88,11 @@ await describeOnEachSharedState('WsLimits', (newPods) => {
   test('message limits come from the settings', async () => {
     [connectionA, connectionB] = await connections({ messages: { limit: 120, burst: 2 } });
     expect(await allowedOf(2, (connection) => connection.message('alice'))).toBe(2);
-    expect(await connectionA.message('alice')).toEqual({ allowed: false, refusedBy: 'ws_message', retryAfterMs: 500 });
+    expect(await connectionA.message('alice')).toEqual({
+      allowed: false,
+      refusedBy: 'ws_message',
+      retryAfterMs: 500,
+    });
   });
 
   test('ICE candidates per call: 50 for both parties combined', async () => {
@@ -75,7 +106,7 @@ await describeOnEachSharedState('WsLimits', (newPods) => {
     expect(await connectionA.iceCandidate('alice', 'call-2')).toEqual({ allowed: true });
   });
 
-  test('a candidate refused by the user\'s rate does not count against the call', async () => {
+  test("a candidate refused by the user's rate does not count against the call", async () => {
     expect(await allowedOf(31, () => connectionA.iceCandidate('alice', 'call-1'))).toBe(30);
     expect(await allowedOf(21, () => connectionB.iceCandidate('bob', 'call-1'))).toBe(20);
   });
@@ -90,7 +121,9 @@ describe('WsLimits when shared state fails (Redis unreachable)', () => {
 
   test('every limit fails open, and says so', async () => {
     const outcomes: DecisionOutcome[] = [];
-    const limits = new WsLimits(new RateLimiter(state, { onDecision: (_scope, outcome) => outcomes.push(outcome) }));
+    const limits = new WsLimits(
+      new RateLimiter(state, { onDecision: (_scope, outcome) => outcomes.push(outcome) }),
+    );
     expect(await limits.message('alice')).toEqual({ allowed: true });
     expect(await limits.signaling('alice')).toEqual({ allowed: true });
     expect(await limits.iceCandidate('alice', 'call-1')).toEqual({ allowed: true });

@@ -21,7 +21,12 @@ import { UserEventStream } from '../../src/events/user-event-stream.js';
 import { openEmbeddedStore } from '../support/stores-under-test.js';
 import type { StoreUnderTest } from '../support/stores-under-test.js';
 
-const [A, B, C, D] = ['1', '2', '3', '4'].map((digit) => '0x' + digit.repeat(40)) as [string, string, string, string];
+const [A, B, C, D] = ['1', '2', '3', '4'].map((digit) => '0x' + digit.repeat(40)) as [
+  string,
+  string,
+  string,
+  string,
+];
 
 let underTest: StoreUnderTest;
 let area: Awaited<ReturnType<typeof createLocationArea>>;
@@ -69,20 +74,35 @@ beforeEach(async () => {
     outages: new OutageLog(logger),
   });
   const sessions = store.collection<LocationSessionRecord>(LOCATION_SESSIONS);
-  for (const record of [session('a-to-b', A, B), session('c-to-a', C, A), session('c-to-d', C, D)]) await sessions.insertOne(record);
+  for (const record of [session('a-to-b', A, B), session('c-to-a', C, A), session('c-to-d', C, D)])
+    await sessions.insertOne(record);
 });
 afterEach(() => underTest.dispose());
 
-const stateOf = async (id: string) => (await underTest.store.collection<LocationSessionRecord>(LOCATION_SESSIONS).findOne({ _id: id }))?.state;
+const stateOf = async (id: string) =>
+  (await underTest.store.collection<LocationSessionRecord>(LOCATION_SESSIONS).findOne({ _id: id }))
+    ?.state;
 
-it.each(['moveAccount', 'deleteAccount'] as const)('%s ends the sessions the account shares or is shared with, once', async (step) => {
-  const run = () => (step === 'moveAccount' ? area.accountData.moveAccount(A, '0x' + '5'.repeat(40)) : area.accountData.deleteAccount(A));
-  await run();
-  await run();
-  expect([await stateOf('a-to-b'), await stateOf('c-to-a'), await stateOf('c-to-d')]).toEqual(['stopped', 'stopped', 'active']);
-  const ends = heard.filter((each) => each.event.type === 'location.ended').map((each) => [each.to, each.event.data.session_id]);
-  expect(ends.sort()).toEqual([
-    [A, 'c-to-a'],
-    [B, 'a-to-b'],
-  ]);
-});
+it.each(['moveAccount', 'deleteAccount'] as const)(
+  '%s ends the sessions the account shares or is shared with, once',
+  async (step) => {
+    const run = () =>
+      step === 'moveAccount'
+        ? area.accountData.moveAccount(A, '0x' + '5'.repeat(40))
+        : area.accountData.deleteAccount(A);
+    await run();
+    await run();
+    expect([await stateOf('a-to-b'), await stateOf('c-to-a'), await stateOf('c-to-d')]).toEqual([
+      'stopped',
+      'stopped',
+      'active',
+    ]);
+    const ends = heard
+      .filter((each) => each.event.type === 'location.ended')
+      .map((each) => [each.to, each.event.data.session_id]);
+    expect(ends.sort()).toEqual([
+      [A, 'c-to-a'],
+      [B, 'a-to-b'],
+    ]);
+  },
+);

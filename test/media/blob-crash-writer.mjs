@@ -8,7 +8,7 @@ async function* endless() {
   for (;;) {
     const chunk = Buffer.alloc(65_536, 7);
     written += chunk.length;
-    if (written % (1_048_576) === 0) process.stdout.write(`${written}\n`);
+    if (written % 1_048_576 === 0) process.stdout.write(`${written}\n`);
     yield chunk;
     await new Promise((resolve) => setImmediate(resolve));
   }

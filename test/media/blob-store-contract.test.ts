@@ -91,14 +91,28 @@ describe.each(engines)('blob store contract: %s', (_name, open) => {
     const data = randomBytes(300_000);
     const blobId = id();
     await under.blobs.write(blobId, [data], data.length);
-    expect((await readAll(await under.blobs.read(blobId, { start: 0, end: 0 })))?.equals(data.subarray(0, 1))).toBe(true);
-    expect((await readAll(await under.blobs.read(blobId, { start: 1000, end: 270_000 })))?.equals(data.subarray(1000, 270_001))).toBe(true);
-    expect((await readAll(await under.blobs.read(blobId, { start: 299_990, end: 299_999 })))?.equals(data.subarray(299_990))).toBe(true);
+    expect(
+      (await readAll(await under.blobs.read(blobId, { start: 0, end: 0 })))?.equals(
+        data.subarray(0, 1),
+      ),
+    ).toBe(true);
+    expect(
+      (await readAll(await under.blobs.read(blobId, { start: 1000, end: 270_000 })))?.equals(
+        data.subarray(1000, 270_001),
+      ),
+    ).toBe(true);
+    expect(
+      (await readAll(await under.blobs.read(blobId, { start: 299_990, end: 299_999 })))?.equals(
+        data.subarray(299_990),
+      ),
+    ).toBe(true);
   });
 
   it('refuses a blob past its bound and keeps nothing of it', async () => {
     const blobId = id();
-    await expect(under.blobs.write(blobId, chunked(randomBytes(1000), 100), 999)).rejects.toBeInstanceOf(BlobTooLargeError);
+    await expect(
+      under.blobs.write(blobId, chunked(randomBytes(1000), 100), 999),
+    ).rejects.toBeInstanceOf(BlobTooLargeError);
     expect(await under.blobs.read(blobId)).toBeUndefined();
     const exact = randomBytes(1000);
     expect((await under.blobs.write(blobId, chunked(exact, 100), 1000)).size).toBe(1000);
@@ -110,7 +124,9 @@ describe.each(engines)('blob store contract: %s', (_name, open) => {
       yield randomBytes(10_000);
       throw new Error('client went away');
     }
-    await expect(under.blobs.write(blobId, failing(), 1_000_000)).rejects.toThrow('client went away');
+    await expect(under.blobs.write(blobId, failing(), 1_000_000)).rejects.toThrow(
+      'client went away',
+    );
     expect(await under.blobs.read(blobId)).toBeUndefined();
   });
 

@@ -16,7 +16,11 @@ const writer = fileURLToPath(new URL('./blob-crash-writer.mjs', import.meta.url)
 it('a blob store killed mid-write leaves no readable blob, and its leftovers go at the next start', async () => {
   const dataDir = await mkdtemp(join(tmpdir(), 'blob-crash-'));
   try {
-    const child = spawn(process.execPath, [writer, builtModule('media/storage/file-blob-store.js'), dataDir, 'halfway'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(
+      process.execPath,
+      [writer, builtModule('media/storage/file-blob-store.js'), dataDir, 'halfway'],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
     const lines = createInterface({ input: child.stdout });
     // Kill it once 4 MiB are on their way into the temporary file.
     for await (const line of lines) if (Number(line) >= 4 * 1_048_576) break;

@@ -17,7 +17,14 @@ const MiB = 1_048_576;
 async function incomingBytes(dataDir: string): Promise<number> {
   const dir = join(dataDir, 'media', 'incoming');
   const files = await readdir(dir).catch(() => [] as string[]);
-  const sizes = await Promise.all(files.map((file) => stat(join(dir, file)).then((s) => s.size, () => 0)));
+  const sizes = await Promise.all(
+    files.map((file) =>
+      stat(join(dir, file)).then(
+        (s) => s.size,
+        () => 0,
+      ),
+    ),
+  );
   return sizes.reduce((sum, size) => sum + size, 0);
 }
 
@@ -29,7 +36,11 @@ test('kill -9 mid-upload leaves no readable blob; the restart cleans the partial
     // A 25 MiB upload sent slowly, 256 KiB at a time, until the process dies.
     const request = httpRequest(`${service.baseUrl}/api/v1/upload-media?kind=video`, {
       method: 'POST',
-      headers: { ...bearer(alice), 'content-type': 'application/octet-stream', 'content-length': String(25 * MiB) },
+      headers: {
+        ...bearer(alice),
+        'content-type': 'application/octet-stream',
+        'content-length': String(25 * MiB),
+      },
     });
     request.on('error', () => undefined);
     const sender = setInterval(() => request.write(Buffer.alloc(256 * 1024, 9)), 20);
@@ -54,14 +65,18 @@ test('kill -9 mid-upload leaves no readable blob; the restart cleans the partial
     });
     expect(uploaded.status).toBe(200);
     const { media_id: id } = (await uploaded.json()) as { media_id: string };
-    const downloaded = await fetch(`${service.baseUrl}/api/v1/media/${id}`, { headers: bearer(alice) });
+    const downloaded = await fetch(`${service.baseUrl}/api/v1/media/${id}`, {
+      headers: bearer(alice),
+    });
     expect(Buffer.from(await downloaded.arrayBuffer()).equals(Buffer.alloc(1000, 1))).toBe(true);
   } finally {
     await service.stop();
   }
   const store = await EmbeddedDocumentStore.open({ dataDir, logger: silentLogger });
   try {
-    const states = (await store.collection<{ _id: string; state: string }>('media').find({})).map((item) => item.state).sort();
+    const states = (await store.collection<{ _id: string; state: string }>('media').find({}))
+      .map((item) => item.state)
+      .sort();
     expect(states).toEqual(['stored', 'uploading']);
   } finally {
     await store.close();

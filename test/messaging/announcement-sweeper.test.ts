@@ -20,7 +20,12 @@ import { openSharedState } from '../../src/platform/shared-state/open-shared-sta
 import type { SharedState } from '../../src/platform/shared-state/shared-state.js';
 import { EmbeddedDocumentStore } from '../../src/platform/store/embedded/embedded-store.js';
 import { UserEventStream } from '../../src/events/user-event-stream.js';
-import { adminConnection, deleteKeys, uniqueTestPrefix, withRedis } from '../platform/shared-state/redis-for-tests.js';
+import {
+  adminConnection,
+  deleteKeys,
+  uniqueTestPrefix,
+  withRedis,
+} from '../platform/shared-state/redis-for-tests.js';
 import { messageSending } from '../support/message-sending.js';
 import { silentLogger } from '../support/silent-logger.js';
 
@@ -37,7 +42,9 @@ await withRedis((redisUrl) => {
     dataDir = await mkdtemp(join(tmpdir(), 'announce-'));
     store = await EmbeddedDocumentStore.open({ dataDir, logger: silentLogger });
     // One connection per pod, as each process has its own.
-    states = await Promise.all([1, 2].map(() => openSharedState({ redisUrl, keyPrefix: prefix, logger })));
+    states = await Promise.all(
+      [1, 2].map(() => openSharedState({ redisUrl, keyPrefix: prefix, logger })),
+    );
     redis = await adminConnection(redisUrl);
   });
   afterAll(async () => {
@@ -50,7 +57,15 @@ await withRedis((redisUrl) => {
 
   async function newUser(): Promise<string> {
     const address = `0x${randomBytes(20).toString('hex')}`;
-    await store.collection<Account>(ACCOUNTS).insertOne({ _id: address, username: address.slice(2, 18), displayName: '', createdAt: new Date(), permissions: [], mfaEnabled: false, origin: 'wallet' });
+    await store.collection<Account>(ACCOUNTS).insertOne({
+      _id: address,
+      username: address.slice(2, 18),
+      displayName: '',
+      createdAt: new Date(),
+      permissions: [],
+      mfaEnabled: false,
+      origin: 'wallet',
+    });
     return address;
   }
 
@@ -72,7 +87,9 @@ await withRedis((redisUrl) => {
     const { seq } = await stream.position(address);
     if (seq === 0) return [];
     const frames = (await stream.frames(address, 1, seq))!;
-    return frames.map((frame) => (JSON.parse(frame) as { data: { message: { id: string } } }).data.message.id);
+    return frames.map(
+      (frame) => (JSON.parse(frame) as { data: { message: { id: string } } }).data.message.id,
+    );
   }
 
   test('two pods sweeping at once announce each message to each recipient once, in order', async () => {
@@ -83,7 +100,8 @@ await withRedis((redisUrl) => {
     await redis.set(bobsCounter, 'not-a-number');
 
     const sent = [];
-    for (let i = 0; i < 20; i++) sent.push((await (i % 2 === 0 ? a : b).sender.send(alice, text(bob, `m-${i}`))).message);
+    for (let i = 0; i < 20; i++)
+      sent.push((await (i % 2 === 0 ? a : b).sender.send(alice, text(bob, `m-${i}`))).message);
     const ids = sent.map((message) => message._id);
     expect(await announcedTo(bob)).toEqual([]);
     expect(await announcedTo(alice)).toEqual(ids);
@@ -94,7 +112,12 @@ await withRedis((redisUrl) => {
     expect(await announcedTo(bob)).toEqual([]);
 
     await new Promise((resolve) => setTimeout(resolve, ANNOUNCEMENT_GRACE_MS + 100));
-    await Promise.all([a.sweeper.sweepOnce(), b.sweeper.sweepOnce(), a.sweeper.sweepOnce(), b.sweeper.sweepOnce()]);
+    await Promise.all([
+      a.sweeper.sweepOnce(),
+      b.sweeper.sweepOnce(),
+      a.sweeper.sweepOnce(),
+      b.sweeper.sweepOnce(),
+    ]);
     await Promise.all([a.sweeper.sweepOnce(), b.sweeper.sweepOnce()]);
 
     expect(await announcedTo(bob)).toEqual(ids);

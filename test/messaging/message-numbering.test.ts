@@ -35,16 +35,31 @@ afterEach(async () => {
 
 /** The sending parts of one api process (messaging-area.ts), over the shared store and shared state. */
 function pod(): Promise<MessageSending> {
-  return messageSending(store, new MemorySharedState({ keyPrefix: 'numbering:', logger, store: sharedMemory }));
+  return messageSending(
+    store,
+    new MemorySharedState({ keyPrefix: 'numbering:', logger, store: sharedMemory }),
+  );
 }
 
 async function newUser(): Promise<string> {
   const address = `0x${randomBytes(20).toString('hex')}`;
-  await store.collection<Account>(ACCOUNTS).insertOne({ _id: address, username: address.slice(2, 18), displayName: '', createdAt: new Date(), permissions: [], mfaEnabled: false, origin: 'wallet' });
+  await store.collection<Account>(ACCOUNTS).insertOne({
+    _id: address,
+    username: address.slice(2, 18),
+    displayName: '',
+    createdAt: new Date(),
+    permissions: [],
+    mfaEnabled: false,
+    origin: 'wallet',
+  });
   return address;
 }
 
-const text = (recipientAddress: string, clientMessageId: string, body = clientMessageId): SendRequest => ({
+const text = (
+  recipientAddress: string,
+  clientMessageId: string,
+  body = clientMessageId,
+): SendRequest => ({
   clientMessageId,
   recipientAddress,
   groupId: '',
@@ -57,7 +72,9 @@ const text = (recipientAddress: string, clientMessageId: string, body = clientMe
 });
 
 async function storedSequences(conversationId: string): Promise<number[]> {
-  const messages = await store.collection<{ _id: string; sequence: number }>('messages').find({ conversationId }, { sort: { sequence: 1 } });
+  const messages = await store
+    .collection<{ _id: string; sequence: number }>('messages')
+    .find({ conversationId }, { sort: { sequence: 1 } });
   return messages.map((message) => message.sequence);
 }
 
@@ -71,7 +88,9 @@ test('two processes sending into one conversation at once number it 1..N, each n
     b.sender.send(bob, text(alice, `b-${i}`)),
   ]).flat();
   const results = await Promise.all(sends);
-  expect(results.map((result) => result.message.sequence).sort((x, y) => x - y)).toEqual(oneToN(60));
+  expect(results.map((result) => result.message.sequence).sort((x, y) => x - y)).toEqual(
+    oneToN(60),
+  );
   expect(await storedSequences(results[0]!.message.conversationId)).toEqual(oneToN(60));
 });
 
@@ -80,7 +99,12 @@ test('identical requests racing on two processes store one message and leave no 
   const [alice, bob] = await Promise.all([newUser(), newUser()]);
   for (let i = 0; i < 10; i++) {
     const request = text(bob, `same-${i}`);
-    const results = await Promise.all([a.sender.send(alice, request), b.sender.send(alice, request), a.sender.send(alice, request), b.sender.send(alice, request)]);
+    const results = await Promise.all([
+      a.sender.send(alice, request),
+      b.sender.send(alice, request),
+      a.sender.send(alice, request),
+      b.sender.send(alice, request),
+    ]);
     expect(new Set(results.map((result) => result.message._id)).size).toBe(1);
     expect(results.filter((result) => !result.duplicate)).toHaveLength(1);
   }
@@ -93,23 +117,34 @@ test('identical requests racing on two processes store one message and leave no 
 test('in one process, a retry racing its original, or one key sent to two conversations at once, takes no number', async () => {
   const a = await pod();
   const [alice, bob, carol] = await Promise.all([newUser(), newUser(), newUser()]);
-  const retries = await Promise.all(Array.from({ length: 5 }, () => a.sender.send(alice, text(bob, 'retried'))));
+  const retries = await Promise.all(
+    Array.from({ length: 5 }, () => a.sender.send(alice, text(bob, 'retried'))),
+  );
   expect(retries.filter((result) => !result.duplicate)).toHaveLength(1);
-  const reused = await Promise.allSettled([a.sender.send(alice, text(bob, 'reused', 'to bob')), a.sender.send(alice, text(carol, 'reused', 'to carol'))]);
+  const reused = await Promise.allSettled([
+    a.sender.send(alice, text(bob, 'reused', 'to bob')),
+    a.sender.send(alice, text(carol, 'reused', 'to carol')),
+  ]);
   expect(reused.map((outcome) => outcome.status).sort()).toEqual(['fulfilled', 'rejected']);
   // A process that starts now reads the numbers back from the store: nothing was skipped.
   const restarted = await pod();
   const toBob = await restarted.sender.send(bob, text(alice, 'bob-after'));
   const toCarol = await restarted.sender.send(carol, text(alice, 'carol-after'));
-  expect(await storedSequences(toBob.message.conversationId)).toEqual(oneToN(toBob.message.sequence));
-  expect(await storedSequences(toCarol.message.conversationId)).toEqual(oneToN(toCarol.message.sequence));
+  expect(await storedSequences(toBob.message.conversationId)).toEqual(
+    oneToN(toBob.message.sequence),
+  );
+  expect(await storedSequences(toCarol.message.conversationId)).toEqual(
+    oneToN(toCarol.message.sequence),
+  );
 });
 
 test('a number stays spent after its message is deleted, also for a process that starts afterwards', async () => {
   const first = await pod();
   const [alice, bob] = await Promise.all([newUser(), newUser()]);
   let conversationId = '';
-  for (let i = 0; i < 3; i++) conversationId = (await first.sender.send(alice, text(bob, `gone-${i}`))).message.conversationId;
+  for (let i = 0; i < 3; i++)
+    conversationId = (await first.sender.send(alice, text(bob, `gone-${i}`))).message
+      .conversationId;
   // What the TTL index does when disappearing messages expire: the newest numbers vanish.
   await store.collection('messages').deleteMany({ conversationId });
   expect((await first.sender.send(alice, text(bob, 'same-process'))).message.sequence).toBe(4);

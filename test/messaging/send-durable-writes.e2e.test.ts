@@ -28,15 +28,29 @@ async function countDatasyncs(): Promise<{ readonly count: number; restore(): vo
 }
 
 it('a send in an existing conversation costs one fdatasync', async () => {
-  const [alice, bob] = await Promise.all([signIn(running.service.baseUrl), signIn(running.service.baseUrl)]);
+  const [alice, bob] = await Promise.all([
+    signIn(running.service.baseUrl),
+    signIn(running.service.baseUrl),
+  ]);
   const send = async (clientMessageId: string) =>
-    expectOk(await running.api.post('/api/v1/send', { client_message_id: clientMessageId, recipient_address: bob.user.address, ciphertext: 'AQID' }, bearer(alice)));
+    expectOk(
+      await running.api.post(
+        '/api/v1/send',
+        {
+          client_message_id: clientMessageId,
+          recipient_address: bob.user.address,
+          ciphertext: 'AQID',
+        },
+        bearer(alice),
+      ),
+    );
   // The first send creates the conversation and records the session's activity.
   await send('warm-up');
   const datasyncs = await countDatasyncs();
   const SENDS = 20;
   try {
-    for (let i = 0; i < SENDS; i++) expect((await send(`one-at-a-time-${i}`)).chat_message.sequence).toBe(i + 2);
+    for (let i = 0; i < SENDS; i++)
+      expect((await send(`one-at-a-time-${i}`)).chat_message.sequence).toBe(i + 2);
     expect(datasyncs.count / SENDS).toBe(1);
   } finally {
     datasyncs.restore();

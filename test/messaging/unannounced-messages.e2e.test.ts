@@ -44,7 +44,11 @@ afterAll(async () => {
 async function send(clientMessageId: string): Promise<{ id: string; duplicate: boolean }> {
   const reply = await running.deployment.http.post(
     '/api/v1/send',
-    { client_message_id: clientMessageId, recipient_address: bob.user.address, ciphertext: Buffer.from(clientMessageId).toString('base64') },
+    {
+      client_message_id: clientMessageId,
+      recipient_address: bob.user.address,
+      ciphertext: Buffer.from(clientMessageId).toString('base64'),
+    },
     bearer(alice),
   );
   const body = expectOk(reply);
@@ -62,13 +66,21 @@ async function breakEventStream(user: SignedIn): Promise<() => Promise<void>> {
   };
 }
 
-const announcementsOf = (device: RealtimeClient, messageId: string) => device.ofType('message.new').filter((frame) => frame.data.message.id === messageId);
+const announcementsOf = (device: RealtimeClient, messageId: string) =>
+  device.ofType('message.new').filter((frame) => frame.data.message.id === messageId);
 
 /** The device got the message once, within `timeoutMs`, with no resync order. */
-async function expectAnnouncedOnce(device: RealtimeClient, messageId: string, timeoutMs: number): Promise<void> {
+async function expectAnnouncedOnce(
+  device: RealtimeClient,
+  messageId: string,
+  timeoutMs: number,
+): Promise<void> {
   await device.next('message.new', (frame) => frame.data.message.id === messageId, timeoutMs);
   await sleep(300); // a second announcement would follow the first closely
-  expect({ announcements: announcementsOf(device, messageId).length, resyncs: device.ofType('resync_required') }).toEqual({ announcements: 1, resyncs: [] });
+  expect({
+    announcements: announcementsOf(device, messageId).length,
+    resyncs: device.ofType('resync_required'),
+  }).toEqual({ announcements: 1, resyncs: [] });
 }
 
 it('a message whose event could not be published is announced once publishing works again', async () => {
@@ -92,7 +104,11 @@ it('a retry that finds the message stored but unannounced announces it at once',
 
   expect(await send(clientMessageId)).toEqual({ id: sent.id, duplicate: true });
   // Well before the sweeper would have announced it.
-  await expectAnnouncedOnce(bobsDevice, sent.id, Math.max(500, SWEEPER_GRACE_MS - 2000 - (Date.now() - sentAt)));
+  await expectAnnouncedOnce(
+    bobsDevice,
+    sent.id,
+    Math.max(500, SWEEPER_GRACE_MS - 2000 - (Date.now() - sentAt)),
+  );
   expect(announcementsOf(alicesDevice, sent.id)).toHaveLength(1);
 }, 30_000);
 

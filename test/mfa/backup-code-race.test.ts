@@ -29,8 +29,17 @@ forEachStore('backup_code_race', (engine, open) => {
     beforeAll(async () => {
       subject = await open();
       box = new SecretBox(randomBytes(32));
-      const lockouts = new Lockouts(new MemorySharedState({ keyPrefix: 'race:', logger: createLogger('silent') }), false);
-      mfa = new Mfa({ store: subject.store, box, accounts: new AccountRepository(subject.store), lockouts, trustedDevices: new TrustedDevices(subject.store, 0) });
+      const lockouts = new Lockouts(
+        new MemorySharedState({ keyPrefix: 'race:', logger: createLogger('silent') }),
+        false,
+      );
+      mfa = new Mfa({
+        store: subject.store,
+        box,
+        accounts: new AccountRepository(subject.store),
+        lockouts,
+        trustedDevices: new TrustedDevices(subject.store, 0),
+      });
     });
     afterAll(() => subject.dispose());
 
@@ -51,22 +60,39 @@ forEachStore('backup_code_race', (engine, open) => {
       return codes;
     }
 
-    test.each([0, 3, 9])(`of ${RACERS} concurrent spends of backup code #%i, exactly one is accepted`, async (index) => {
-      const address = `0x${randomBytes(20).toString('hex')}`;
-      const codes = await accountWithCodes(address);
-      const backupCode = normalizeBackupCode(codes[index] as string);
-      const outcomes = await Promise.allSettled(Array.from({ length: RACERS }, () => mfa.verify(address, { backupCode })));
-      const accepted = outcomes.filter((outcome) => outcome.status === 'fulfilled');
-      expect(accepted).toHaveLength(1);
-      expect(accepted[0]).toMatchObject({ value: { method: 'backup_code', backupCodesRemaining: 9 } });
-      for (const outcome of outcomes.filter((o) => o.status === 'rejected')) {
-        expect((outcome).reason).toMatchObject({ message: expect.stringContaining('The code is not valid') });
-      }
-      const record = await mfa.find(address);
-      expect(record?.backupCodes.map((code) => code.usedAt !== null)).toEqual(codes.map((_, i) => i === index));
-      // Spent is spent, also for a later request that reads the record afresh.
-      await expect(mfa.verify(address, { backupCode })).rejects.toMatchObject({ message: expect.stringContaining('The code is not valid') });
-      await expect(mfa.verify(address, { backupCode: normalizeBackupCode(codes[(index + 1) % 10] as string) })).resolves.toMatchObject({ backupCodesRemaining: 8 });
-    });
+    test.each([0, 3, 9])(
+      `of ${RACERS} concurrent spends of backup code #%i, exactly one is accepted`,
+      async (index) => {
+        const address = `0x${randomBytes(20).toString('hex')}`;
+        const codes = await accountWithCodes(address);
+        const backupCode = normalizeBackupCode(codes[index] as string);
+        const outcomes = await Promise.allSettled(
+          Array.from({ length: RACERS }, () => mfa.verify(address, { backupCode })),
+        );
+        const accepted = outcomes.filter((outcome) => outcome.status === 'fulfilled');
+        expect(accepted).toHaveLength(1);
+        expect(accepted[0]).toMatchObject({
+          value: { method: 'backup_code', backupCodesRemaining: 9 },
+        });
+        for (const outcome of outcomes.filter((o) => o.status === 'rejected')) {
+          expect(outcome.reason).toMatchObject({
+            message: expect.stringContaining('The code is not valid'),
+          });
+        }
+        const record = await mfa.find(address);
+        expect(record?.backupCodes.map((code) => code.usedAt !== null)).toEqual(
+          codes.map((_, i) => i === index),
+        );
+        // Spent is spent, also for a later request that reads the record afresh.
+        await expect(mfa.verify(address, { backupCode })).rejects.toMatchObject({
+          message: expect.stringContaining('The code is not valid'),
+        });
+        await expect(
+          mfa.verify(address, {
+            backupCode: normalizeBackupCode(codes[(index + 1) % 10] as string),
+          }),
+        ).resolves.toMatchObject({ backupCodesRemaining: 8 });
+      },
+    );
   });
 });

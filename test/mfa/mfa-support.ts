@@ -17,7 +17,12 @@ export class Authenticator {
   private readonly totp: OTPAuth.TOTP;
 
   constructor(readonly secret: string) {
-    this.totp = new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(secret), algorithm: 'SHA1', digits: 6, period: 30 });
+    this.totp = new OTPAuth.TOTP({
+      secret: OTPAuth.Secret.fromBase32(secret),
+      algorithm: 'SHA1',
+      digits: 6,
+      period: 30,
+    });
   }
 
   /** The code of the time step `offset` steps from now (drift tests). */
@@ -49,14 +54,24 @@ export interface MfaUser {
 export async function enableMfa(api: Api, session: SignedIn): Promise<MfaUser> {
   const setup = expectOk(await api.post('/api/v1/mfa/totp/setup', {}, bearer(session)));
   const app = new Authenticator(setup.secret);
-  const enabled = expectOk(await api.post('/api/v1/mfa/totp/enable', { code: await app.nextCode() }, bearer(session)));
+  const enabled = expectOk(
+    await api.post('/api/v1/mfa/totp/enable', { code: await app.nextCode() }, bearer(session)),
+  );
   return { session, app, backupCodes: enabled.backup_codes };
 }
 
 export const mfaBearer = (mfaToken: string) => ({ authorization: `Bearer ${mfaToken}` });
 
 /** Creates a challenge with `headers` (the mfa_token or an access token) and answers it with `answer`. */
-export async function challengeAndVerify(api: Api, headers: Record<string, string>, answer: Record<string, unknown>) {
+export async function challengeAndVerify(
+  api: Api,
+  headers: Record<string, string>,
+  answer: Record<string, unknown>,
+) {
   const challenge = expectOk(await api.post('/api/v1/mfa/challenge', {}, headers));
-  return api.post('/api/v1/mfa/verify', { challenge_id: challenge.challenge_id, ...answer }, headers);
+  return api.post(
+    '/api/v1/mfa/verify',
+    { challenge_id: challenge.challenge_id, ...answer },
+    headers,
+  );
 }

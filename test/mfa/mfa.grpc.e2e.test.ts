@@ -18,7 +18,11 @@ const { service } = serviceForThisFile();
 beforeAll(async () => {
   auth = grpcClient(service.grpcAddress, 'service/v1/auth.proto', 'service.v1.AuthService');
   mfa = grpcClient(service.grpcAddress, 'service/v1/mfa.proto', 'service.v1.MfaService');
-  sessions = grpcClient(service.grpcAddress, 'service/v1/session.proto', 'service.v1.SessionService');
+  sessions = grpcClient(
+    service.grpcAddress,
+    'service/v1/session.proto',
+    'service.v1.SessionService',
+  );
 });
 afterAll(async () => {
   for (const client of [auth, mfa, sessions]) client.close();
@@ -34,13 +38,26 @@ async function mfaUser() {
   const app = new Authenticator(setup.secret);
   const enabled = (await ok(mfa, 'EnableTotp', { code: await app.nextCode() }, token)).response;
   expect(enabled.backup_codes).toHaveLength(10);
-  expect((await ok(mfa, 'GetMfaStatus', {}, token)).response).toMatchObject({ enabled: true, methods: ['totp'], backup_codes_remaining: 10 });
+  expect((await ok(mfa, 'GetMfaStatus', {}, token)).response).toMatchObject({
+    enabled: true,
+    methods: ['totp'],
+    backup_codes_remaining: 10,
+  });
   return { user, app, token, backupCodes: enabled.backup_codes as string[] };
 }
 
 async function pending(user: TestUser, extra: Record<string, unknown> = {}) {
-  const { response, headers } = await ok(auth, 'Initialize', await user.initializeBody('sign-in', extra));
-  expect(response).toMatchObject({ mfa_required: true, access_token: '', refresh_token: '', user: { mfa_enabled: true } });
+  const { response, headers } = await ok(
+    auth,
+    'Initialize',
+    await user.initializeBody('sign-in', extra),
+  );
+  expect(response).toMatchObject({
+    mfa_required: true,
+    access_token: '',
+    refresh_token: '',
+    user: { mfa_enabled: true },
+  });
   expect(setCookies(headers).lines).toEqual([]);
   return bearer(response.mfa_token);
 }
@@ -53,48 +70,120 @@ async function verify(token: Record<string, string>, answer: Record<string, unkn
 it('completes an MFA-pending sign-in with VerifyMfa, and the mfa_token opens nothing else', async () => {
   const { user, app } = await mfaUser();
   const mfaToken = await pending(user);
-  expect(failure(await call(sessions, 'ListSessions', {}, mfaToken))).toMatchObject({ code: 'UNAUTHENTICATED', reason: 'UNAUTHORIZED' });
-  expect(failure(await call(mfa, 'GetMfaStatus', {}, mfaToken))).toMatchObject({ code: 'UNAUTHENTICATED', reason: 'UNAUTHORIZED' });
-  expect(failure(await call(auth, 'CreateWsTicket', {}, mfaToken))).toMatchObject({ code: 'UNAUTHENTICATED', reason: 'UNAUTHORIZED' });
-  expect((await ok(mfa, 'GetMfaLockoutStatus', {}, mfaToken)).response).toMatchObject({ failed_attempts: 0, max_attempts: 5, locked: false });
+  expect(failure(await call(sessions, 'ListSessions', {}, mfaToken))).toMatchObject({
+    code: 'UNAUTHENTICATED',
+    reason: 'UNAUTHORIZED',
+  });
+  expect(failure(await call(mfa, 'GetMfaStatus', {}, mfaToken))).toMatchObject({
+    code: 'UNAUTHENTICATED',
+    reason: 'UNAUTHORIZED',
+  });
+  expect(failure(await call(auth, 'CreateWsTicket', {}, mfaToken))).toMatchObject({
+    code: 'UNAUTHENTICATED',
+    reason: 'UNAUTHORIZED',
+  });
+  expect((await ok(mfa, 'GetMfaLockoutStatus', {}, mfaToken)).response).toMatchObject({
+    failed_attempts: 0,
+    max_attempts: 5,
+    locked: false,
+  });
 
   const outcome = await verify(mfaToken, { code: await app.nextCode(), device_name: 'grpc' });
   expect(outcome.error).toBeUndefined();
-  expect(outcome.response).toMatchObject({ verified: true, sign_in_completed: true, method: 'totp', token_type: 'Bearer', expires_in: 900 });
+  expect(outcome.response).toMatchObject({
+    verified: true,
+    sign_in_completed: true,
+    method: 'totp',
+    token_type: 'Bearer',
+    expires_in: 900,
+  });
   const cookies = setCookies(outcome.headers);
   expect(Object.keys(cookies.values).sort()).toEqual(['svc_csrf', 'svc_session']);
-  expect((await ok(sessions, 'ListSessions', {}, bearer(outcome.response.access_token))).response.sessions.length).toBeGreaterThan(0);
-  expect(failure(await call(mfa, 'CreateMfaChallenge', {}, mfaToken))).toMatchObject({ code: 'UNAUTHENTICATED' });
+  expect(
+    (await ok(sessions, 'ListSessions', {}, bearer(outcome.response.access_token))).response
+      .sessions.length,
+  ).toBeGreaterThan(0);
+  expect(failure(await call(mfa, 'CreateMfaChallenge', {}, mfaToken))).toMatchObject({
+    code: 'UNAUTHENTICATED',
+  });
 });
 
 it('refuses a reused code and codes more than one step off, with their reasons', async () => {
   const { app, token } = await mfaUser();
   const code = await app.nextCode();
-  expect((await verify(token, { code })).response).toMatchObject({ verified: true, sign_in_completed: false });
-  expect(failure(await verify(token, { code }))).toMatchObject({ code: 'UNAUTHENTICATED', reason: 'REPLAY_DETECTED' });
-  expect(failure(await verify(token, { code: app.codeAt(-2) }))).toMatchObject({ code: 'UNAUTHENTICATED', reason: 'INVALID_CODE' });
-  expect(failure(await verify(token, { code: app.codeAt(2) }))).toMatchObject({ code: 'UNAUTHENTICATED', reason: 'INVALID_CODE' });
-  expect(failure(await verify(token, {}))).toMatchObject({ code: 'INVALID_ARGUMENT', reason: 'INVALID_ARGUMENT' });
+  expect((await verify(token, { code })).response).toMatchObject({
+    verified: true,
+    sign_in_completed: false,
+  });
+  expect(failure(await verify(token, { code }))).toMatchObject({
+    code: 'UNAUTHENTICATED',
+    reason: 'REPLAY_DETECTED',
+  });
+  expect(failure(await verify(token, { code: app.codeAt(-2) }))).toMatchObject({
+    code: 'UNAUTHENTICATED',
+    reason: 'INVALID_CODE',
+  });
+  expect(failure(await verify(token, { code: app.codeAt(2) }))).toMatchObject({
+    code: 'UNAUTHENTICATED',
+    reason: 'INVALID_CODE',
+  });
+  expect(failure(await verify(token, {}))).toMatchObject({
+    code: 'INVALID_ARGUMENT',
+    reason: 'INVALID_ARGUMENT',
+  });
 });
 
 it('uses backup codes once, regenerates them, and trusts a device until it is removed', async () => {
   const { user, app, token, backupCodes } = await mfaUser();
   const first = await pending(user);
   const trusted = await verify(first, { backup_code: backupCodes[0], trust_device: true });
-  expect(trusted.response).toMatchObject({ method: 'backup_code', backup_codes_remaining: 9, sign_in_completed: true });
-  expect(failure(await verify(token, { backup_code: backupCodes[0] }))).toMatchObject({ reason: 'INVALID_CODE' });
+  expect(trusted.response).toMatchObject({
+    method: 'backup_code',
+    backup_codes_remaining: 9,
+    sign_in_completed: true,
+  });
+  expect(failure(await verify(token, { backup_code: backupCodes[0] }))).toMatchObject({
+    reason: 'INVALID_CODE',
+  });
 
-  const regenerated = (await ok(mfa, 'RegenerateBackupCodes', { code: await app.nextCode() }, token)).response;
+  const regenerated = (
+    await ok(mfa, 'RegenerateBackupCodes', { code: await app.nextCode() }, token)
+  ).response;
   expect(regenerated.backup_codes).toHaveLength(10);
-  expect(failure(await verify(token, { backup_code: backupCodes[1] }))).toMatchObject({ reason: 'INVALID_CODE' });
-  expect((await ok(mfa, 'GetBackupCodesStatus', {}, token)).response).toMatchObject({ total: 10, remaining: 10, used: 0 });
+  expect(failure(await verify(token, { backup_code: backupCodes[1] }))).toMatchObject({
+    reason: 'INVALID_CODE',
+  });
+  expect((await ok(mfa, 'GetBackupCodesStatus', {}, token)).response).toMatchObject({
+    total: 10,
+    remaining: 10,
+    used: 0,
+  });
 
-  const skipped = (await ok(auth, 'Initialize', await user.initializeBody('sign-in', { trusted_device_token: trusted.response.trusted_device_token }))).response;
+  const skipped = (
+    await ok(
+      auth,
+      'Initialize',
+      await user.initializeBody('sign-in', {
+        trusted_device_token: trusted.response.trusted_device_token,
+      }),
+    )
+  ).response;
   expect(skipped).toMatchObject({ mfa_required: false });
   expect(skipped.access_token).not.toBe('');
   const listed = (await ok(mfa, 'ListTrustedDevices', {}, token)).response;
-  expect(listed.trusted_devices.map((device: { device_id: string }) => device.device_id)).toEqual([trusted.response.trusted_device_id]);
+  expect(listed.trusted_devices.map((device: { device_id: string }) => device.device_id)).toEqual([
+    trusted.response.trusted_device_id,
+  ]);
   await ok(mfa, 'DeleteTrustedDevice', { device_id: trusted.response.trusted_device_id }, token);
-  expect(failure(await call(mfa, 'DeleteTrustedDevice', { device_id: trusted.response.trusted_device_id }, token))).toMatchObject({ code: 'NOT_FOUND' });
+  expect(
+    failure(
+      await call(
+        mfa,
+        'DeleteTrustedDevice',
+        { device_id: trusted.response.trusted_device_id },
+        token,
+      ),
+    ),
+  ).toMatchObject({ code: 'NOT_FOUND' });
   await pending(user, { trusted_device_token: trusted.response.trusted_device_token });
 });

@@ -6,13 +6,24 @@ const NOW = 1_700_000_010_000;
 const STEP = Math.floor(NOW / 30_000);
 const totp = new Totp(() => NOW);
 const secret = totp.newSecret();
-const app = new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(secret), algorithm: 'SHA1', digits: 6, period: 30 });
+const app = new OTPAuth.TOTP({
+  secret: OTPAuth.Secret.fromBase32(secret),
+  algorithm: 'SHA1',
+  digits: 6,
+  period: 30,
+});
 const codeAt = (steps: number) => app.generate({ timestamp: NOW + steps * 30_000 });
 
 it('makes 160-bit base32 secrets and an otpauth URI that otpauth reads back', () => {
   expect(secret).toMatch(/^[A-Z2-7]{32}$/);
-  const parsed = OTPAuth.URI.parse(totp.provisioningUri('Service', 'alice', secret)) as OTPAuth.TOTP;
-  expect({ secret: parsed.secret.base32, issuer: parsed.issuer, label: parsed.label }).toEqual({ secret, issuer: 'Service', label: 'alice' });
+  const parsed = OTPAuth.URI.parse(
+    totp.provisioningUri('Service', 'alice', secret),
+  ) as OTPAuth.TOTP;
+  expect({ secret: parsed.secret.base32, issuer: parsed.issuer, label: parsed.label }).toEqual({
+    secret,
+    issuer: 'Service',
+    label: 'alice',
+  });
 });
 
 it('accepts the current step and one step either way, and nothing further', async () => {

@@ -14,16 +14,23 @@ import type { SignedIn } from '../support/wallet.js';
 
 const running = serviceForThisFile();
 let session: SignedIn;
-let document: { paths: Record<string, Record<OperationMethod, Operation>>; components: { responses: Record<string, Response> } };
+let document: {
+  paths: Record<string, Record<OperationMethod, Operation>>;
+  components: { responses: Record<string, Response> };
+};
 beforeAll(async () => {
   session = await signIn(running.service.baseUrl);
-  document = (await (await fetch(`${running.service.baseUrl}/swagger/openapi.json`)).json()) as typeof document;
+  document = (await (
+    await fetch(`${running.service.baseUrl}/swagger/openapi.json`)
+  ).json()) as typeof document;
 });
 
 const UNSAFE: readonly string[] = ['post', 'put', 'patch', 'delete'];
 
 function operations(): { path: string; method: string; operation: Operation }[] {
-  return Object.entries(document.paths).flatMap(([path, item]) => Object.entries(item).map(([method, operation]) => ({ path, method, operation })));
+  return Object.entries(document.paths).flatMap(([path, item]) =>
+    Object.entries(item).map(([method, operation]) => ({ path, method, operation })),
+  );
 }
 
 /** The 403 response of an operation, resolved. */
@@ -34,20 +41,33 @@ function forbiddenOf(operation: Operation): Response {
 
 const documentsCsrfCode = (response: Response) =>
   response.description.includes('CSRF_TOKEN_INVALID') &&
-  Object.values(response.content?.['application/json']?.examples ?? {}).some((example) => (example.value as { code?: string }).code === 'CSRF_TOKEN_INVALID');
+  Object.values(response.content?.['application/json']?.examples ?? {}).some(
+    (example) => (example.value as { code?: string }).code === 'CSRF_TOKEN_INVALID',
+  );
 
 it('the OpenAPI document lists 403 CSRF_TOKEN_INVALID on every unsafe operation, and only there', () => {
-  const listed = operations().map(({ path, method, operation }) => ({ operation: `${method} ${path}`, csrf: documentsCsrfCode(forbiddenOf(operation)) }));
+  const listed = operations().map(({ path, method, operation }) => ({
+    operation: `${method} ${path}`,
+    csrf: documentsCsrfCode(forbiddenOf(operation)),
+  }));
   expect(listed.length).toBeGreaterThan(100);
-  expect(listed).toEqual(listed.map(({ operation }) => ({ operation, csrf: UNSAFE.includes(operation.split(' ')[0] as string) })));
+  expect(listed).toEqual(
+    listed.map(({ operation }) => ({
+      operation,
+      csrf: UNSAFE.includes(operation.split(' ')[0] as string),
+    })),
+  );
 });
 
 it('the RPC comments that describe the refusal name CSRF_TOKEN_INVALID, never FORBIDDEN', () => {
-  const describing = operations().filter(({ operation }) => /`403 \w+` \([^)]*X-CSRF-Token/.test(operation.description ?? ''));
+  const describing = operations().filter(({ operation }) =>
+    /`403 \w+` \([^)]*X-CSRF-Token/.test(operation.description ?? ''),
+  );
   expect(describing.map(({ operation }) => operation.operationId).sort()).toEqual(
     expect.arrayContaining(['AuthService_RotateCsrfToken', 'SessionService_LogoutCookieSession']),
   );
-  for (const { operation } of describing) expect(operation.description).not.toMatch(/`403 FORBIDDEN` \([^)]*X-CSRF-Token/);
+  for (const { operation } of describing)
+    expect(operation.description).not.toMatch(/`403 FORBIDDEN` \([^)]*X-CSRF-Token/);
 });
 
 it('a cookie-session call without X-CSRF-Token gets 403 CSRF_TOKEN_INVALID on every unsafe operation', async () => {
@@ -59,19 +79,34 @@ it('a cookie-session call without X-CSRF-Token gets 403 CSRF_TOKEN_INVALID on ev
         headers: { 'content-type': 'application/json', ...cookieAuth(sessionCookies(session)) },
         body: '{}',
       });
-      return { operation: `${method} ${path}`, status: response.status, code: ((await response.json()) as { code?: string }).code };
+      return {
+        operation: `${method} ${path}`,
+        status: response.status,
+        code: ((await response.json()) as { code?: string }).code,
+      };
     }),
   );
-  expect(answers).toEqual(answers.map(({ operation }) => ({ operation, status: 403, code: 'CSRF_TOKEN_INVALID' })));
+  expect(answers).toEqual(
+    answers.map(({ operation }) => ({ operation, status: 403, code: 'CSRF_TOKEN_INVALID' })),
+  );
 });
 
 it('the same refusal over gRPC: PERMISSION_DENIED with the reason CSRF_TOKEN_INVALID', async () => {
-  const client = grpcClient(running.service.grpcAddress, fileURLToPath(new URL('../../proto/service/v1/auth.proto', import.meta.url)), 'service.v1.AuthService');
+  const client = grpcClient(
+    running.service.grpcAddress,
+    fileURLToPath(new URL('../../proto/service/v1/auth.proto', import.meta.url)),
+    'service.v1.AuthService',
+  );
   const metadata = new grpc.Metadata();
   metadata.set('cookie', cookieAuth(sessionCookies(session)).cookie!);
   try {
-    const error = (await unary(client, 'CreateWsTicket', {}, metadata).catch((thrown: unknown) => thrown)) as grpc.ServiceError;
-    expect({ code: error.code, reason: error.metadata?.get('x-error-code') }).toEqual({ code: grpc.status.PERMISSION_DENIED, reason: ['CSRF_TOKEN_INVALID'] });
+    const error = (await unary(client, 'CreateWsTicket', {}, metadata).catch(
+      (thrown: unknown) => thrown,
+    )) as grpc.ServiceError;
+    expect({ code: error.code, reason: error.metadata?.get('x-error-code') }).toEqual({
+      code: grpc.status.PERMISSION_DENIED,
+      reason: ['CSRF_TOKEN_INVALID'],
+    });
   } finally {
     client.close();
   }

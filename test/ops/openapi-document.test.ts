@@ -1,6 +1,11 @@
 import { buildRouteTable } from '../../src/gateway/routing/route-table.js';
 import { buildOpenApiDocument } from '../../src/ops/openapi/document.js';
-import type { Operation, OperationMethod, Response, Schema } from '../../src/ops/openapi/openapi-types.js';
+import type {
+  Operation,
+  OperationMethod,
+  Response,
+  Schema,
+} from '../../src/ops/openapi/openapi-types.js';
 import { apiServices } from '../../src/platform/api/api-services.js';
 import { apiDescriptorSet } from '../../src/platform/api/descriptor-set.js';
 
@@ -10,8 +15,13 @@ const document = buildOpenApiDocument(routes, apiDescriptorSet(), {
   version: 'v1',
   sessionCookieName: 'session',
 });
-const operations: [string, OperationMethod, Operation][] = Object.entries(document.paths).flatMap(([path, item]) =>
-  Object.entries(item).map(([method, op]): [string, OperationMethod, Operation] => [path, method as OperationMethod, op]),
+const operations: [string, OperationMethod, Operation][] = Object.entries(document.paths).flatMap(
+  ([path, item]) =>
+    Object.entries(item).map(([method, op]): [string, OperationMethod, Operation] => [
+      path,
+      method as OperationMethod,
+      op,
+    ]),
 );
 const openApiPath = (template: string) => template.replace(/\{([^}=]+)(=[^}]*)?\}/g, '{$1}');
 const operationOf = (template: string, method: string) =>
@@ -35,7 +45,11 @@ function resolvePointer(root: unknown, ref: string): unknown {
     .slice(2)
     .split('/')
     .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'))
-    .reduce<unknown>((node, key) => (node && typeof node === 'object' ? (node as Record<string, unknown>)[key] : undefined), root);
+    .reduce<unknown>(
+      (node, key) =>
+        node && typeof node === 'object' ? (node as Record<string, unknown>)[key] : undefined,
+      root,
+    );
 }
 
 describe('OpenAPI document', () => {
@@ -45,7 +59,9 @@ describe('OpenAPI document', () => {
   });
 
   it('resolves every $ref', () => {
-    const unresolved = collectRefs(document, '#').filter(([ref]) => resolvePointer(document, ref) === undefined);
+    const unresolved = collectRefs(document, '#').filter(
+      ([ref]) => resolvePointer(document, ref) === undefined,
+    );
     expect(unresolved).toEqual([]);
   });
 
@@ -53,7 +69,10 @@ describe('OpenAPI document', () => {
     expect(routes.length).toBeGreaterThan(0);
     for (const route of routes) {
       const operation = operationOf(route.template, route.httpMethod);
-      expect({ route: `${route.httpMethod} ${route.template}`, found: operation !== undefined }).toEqual({
+      expect({
+        route: `${route.httpMethod} ${route.template}`,
+        found: operation !== undefined,
+      }).toEqual({
         route: `${route.httpMethod} ${route.template}`,
         found: true,
       });
@@ -64,9 +83,12 @@ describe('OpenAPI document', () => {
   });
 
   it('marks the unversioned /api/ aliases deprecated', () => {
-    const aliases = routes.filter((r) => r.template.startsWith('/api/') && !r.template.startsWith('/api/v1/'));
+    const aliases = routes.filter(
+      (r) => r.template.startsWith('/api/') && !r.template.startsWith('/api/v1/'),
+    );
     expect(aliases.length).toBeGreaterThan(0);
-    for (const route of aliases) expect(operationOf(route.template, route.httpMethod)?.deprecated).toBe(true);
+    for (const route of aliases)
+      expect(operationOf(route.template, route.httpMethod)?.deprecated).toBe(true);
   });
 
   it('has unique operationIds', () => {
@@ -80,7 +102,10 @@ describe('OpenAPI document', () => {
     for (const [path, , operation] of operations) {
       const variables = [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]).sort();
       const declared = (operation.parameters ?? []).filter((p) => p.in === 'path');
-      expect({ path, params: declared.map((p) => p.name).sort() }).toEqual({ path, params: variables });
+      expect({ path, params: declared.map((p) => p.name).sort() }).toEqual({
+        path,
+        params: variables,
+      });
       for (const parameter of declared) expect(parameter.required).toBe(true);
     }
   });
@@ -98,7 +123,9 @@ describe('OpenAPI document', () => {
     for (const [, , operation] of operations) {
       for (const status of ['200', '400', '401', '403', '404', '429', '500']) {
         const response = resolve(operation.responses[status]);
-        expect(response?.headers?.['X-API-Version']).toEqual({ $ref: '#/components/headers/X-API-Version' });
+        expect(response?.headers?.['X-API-Version']).toEqual({
+          $ref: '#/components/headers/X-API-Version',
+        });
         expect(response?.headers?.['X-API-Stability']).toBeDefined();
         for (const header of ['Deprecation', 'Sunset', 'Link']) {
           expect(response?.headers?.[header] !== undefined).toBe(operation.deprecated === true);
@@ -122,20 +149,45 @@ describe('OpenAPI document', () => {
     );
     expect(getVersion?.security).toEqual([]);
     expect(document.security).toEqual([{ BearerAuth: [] }, { CookieSession: [] }]);
-    expect(document.components.securitySchemes['BearerAuth']).toMatchObject({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' });
-    expect(document.components.securitySchemes['CookieSession']).toMatchObject({ type: 'apiKey', in: 'cookie', name: 'session' });
-    expect(document.components.securitySchemes['SignatureAuth']).toMatchObject({ in: 'header', name: 'X-Signature' });
-    expect(document.components.securitySchemes['WalletAuth']).toMatchObject({ in: 'header', name: 'X-Wallet-Address' });
-    expect(operationOf('/api/v1/errors', 'POST')?.description).toContain('Rate limit: 10 requests per 60 s, burst 3.');
+    expect(document.components.securitySchemes['BearerAuth']).toMatchObject({
+      type: 'http',
+      scheme: 'bearer',
+      bearerFormat: 'JWT',
+    });
+    expect(document.components.securitySchemes['CookieSession']).toMatchObject({
+      type: 'apiKey',
+      in: 'cookie',
+      name: 'session',
+    });
+    expect(document.components.securitySchemes['SignatureAuth']).toMatchObject({
+      in: 'header',
+      name: 'X-Signature',
+    });
+    expect(document.components.securitySchemes['WalletAuth']).toMatchObject({
+      in: 'header',
+      name: 'X-Wallet-Address',
+    });
+    expect(operationOf('/api/v1/errors', 'POST')?.description).toContain(
+      'Rate limit: 10 requests per 60 s, burst 3.',
+    );
   });
 
   it('declares SignatureAuth (with BearerAuth) on exactly the signature-gated operations: account deletion and recovery setup (and their legacy paths)', () => {
-    const signed = operations.filter(([, , op]) => JSON.stringify(op.security ?? []).includes('SignatureAuth'));
+    const signed = operations.filter(([, , op]) =>
+      JSON.stringify(op.security ?? []).includes('SignatureAuth'),
+    );
     expect(signed.map(([path, method]) => `${method.toUpperCase()} ${path}`).sort()).toEqual(
-      ['POST /api/delete-account', 'POST /api/v1/delete-account', 'POST /api/recovery/setup', 'POST /api/v1/recovery/setup'].sort(),
+      [
+        'POST /api/delete-account',
+        'POST /api/v1/delete-account',
+        'POST /api/recovery/setup',
+        'POST /api/v1/recovery/setup',
+      ].sort(),
     );
     for (const [, , op] of signed) {
-      expect(op.security).toEqual(expect.arrayContaining([expect.objectContaining({ BearerAuth: [], SignatureAuth: [] })]));
+      expect(op.security).toEqual(
+        expect.arrayContaining([expect.objectContaining({ BearerAuth: [], SignatureAuth: [] })]),
+      );
       expect(op.description).toContain('X-Signature');
     }
   });
@@ -144,19 +196,29 @@ describe('OpenAPI document', () => {
     const schemas = document.components.schemas;
     const versionInfo = schemas['service.v1.VersionInfo'] as Schema;
     expect(versionInfo.description).toBe('Which API version served a request.');
-    expect(versionInfo.properties?.['supported_versions']).toMatchObject({ type: 'array', items: { type: 'string' } });
+    expect(versionInfo.properties?.['supported_versions']).toMatchObject({
+      type: 'array',
+      items: { type: 'string' },
+    });
     expect(versionInfo.properties?.['deprecated']).toMatchObject({ type: 'boolean' });
     const error = schemas['service.v1.FrontendError'] as Schema;
-    expect(error.properties?.['additionalInfo']).toMatchObject({ type: 'object', additionalProperties: true });
+    expect(error.properties?.['additionalInfo']).toMatchObject({
+      type: 'object',
+      additionalProperties: true,
+    });
     expect(error.properties?.['timestamp']).toMatchObject({ type: 'number', format: 'double' });
-    expect((error.properties?.['url'] as Schema).description).toBe('The page on which it happened.');
+    expect((error.properties?.['url'] as Schema).description).toBe(
+      'The page on which it happened.',
+    );
     const batch = schemas['service.v1.ReportErrorsRequest'] as Schema;
     expect(batch.properties?.['batchTimestamp']).toMatchObject({ type: 'number' });
     expect(batch.properties?.['errors']).toMatchObject({
       type: 'array',
       items: { $ref: '#/components/schemas/service.v1.FrontendError' },
     });
-    const accepted = (schemas['service.v1.ReportErrorsResponse'] as Schema).properties?.['accepted'];
+    const accepted = (schemas['service.v1.ReportErrorsResponse'] as Schema).properties?.[
+      'accepted'
+    ];
     expect(accepted).toMatchObject({ type: 'integer', format: 'int32' });
     expect((schemas['service.v1.GetVersionResponse'] as Schema).properties?.['data']).toEqual({
       allOf: [{ $ref: '#/components/schemas/service.v1.VersionInfo' }],
@@ -176,14 +238,17 @@ describe('OpenAPI document', () => {
         route.segments.flatMap((s) => (s.kind === 'variable' ? [s.fieldPath.split('.')[0]] : [])),
       );
       const queryNames = new Set(
-        (operation?.parameters ?? []).filter((p) => p.in === 'query').map((p) => p.name.split('.')[0]),
+        (operation?.parameters ?? [])
+          .filter((p) => p.in === 'query')
+          .map((p) => p.name.split('.')[0]),
       );
       for (const field of route.method.input.fields) {
         const queryable =
           field.fieldKind === 'scalar' ||
           field.fieldKind === 'enum' ||
           (field.fieldKind === 'list' && field.listKind === 'scalar');
-        if (queryable && !pathFields.has(field.name)) expect(queryNames.has(field.jsonName)).toBe(true);
+        if (queryable && !pathFields.has(field.name))
+          expect(queryNames.has(field.jsonName)).toBe(true);
       }
     }
   });

@@ -50,7 +50,10 @@ describe('Swagger UI', () => {
     expect(css.body.equals(readFileSync(join(distDir, 'swagger-ui.css')))).toBe(true);
     expect(serve('/swagger/swagger-ui-bundle.js').status).toBe(200);
     expect(serve('/swagger/swagger-ui-standalone-preset.js').status).toBe(200);
-    expect(serve('/swagger/favicon-32x32.png')).toMatchObject({ status: 200, contentType: 'image/png' });
+    expect(serve('/swagger/favicon-32x32.png')).toMatchObject({
+      status: 200,
+      contentType: 'image/png',
+    });
   });
 
   it('answers 404 for anything else, traversal attempts included', () => {

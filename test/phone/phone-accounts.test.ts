@@ -21,11 +21,20 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-const binding = (address: string, phoneHash: string, hashVersion: 1 | 2 = 2) => ({ _id: address, phoneHash, hashVersion, identityPublicKey: 'k', createdAt: new Date(), completedAt: null });
+const binding = (address: string, phoneHash: string, hashVersion: 1 | 2 = 2) => ({
+  _id: address,
+  phoneHash,
+  hashVersion,
+  identityPublicKey: 'k',
+  createdAt: new Date(),
+  completedAt: null,
+});
 
 it('binds a number to one account only', async () => {
   await phones.bind(binding('0xa1', 'a'.repeat(64)));
-  await expect(phones.bind(binding('0xa2', 'a'.repeat(64)))).rejects.toMatchObject({ code: expect.any(Number) });
+  await expect(phones.bind(binding('0xa2', 'a'.repeat(64)))).rejects.toMatchObject({
+    code: expect.any(Number),
+  });
   expect((await phones.findByHash('a'.repeat(64)))?._id).toBe('0xa1');
 });
 
@@ -40,8 +49,13 @@ it('marks a registration complete once', async () => {
 
 it('swaps a V1 hash for its V2 hash, refusing one that belongs to another account', async () => {
   await phones.bind(binding('0xc1', 'c'.repeat(64), 1));
-  await expect(phones.migrate('0xc1', 'c'.repeat(64), 'a'.repeat(64))).rejects.toMatchObject({ message: expect.stringContaining('another account') });
+  await expect(phones.migrate('0xc1', 'c'.repeat(64), 'a'.repeat(64))).rejects.toMatchObject({
+    message: expect.stringContaining('another account'),
+  });
   expect(await phones.migrate('0xc1', 'c'.repeat(64), 'd'.repeat(64))).toBe(true);
   expect(await phones.migrate('0xc1', 'c'.repeat(64), 'd'.repeat(64))).toBe(false);
-  expect(await phones.findByAddress('0xc1')).toMatchObject({ phoneHash: 'd'.repeat(64), hashVersion: 2 });
+  expect(await phones.findByAddress('0xc1')).toMatchObject({
+    phoneHash: 'd'.repeat(64),
+    hashVersion: 2,
+  });
 });

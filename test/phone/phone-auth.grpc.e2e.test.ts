@@ -18,8 +18,16 @@ let sessions: GrpcServiceClient;
 let flow: PhoneFlow;
 const { service } = serviceForThisFile();
 beforeAll(async () => {
-  phoneService = grpcClient(service.grpcAddress, 'service/v1/phone.proto', 'service.v1.PhoneAuthService');
-  sessions = grpcClient(service.grpcAddress, 'service/v1/session.proto', 'service.v1.SessionService');
+  phoneService = grpcClient(
+    service.grpcAddress,
+    'service/v1/phone.proto',
+    'service.v1.PhoneAuthService',
+  );
+  sessions = grpcClient(
+    service.grpcAddress,
+    'service/v1/session.proto',
+    'service.v1.SessionService',
+  );
   // Only to build request bodies (the signed registration message): every call below is gRPC.
   flow = new PhoneFlow(new Api(service.baseUrl), service.dataDir);
 });
@@ -29,33 +37,75 @@ afterAll(async () => {
 });
 
 async function verificationToken(phone: TestPhone): Promise<string> {
-  const sent = (await ok(phoneService, 'SendSmsCode', { phone_number: phone.number, phone_hash: phone.hash })).response;
+  const sent = (
+    await ok(phoneService, 'SendSmsCode', { phone_number: phone.number, phone_hash: phone.hash })
+  ).response;
   expect(sent).toMatchObject({ expires_in: 300, resend_after: 60, code_length: 6 });
-  const wrong = await call(phoneService, 'VerifySmsCode', { phone_hash: phone.hash, code: lastSmsCode(service.dataDir, phone.number) === '000000' ? '000001' : '000000' });
+  const wrong = await call(phoneService, 'VerifySmsCode', {
+    phone_hash: phone.hash,
+    code: lastSmsCode(service.dataDir, phone.number) === '000000' ? '000001' : '000000',
+  });
   expect(failure(wrong)).toMatchObject({ code: 'UNAUTHENTICATED', reason: 'INVALID_CODE' });
-  const verified = (await ok(phoneService, 'VerifySmsCode', { phone_hash: phone.hash, code: lastSmsCode(service.dataDir, phone.number) })).response;
+  const verified = (
+    await ok(phoneService, 'VerifySmsCode', {
+      phone_hash: phone.hash,
+      code: lastSmsCode(service.dataDir, phone.number),
+    })
+  ).response;
   return verified.verification_token;
 }
 
 it('registers, refuses the number again with ALREADY_EXISTS, and signs in with the identity key', async () => {
   const phone = new TestPhone();
-  const registered = await ok(phoneService, 'RegisterPhone', await flow.registrationBody(phone, await verificationToken(phone)));
+  const registered = await ok(
+    phoneService,
+    'RegisterPhone',
+    await flow.registrationBody(phone, await verificationToken(phone)),
+  );
   expect(registered.response).toMatchObject({ message: 'Account created', token_type: 'Bearer' });
-  expect(Object.keys(setCookies(registered.headers).values).sort()).toEqual(['svc_csrf', 'svc_session']);
+  expect(Object.keys(setCookies(registered.headers).values).sort()).toEqual([
+    'svc_csrf',
+    'svc_session',
+  ]);
   await ok(sessions, 'ListSessions', {}, bearer(registered.response.access_token));
 
-  const duplicate = await call(phoneService, 'RegisterPhone', await flow.registrationBody(phone, await verificationToken(phone)));
+  const duplicate = await call(
+    phoneService,
+    'RegisterPhone',
+    await flow.registrationBody(phone, await verificationToken(phone)),
+  );
   expect(failure(duplicate)).toMatchObject({ code: 'ALREADY_EXISTS', reason: 'CONFLICT' });
 
-  const challenge = (await ok(phoneService, 'CreatePhoneLoginChallenge', { verification_token: await verificationToken(phone) })).response;
+  const challenge = (
+    await ok(phoneService, 'CreatePhoneLoginChallenge', {
+      verification_token: await verificationToken(phone),
+    })
+  ).response;
   expect(challenge.challenge.split('\n')[2]).toBe(`Phone: ${phone.hash}`);
   const stranger = generateKeyPairSync('ed25519').privateKey;
-  const forged = await call(phoneService, 'PhoneLogin', { challenge_id: challenge.challenge_id, signature: phone.sign(challenge.challenge, stranger) });
+  const forged = await call(phoneService, 'PhoneLogin', {
+    challenge_id: challenge.challenge_id,
+    signature: phone.sign(challenge.challenge, stranger),
+  });
   expect(failure(forged)).toMatchObject({ code: 'UNAUTHENTICATED', reason: 'UNAUTHORIZED' });
-  const login = await ok(phoneService, 'PhoneLogin', { challenge_id: challenge.challenge_id, signature: phone.sign(challenge.challenge) });
-  expect(login.response).toMatchObject({ message: 'Signed in', mfa_required: false, user: { address: registered.response.user.address } });
+  const login = await ok(phoneService, 'PhoneLogin', {
+    challenge_id: challenge.challenge_id,
+    signature: phone.sign(challenge.challenge),
+  });
+  expect(login.response).toMatchObject({
+    message: 'Signed in',
+    mfa_required: false,
+    user: { address: registered.response.user.address },
+  });
   await ok(sessions, 'ListSessions', {}, bearer(login.response.access_token));
-  expect(failure(await call(phoneService, 'PhoneLogin', { challenge_id: challenge.challenge_id, signature: phone.sign(challenge.challenge) }))).toMatchObject({
+  expect(
+    failure(
+      await call(phoneService, 'PhoneLogin', {
+        challenge_id: challenge.challenge_id,
+        signature: phone.sign(challenge.challenge),
+      }),
+    ),
+  ).toMatchObject({
     code: 'FAILED_PRECONDITION',
     reason: 'GONE',
   });
@@ -63,6 +113,10 @@ it('registers, refuses the number again with ALREADY_EXISTS, and signs in with t
 
 it('reports the lockout status of a number, and refuses a malformed one', async () => {
   const phone = new TestPhone();
-  expect((await ok(phoneService, 'GetPhoneLockoutStatus', { phone: phone.hash })).response).toMatchObject({ failed_attempts: 0, max_attempts: 5, locked: false });
-  expect(failure(await call(phoneService, 'GetPhoneLockoutStatus', { phone: 'nope' }))).toMatchObject({ code: 'INVALID_ARGUMENT' });
+  expect(
+    (await ok(phoneService, 'GetPhoneLockoutStatus', { phone: phone.hash })).response,
+  ).toMatchObject({ failed_attempts: 0, max_attempts: 5, locked: false });
+  expect(
+    failure(await call(phoneService, 'GetPhoneLockoutStatus', { phone: 'nope' })),
+  ).toMatchObject({ code: 'INVALID_ARGUMENT' });
 });

@@ -12,7 +12,11 @@ export class PhoneFlow {
   ) {}
 
   sendSms(phone: TestPhone, extra: Record<string, unknown> = {}) {
-    return this.api.post('/api/v1/auth/phone/send-sms', { phone_number: phone.number, phone_hash: phone.hash, ...extra });
+    return this.api.post('/api/v1/auth/phone/send-sms', {
+      phone_number: phone.number,
+      phone_hash: phone.hash,
+      ...extra,
+    });
   }
 
   verifyCode(phone: TestPhone, code: string) {
@@ -26,8 +30,17 @@ export class PhoneFlow {
   }
 
   /** A RegisterPhone body for a new wallet, with the phone hash signed by the identity key. */
-  async registrationBody(phone: TestPhone, verificationToken: string, user = new TestUser(), extra: Record<string, unknown> = {}) {
-    const message = shortRegistrationMessage({ address: user.address, username: user.username, timestampMs: uniqueNow() });
+  async registrationBody(
+    phone: TestPhone,
+    verificationToken: string,
+    user = new TestUser(),
+    extra: Record<string, unknown> = {},
+  ) {
+    const message = shortRegistrationMessage({
+      address: user.address,
+      username: user.username,
+      timestampMs: uniqueNow(),
+    });
     return {
       verification_token: verificationToken,
       wallet_address: user.address,
@@ -42,16 +55,32 @@ export class PhoneFlow {
 
   async register(phone: TestPhone, user = new TestUser()) {
     const { verification_token } = await this.verify(phone);
-    return { user, body: expectOk(await this.api.post('/api/v1/auth/phone/register', await this.registrationBody(phone, verification_token, user))) };
+    return {
+      user,
+      body: expectOk(
+        await this.api.post(
+          '/api/v1/auth/phone/register',
+          await this.registrationBody(phone, verification_token, user),
+        ),
+      ),
+    };
   }
 
   /** A login challenge for the (registered) phone. */
-  async challenge(phone: TestPhone): Promise<{ challenge_id: string; challenge: string; wallet_address: string }> {
+  async challenge(
+    phone: TestPhone,
+  ): Promise<{ challenge_id: string; challenge: string; wallet_address: string }> {
     const { verification_token } = await this.verify(phone);
-    return expectOk(await this.api.post('/api/v1/auth/phone/login-challenge', { verification_token }));
+    return expectOk(
+      await this.api.post('/api/v1/auth/phone/login-challenge', { verification_token }),
+    );
   }
 
   login(challengeId: string, signature: string, extra: Record<string, unknown> = {}) {
-    return this.api.post('/api/v1/auth/phone/login', { challenge_id: challengeId, signature, ...extra });
+    return this.api.post('/api/v1/auth/phone/login', {
+      challenge_id: challengeId,
+      signature,
+      ...extra,
+    });
   }
 }

@@ -9,16 +9,33 @@ import { PhoneFlow } from './phone-flow.js';
 import { TestPhone, lastSmsCode } from './phone-support.js';
 
 const roomy = { limit: 10_000, burst: 10_000 };
-const rpcs = ['SendSmsCode', 'VerifySmsCode', 'RegisterPhone', 'CreatePhoneLoginChallenge', 'PhoneLogin'].map((rpc) => [`PhoneAuthService.${rpc}`, roomy]);
-const overrides = { ip: roomy, user: roomy, auth: roomy, default: roomy, 'AuthService.Initialize': roomy, ...Object.fromEntries(rpcs) };
+const rpcs = [
+  'SendSmsCode',
+  'VerifySmsCode',
+  'RegisterPhone',
+  'CreatePhoneLoginChallenge',
+  'PhoneLogin',
+].map((rpc) => [`PhoneAuthService.${rpc}`, roomy]);
+const overrides = {
+  ip: roomy,
+  user: roomy,
+  auth: roomy,
+  default: roomy,
+  'AuthService.Initialize': roomy,
+  ...Object.fromEntries(rpcs),
+};
 let flow: PhoneFlow;
 // A service per test: every lockout also locks the client IP (127.0.0.1), as sign-in failures do.
-const { service, api } = serviceForEachTest({ RATE_LIMITS_ENABLED: 'true', RATE_LIMIT_OVERRIDES: JSON.stringify(overrides) });
+const { service, api } = serviceForEachTest({
+  RATE_LIMITS_ENABLED: 'true',
+  RATE_LIMIT_OVERRIDES: JSON.stringify(overrides),
+});
 beforeEach(() => {
   flow = new PhoneFlow(api, service.dataDir);
 });
 
-const status = async (phone: TestPhone) => expectOk(await api.get(`/api/v1/auth/phone/lockout-status?phone=${phone.hash}`));
+const status = async (phone: TestPhone) =>
+  expectOk(await api.get(`/api/v1/auth/phone/lockout-status?phone=${phone.hash}`));
 
 it('sends one SMS per number per minute', async () => {
   const phone = new TestPhone();
@@ -57,7 +74,11 @@ it('counts the failures of a registered number on its account', async () => {
   // Failed wallet sign-ins of the account lock its number as well.
   for (let i = 0; i < 5; i++) {
     const body = await user.initializeBody('sign-in');
-    expectFailure(await api.post('/api/v1/initialize', { ...body, message: `${body.message}\n` }), 401, 'UNAUTHORIZED');
+    expectFailure(
+      await api.post('/api/v1/initialize', { ...body, message: `${body.message}\n` }),
+      401,
+      'UNAUTHORIZED',
+    );
   }
   expect(await status(phone)).toMatchObject({ locked: true });
   expectFailure(await flow.verifyCode(phone, '123456'), 429, 'LOCKED_OUT');

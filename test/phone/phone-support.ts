@@ -18,7 +18,8 @@ export class TestPhone {
   readonly number = `+1555${String(randomInt(0, 10_000_000)).padStart(7, '0')}`;
   readonly hash = phoneHashOf(this.number, 310_000);
   readonly legacyHash = phoneHashOf(this.number, 100_000);
-  readonly identityKey: { publicKey: KeyObject; privateKey: KeyObject } = generateKeyPairSync('ed25519');
+  readonly identityKey: { publicKey: KeyObject; privateKey: KeyObject } =
+    generateKeyPairSync('ed25519');
 
   /** The raw 32-byte public key, standard base64. */
   get publicKey(): string {
@@ -34,7 +35,10 @@ export class TestPhone {
 
 /** The code of the last SMS the outbox holds for `number`. */
 export function lastSmsCode(dataDir: string, number: string): string {
-  const lines = readFileSync(join(dataDir, 'sms-outbox.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { to: string; text: string });
+  const lines = readFileSync(join(dataDir, 'sms-outbox.jsonl'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as { to: string; text: string });
   const text = lines.filter((line) => line.to === number).at(-1)?.text;
   const code = /\b(\d{6})\b/.exec(text ?? '')?.[1];
   if (!code) throw new Error(`no SMS code for ${number} in the outbox`);

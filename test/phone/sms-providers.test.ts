@@ -19,7 +19,10 @@ import { TwilioSmsProvider } from '../../src/phone/sms/twilio-sms-provider.js';
 
 function capturingLogger() {
   const lines: string[] = [];
-  const logger = createLogger('info', new Writable({ write: (chunk: Buffer, _e, done) => (lines.push(chunk.toString()), done()) }));
+  const logger = createLogger(
+    'info',
+    new Writable({ write: (chunk: Buffer, _e, done) => (lines.push(chunk.toString()), done()) }),
+  );
   return { logger, lines };
 }
 
@@ -30,7 +33,10 @@ it('writes each message to the outbox file and the log', async () => {
     const provider = new OutboxSmsProvider(dataDir, logger);
     await provider.send('+15550000001', 'code: 123456');
     await provider.send('+15550000002', 'code: 654321');
-    const entries = readFileSync(outboxPath(dataDir), 'utf8').trim().split('\n').map((line) => JSON.parse(line));
+    const entries = readFileSync(outboxPath(dataDir), 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
     expect(entries.map(({ to, text }) => ({ to, text }))).toEqual([
       { to: '+15550000001', text: 'code: 123456' },
       { to: '+15550000002', text: 'code: 654321' },
@@ -47,7 +53,11 @@ describe('Twilio', () => {
   const answerTwilio = async (request: IncomingMessage, response: ServerResponse) => {
     let body = '';
     for await (const chunk of request) body += chunk;
-    received.push({ url: request.url ?? '', authorization: request.headers.authorization ?? '', form: new URLSearchParams(body) });
+    received.push({
+      url: request.url ?? '',
+      authorization: request.headers.authorization ?? '',
+      form: new URLSearchParams(body),
+    });
     response.writeHead(answer.status, { 'content-type': 'application/json' }).end(answer.body);
   };
   // A request that fails to read breaks its connection, so the test waiting for it fails.
@@ -63,37 +73,89 @@ describe('Twilio', () => {
 
   it('posts the message form with Basic credentials to the account Messages resource', async () => {
     const { logger } = capturingLogger();
-    await new TwilioSmsProvider({ accountSid: 'AC123', authToken: 'secret-token', from: '+15559990000', apiUrl, logger }).send('+15550000001', 'code: 123456');
+    await new TwilioSmsProvider({
+      accountSid: 'AC123',
+      authToken: 'secret-token',
+      from: '+15559990000',
+      apiUrl,
+      logger,
+    }).send('+15550000001', 'code: 123456');
     const request = received.at(-1)!;
     expect(request.url).toBe('/2010-04-01/Accounts/AC123/Messages.json');
-    expect(request.authorization).toBe(`Basic ${Buffer.from('AC123:secret-token').toString('base64')}`);
-    expect(Object.fromEntries(request.form)).toEqual({ To: '+15550000001', From: '+15559990000', Body: 'code: 123456' });
+    expect(request.authorization).toBe(
+      `Basic ${Buffer.from('AC123:secret-token').toString('base64')}`,
+    );
+    expect(Object.fromEntries(request.form)).toEqual({
+      To: '+15550000001',
+      From: '+15559990000',
+      Body: 'code: 123456',
+    });
 
     const service = `MG${'a'.repeat(32)}`;
-    await new TwilioSmsProvider({ accountSid: 'AC123', authToken: 't', from: service, apiUrl, logger }).send('+15550000001', 'x');
-    expect(Object.fromEntries(received.at(-1)!.form)).toEqual({ To: '+15550000001', MessagingServiceSid: service, Body: 'x' });
+    await new TwilioSmsProvider({
+      accountSid: 'AC123',
+      authToken: 't',
+      from: service,
+      apiUrl,
+      logger,
+    }).send('+15550000001', 'x');
+    expect(Object.fromEntries(received.at(-1)!.form)).toEqual({
+      To: '+15550000001',
+      MessagingServiceSid: service,
+      Body: 'x',
+    });
   });
 
   it('turns a refusal or an unreachable API into SmsUnavailableError, logging no code, number or secret', async () => {
     const { logger, lines } = capturingLogger();
-    answer = { status: 400, body: '{"code":21211,"message":"The To number +15550000001 is not valid"}' };
-    const provider = new TwilioSmsProvider({ accountSid: 'AC123', authToken: 'secret-token', from: '+15559990000', apiUrl, logger });
-    await expect(provider.send('+15550000001', 'code: 123456')).rejects.toBeInstanceOf(SmsUnavailableError);
-    await expect(new TwilioSmsProvider({ accountSid: 'AC1', authToken: 't', from: '+1', apiUrl: 'http://127.0.0.1:1', logger }).send('+15550000001', 'code: 123456')).rejects.toBeInstanceOf(
+    answer = {
+      status: 400,
+      body: '{"code":21211,"message":"The To number +15550000001 is not valid"}',
+    };
+    const provider = new TwilioSmsProvider({
+      accountSid: 'AC123',
+      authToken: 'secret-token',
+      from: '+15559990000',
+      apiUrl,
+      logger,
+    });
+    await expect(provider.send('+15550000001', 'code: 123456')).rejects.toBeInstanceOf(
       SmsUnavailableError,
     );
+    await expect(
+      new TwilioSmsProvider({
+        accountSid: 'AC1',
+        authToken: 't',
+        from: '+1',
+        apiUrl: 'http://127.0.0.1:1',
+        logger,
+      }).send('+15550000001', 'code: 123456'),
+    ).rejects.toBeInstanceOf(SmsUnavailableError);
     const logged = lines.join('');
     expect(logged).toContain('21211');
-    for (const secret of ['123456', '+15550000001', 'secret-token']) expect(logged).not.toContain(secret);
+    for (const secret of ['123456', '+15550000001', 'secret-token'])
+      expect(logged).not.toContain(secret);
     answer = { status: 201, body: '{}' };
   });
 
   it('is chosen by SMS_PROVIDER and needs its credentials', () => {
     const { logger } = capturingLogger();
     const base = { DATA_DIR: tmpdir() };
-    expect(createSmsProvider(loadConfig(base).sms, base.DATA_DIR, logger)).toBeInstanceOf(OutboxSmsProvider);
-    expect(() => createSmsProvider(loadConfig({ ...base, SMS_PROVIDER: 'twilio' }).sms, base.DATA_DIR, logger)).toThrow(/TWILIO_ACCOUNT_SID/);
-    const twilio = { ...base, SMS_PROVIDER: 'twilio', TWILIO_ACCOUNT_SID: 'AC1', TWILIO_AUTH_TOKEN: 't', SMS_FROM: '+15559990000' };
-    expect(createSmsProvider(loadConfig(twilio).sms, base.DATA_DIR, logger)).toBeInstanceOf(TwilioSmsProvider);
+    expect(createSmsProvider(loadConfig(base).sms, base.DATA_DIR, logger)).toBeInstanceOf(
+      OutboxSmsProvider,
+    );
+    expect(() =>
+      createSmsProvider(loadConfig({ ...base, SMS_PROVIDER: 'twilio' }).sms, base.DATA_DIR, logger),
+    ).toThrow(/TWILIO_ACCOUNT_SID/);
+    const twilio = {
+      ...base,
+      SMS_PROVIDER: 'twilio',
+      TWILIO_ACCOUNT_SID: 'AC1',
+      TWILIO_AUTH_TOKEN: 't',
+      SMS_FROM: '+15559990000',
+    };
+    expect(createSmsProvider(loadConfig(twilio).sms, base.DATA_DIR, logger)).toBeInstanceOf(
+      TwilioSmsProvider,
+    );
   });
 });

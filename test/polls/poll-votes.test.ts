@@ -23,7 +23,11 @@ forEachStore('poll_votes', (engine, open) => {
       const [podA, podB] = [new PollVotes(underTest.store), new PollVotes(underTest.store)];
       for (let round = 0; round < 5; round++) {
         const pollId = `poll-${round}`;
-        await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 === 0 ? podA : podB).cast(pollId, VOTER, [`option-${i % 3}`])));
+        await Promise.all(
+          Array.from({ length: 20 }, (_, i) =>
+            (i % 2 === 0 ? podA : podB).cast(pollId, VOTER, [`option-${i % 3}`]),
+          ),
+        );
         await podA.cast(pollId, OTHER, ['option-0', 'option-1']);
         const tally = await podB.tally(pollId, VOTER);
         expect(tally.voters).toBe(2);
@@ -42,7 +46,10 @@ forEachStore('poll_votes', (engine, open) => {
       expect([...tallies.get('a')!.chosen]).toEqual(['a-1']);
       expect(tallies.get('a')!.voters).toBe(2);
       expect(tallies.get('b')).toMatchObject({ voters: 1, chosen: new Set() });
-      expect([...tallies.get('b')!.countByOption.entries()]).toEqual([['b-1', 1], ['b-2', 1]]);
+      expect([...tallies.get('b')!.countByOption.entries()]).toEqual([
+        ['b-1', 1],
+        ['b-2', 1],
+      ]);
       expect(tallies.get('c')).toMatchObject({ voters: 0 });
     });
   });

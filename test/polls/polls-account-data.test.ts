@@ -33,7 +33,10 @@ async function poll(id: string, creator: string, recipient: string): Promise<Sto
   const stored: StoredPoll = {
     _id: id,
     question: id,
-    options: [{ id: `${id}-a`, text: 'a' }, { id: `${id}-b`, text: 'b' }],
+    options: [
+      { id: `${id}-a`, text: 'a' },
+      { id: `${id}-b`, text: 'b' },
+    ],
     allowsMultiple: true,
     createdAt: new Date(),
     creatorAddress: creator,
@@ -46,7 +49,8 @@ async function poll(id: string, creator: string, recipient: string): Promise<Sto
   return stored;
 }
 
-const listed = async (participant: string) => (await polls.page({ participant }, 50, undefined)).items.map((item) => item._id).sort();
+const listed = async (participant: string) =>
+  (await polls.page({ participant }, 50, undefined)).items.map((item) => item._id).sort();
 
 it('a move re-keys created and received polls and the votes, keeps the new address’s vote on a merge, and can run again', async () => {
   await poll('created', OLD, OTHER);
@@ -63,7 +67,11 @@ it('a move re-keys created and received polls and the votes, keeps the new addre
   expect(await listed(NEW)).toEqual(['created', 'in-channel', 'received']);
   expect((await polls.find('created'))?.creatorAddress).toBe(NEW);
   expect((await polls.find('received'))?.recipientAddress).toBe(NEW);
-  expect((await polls.page({ participant: OTHER, peer: NEW }, 50, undefined)).items.map((item) => item._id).sort()).toEqual(['created', 'received']);
+  expect(
+    (await polls.page({ participant: OTHER, peer: NEW }, 50, undefined)).items
+      .map((item) => item._id)
+      .sort(),
+  ).toEqual(['created', 'received']);
   const received = await votes.tally('received', NEW);
   expect([received.voters, [...received.chosen]]).toEqual([1, ['received-a']]);
   const merged = await votes.tally('in-channel', NEW);
@@ -85,6 +93,9 @@ it('a deletion removes the account’s votes and the polls it created with their
   expect((await votes.tally('created', OTHER)).voters).toBe(0);
   const remaining = await votes.tally('received', OTHER);
   expect(remaining.voters).toBe(1);
-  expect([...remaining.countByOption.entries()].sort()).toEqual([['received-a', 1], ['received-b', 1]]);
+  expect([...remaining.countByOption.entries()].sort()).toEqual([
+    ['received-a', 1],
+    ['received-b', 1],
+  ]);
   expect(await polls.find('received')).not.toBeNull();
 });

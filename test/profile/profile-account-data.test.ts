@@ -48,22 +48,40 @@ beforeEach(async () => {
     blocks,
     statuses: { seenBy: async () => ({ status: 'offline', statusText: '' }) },
     audience: new ContactsAudience(new Conversations(store, accounts), blocks),
-    events: new MessagingEvents(new UserEventStream(shared, { retainCount: 10, retentionMs: 60_000 }), logger),
+    events: new MessagingEvents(
+      new UserEventStream(shared, { retainCount: 10, retentionMs: 60_000 }),
+      logger,
+    ),
     avatars: new Avatars(store, new MediaItems(store)),
   });
-  for (const [address, username] of [[OLD, 'old_name'], [OTHER, 'other_name']] as const) {
-    await accounts.create({ _id: address, username, displayName: '', createdAt: new Date(), permissions: [], mfaEnabled: false, origin: 'wallet' });
+  for (const [address, username] of [
+    [OLD, 'old_name'],
+    [OTHER, 'other_name'],
+  ] as const) {
+    await accounts.create({
+      _id: address,
+      username,
+      displayName: '',
+      createdAt: new Date(),
+      permissions: [],
+      mfaEnabled: false,
+      origin: 'wallet',
+    });
   }
 });
 afterEach(() => underTest.dispose());
 
-const profileOf = (address: string) => underTest.store.collection(PROFILES).findOne({ _id: address });
-const holdOf = (username: string) => underTest.store.collection('held_usernames').findOne({ _id: username });
+const profileOf = (address: string) =>
+  underTest.store.collection(PROFILES).findOne({ _id: address });
+const holdOf = (username: string) =>
+  underTest.store.collection('held_usernames').findOne({ _id: username });
 
 it('a move re-keys the profile and the held names, and a repeated move changes nothing more', async () => {
   await usernames.change(OLD, 'renamed');
   expect(await holdOf('old_name')).toMatchObject({ formerOwner: OLD });
-  await underTest.store.collection<ProfileRecord>(PROFILES).insertOne({ _id: OLD, bio: 'my bio', avatarMediaId: 'media-1', updatedAt: new Date() });
+  await underTest.store
+    .collection<ProfileRecord>(PROFILES)
+    .insertOne({ _id: OLD, bio: 'my bio', avatarMediaId: 'media-1', updatedAt: new Date() });
 
   await area.accountData.moveAccount(OLD, NEW);
   await area.accountData.moveAccount(OLD, NEW);
@@ -76,8 +94,12 @@ it('a move re-keys the profile and the held names, and a repeated move changes n
 });
 
 it('a deletion removes the profile and only it; repeating it is harmless (the name is held by identity, see delete-account.e2e)', async () => {
-  await underTest.store.collection<ProfileRecord>(PROFILES).insertOne({ _id: OLD, bio: 'bye', avatarMediaId: '', updatedAt: new Date() });
-  await underTest.store.collection<ProfileRecord>(PROFILES).insertOne({ _id: OTHER, bio: 'stays', avatarMediaId: '', updatedAt: new Date() });
+  await underTest.store
+    .collection<ProfileRecord>(PROFILES)
+    .insertOne({ _id: OLD, bio: 'bye', avatarMediaId: '', updatedAt: new Date() });
+  await underTest.store
+    .collection<ProfileRecord>(PROFILES)
+    .insertOne({ _id: OTHER, bio: 'stays', avatarMediaId: '', updatedAt: new Date() });
   await area.accountData.deleteAccount(OLD);
   await area.accountData.deleteAccount(OLD);
 

@@ -49,8 +49,19 @@ afterEach(() => underTest.dispose());
 it('a claim that passed its check before a release, and took the name after it, gives the name back with 409', async () => {
   const { store } = underTest;
   const accounts = new AccountRepository(store);
-  for (const [address, username] of [[ALICE, 'alice_name'], [BOB, 'bob_name']] as const) {
-    await accounts.create({ _id: address, username, displayName: '', createdAt: new Date(), permissions: [], mfaEnabled: false, origin: 'wallet' });
+  for (const [address, username] of [
+    [ALICE, 'alice_name'],
+    [BOB, 'bob_name'],
+  ] as const) {
+    await accounts.create({
+      _id: address,
+      username,
+      displayName: '',
+      createdAt: new Date(),
+      permissions: [],
+      mfaEnabled: false,
+      origin: 'wallet',
+    });
   }
   let openGate!: () => void;
   const gate = new Promise<void>((resolve) => (openGate = resolve));
@@ -59,7 +70,10 @@ it('a claim that passed its check before a release, and took the name after it, 
 
   const bobClaim = forBob.change(BOB, 'alice_name'); // checks, finds no hold, waits at the gate
   await new Promise((resolve) => setTimeout(resolve, 50));
-  expect(await forAlice.change(ALICE, 'alice_renamed')).toEqual({ username: 'alice_renamed', changed: true });
+  expect(await forAlice.change(ALICE, 'alice_renamed')).toEqual({
+    username: 'alice_renamed',
+    changed: true,
+  });
   openGate();
 
   await expect(bobClaim).rejects.toMatchObject({ code: Code.AlreadyExists });
@@ -67,5 +81,8 @@ it('a claim that passed its check before a release, and took the name after it, 
   expect(await accounts.findByUsername('alice_name')).toBeNull();
   expect(await forAlice.isHeldAgainst('alice_name', BOB)).toBe(true);
   // Alice may still take her name back.
-  expect(await forAlice.change(ALICE, 'alice_name')).toEqual({ username: 'alice_name', changed: true });
+  expect(await forAlice.change(ALICE, 'alice_name')).toEqual({
+    username: 'alice_name',
+    changed: true,
+  });
 });

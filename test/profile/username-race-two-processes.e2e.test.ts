@@ -28,7 +28,9 @@ if (!mongodbUrl) {
     const shared = {
       ROLE: 'api',
       MONGODB_URL: database.toString(),
-      JWT_SIGNING_KEY: generateKeyPairSync('ed25519').privateKey.export({ format: 'pem', type: 'pkcs8' }).toString(),
+      JWT_SIGNING_KEY: generateKeyPairSync('ed25519')
+        .privateKey.export({ format: 'pem', type: 'pkcs8' })
+        .toString(),
       RATE_LIMITS_ENABLED: 'false',
       KEYS_DHT: 'off',
     };
@@ -46,13 +48,19 @@ if (!mongodbUrl) {
     for (let round = 0; round < 10; round += 1) {
       const [alice, bob] = await Promise.all([signIn(pods[0]!.baseUrl), signIn(pods[1]!.baseUrl)]);
       const name = `race_${process.pid % 10_000}_${round}_${Date.now() % 100_000}`;
-      const replies = await Promise.all([first.post('/api/v1/update-username', { username: name }, bearer(alice)), second.post('/api/v1/update-username', { username: name }, bearer(bob))]);
+      const replies = await Promise.all([
+        first.post('/api/v1/update-username', { username: name }, bearer(alice)),
+        second.post('/api/v1/update-username', { username: name }, bearer(bob)),
+      ]);
       expect(replies.map((reply) => reply.status).sort()).toEqual([200, 409]);
       const loser = replies.find((reply) => reply.status === 409)!;
       expectFailure(loser, 409, 'CONFLICT');
       const winner = replies[0].status === 200 ? alice : bob;
       for (const api of [first, second]) {
-        expect(expectOk(await api.get(`/api/v1/peer-info?address=${winner.user.address}`, bearer(alice))).peer.profile.username).toBe(name);
+        expect(
+          expectOk(await api.get(`/api/v1/peer-info?address=${winner.user.address}`, bearer(alice)))
+            .peer.profile.username,
+        ).toBe(name);
       }
     }
   });

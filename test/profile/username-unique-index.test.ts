@@ -44,32 +44,57 @@ forEachStore('username unique index', (engine, open) => {
     /** Settles every claim: the winners' indexes and the losers' refusals. */
     async function race(claims: (() => Promise<unknown>)[]) {
       const results = await Promise.allSettled(claims.map((claim) => claim()));
-      const won = results.flatMap((result, index) => (result.status === 'fulfilled' && result.value !== false ? [index] : []));
-      const refused = results.flatMap((result) => (result.status === 'rejected' ? [result.reason] : []));
+      const won = results.flatMap((result, index) =>
+        result.status === 'fulfilled' && result.value !== false ? [index] : [],
+      );
+      const refused = results.flatMap((result) =>
+        result.status === 'rejected' ? [result.reason] : [],
+      );
       return { won, refused };
     }
 
     it(`of ${CLAIMS} concurrent renames to one free name exactly one wins; the others get 409 and keep their names`, async () => {
-      for (let index = 0; index < CLAIMS; index++) await accounts.create(account(index, `before_${index}`));
-      const { won, refused } = await race(Array.from({ length: CLAIMS }, (_, index) => () => accounts.rename(address(index), `before_${index}`, 'contested')));
+      for (let index = 0; index < CLAIMS; index++)
+        await accounts.create(account(index, `before_${index}`));
+      const { won, refused } = await race(
+        Array.from(
+          { length: CLAIMS },
+          (_, index) => () => accounts.rename(address(index), `before_${index}`, 'contested'),
+        ),
+      );
       expect(won).toHaveLength(1);
       expect(refused).toHaveLength(CLAIMS - 1);
-      for (const error of refused) expect(error).toMatchObject({ code: Code.AlreadyExists, message: expect.stringContaining('This username is taken') });
+      for (const error of refused)
+        expect(error).toMatchObject({
+          code: Code.AlreadyExists,
+          message: expect.stringContaining('This username is taken'),
+        });
       expect((await accounts.findByUsername('contested'))?._id).toBe(address(won[0]!));
-      for (let index = 0; index < CLAIMS; index++) if (index !== won[0]) expect((await accounts.find(address(index)))?.username).toBe(`before_${index}`);
+      for (let index = 0; index < CLAIMS; index++)
+        if (index !== won[0])
+          expect((await accounts.find(address(index)))?.username).toBe(`before_${index}`);
     });
 
     it(`of ${CLAIMS} concurrent registrations and renames claiming one name exactly one wins`, async () => {
       const renamers = CLAIMS / 2;
-      for (let index = 0; index < renamers; index++) await accounts.create(account(index, `before_${index}`));
+      for (let index = 0; index < renamers; index++)
+        await accounts.create(account(index, `before_${index}`));
       const claims = [
-        ...Array.from({ length: renamers }, (_, index) => () => accounts.rename(address(index), `before_${index}`, 'contested')),
-        ...Array.from({ length: CLAIMS - renamers }, (_, index) => () => accounts.create(account(renamers + index, 'contested'))),
+        ...Array.from(
+          { length: renamers },
+          (_, index) => () => accounts.rename(address(index), `before_${index}`, 'contested'),
+        ),
+        ...Array.from(
+          { length: CLAIMS - renamers },
+          (_, index) => () => accounts.create(account(renamers + index, 'contested')),
+        ),
       ];
       const { won, refused } = await race(claims);
       expect(won).toHaveLength(1);
       expect(refused).toHaveLength(CLAIMS - 1);
-      expect(await underTest.store.collection('accounts').countDocuments({ username: 'contested' })).toBe(1);
+      expect(
+        await underTest.store.collection('accounts').countDocuments({ username: 'contested' }),
+      ).toBe(1);
     });
   });
 });
@@ -83,7 +108,9 @@ it('the embedded engine keeps the unique index across a reopen', async () => {
     await first.close();
     const reopened = await EmbeddedDocumentStore.open({ dataDir, logger: silentLogger });
     try {
-      await expect(new AccountRepository(reopened).create(account(2, 'kept'))).rejects.toMatchObject({ code: Code.AlreadyExists });
+      await expect(
+        new AccountRepository(reopened).create(account(2, 'kept')),
+      ).rejects.toMatchObject({ code: Code.AlreadyExists });
     } finally {
       await reopened.close();
     }

@@ -36,12 +36,16 @@ const OTHER = `0x${'c'.repeat(40)}`;
 async function subscribe(address: string, name: string): Promise<string> {
   const ecdh = createECDH('prime256v1');
   ecdh.generateKeys();
-  const checked = checkSubscription(`https://push.example/${name}`, { p256dh: ecdh.getPublicKey().toString('base64url'), auth: randomBytes(16).toString('base64url') });
+  const checked = checkSubscription(`https://push.example/${name}`, {
+    p256dh: ecdh.getPublicKey().toString('base64url'),
+    auth: randomBytes(16).toString('base64url'),
+  });
   return (await subscriptions.subscribe({ address, sessionId: `session-of-${name}` }, checked)).id;
 }
-const endpointsOf = async (address: string) => (await subscriptions.forAccount(address)).map((s) => s.endpoint).sort();
+const endpointsOf = async (address: string) =>
+  (await subscriptions.forAccount(address)).map((s) => s.endpoint).sort();
 
-it('moves an account\'s subscriptions to its new address, merged with those already there, and again harmlessly', async () => {
+it("moves an account's subscriptions to its new address, merged with those already there, and again harmlessly", async () => {
   await subscribe(OLD, 'old-1');
   await subscribe(OLD, 'old-2');
   await subscribe(NEW, 'new-1');
@@ -50,11 +54,18 @@ it('moves an account\'s subscriptions to its new address, merged with those alre
   await owner.moveAccount(OLD, NEW);
   await owner.moveAccount(OLD, NEW);
   expect(await endpointsOf(OLD)).toEqual([]);
-  expect(await endpointsOf(NEW)).toEqual(['https://push.example/new-1', 'https://push.example/old-1', 'https://push.example/old-2']);
+  expect(await endpointsOf(NEW)).toEqual([
+    'https://push.example/new-1',
+    'https://push.example/old-1',
+    'https://push.example/old-2',
+  ]);
   expect(await endpointsOf(OTHER)).toEqual(['https://push.example/other']);
   // Still bound to their sessions: ending the old address's session removes its subscription.
   await subscriptions.removeOfSessions(['session-of-old-1']);
-  expect(await endpointsOf(NEW)).toEqual(['https://push.example/new-1', 'https://push.example/old-2']);
+  expect(await endpointsOf(NEW)).toEqual([
+    'https://push.example/new-1',
+    'https://push.example/old-2',
+  ]);
 });
 
 it('deletes every subscription of the account and only those', async () => {

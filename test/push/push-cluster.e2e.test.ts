@@ -16,7 +16,11 @@ import { Api, expectOk, sleep } from '../support/session-api.js';
 import { serviceForThisFile } from '../support/service-for-tests.js';
 import { TestUser, bearer, signIn } from '../support/wallet.js';
 import type { SignedIn } from '../support/wallet.js';
-import { deleteKeys, uniqueTestPrefix, withRedis } from '../platform/shared-state/redis-for-tests.js';
+import {
+  deleteKeys,
+  uniqueTestPrefix,
+  withRedis,
+} from '../platform/shared-state/redis-for-tests.js';
 
 let pushService: LocalPushService;
 beforeAll(async () => {
@@ -37,20 +41,43 @@ await withRedis((redisUrl) => {
     PUSH_VAPID_PRIVATE_KEY: vapid.privateKey,
     PUSH_CA_FILE: pushService.caFile,
   });
-  const signingKey = generateKeyPairSync('ed25519').privateKey.export({ format: 'pem', type: 'pkcs8' }).toString();
+  const signingKey = generateKeyPairSync('ed25519')
+    .privateKey.export({ format: 'pem', type: 'pkcs8' })
+    .toString();
   const api = { ROLE: 'api', ALLOW_EMBEDDED_STORE: 'true' };
-  const { service: api1 } = serviceForThisFile(() => ({ ...shared(), ...api }), { start: startChildService });
-  const { service: api2 } = serviceForThisFile(() => ({ ...shared(), ...api }), { start: startChildService });
-  const { service: wsPod } = serviceForThisFile(() => ({ ...shared(), ROLE: 'ws' }), { start: startChildService });
+  const { service: api1 } = serviceForThisFile(() => ({ ...shared(), ...api }), {
+    start: startChildService,
+  });
+  const { service: api2 } = serviceForThisFile(() => ({ ...shared(), ...api }), {
+    start: startChildService,
+  });
+  const { service: wsPod } = serviceForThisFile(() => ({ ...shared(), ROLE: 'ws' }), {
+    start: startChildService,
+  });
   afterAll(() => deleteKeys(redisUrl, prefix));
 
   /** The user signed in on both api processes, with the device subscribed on both. */
   const onBothPods = async (device?: PushDevice): Promise<[SignedIn, SignedIn]> => {
     const user = new TestUser();
-    const sessions = [await signIn(api1.baseUrl, user), await signIn(api2.baseUrl, user)] as [SignedIn, SignedIn];
+    const sessions = [await signIn(api1.baseUrl, user), await signIn(api2.baseUrl, user)] as [
+      SignedIn,
+      SignedIn,
+    ];
     if (device) {
-      expectOk(await new Api(api1.baseUrl).post('/api/v1/push/subscribe', device.subscription(), bearer(sessions[0])));
-      expectOk(await new Api(api2.baseUrl).post('/api/v1/push/subscribe', device.subscription(), bearer(sessions[1])));
+      expectOk(
+        await new Api(api1.baseUrl).post(
+          '/api/v1/push/subscribe',
+          device.subscription(),
+          bearer(sessions[0]),
+        ),
+      );
+      expectOk(
+        await new Api(api2.baseUrl).post(
+          '/api/v1/push/subscribe',
+          device.subscription(),
+          bearer(sessions[1]),
+        ),
+      );
     }
     return sessions;
   };
@@ -67,14 +94,25 @@ await withRedis((redisUrl) => {
     await Promise.all(
       recipients.map(([on1, on2], n) => {
         const [from, to, pod] = n % 2 === 0 ? [alice1, on1, api1] : [alice2, on2, api2];
-        return new Api(pod.baseUrl).post('/api/v1/send', { client_message_id: `m-${n}`, recipient_address: to.user.address, ciphertext: Buffer.from(`text ${n}`).toString('base64') }, bearer(from));
+        return new Api(pod.baseUrl).post(
+          '/api/v1/send',
+          {
+            client_message_id: `m-${n}`,
+            recipient_address: to.user.address,
+            ciphertext: Buffer.from(`text ${n}`).toString('base64'),
+          },
+          bearer(from),
+        );
       }),
     );
     for (const device of devices) await pushService.waitForRequests(device, 1);
     await sleep(1500);
     for (const device of devices) {
       expect(pushService.requestsTo(device)).toHaveLength(1);
-      expect(JSON.parse(pushService.requestsTo(device)[0]!.plaintext!)).toMatchObject({ kind: 'message', seq: 1 });
+      expect(JSON.parse(pushService.requestsTo(device)[0]!.plaintext!)).toMatchObject({
+        kind: 'message',
+        seq: 1,
+      });
     }
     expect((await sentOn(api1)) + (await sentOn(api2))).toBe(12);
     expect(pushService.protocolErrors).toEqual([]);
@@ -86,7 +124,14 @@ await withRedis((redisUrl) => {
     const [callee] = await onBothPods(device);
     const socket = await RealtimeClient.connect(api1.baseUrl, wsPod.baseUrl, caller.accessToken);
     try {
-      expect(await socket.request({ type: 'call.offer', call_id: `call-${Date.now()}`, to: callee.user.address, sdp: 'v=0' })).toMatchObject({ type: 'ack' });
+      expect(
+        await socket.request({
+          type: 'call.offer',
+          call_id: `call-${Date.now()}`,
+          to: callee.user.address,
+          sdp: 'v=0',
+        }),
+      ).toMatchObject({ type: 'ack' });
       const [push] = await pushService.waitForRequests(device, 1);
       expect(JSON.parse(push!.plaintext!)).toEqual({ kind: 'call' });
       expect(push!.headers.urgency).toBe('high');

@@ -46,11 +46,17 @@ afterEach(async () => {
 const subscription = (name: string) => {
   const ecdh = createECDH('prime256v1');
   ecdh.generateKeys();
-  return checkSubscription(`https://push.example/${name}`, { p256dh: ecdh.getPublicKey().toString('base64url'), auth: randomBytes(16).toString('base64url') });
+  return checkSubscription(`https://push.example/${name}`, {
+    p256dh: ecdh.getPublicKey().toString('base64url'),
+    auth: randomBytes(16).toString('base64url'),
+  });
 };
 
 /** A dispatcher on the real queue whose sender records the deliveries instead of sending them. */
-function dispatcherFor(subscriptions: PushSubscriptions, activeSessionsOf: (address: string) => Promise<string[]>) {
+function dispatcherFor(
+  subscriptions: PushSubscriptions,
+  activeSessionsOf: (address: string) => Promise<string[]>,
+) {
   const queue = new PushQueue(state);
   const sent: DeliveryJob[] = [];
   const logger = createLogger('silent');
@@ -61,7 +67,10 @@ function dispatcherFor(subscriptions: PushSubscriptions, activeSessionsOf: (addr
     activeSessionsOf,
     connections: new SessionConnections(state),
     sharedState: state,
-    sender: { send: async (job: DeliveryJob) => (sent.push(job), { outcome: 'sent' as const }), close: () => undefined } as unknown as PushSender,
+    sender: {
+      send: async (job: DeliveryJob) => (sent.push(job), { outcome: 'sent' as const }),
+      close: () => undefined,
+    } as unknown as PushSender,
     metrics: createPushMetrics(registry),
     logger,
     outages: new OutageLog(logger),
@@ -74,9 +83,19 @@ function dispatcherFor(subscriptions: PushSubscriptions, activeSessionsOf: (addr
 it('drops the subscriptions of sessions that are over and queues one delivery per live one', async () => {
   const subscriptions = new PushSubscriptions(store);
   await subscriptions.subscribe({ address: ADDRESS, sessionId: 'active' }, subscription('phone'));
-  await subscriptions.subscribe({ address: ADDRESS, sessionId: 'expired' }, subscription('old-laptop'));
-  const { queue, sent, logger, registry, dispatcher } = dispatcherFor(subscriptions, async (address) => (address === ADDRESS ? ['active'] : []));
-  await new WakeUps(queue, logger, new OutageLog(logger)).wake([ADDRESS], { kind: 'message', conversationId: 'dm:x:y', seq: 7 });
+  await subscriptions.subscribe(
+    { address: ADDRESS, sessionId: 'expired' },
+    subscription('old-laptop'),
+  );
+  const { queue, sent, logger, registry, dispatcher } = dispatcherFor(
+    subscriptions,
+    async (address) => (address === ADDRESS ? ['active'] : []),
+  );
+  await new WakeUps(queue, logger, new OutageLog(logger)).wake([ADDRESS], {
+    kind: 'message',
+    conversationId: 'dm:x:y',
+    seq: 7,
+  });
   dispatcher.start();
   try {
     while (sent.length === 0) await new Promise((resolve) => setTimeout(resolve, 20));
@@ -85,11 +104,19 @@ it('drops the subscriptions of sessions that are over and queues one delivery pe
     await dispatcher.stop();
   }
   expect(sent).toEqual([
-    expect.objectContaining<Partial<DeliveryJob>>({ type: 'deliver', endpoint: 'https://push.example/phone', kind: 'message', payload: '{"kind":"message","conversation_id":"dm:x:y","seq":7}', attempt: 0 }),
+    expect.objectContaining<Partial<DeliveryJob>>({
+      type: 'deliver',
+      endpoint: 'https://push.example/phone',
+      kind: 'message',
+      payload: '{"kind":"message","conversation_id":"dm:x:y","seq":7}',
+      attempt: 0,
+    }),
   ]);
   expect((await subscriptions.forAccount(ADDRESS)).map((s) => s.sessionId)).toEqual(['active']);
   expect(await queue.stats()).toEqual({ depth: 0, earliestDueAt: null });
-  expect(await registry.getSingleMetricAsString('push_subscriptions_removed_total')).toContain('push_subscriptions_removed_total{reason="session_ended"} 1');
+  expect(await registry.getSingleMetricAsString('push_subscriptions_removed_total')).toContain(
+    'push_subscriptions_removed_total{reason="session_ended"} 1',
+  );
 });
 
 it('wakes every recipient a job names, each on its own live subscription', async () => {
@@ -97,14 +124,23 @@ it('wakes every recipient a job names, each on its own live subscription', async
   const subscriptions = new PushSubscriptions(store);
   await subscriptions.subscribe({ address: ADDRESS, sessionId: 's1' }, subscription('one'));
   await subscriptions.subscribe({ address: OTHER, sessionId: 's2' }, subscription('two'));
-  const { queue, sent, logger, dispatcher } = dispatcherFor(subscriptions, async (address) => (address === ADDRESS ? ['s1'] : ['s2']));
-  await new WakeUps(queue, logger, new OutageLog(logger)).wake([ADDRESS, OTHER], { kind: 'group_message', conversationId: 'group:g', seq: 1 });
+  const { queue, sent, logger, dispatcher } = dispatcherFor(subscriptions, async (address) =>
+    address === ADDRESS ? ['s1'] : ['s2'],
+  );
+  await new WakeUps(queue, logger, new OutageLog(logger)).wake([ADDRESS, OTHER], {
+    kind: 'group_message',
+    conversationId: 'group:g',
+    seq: 1,
+  });
   dispatcher.start();
   try {
     while (sent.length < 2) await new Promise((resolve) => setTimeout(resolve, 20));
   } finally {
     await dispatcher.stop();
   }
-  expect(sent.map((job) => job.endpoint).sort()).toEqual(['https://push.example/one', 'https://push.example/two']);
+  expect(sent.map((job) => job.endpoint).sort()).toEqual([
+    'https://push.example/one',
+    'https://push.example/two',
+  ]);
   expect(await queue.stats()).toEqual({ depth: 0, earliestDueAt: null });
 });

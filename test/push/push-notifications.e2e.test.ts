@@ -21,16 +21,29 @@ beforeAll(async () => {
 });
 afterAll(() => pushService.stop());
 
-const { service, api } = serviceForThisFile(() => ({ PUSH_CA_FILE: pushService.caFile, PUSH_VAPID_SUBJECT: 'mailto:ops@example.org' }));
+const { service, api } = serviceForThisFile(() => ({
+  PUSH_CA_FILE: pushService.caFile,
+  PUSH_VAPID_SUBJECT: 'mailto:ops@example.org',
+}));
 const clients: RealtimeClient[] = [];
 afterAll(() => clients.forEach((client) => client.close()));
 
 let counter = 0;
 const b64 = (text: string) => Buffer.from(text).toString('base64');
 const sendText = (from: SignedIn, to: SignedIn, text: string) =>
-  api.post('/api/v1/send', { client_message_id: `m-${Date.now()}-${++counter}`, recipient_address: to.user.address, ciphertext: b64(text) }, bearer(from));
-const subscribe = (session: SignedIn, body: unknown) => api.post('/api/v1/push/subscribe', body, bearer(session));
-const subscribed = async (session: SignedIn, device: PushDevice) => expectOk(await subscribe(session, device.subscription()));
+  api.post(
+    '/api/v1/send',
+    {
+      client_message_id: `m-${Date.now()}-${++counter}`,
+      recipient_address: to.user.address,
+      ciphertext: b64(text),
+    },
+    bearer(from),
+  );
+const subscribe = (session: SignedIn, body: unknown) =>
+  api.post('/api/v1/push/subscribe', body, bearer(session));
+const subscribed = async (session: SignedIn, device: PushDevice) =>
+  expectOk(await subscribe(session, device.subscription()));
 const payloadOf = (push: ReceivedPush) => JSON.parse(push.plaintext!) as Record<string, unknown>;
 
 describe('subscriptions', () => {
@@ -56,17 +69,27 @@ describe('subscriptions', () => {
       { endpoint: good.endpoint.replace('https://', 'https://user:pw@'), keys: good.keys },
       { endpoint: good.endpoint, keys: { p256dh: good.keys.p256dh } },
       { endpoint: good.endpoint, keys: { auth: good.keys.auth } },
-      { endpoint: good.endpoint, keys: { ...good.keys, auth: Buffer.alloc(15, 1).toString('base64url') } },
-      { endpoint: good.endpoint, keys: { ...good.keys, auth: Buffer.alloc(17, 1).toString('base64url') } },
+      {
+        endpoint: good.endpoint,
+        keys: { ...good.keys, auth: Buffer.alloc(15, 1).toString('base64url') },
+      },
+      {
+        endpoint: good.endpoint,
+        keys: { ...good.keys, auth: Buffer.alloc(17, 1).toString('base64url') },
+      },
       { endpoint: good.endpoint, keys: { ...good.keys, auth: 'not*base64' } },
       { endpoint: good.endpoint, keys: { ...good.keys, p256dh: offCurve.toString('base64url') } },
       { endpoint: good.endpoint, keys: { ...good.keys, p256dh: compressed.toString('base64url') } },
-      { endpoint: good.endpoint, keys: { ...good.keys, p256dh: Buffer.alloc(65, 4).toString('base64url') } },
+      {
+        endpoint: good.endpoint,
+        keys: { ...good.keys, p256dh: Buffer.alloc(65, 4).toString('base64url') },
+      },
       { endpoint: good.endpoint, keys: { ...good.keys, p256dh: '!!' } },
       { endpoint: good.endpoint, keys: good.keys, extra: 1 },
       { endpoint: 42, keys: good.keys },
     ];
-    for (const body of variants) expectFailure(await subscribe(user, body), 400, 'INVALID_ARGUMENT');
+    for (const body of variants)
+      expectFailure(await subscribe(user, body), 400, 'INVALID_ARGUMENT');
     // Nothing was stored under that endpoint: subscribing it properly creates it.
     expect(await subscribed(user, device)).toMatchObject({ success: true, created: true });
   });
@@ -74,13 +97,34 @@ describe('subscriptions', () => {
   it('are one record per endpoint: subscribing again updates, unsubscribing is idempotent', async () => {
     const device = pushService.device();
     const first = await subscribed(user, device);
-    expect(first).toEqual({ success: true, message: expect.any(String), subscription_id: expect.any(String), created: true });
+    expect(first).toEqual({
+      success: true,
+      message: expect.any(String),
+      subscription_id: expect.any(String),
+      created: true,
+    });
     const again = await subscribed(user, device);
     expect(again).toMatchObject({ created: false, subscription_id: first.subscription_id });
-    expect(expectOk(await api.post('/api/v1/push/unsubscribe', { endpoint: device.endpoint }, bearer(user)))).toMatchObject({ removed: true });
-    expect(expectOk(await api.post('/api/v1/push/unsubscribe', { endpoint: device.endpoint }, bearer(user)))).toMatchObject({ removed: false });
-    expectFailure(await api.post('/api/v1/push/unsubscribe', {}, bearer(user)), 400, 'INVALID_ARGUMENT');
-    expectFailure(await api.post('/api/v1/push/subscribe', device.subscription()), 401, 'UNAUTHORIZED');
+    expect(
+      expectOk(
+        await api.post('/api/v1/push/unsubscribe', { endpoint: device.endpoint }, bearer(user)),
+      ),
+    ).toMatchObject({ removed: true });
+    expect(
+      expectOk(
+        await api.post('/api/v1/push/unsubscribe', { endpoint: device.endpoint }, bearer(user)),
+      ),
+    ).toMatchObject({ removed: false });
+    expectFailure(
+      await api.post('/api/v1/push/unsubscribe', {}, bearer(user)),
+      400,
+      'INVALID_ARGUMENT',
+    );
+    expectFailure(
+      await api.post('/api/v1/push/subscribe', device.subscription()),
+      401,
+      'UNAUTHORIZED',
+    );
   });
 
   it('publish the VAPID public key: a P-256 point', async () => {
@@ -117,26 +161,40 @@ describe('delivery', () => {
     await sleep(1500);
     expect(pushService.requestsTo(device)).toHaveLength(1);
     const payload = payloadOf(push!);
-    expect(payload).toEqual({ kind: 'message', conversation_id: expect.stringMatching(/^dm:/), seq: 1 });
+    expect(payload).toEqual({
+      kind: 'message',
+      conversation_id: expect.stringMatching(/^dm:/),
+      seq: 1,
+    });
     for (const text of texts) {
       expect(push!.plaintext).not.toContain(text);
       expect(push!.plaintext).not.toContain(b64(text));
     }
-    expect(push!.headers).toMatchObject({ 'content-encoding': 'aes128gcm', urgency: 'normal', topic: 'message' });
+    expect(push!.headers).toMatchObject({
+      'content-encoding': 'aes128gcm',
+      urgency: 'normal',
+      topic: 'message',
+    });
     expect(Number(push!.headers.ttl)).toBeGreaterThan(3600);
     expect(push!.vapid.sub).toBe('mailto:ops@example.org');
-    expect(push!.vapid.k).toBe(expectOk(await api.get('/api/v1/push/vapid-public-key', bearer(bob))).public_key);
+    expect(push!.vapid.k).toBe(
+      expectOk(await api.get('/api/v1/push/vapid-public-key', bearer(bob))).public_key,
+    );
     expect(pushService.protocolErrors).toEqual([]);
   });
 
-  it('skips a device connected over /ws and wakes the same user\'s other, offline device', async () => {
+  it("skips a device connected over /ws and wakes the same user's other, offline device", async () => {
     const online = pushService.device();
     const offline = pushService.device();
     const carol = await signIn(service.baseUrl);
     const carolElsewhere = await signInAgain(service.baseUrl, carol.user);
     await subscribed(carol, online);
     await subscribed(carolElsewhere, offline);
-    const socket = await RealtimeClient.connect(service.baseUrl, service.baseUrl, carol.accessToken);
+    const socket = await RealtimeClient.connect(
+      service.baseUrl,
+      service.baseUrl,
+      carol.accessToken,
+    );
     clients.push(socket);
     expectOk(await sendText(alice, carol, 'are you there'));
     await socket.next('message.new');
@@ -179,20 +237,46 @@ describe('delivery', () => {
     expect(delivered!.at - throttled!.at).toBeGreaterThanOrEqual(2900);
   });
 
-  it('wakes every other member of a group for a member\'s message, never the sender, and not for group events', async () => {
+  it("wakes every other member of a group for a member's message, never the sender, and not for group events", async () => {
     const [dave, erin] = await Promise.all([signIn(service.baseUrl), signIn(service.baseUrl)]);
-    const [senderDevice, daveDevice, erinDevice] = [pushService.device(), pushService.device(), pushService.device()];
-    await Promise.all([subscribed(alice, senderDevice), subscribed(dave, daveDevice), subscribed(erin, erinDevice)]);
-    const groupId = expectOk(await api.post('/api/v1/groups/create', { name: 'Push', member_addresses: [dave.user.address, erin.user.address] }, bearer(alice))).group.id as string;
-    expectOk(await api.post(`/api/v1/groups/${groupId}/rename`, { name: 'Push renamed' }, bearer(alice)));
+    const [senderDevice, daveDevice, erinDevice] = [
+      pushService.device(),
+      pushService.device(),
+      pushService.device(),
+    ];
+    await Promise.all([
+      subscribed(alice, senderDevice),
+      subscribed(dave, daveDevice),
+      subscribed(erin, erinDevice),
+    ]);
+    const groupId = expectOk(
+      await api.post(
+        '/api/v1/groups/create',
+        { name: 'Push', member_addresses: [dave.user.address, erin.user.address] },
+        bearer(alice),
+      ),
+    ).group.id as string;
+    expectOk(
+      await api.post(`/api/v1/groups/${groupId}/rename`, { name: 'Push renamed' }, bearer(alice)),
+    );
     await sleep(1000);
     // Creating and renaming are server-written events: nobody was woken for them.
     expect(pushService.requestsTo(daveDevice)).toHaveLength(0);
-    const sent = expectOk(await api.post('/api/v1/send', { client_message_id: `g-${Date.now()}`, group_id: groupId, ciphertext: b64('group words') }, bearer(alice)));
+    const sent = expectOk(
+      await api.post(
+        '/api/v1/send',
+        { client_message_id: `g-${Date.now()}`, group_id: groupId, ciphertext: b64('group words') },
+        bearer(alice),
+      ),
+    );
     const [toDave] = await pushService.waitForRequests(daveDevice, 1);
     const [toErin] = await pushService.waitForRequests(erinDevice, 1);
     for (const push of [toDave!, toErin!]) {
-      expect(payloadOf(push)).toEqual({ kind: 'group_message', conversation_id: `group:${groupId}`, seq: sent.chat_message.sequence });
+      expect(payloadOf(push)).toEqual({
+        kind: 'group_message',
+        conversation_id: `group:${groupId}`,
+        seq: sent.chat_message.sequence,
+      });
       expect(push.plaintext).not.toContain(b64('group words'));
     }
     await sleep(1000);
@@ -203,9 +287,20 @@ describe('delivery', () => {
     const device = pushService.device();
     const grace = await signIn(service.baseUrl);
     await subscribed(grace, device);
-    const caller = await RealtimeClient.connect(service.baseUrl, service.baseUrl, alice.accessToken);
+    const caller = await RealtimeClient.connect(
+      service.baseUrl,
+      service.baseUrl,
+      alice.accessToken,
+    );
     clients.push(caller);
-    expect(await caller.request({ type: 'call.offer', call_id: `call-${Date.now()}`, to: grace.user.address, sdp: 'v=0 offer' })).toMatchObject({ type: 'ack' });
+    expect(
+      await caller.request({
+        type: 'call.offer',
+        call_id: `call-${Date.now()}`,
+        to: grace.user.address,
+        sdp: 'v=0 offer',
+      }),
+    ).toMatchObject({ type: 'ack' });
     const [push] = await pushService.waitForRequests(device, 1);
     expect(payloadOf(push!)).toEqual({ kind: 'call' });
     expect(push!.headers.urgency).toBe('high');
@@ -216,8 +311,14 @@ describe('delivery', () => {
     const device = pushService.device();
     const heidi = await signIn(service.baseUrl);
     await subscribed(heidi, device);
-    const body = { recipient_address: heidi.user.address, sealed_payload: b64('sealed bytes'), client_message_id: `s-${Date.now()}` };
-    expect(expectOk(await api.post('/api/v1/relay/sealed-v3', body, bearer(alice)))).toMatchObject({ delivered: false });
+    const body = {
+      recipient_address: heidi.user.address,
+      sealed_payload: b64('sealed bytes'),
+      client_message_id: `s-${Date.now()}`,
+    };
+    expect(expectOk(await api.post('/api/v1/relay/sealed-v3', body, bearer(alice)))).toMatchObject({
+      delivered: false,
+    });
     const [push] = await pushService.waitForRequests(device, 1);
     expect(payloadOf(push!)).toEqual({ kind: 'sealed_message' });
     expect(push!.plaintext).not.toContain(alice.user.address.toLowerCase().slice(2));

@@ -16,7 +16,11 @@ import type { DeliveryJob, WakeJob } from '../../src/push/delivery/push-queue.js
 import { WakeUps } from '../../src/push/delivery/wake-ups.js';
 import { OutageLog } from '../../src/platform/logging/outage-log.js';
 import { defineScript } from '../../src/platform/shared-state/shared-state.js';
-import { deleteKeys, uniqueTestPrefix, withRedis } from '../platform/shared-state/redis-for-tests.js';
+import {
+  deleteKeys,
+  uniqueTestPrefix,
+  withRedis,
+} from '../platform/shared-state/redis-for-tests.js';
 
 const logger = pino({ level: 'silent' });
 
@@ -32,7 +36,10 @@ const delivery = (n: number): Omit<DeliveryJob, 'id'> => ({
   expiresAt: Date.now() + 60_000,
 });
 
-function describeQueue(name: string, openPods: () => Promise<{ pods: [SharedState, SharedState]; dispose(): Promise<void> }>) {
+function describeQueue(
+  name: string,
+  openPods: () => Promise<{ pods: [SharedState, SharedState]; dispose(): Promise<void> }>,
+) {
   describe(name, () => {
     let pods: [SharedState, SharedState];
     let dispose: () => Promise<void>;
@@ -45,7 +52,14 @@ function describeQueue(name: string, openPods: () => Promise<{ pods: [SharedStat
       const [a, b] = [new PushQueue(pods[0]), new PushQueue(pods[1])];
       const now = Date.now();
       await Promise.all(Array.from({ length: 40 }, (_, n) => a.add(delivery(n), now - 1)));
-      const claims = await Promise.all([a.claim(8, 60_000, now), b.claim(8, 60_000, now), a.claim(8, 60_000, now), b.claim(8, 60_000, now), a.claim(16, 60_000, now), b.claim(16, 60_000, now)]);
+      const claims = await Promise.all([
+        a.claim(8, 60_000, now),
+        b.claim(8, 60_000, now),
+        a.claim(8, 60_000, now),
+        b.claim(8, 60_000, now),
+        a.claim(16, 60_000, now),
+        b.claim(16, 60_000, now),
+      ]);
       const taken = claims.flat().map((claimed) => (claimed.job as DeliveryJob).subscriptionId);
       expect(taken).toHaveLength(40);
       expect(new Set(taken).size).toBe(40);
@@ -85,15 +99,28 @@ function describeQueue(name: string, openPods: () => Promise<{ pods: [SharedStat
 
     it('queues one wake job per 100 recipients, naming each recipient once; reads a job queued before that with its one address', async () => {
       const queue = new PushQueue(pods[0]);
-      const recipients = Array.from({ length: 250 }, (_, n) => `0x${n.toString(16).padStart(40, '0')}`);
-      await new WakeUps(queue, logger, new OutageLog(logger)).wake(recipients, { kind: 'group_message', conversationId: 'group:g', seq: 3 });
+      const recipients = Array.from(
+        { length: 250 },
+        (_, n) => `0x${n.toString(16).padStart(40, '0')}`,
+      );
+      await new WakeUps(queue, logger, new OutageLog(logger)).wake(recipients, {
+        kind: 'group_message',
+        conversationId: 'group:g',
+        seq: 3,
+      });
       const jobs = (await queue.claim(10, 60_000)).map(({ job }) => job as WakeJob);
       expect(jobs.map((job) => job.addresses.length).sort((a, b) => a - b)).toEqual([50, 100, 100]);
       expect(jobs.flatMap((job) => job.addresses).sort()).toEqual(recipients);
       expect(new Set(jobs.map((job) => job.wake.seq))).toEqual(new Set([3]));
       // A rolling update: the older version queued `{address}` jobs.
-      await pods[0].run(legacyAdd, ['push:{queue}:due'], [JSON.stringify({ type: 'wake', id: 'old', address: '0xold', wake: { kind: 'call' } })]);
-      expect((await queue.claim(10, 60_000)).map(({ job }) => job)).toEqual([{ type: 'wake', id: 'old', addresses: ['0xold'], wake: { kind: 'call' } }]);
+      await pods[0].run(
+        legacyAdd,
+        ['push:{queue}:due'],
+        [JSON.stringify({ type: 'wake', id: 'old', address: '0xold', wake: { kind: 'call' } })],
+      );
+      expect((await queue.claim(10, 60_000)).map(({ job }) => job)).toEqual([
+        { type: 'wake', id: 'old', addresses: ['0xold'], wake: { kind: 'call' } },
+      ]);
     });
   });
 }
@@ -107,7 +134,9 @@ it('spreads the jobs over the parts of the queue, and a claim gathers them from 
   expect(perPart.reduce((sum, count) => sum + count, 0)).toBe(320);
   // 20 jobs per part on average (a job's part is its subscription's): a part left empty would mean the jobs are not spread.
   expect(Math.min(...perPart)).toBeGreaterThan(0);
-  expect(new Set(QUEUE_KEYS.map((key) => key.slice(key.indexOf('{'), key.indexOf('}') + 1))).size).toBe(QUEUE_PARTS);
+  expect(
+    new Set(QUEUE_KEYS.map((key) => key.slice(key.indexOf('{'), key.indexOf('}') + 1))).size,
+  ).toBe(QUEUE_PARTS);
   const claimed = await queue.claim(320, 60_000, now);
   expect(new Set(claimed.map((each) => (each.job as DeliveryJob).subscriptionId)).size).toBe(320);
   expect(new Set(claimed.map((each) => each.key)).size).toBe(QUEUE_PARTS);
@@ -115,9 +144,19 @@ it('spreads the jobs over the parts of the queue, and a claim gathers them from 
 });
 
 it("keeps one recipient's jobs in one part, taken in the order they are due", async () => {
-  const queue = new PushQueue(new MemorySharedState({ keyPrefix: 'order:', logger, store: new MemoryStore() }));
+  const queue = new PushQueue(
+    new MemorySharedState({ keyPrefix: 'order:', logger, store: new MemoryStore() }),
+  );
   const now = Date.now();
-  for (let seq = 1; seq <= 5; seq++) await queue.add({ type: 'wake', addresses: ['0xbob'], wake: { kind: 'message', conversationId: 'dm:a:b', seq } }, now + seq);
+  for (let seq = 1; seq <= 5; seq++)
+    await queue.add(
+      {
+        type: 'wake',
+        addresses: ['0xbob'],
+        wake: { kind: 'message', conversationId: 'dm:a:b', seq },
+      },
+      now + seq,
+    );
   const claimed = await queue.claim(10, 60_000, now + 10);
   expect(new Set(claimed.map((each) => each.key)).size).toBe(1);
   expect(claimed.map((each) => (each.job as WakeJob).wake.seq)).toEqual([1, 2, 3, 4, 5]);
@@ -133,7 +172,10 @@ const legacyAdd = defineScript<[member: string], number>({
 
 describeQueue('in memory', async () => {
   const store = new MemoryStore();
-  const pods: [SharedState, SharedState] = [new MemorySharedState({ keyPrefix: 'q:', logger, store }), new MemorySharedState({ keyPrefix: 'q:', logger, store })];
+  const pods: [SharedState, SharedState] = [
+    new MemorySharedState({ keyPrefix: 'q:', logger, store }),
+    new MemorySharedState({ keyPrefix: 'q:', logger, store }),
+  ];
   return { pods, dispose: async () => void (await Promise.all(pods.map((pod) => pod.close()))) };
 });
 
@@ -146,7 +188,8 @@ describe('on a Redis Cluster', () => {
   afterAll(() => cluster.dispose());
   describeQueue('(three masters)', async () => {
     const keyPrefix = uniqueTestPrefix('push-queue-cluster');
-    const open = () => openSharedState({ redisUrl: cluster.url, redisCluster: true, keyPrefix, logger });
+    const open = () =>
+      openSharedState({ redisUrl: cluster.url, redisCluster: true, keyPrefix, logger });
     const pods = await Promise.all([open(), open()]);
     return { pods, dispose: async () => void (await Promise.all(pods.map((pod) => pod.close()))) };
   });
@@ -155,7 +198,10 @@ describe('on a Redis Cluster', () => {
 await withRedis((redisUrl) => {
   describeQueue('on Redis', async () => {
     const prefix = uniqueTestPrefix('push-queue');
-    const pods = await Promise.all([openSharedState({ redisUrl, keyPrefix: prefix, logger }), openSharedState({ redisUrl, keyPrefix: prefix, logger })]);
+    const pods = await Promise.all([
+      openSharedState({ redisUrl, keyPrefix: prefix, logger }),
+      openSharedState({ redisUrl, keyPrefix: prefix, logger }),
+    ]);
     return {
       pods,
       async dispose() {

@@ -13,9 +13,12 @@ it.each([
   expect(retryAfterMs(header, now)).toBe(expected);
 });
 
-it.each([[undefined], [''], ['soon'], ['-5'], ['1.5']])('answers null for %j (the backoff applies)', (header) => {
-  expect(retryAfterMs(header, now)).toBeNull();
-});
+it.each([[undefined], [''], ['soon'], ['-5'], ['1.5']])(
+  'answers null for %j (the backoff applies)',
+  (header) => {
+    expect(retryAfterMs(header, now)).toBeNull();
+  },
+);
 
 it('takes the first of repeated headers', () => {
   expect(retryAfterMs(['7', '9'], now)).toBe(7000);

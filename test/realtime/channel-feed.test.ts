@@ -17,7 +17,10 @@ let sent: { type: string; sequence?: number; channel_id?: string }[];
 let feed: ChannelFeed;
 
 beforeEach(() => {
-  posts = new ChannelPostStream(new MemorySharedState({ keyPrefix: 'feed:', logger: createLogger('silent') }), { retainCount: 100, retentionMs: 60_000 });
+  posts = new ChannelPostStream(
+    new MemorySharedState({ keyPrefix: 'feed:', logger: createLogger('silent') }),
+    { retainCount: 100, retentionMs: 60_000 },
+  );
   sent = [];
   const sink: FrameSink = {
     send: (frame) => (sent.push(JSON.parse(frame)), true),
@@ -29,7 +32,12 @@ beforeEach(() => {
 });
 
 const frameOf = (sequence: number) => channelPostFrame(CHANNEL, sequence, { sequence });
-const live = (sequence: number): StreamedPost => ({ channelId: CHANNEL, sequence, publishedAt: Date.now(), frame: frameOf(sequence) });
+const live = (sequence: number): StreamedPost => ({
+  channelId: CHANNEL,
+  sequence,
+  publishedAt: Date.now(),
+  frame: frameOf(sequence),
+});
 const keep = async (...sequences: number[]) => {
   for (const sequence of sequences) await posts.publish(CHANNEL, sequence, frameOf(sequence));
 };
@@ -49,13 +57,22 @@ it('reports a jump it cannot fill, then goes on', async () => {
   feed.deliver(live(1));
   feed.deliver(live(4));
   await settled();
-  expect(sent).toEqual([expect.objectContaining({ sequence: 1 }), { type: 'channel.resync_required', channel_id: CHANNEL, sequence: 3 }, expect.objectContaining({ sequence: 4 })]);
+  expect(sent).toEqual([
+    expect.objectContaining({ sequence: 1 }),
+    { type: 'channel.resync_required', channel_id: CHANNEL, sequence: 3 },
+    expect.objectContaining({ sequence: 4 }),
+  ]);
 });
 
 it('resume replays up to the first live post only, holding live posts meanwhile', async () => {
   await keep(1, 2, 3, 4, 5);
   feed.deliver(live(4));
-  const resumed = feed.resume(new Map([[CHANNEL, 1], ['not-followed', 0]]));
+  const resumed = feed.resume(
+    new Map([
+      [CHANNEL, 1],
+      ['not-followed', 0],
+    ]),
+  );
   feed.deliver(live(5));
   await resumed;
   await settled();

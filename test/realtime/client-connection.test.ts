@@ -32,7 +32,8 @@ function setup(retainCount = 100) {
     return { seq, stream, publishedAt: Date.now(), frame: frame! };
   };
   const settle = () => new Promise((resolve) => setTimeout(resolve, 20));
-  const texts = () => sent.filter((frame) => frame.type === 'message.new').map((frame) => frame.data.text);
+  const texts = () =>
+    sent.filter((frame) => frame.type === 'message.new').map((frame) => frame.data.text);
   return { events, connection, sent, publish, settle, texts };
 }
 
@@ -40,7 +41,13 @@ it('greets with the current position and skips events it already has', async () 
   const { connection, sent, publish, texts } = setup();
   const first = await publish('one');
   await connection.start(undefined);
-  expect(sent[0]).toMatchObject({ type: 'hello', address: USER, stream: first.stream, seq: 1, resumed: false });
+  expect(sent[0]).toMatchObject({
+    type: 'hello',
+    address: USER,
+    stream: first.stream,
+    seq: 1,
+    resumed: false,
+  });
   connection.deliver(first);
   const second = await publish('two');
   connection.deliver(second);
@@ -67,7 +74,9 @@ it('replays exactly what a resuming client missed', async () => {
   await connection.start({ stream: seen.stream, seq: seen.seq });
   expect(sent[0]).toMatchObject({ type: 'hello', resumed: true, seq: 3 });
   expect(texts()).toEqual(['missed 1', 'missed 2']);
-  expect(sent.filter((frame) => frame.type === 'message.new').map((frame) => frame.seq)).toEqual([2, 3]);
+  expect(sent.filter((frame) => frame.type === 'message.new').map((frame) => frame.seq)).toEqual([
+    2, 3,
+  ]);
 });
 
 it('asks for a resync when the gap is longer than what is kept', async () => {
@@ -85,13 +94,22 @@ it('asks for a resync when the stream was restarted under it', async () => {
   const seen = await publish('seen');
   await connection.start(undefined);
   connection.deliver({ ...seen, stream: 'another-stream', seq: 7 });
-  expect(sent[sent.length - 1]).toMatchObject({ type: 'resync_required', stream: 'another-stream', seq: 7 });
+  expect(sent[sent.length - 1]).toMatchObject({
+    type: 'resync_required',
+    stream: 'another-stream',
+    seq: 7,
+  });
 });
 
 it('ephemeral events go straight through, without numbers', async () => {
   const { connection, sent } = setup();
   await connection.start(undefined);
-  connection.deliver({ seq: 0, stream: '', publishedAt: Date.now(), frame: eventJson('typing', { state: 'typing' }) });
+  connection.deliver({
+    seq: 0,
+    stream: '',
+    publishedAt: Date.now(),
+    frame: eventJson('typing', { state: 'typing' }),
+  });
   expect(sent[1]).toMatchObject({ type: 'typing', data: { state: 'typing' } });
   expect(sent[1].seq).toBeUndefined();
 });

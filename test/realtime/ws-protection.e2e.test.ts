@@ -27,8 +27,18 @@ function servicePerTest(env: Record<string, string>) {
   return (run: (service: TestService, users: SignedIn[]) => Promise<void>) => run(service, users);
 }
 
-async function connect(service: TestService, session: SignedIn, options = {}): Promise<RealtimeClient> {
-  const client = await RealtimeClient.connect(service.baseUrl, service.baseUrl, session.accessToken, undefined, options);
+async function connect(
+  service: TestService,
+  session: SignedIn,
+  options = {},
+): Promise<RealtimeClient> {
+  const client = await RealtimeClient.connect(
+    service.baseUrl,
+    service.baseUrl,
+    session.accessToken,
+    undefined,
+    options,
+  );
   clients.push(client);
   return client;
 }
@@ -43,20 +53,50 @@ describe('limits (RATE_LIMITS_ENABLED=true)', () => {
       const answers = [];
       for (let i = 0; i < 6; i += 1) {
         const socket = i % 2 === 0 ? first : second;
-        answers.push(await socket.request({ type: 'call.offer', call_id: `limit-${i}`, to: bob!.user.address, sdp: 'v=0' }));
+        answers.push(
+          await socket.request({
+            type: 'call.offer',
+            call_id: `limit-${i}`,
+            to: bob!.user.address,
+            sdp: 'v=0',
+          }),
+        );
       }
-      expect(answers.slice(0, 5).map((answer) => answer.type)).toEqual(['ack', 'ack', 'ack', 'ack', 'ack']);
+      expect(answers.slice(0, 5).map((answer) => answer.type)).toEqual([
+        'ack',
+        'ack',
+        'ack',
+        'ack',
+        'ack',
+      ]);
       expect(answers[5]).toMatchObject({ type: 'error', code: 'RATE_LIMIT_EXCEEDED' });
       expect(answers[5]!.retry_after).toBeGreaterThanOrEqual(1);
     }));
 
   it('at most 50 ICE candidates per call for both parties together', () =>
     withService(async (service, [alice, bob]) => {
-      const [aliceSocket, bobSocket] = [await connect(service, alice!), await connect(service, bob!)];
-      expect(await aliceSocket.request({ type: 'call.offer', call_id: 'ice-cap', to: bob!.user.address, sdp: 'v=0' })).toMatchObject({ type: 'ack' });
-      const send = (socket: RealtimeClient, n: number) => socket.request({ type: 'call.ice_candidate', call_id: 'ice-cap', candidate: `candidate:${n}` });
-      for (let i = 0; i < 30; i += 1) expect(await send(aliceSocket, i)).toMatchObject({ type: 'ack' });
-      for (let i = 0; i < 20; i += 1) expect(await send(bobSocket, 100 + i)).toMatchObject({ type: 'ack' });
+      const [aliceSocket, bobSocket] = [
+        await connect(service, alice!),
+        await connect(service, bob!),
+      ];
+      expect(
+        await aliceSocket.request({
+          type: 'call.offer',
+          call_id: 'ice-cap',
+          to: bob!.user.address,
+          sdp: 'v=0',
+        }),
+      ).toMatchObject({ type: 'ack' });
+      const send = (socket: RealtimeClient, n: number) =>
+        socket.request({
+          type: 'call.ice_candidate',
+          call_id: 'ice-cap',
+          candidate: `candidate:${n}`,
+        });
+      for (let i = 0; i < 30; i += 1)
+        expect(await send(aliceSocket, i)).toMatchObject({ type: 'ack' });
+      for (let i = 0; i < 20; i += 1)
+        expect(await send(bobSocket, 100 + i)).toMatchObject({ type: 'ack' });
       const refused = await send(bobSocket, 999);
       expect(refused).toMatchObject({ type: 'error', code: 'RATE_LIMIT_EXCEEDED' });
       expect(refused.retry_after).toBeUndefined();
@@ -72,17 +112,40 @@ describe('frames', () => {
       const socket = await connect(service, alice!);
       socket.socket.send('not json');
       expect(await socket.next('error')).toMatchObject({ code: 'INVALID_ARGUMENT', ref: null });
-      expect(await socket.request({ type: 'dance' })).toMatchObject({ type: 'error', code: 'UNKNOWN_TYPE' });
-      expect(await socket.request({ type: 'call.offer', call_id: 'bad id!', to: bob!.user.address, sdp: 'x' })).toMatchObject({ code: 'INVALID_ARGUMENT' });
-      expect(await socket.request({ type: 'call.offer', call_id: 'ok', to: 'nobody', sdp: 'x' })).toMatchObject({ code: 'INVALID_ARGUMENT' });
-      expect(await socket.request({ type: 'call.offer', call_id: 'ok', to: bob!.user.address, sdp: 'x'.repeat(20_000) })).toMatchObject({ code: 'INVALID_ARGUMENT' });
-      expect(await socket.request({ type: 'call.answer', call_id: 'never-offered', sdp: 'x' })).toMatchObject({ code: 'NOT_FOUND' });
+      expect(await socket.request({ type: 'dance' })).toMatchObject({
+        type: 'error',
+        code: 'UNKNOWN_TYPE',
+      });
+      expect(
+        await socket.request({
+          type: 'call.offer',
+          call_id: 'bad id!',
+          to: bob!.user.address,
+          sdp: 'x',
+        }),
+      ).toMatchObject({ code: 'INVALID_ARGUMENT' });
+      expect(
+        await socket.request({ type: 'call.offer', call_id: 'ok', to: 'nobody', sdp: 'x' }),
+      ).toMatchObject({ code: 'INVALID_ARGUMENT' });
+      expect(
+        await socket.request({
+          type: 'call.offer',
+          call_id: 'ok',
+          to: bob!.user.address,
+          sdp: 'x'.repeat(20_000),
+        }),
+      ).toMatchObject({ code: 'INVALID_ARGUMENT' });
+      expect(
+        await socket.request({ type: 'call.answer', call_id: 'never-offered', sdp: 'x' }),
+      ).toMatchObject({ code: 'NOT_FOUND' });
       expect(await socket.request({ type: 'ping' })).toMatchObject({ type: 'pong' });
     }));
 
   it('a malformed resume position is refused at the handshake with 400', () =>
     withService(async (service) => {
-      const socket = new WebSocket(`${service.baseUrl.replace('http', 'ws')}/ws?stream=x&last_seq=abc`);
+      const socket = new WebSocket(
+        `${service.baseUrl.replace('http', 'ws')}/ws?stream=x&last_seq=abc`,
+      );
       const status = await new Promise<number>((resolve, reject) => {
         socket.once('unexpected-response', (_, response) => resolve(response.statusCode ?? 0));
         socket.once('open', () => reject(new Error('the upgrade was accepted')));
@@ -106,10 +169,22 @@ describe('slow consumers and dead connections', () => {
         const big = Buffer.alloc(60_000, 7).toString('base64');
         const total = 120;
         for (let i = 0; i < total; i += 1) {
-          expectOk(await api.post('/api/v1/send', { client_message_id: `flood-${i}`, recipient_address: bob!.user.address, ciphertext: big }, bearer(alice!)));
+          expectOk(
+            await api.post(
+              '/api/v1/send',
+              {
+                client_message_id: `flood-${i}`,
+                recipient_address: bob!.user.address,
+                ciphertext: big,
+              },
+              bearer(alice!),
+            ),
+          );
         }
         await healthy.next('message.new', () => true, 10_000, total);
-        expect(healthy.ofType('message.new').map((frame) => frame.seq)).toEqual(Array.from({ length: total }, (_, i) => healthy.hello.seq + i + 1));
+        expect(healthy.ofType('message.new').map((frame) => frame.seq)).toEqual(
+          Array.from({ length: total }, (_, i) => healthy.hello.seq + i + 1),
+        );
         (slow.socket as unknown as { _socket: { resume(): void } })._socket.resume();
         // 1013 when the close frame gets through; a client this far behind may only see the reset.
         expect([1013, 1006]).toContain(await slow.waitClosed(10_000));
@@ -119,24 +194,38 @@ describe('slow consumers and dead connections', () => {
         expect(metrics).toMatch(/^ws_events_delivered_total\{kind="durable"\} [1-9]/m);
         expect(metrics).toMatch(/^ws_fanout_latency_seconds_count [1-9]/m);
         // It comes back with its position and catches up on what it lost.
-        const back = await RealtimeClient.connect(service.baseUrl, service.baseUrl, bob!.accessToken, slow.position);
+        const back = await RealtimeClient.connect(
+          service.baseUrl,
+          service.baseUrl,
+          bob!.accessToken,
+          slow.position,
+        );
         clients.push(back);
         expect(back.hello.resumed).toBe(true);
-        await back.next('message.new', () => true, 10_000, total - slow.ofType('message.new').length);
+        await back.next(
+          'message.new',
+          () => true,
+          10_000,
+          total - slow.ofType('message.new').length,
+        );
       }));
   });
 
   describe('WS_HEARTBEAT_SECONDS=8', () => {
     const withService = servicePerTest({ WS_HEARTBEAT_SECONDS: '8' });
 
-    it('a connection that answers no pings is closed by the heartbeat', () =>
-      withService(async (service, [alice]) => {
-        const silent = await connect(service, alice!, { autoPong: false });
-        const answering = await connect(service, alice!);
-        const closed = await silent.waitClosed(25_000);
-        expect(closed).not.toBe(1000);
-        await sleep(100);
-        expect(answering.closeCode).toBeUndefined();
-      }), 40_000);
+    it(
+      'a connection that answers no pings is closed by the heartbeat',
+      () =>
+        withService(async (service, [alice]) => {
+          const silent = await connect(service, alice!, { autoPong: false });
+          const answering = await connect(service, alice!);
+          const closed = await silent.waitClosed(25_000);
+          expect(closed).not.toBe(1000);
+          await sleep(100);
+          expect(answering.closeCode).toBeUndefined();
+        }),
+      40_000,
+    );
   });
 });

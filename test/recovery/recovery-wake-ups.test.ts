@@ -21,7 +21,10 @@ const logger = createLogger('silent');
 function setUp() {
   const sharedState = new MemorySharedState({ keyPrefix: `wake-${Date.now()}:`, logger });
   const queue = new PushQueue(sharedState);
-  const events = new MessagingEvents(new UserEventStream(sharedState, { retainCount: 10, retentionMs: 60_000 }), logger);
+  const events = new MessagingEvents(
+    new UserEventStream(sharedState, { retainCount: 10, retentionMs: 60_000 }),
+    logger,
+  );
   const notices = new RecoveryNotices(events, new WakeUps(queue, logger, new OutageLog(logger)));
   const woken = async () => {
     const jobs = await queue.claim(100, 60_000);
@@ -61,8 +64,11 @@ test('an opened request wakes the owner and every guardian with kind recovery_re
   expect(new Set(jobs.map((job) => job.kind))).toEqual(new Set(['recovery_request']));
 });
 
-test.each(['approved', 'rejected', 'threshold_reached', 'cancelled', 'completed'] as const)('a request %s wakes the owner only', async (change) => {
-  const { notices, woken } = setUp();
-  await notices.requestChanged(request, change, now);
-  expect(await woken()).toEqual([{ address: OWNER, kind: 'recovery_request' }]);
-});
+test.each(['approved', 'rejected', 'threshold_reached', 'cancelled', 'completed'] as const)(
+  'a request %s wakes the owner only',
+  async (change) => {
+    const { notices, woken } = setUp();
+    await notices.requestChanged(request, change, now);
+    expect(await woken()).toEqual([{ address: OWNER, kind: 'recovery_request' }]);
+  },
+);

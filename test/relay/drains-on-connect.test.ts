@@ -32,7 +32,12 @@ function sharedState() {
 
 function recordingDelivery() {
   const drained: string[] = [];
-  return { drained, delivery: { drain: async (address: string) => void drained.push(address) } as unknown as SealedDelivery };
+  return {
+    drained,
+    delivery: {
+      drain: async (address: string) => void drained.push(address),
+    } as unknown as SealedDelivery,
+  };
 }
 
 it('starts while shared state is away, listens once it answers and drains on an announcement', async () => {
@@ -57,7 +62,11 @@ it('starts while shared state is away, listens once it answers and drains on an 
 
 it('stopped while waiting to retry, it never subscribes', async () => {
   const { state, control } = sharedState();
-  const drains = new DrainsOnConnect(new UserConnections(state), recordingDelivery().delivery, silentOutages());
+  const drains = new DrainsOnConnect(
+    new UserConnections(state),
+    recordingDelivery().delivery,
+    silentOutages(),
+  );
   await drains.start();
   await drains.stop();
   control.away = false;
@@ -69,13 +78,18 @@ it('stopped while waiting to retry, it never subscribes', async () => {
 
 it('a drain that meets an outage is reported to the outage log, never thrown at the subscriber', async () => {
   const handlerFailures: unknown[] = [];
-  const logger = pino({ level: 'error' }, { write: (line: string) => void handlerFailures.push(JSON.parse(line)) });
+  const logger = pino(
+    { level: 'error' },
+    { write: (line: string) => void handlerFailures.push(JSON.parse(line)) },
+  );
   const state = new MemorySharedState({ keyPrefix: 't:', logger });
   const connections = new UserConnections(state);
   const outage = new DependencyUnavailableError('redis', 'Redis did not answer');
   const failing = { drain: async () => Promise.reject(outage) } as unknown as SealedDelivery;
   const reported: DependencyUnavailableError[] = [];
-  const outages = { report: (error: DependencyUnavailableError) => void reported.push(error) } as unknown as OutageLog;
+  const outages = {
+    report: (error: DependencyUnavailableError) => void reported.push(error),
+  } as unknown as OutageLog;
   const drains = new DrainsOnConnect(connections, failing, outages);
   await drains.start();
   await connections.announce('0xr');

@@ -29,7 +29,11 @@ await withRedis((redisUrl) => {
     }
   };
   let counter = 0;
-  const sealed = (to: SignedIn) => ({ recipient_address: to.user.address, sealed_payload: Buffer.from(`envelope ${++counter}`).toString('base64'), client_message_id: `c-${counter}-${Date.now()}` });
+  const sealed = (to: SignedIn) => ({
+    recipient_address: to.user.address,
+    sealed_payload: Buffer.from(`envelope ${++counter}`).toString('base64'),
+    client_message_id: `c-${counter}-${Date.now()}`,
+  });
   const send = (body: unknown) => api.post('/api/v1/relay/sealed-v3', body, bearer(sender));
 
   it('delivers an envelope once to the recipient connected to a ws pod, and not again on a retry', async () => {
@@ -38,8 +42,15 @@ await withRedis((redisUrl) => {
     const body = sealed(recipient);
     const accepted = expectOk(await send(body));
     expect(accepted.delivered).toBe(true);
-    expect((await device.next('sealed.message')).data).toEqual({ message_id: accepted.message_id, sealed_payload: body.sealed_payload, received_at: accepted.received_at });
-    expect(expectOk(await send(body))).toMatchObject({ duplicate: true, message_id: accepted.message_id });
+    expect((await device.next('sealed.message')).data).toEqual({
+      message_id: accepted.message_id,
+      sealed_payload: body.sealed_payload,
+      received_at: accepted.received_at,
+    });
+    expect(expectOk(await send(body))).toMatchObject({
+      duplicate: true,
+      message_id: accepted.message_id,
+    });
     await sleep(500);
     expect(device.ofType('sealed.message')).toHaveLength(1);
   });
@@ -55,7 +66,10 @@ await withRedis((redisUrl) => {
     expect(accepted.delivered).toBe(false);
 
     const back = await connect(recipient, ws2);
-    expect((await back.next('sealed.message')).data).toMatchObject({ message_id: accepted.message_id, sealed_payload: body.sealed_payload });
+    expect((await back.next('sealed.message')).data).toMatchObject({
+      message_id: accepted.message_id,
+      sealed_payload: body.sealed_payload,
+    });
     back.close();
     await back.waitClosed();
 

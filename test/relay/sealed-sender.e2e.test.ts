@@ -30,12 +30,20 @@ beforeAll(async () => {
 afterAll(() => clients.forEach((client) => client.close()));
 
 const connect = async (session: SignedIn) => {
-  const client = await RealtimeClient.connect(service.baseUrl, service.baseUrl, session.accessToken);
+  const client = await RealtimeClient.connect(
+    service.baseUrl,
+    service.baseUrl,
+    session.accessToken,
+  );
   clients.push(client);
   return client;
 };
 let counter = 0;
-const sealed = (to: SignedIn, payload = Buffer.from(`sealed ${++counter}`), clientMessageId = `sealed-${Date.now()}-${counter}`) => ({
+const sealed = (
+  to: SignedIn,
+  payload = Buffer.from(`sealed ${++counter}`),
+  clientMessageId = `sealed-${Date.now()}-${counter}`,
+) => ({
   recipient_address: to.user.address,
   sealed_payload: payload.toString('base64'),
   client_message_id: clientMessageId,
@@ -52,7 +60,9 @@ describe('sender certificates', () => {
     const bundle = await senderKeys.bundle();
     expectOk(await api.post('/api/v1/keys', bundle, bearer(sender)));
     const trustRoot = expectOk(await api.get('/api/v1/relay/trust-root'));
-    expect(trustRoot.keys).toEqual([{ key_id: expect.any(String), algorithm: 'Ed25519', public_key: expect.any(String) }]);
+    expect(trustRoot.keys).toEqual([
+      { key_id: expect.any(String), algorithm: 'Ed25519', public_key: expect.any(String) },
+    ]);
     const pinned = trustRoot.keys as TrustRootKey[];
     expect(Buffer.from(pinned[0]!.public_key, 'base64')).toHaveLength(32);
 
@@ -68,38 +78,92 @@ describe('sender certificates', () => {
     });
     expect(issued.data).toEqual(decoded);
     expect(issued.key_id).toBe(pinned[0]!.key_id);
-    expect(new Date(decoded.expires_at).getTime() - new Date(decoded.issued_at).getTime()).toBe(24 * 60 * 60 * 1000);
+    expect(new Date(decoded.expires_at).getTime() - new Date(decoded.issued_at).getTime()).toBe(
+      24 * 60 * 60 * 1000,
+    );
     expect(recipientAccepts(issued, pinned, new Date())).toBe(true);
     // A certificate whose bytes were changed, or signed by a key that is not pinned, is refused.
     const tampered = Buffer.from(issued.certificate, 'base64');
     tampered[tampered.length - 1]! ^= 1;
-    expect(recipientAccepts({ ...issued, certificate: tampered.toString('base64') }, pinned, new Date())).toBe(false);
-    expect(recipientAccepts(issued, [{ ...pinned[0]!, public_key: senderKeys.ed25519PublicKey }], new Date())).toBe(false);
+    expect(
+      recipientAccepts({ ...issued, certificate: tampered.toString('base64') }, pinned, new Date()),
+    ).toBe(false);
+    expect(
+      recipientAccepts(
+        issued,
+        [{ ...pinned[0]!, public_key: senderKeys.ed25519PublicKey }],
+        new Date(),
+      ),
+    ).toBe(false);
   });
 });
 
 describe('the relay', () => {
   it('refuses bad envelopes (400), unknown recipients (404) and anonymous callers (401)', async () => {
-    expectFailure(await send({ ...sealed(recipient), recipient_address: '0x12' }), 400, 'INVALID_ARGUMENT');
-    expectFailure(await send({ ...sealed(recipient), sealed_payload: '' }), 400, 'INVALID_ARGUMENT');
-    expectFailure(await send(sealed(recipient, Buffer.alloc(256 * 1024 + 1, 1))), 400, 'INVALID_ARGUMENT');
-    expectFailure(await send({ ...sealed(recipient), client_message_id: '' }), 400, 'INVALID_ARGUMENT');
-    expectFailure(await send({ ...sealed(recipient), client_message_id: 'x'.repeat(65) }), 400, 'INVALID_ARGUMENT');
-    expectFailure(await send({ ...sealed(recipient), recipient_address: new TestUser().address }), 404, 'NOT_FOUND');
-    expectFailure(await api.post('/api/v1/relay/sealed-v3', sealed(recipient)), 401, 'UNAUTHORIZED');
+    expectFailure(
+      await send({ ...sealed(recipient), recipient_address: '0x12' }),
+      400,
+      'INVALID_ARGUMENT',
+    );
+    expectFailure(
+      await send({ ...sealed(recipient), sealed_payload: '' }),
+      400,
+      'INVALID_ARGUMENT',
+    );
+    expectFailure(
+      await send(sealed(recipient, Buffer.alloc(256 * 1024 + 1, 1))),
+      400,
+      'INVALID_ARGUMENT',
+    );
+    expectFailure(
+      await send({ ...sealed(recipient), client_message_id: '' }),
+      400,
+      'INVALID_ARGUMENT',
+    );
+    expectFailure(
+      await send({ ...sealed(recipient), client_message_id: 'x'.repeat(65) }),
+      400,
+      'INVALID_ARGUMENT',
+    );
+    expectFailure(
+      await send({ ...sealed(recipient), recipient_address: new TestUser().address }),
+      404,
+      'NOT_FOUND',
+    );
+    expectFailure(
+      await api.post('/api/v1/relay/sealed-v3', sealed(recipient)),
+      401,
+      'UNAUTHORIZED',
+    );
   });
 
   it('delivers once to a connected recipient, and recognises a retry', async () => {
     const device = await connect(recipient);
     const body = sealed(recipient);
     const accepted = expectOk(await send(body));
-    expect(accepted).toEqual({ success: true, message: expect.any(String), message_id: expect.any(String), received_at: expect.any(String), delivered: true, duplicate: false });
+    expect(accepted).toEqual({
+      success: true,
+      message: expect.any(String),
+      message_id: expect.any(String),
+      received_at: expect.any(String),
+      delivered: true,
+      duplicate: false,
+    });
     const event = await device.next('sealed.message');
-    expect(event.data).toEqual({ message_id: accepted.message_id, sealed_payload: body.sealed_payload, received_at: accepted.received_at });
+    expect(event.data).toEqual({
+      message_id: accepted.message_id,
+      sealed_payload: body.sealed_payload,
+      received_at: accepted.received_at,
+    });
     expect(typeof event.seq).toBe('number');
 
     const retry = expectOk(await send(body));
-    expect(retry).toMatchObject({ message_id: accepted.message_id, received_at: accepted.received_at, delivered: true, duplicate: true });
+    expect(retry).toMatchObject({
+      message_id: accepted.message_id,
+      received_at: accepted.received_at,
+      delivered: true,
+      duplicate: true,
+    });
     await sleep(300);
     expect(device.ofType('sealed.message')).toHaveLength(1);
     device.close();
@@ -115,7 +179,9 @@ describe('the relay', () => {
     const device = await connect(offline);
     const first = await device.next('sealed.message');
     const second = await device.next('sealed.message', () => true, 5000, 2);
-    expect([first.data.message_id, second.data.message_id]).toEqual(accepted.map((reply) => reply.message_id));
+    expect([first.data.message_id, second.data.message_id]).toEqual(
+      accepted.map((reply) => reply.message_id),
+    );
     expect(second.data.sealed_payload).toBe(bodies[1]!.sealed_payload);
     expect(expectOk(await send(bodies[0])).delivered).toBe(true);
     device.close();
@@ -127,12 +193,32 @@ describe('the relay', () => {
   });
 
   it('accepts envelopes over gRPC too', async () => {
-    const relay = grpcClient(service.grpcAddress, 'service/v1/relay.proto', 'service.v1.RelayService');
+    const relay = grpcClient(
+      service.grpcAddress,
+      'service/v1/relay.proto',
+      'service.v1.RelayService',
+    );
     const metadata = new grpc.Metadata();
     metadata.set('authorization', `Bearer ${sender.accessToken}`);
-    const reply = await unary(relay, 'SendSealedMessage', { recipient_address: recipient.user.address, sealed_payload: Buffer.from('over grpc'), client_message_id: `grpc-${Date.now()}` }, metadata);
+    const reply = await unary(
+      relay,
+      'SendSealedMessage',
+      {
+        recipient_address: recipient.user.address,
+        sealed_payload: Buffer.from('over grpc'),
+        client_message_id: `grpc-${Date.now()}`,
+      },
+      metadata,
+    );
     expect(reply).toMatchObject({ success: true, duplicate: false });
-    await expect(unary(relay, 'SendSealedMessage', { recipient_address: 'nope', sealed_payload: Buffer.from('x'), client_message_id: 'g' }, metadata)).rejects.toMatchObject({ code: grpc.status.INVALID_ARGUMENT });
+    await expect(
+      unary(
+        relay,
+        'SendSealedMessage',
+        { recipient_address: 'nope', sealed_payload: Buffer.from('x'), client_message_id: 'g' },
+        metadata,
+      ),
+    ).rejects.toMatchObject({ code: grpc.status.INVALID_ARGUMENT });
     relay.close();
   });
 });
@@ -140,10 +226,14 @@ describe('the relay', () => {
 describe('no link between the sender and the envelope', () => {
   /** The embedded store's journal: every document written since `offset`, as journaled (full new versions). */
   const journal = () => {
-    const file = readdirSync(service.dataDir).filter((name) => /^journal\.\d+\.ejsonl$/.test(name)).sort().pop()!;
+    const file = readdirSync(service.dataDir)
+      .filter((name) => /^journal\.\d+\.ejsonl$/.test(name))
+      .sort()
+      .pop()!;
     return join(service.dataDir, file);
   };
-  const writtenSince = (path: string, offset: number) => readFileSync(path).subarray(offset).toString('utf8').split('\n').filter(Boolean);
+  const writtenSince = (path: string, offset: number) =>
+    readFileSync(path).subarray(offset).toString('utf8').split('\n').filter(Boolean);
 
   it('after a sealed send (delivered and queued), no stored document, log line, event or metric names the sender', async () => {
     // The 40 hex digits in any case, with or without 0x.
@@ -158,15 +248,22 @@ describe('no link between the sender and the envelope', () => {
     const online = sealed(recipient);
     expectOk(await send(online));
     expectOk(await send(sealed(offline)));
-    const event = await device.next('sealed.message', (frame) => frame.data.sealed_payload === online.sealed_payload);
+    const event = await device.next(
+      'sealed.message',
+      (frame) => frame.data.sealed_payload === online.sealed_payload,
+    );
     const offlineDevice = await connect(offline);
     const queuedEvent = await offlineDevice.next('sealed.message');
 
     const written = writtenSince(path, offset);
     // The sends did write: the two envelopes, queued then delivered.
-    expect(written.filter((line) => line.includes('"sealed_envelopes"')).length).toBeGreaterThanOrEqual(3);
+    expect(
+      written.filter((line) => line.includes('"sealed_envelopes"')).length,
+    ).toBeGreaterThanOrEqual(3);
     // The sender's own session may record that it was used (at most once a minute, as any request does); nothing else names the sender.
-    const naming = written.filter(namesSender).filter((line) => !(line.includes('"c":"sessions"') && line.includes(sender.sessionId)));
+    const naming = written
+      .filter(namesSender)
+      .filter((line) => !(line.includes('"c":"sessions"') && line.includes(sender.sessionId)));
     expect(naming).toEqual([]);
 
     const logged = service.logs.slice(logsBefore).map((line) => JSON.stringify(line));

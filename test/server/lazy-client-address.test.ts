@@ -14,15 +14,30 @@ import { getFrom } from '../support/http-from.js';
 const CLIENT = '127.0.0.9';
 
 const serve = (dispatch: Dispatch) =>
-  startHttpServer({ host: '127.0.0.1', port: 0, maxBodyBytes: 1024, logger: createLogger('silent'), metrics: createMetrics(), dispatch });
+  startHttpServer({
+    host: '127.0.0.1',
+    port: 0,
+    maxBodyBytes: 1024,
+    logger: createLogger('silent'),
+    metrics: createMetrics(),
+    dispatch,
+  });
 
 describe('client address read on demand', () => {
   let server: RunningHttpServer | undefined;
   afterEach(() => server?.close(1000));
 
   it('is the socket address when a synchronous answer asks for it', async () => {
-    server = await serve((request) => ({ status: 200, headers: [], body: request.clientIp, routeLabel: 'echo' }));
-    expect(await getFrom(`http://127.0.0.1:${server.port}/`, CLIENT)).toEqual({ status: 200, body: CLIENT });
+    server = await serve((request) => ({
+      status: 200,
+      headers: [],
+      body: request.clientIp,
+      routeLabel: 'echo',
+    }));
+    expect(await getFrom(`http://127.0.0.1:${server.port}/`, CLIENT)).toEqual({
+      status: 200,
+      body: CLIENT,
+    });
   });
 
   it('is still the socket address when an asynchronous answer asks after the client aborted', async () => {

@@ -19,8 +19,15 @@ async function echoServer(trustedProxies: string | undefined): Promise<RunningHt
     maxBodyBytes: 1024,
     logger: createLogger('silent'),
     metrics: createMetrics(),
-    trustedProxies: loadConfig(trustedProxies === undefined ? {} : { TRUSTED_PROXIES: trustedProxies }).http.trustedProxies,
-    dispatch: async (request) => ({ status: 200, headers: [], body: request.clientIp, routeLabel: 'echo' }),
+    trustedProxies: loadConfig(
+      trustedProxies === undefined ? {} : { TRUSTED_PROXIES: trustedProxies },
+    ).http.trustedProxies,
+    dispatch: async (request) => ({
+      status: 200,
+      headers: [],
+      body: request.clientIp,
+      routeLabel: 'echo',
+    }),
   });
 }
 
@@ -39,15 +46,21 @@ describe('client address over HTTP', () => {
     });
 
     it('ignores X-Forwarded-For from an untrusted client', async () => {
-      expect((await getFrom(url, UNTRUSTED, { 'X-Forwarded-For': '203.0.113.9' })).body).toBe(UNTRUSTED);
+      expect((await getFrom(url, UNTRUSTED, { 'X-Forwarded-For': '203.0.113.9' })).body).toBe(
+        UNTRUSTED,
+      );
     });
 
     it('believes X-Forwarded-For from the trusted proxy', async () => {
-      expect((await getFrom(url, PROXY, { 'X-Forwarded-For': '203.0.113.9' })).body).toBe('203.0.113.9');
+      expect((await getFrom(url, PROXY, { 'X-Forwarded-For': '203.0.113.9' })).body).toBe(
+        '203.0.113.9',
+      );
     });
 
     it('takes the rightmost untrusted entry of a chain from the trusted proxy', async () => {
-      expect((await getFrom(url, PROXY, { 'X-Forwarded-For': '198.51.100.1, 203.0.113.9' })).body).toBe('203.0.113.9');
+      expect(
+        (await getFrom(url, PROXY, { 'X-Forwarded-For': '198.51.100.1, 203.0.113.9' })).body,
+      ).toBe('203.0.113.9');
     });
 
     it('is the proxy itself when it sends no header or a malformed one', async () => {
@@ -67,7 +80,9 @@ describe('client address over HTTP', () => {
 
     it('never reads X-Forwarded-For, even from the would-be proxy', async () => {
       expect((await getFrom(url, PROXY, { 'X-Forwarded-For': '203.0.113.9' })).body).toBe(PROXY);
-      expect((await getFrom(url, UNTRUSTED, { 'X-Forwarded-For': '203.0.113.9' })).body).toBe(UNTRUSTED);
+      expect((await getFrom(url, UNTRUSTED, { 'X-Forwarded-For': '203.0.113.9' })).body).toBe(
+        UNTRUSTED,
+      );
     });
   });
 });

@@ -20,7 +20,10 @@ export function storiesOn(store: DocumentStore, label: string) {
     store,
     conversations: new Conversations(store, new AccountRepository(store)),
     blocks: new BlockList(store, new BlockMirror(shared)),
-    events: new MessagingEvents(new UserEventStream(shared, { retainCount: 10, retentionMs: 60_000 }), logger),
+    events: new MessagingEvents(
+      new UserEventStream(shared, { retainCount: 10, retentionMs: 60_000 }),
+      logger,
+    ),
     media: new HeldMedia(new MediaItems(store)),
   });
 }

@@ -14,7 +14,12 @@ import { openEmbeddedStore } from '../support/stores-under-test.js';
 import { storiesOn } from './stories-on-store.js';
 import type { StoreUnderTest } from '../support/stores-under-test.js';
 
-const [A, B, C, NEW] = ['1', '2', '3', '5'].map((digit) => '0x' + digit.repeat(40)) as [string, string, string, string];
+const [A, B, C, NEW] = ['1', '2', '3', '5'].map((digit) => '0x' + digit.repeat(40)) as [
+  string,
+  string,
+  string,
+  string,
+];
 
 let underTest: StoreUnderTest;
 let area: Awaited<ReturnType<typeof createStoriesArea>>;
@@ -35,8 +40,10 @@ beforeEach(async () => {
 });
 afterEach(() => underTest.dispose());
 
-const stored = () => underTest.store.collection<StoredStory>(STORIES).find({}, { sort: { _id: 1 } });
-const views = () => underTest.store.collection<StoredStoryView>(STORY_VIEWS).find({}, { sort: { _id: 1 } });
+const stored = () =>
+  underTest.store.collection<StoredStory>(STORIES).find({}, { sort: { _id: 1 } });
+const views = () =>
+  underTest.store.collection<StoredStoryView>(STORY_VIEWS).find({}, { sort: { _id: 1 } });
 
 it('removes an expired story and its views from storage (TTL)', async () => {
   const { stories } = area;
@@ -46,7 +53,8 @@ it('removes an expired story and its views from storage (TTL)', async () => {
   await stories.view(lasting, B);
   expect((await views()).length).toBe(2);
   const deadline = Date.now() + 1000 + underTest.ttlGraceMs + 1000;
-  while (((await stored()).length > 1 || (await views()).length > 1) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+  while (((await stored()).length > 1 || (await views()).length > 1) && Date.now() < deadline)
+    await new Promise((resolve) => setTimeout(resolve, 100));
   expect((await stored()).map((story) => story._id)).toEqual([lasting._id]);
   expect((await views()).map((view) => view.storyId)).toEqual([lasting._id]);
 });
@@ -55,7 +63,10 @@ it('moves an account: its stories, the views of them, its views, and its place i
   const { stories } = area;
   const own = await stories.create(A, text());
   const others = await stories.create(B, text());
-  const selecting = await stories.create(C, text({ audience: 'selected', audienceAddresses: [A, B] }));
+  const selecting = await stories.create(
+    C,
+    text({ audience: 'selected', audienceAddresses: [A, B] }),
+  );
   await stories.view(own, B);
   await stories.view(others, A);
   await stories.view(others, NEW);
@@ -63,7 +74,9 @@ it('moves an account: its stories, the views of them, its views, and its place i
   const after = await stored();
   expect(after.find((story) => story._id === own._id)?.ownerAddress).toBe(NEW);
   expect(after.find((story) => story._id === selecting._id)?.audienceAddresses).toEqual([NEW, B]);
-  expect((await views()).map((view) => [view.storyId, view.ownerAddress, view.viewerAddress]).sort()).toEqual(
+  expect(
+    (await views()).map((view) => [view.storyId, view.ownerAddress, view.viewerAddress]).sort(),
+  ).toEqual(
     [
       [own._id, NEW, B],
       [others._id, B, NEW],
@@ -81,5 +94,7 @@ it('deletes an account: its stories with their views, and its views of others, l
   await stories.view(others, C);
   for (let run = 0; run < 2; run++) await area.accountData.deleteAccount(A);
   expect((await stored()).map((story) => story._id)).toEqual([others._id]);
-  expect((await views()).map((view) => [view.storyId, view.viewerAddress])).toEqual([[others._id, C]]);
+  expect((await views()).map((view) => [view.storyId, view.viewerAddress])).toEqual([
+    [others._id, C],
+  ]);
 });

@@ -10,7 +10,11 @@ import { forEachStore } from '../support/stores-under-test.js';
 import type { StoreUnderTest } from '../support/stores-under-test.js';
 import { storiesOn } from './stories-on-store.js';
 
-const [owner, viewer, moved] = ['a1', 'b2', 'c3'].map((pair) => `0x${pair.repeat(20)}`) as [string, string, string];
+const [owner, viewer, moved] = ['a1', 'b2', 'c3'].map((pair) => `0x${pair.repeat(20)}`) as [
+  string,
+  string,
+  string,
+];
 
 forEachStore('story_hot_queries', (engine, open) => {
   let subject: StoreUnderTest;
@@ -26,14 +30,23 @@ forEachStore('story_hot_queries', (engine, open) => {
     const { stories, accountData } = await storiesOn(store, 'story-hot');
     queries.length = 0;
 
-    const base = { mediaId: '', ciphertext: new Uint8Array([1]), caption: '', ttlSeconds: 3600, audienceAddresses: [] };
+    const base = {
+      mediaId: '',
+      ciphertext: new Uint8Array([1]),
+      caption: '',
+      ttlSeconds: 3600,
+      audienceAddresses: [],
+    };
     const story = await stories.create(owner, { ...base, audience: 'everyone' });
     await stories.create(owner, { ...base, audience: 'selected', audienceAddresses: [viewer] });
     await stories.create(owner, { ...base, audience: 'contacts' });
     const seen = await stories.visible(story._id, viewer);
     await stories.view(seen, viewer);
     const first = await stories.list(viewer, undefined, 1, undefined);
-    await stories.list(viewer, owner, 1, { sortValue: first.stories[0]!.createdAt.getTime(), id: first.stories[0]!._id });
+    await stories.list(viewer, owner, 1, {
+      sortValue: first.stories[0]!.createdAt.getTime(),
+      id: first.stories[0]!._id,
+    });
     await stories.viewers.viewedBy(viewer, [story._id]);
     await stories.viewers.page(story._id, 10, undefined);
     await stories.viewers.count(story._id);
@@ -42,8 +55,23 @@ forEachStore('story_hot_queries', (engine, open) => {
     await accountData.moveAccount(viewer, moved);
     await accountData.deleteAccount(owner);
 
-    const planned = await Promise.all(queries.map(async (query) => ({ ...query, plan: await subject.store.explain(query.collection, query.filter, query.sort ? { sort: query.sort } : {}) })));
+    const planned = await Promise.all(
+      queries.map(async (query) => ({
+        ...query,
+        plan: await subject.store.explain(
+          query.collection,
+          query.filter,
+          query.sort ? { sort: query.sort } : {},
+        ),
+      })),
+    );
     expect(planned.length).toBeGreaterThan(15);
-    expect(planned.filter(({ plan }) => plan.stage !== 'IXSCAN').map(({ collection, method, filter }) => `${collection}.${method} ${JSON.stringify(filter)}`)).toEqual([]);
+    expect(
+      planned
+        .filter(({ plan }) => plan.stage !== 'IXSCAN')
+        .map(
+          ({ collection, method, filter }) => `${collection}.${method} ${JSON.stringify(filter)}`,
+        ),
+    ).toEqual([]);
   });
 });

@@ -13,7 +13,13 @@ import { withRedis } from '../platform/shared-state/redis-for-tests.js';
 await withRedis((redisUrl) => {
   const { apiPod, api, ws1, ws2, connect } = clusterForThisFile(redisUrl, 'stories');
   const story = async (owner: SignedIn) =>
-    expectOk(await api.post('/api/v1/stories', { ciphertext: Buffer.from('cluster story').toString('base64'), audience: 'everyone' }, bearer(owner))).story.id as string;
+    expectOk(
+      await api.post(
+        '/api/v1/stories',
+        { ciphertext: Buffer.from('cluster story').toString('base64'), audience: 'everyone' },
+        bearer(owner),
+      ),
+    ).story.id as string;
 
   it('notifies the owner on the other ws pod, on each of its devices, once per viewer', async () => {
     const ownerUser = new TestUser();
@@ -27,11 +33,18 @@ await withRedis((redisUrl) => {
     expectOk(await api.post(`/api/v1/stories/${storyId}/view`, {}, bearer(viewer)));
     expectOk(await api.post(`/api/v1/stories/${storyId}/view`, {}, bearer(other)));
     for (const device of devices) {
-      await device.next('story.viewed', (frame) => frame.data.viewer_address === other.user.address.toLowerCase());
+      await device.next(
+        'story.viewed',
+        (frame) => frame.data.viewer_address === other.user.address.toLowerCase(),
+      );
     }
     await sleep(300);
     for (const device of devices) {
-      expect(device.ofType('story.viewed').map((frame) => [frame.data.story_id, frame.data.viewer_address, frame.data.view_count])).toEqual([
+      expect(
+        device
+          .ofType('story.viewed')
+          .map((frame) => [frame.data.story_id, frame.data.viewer_address, frame.data.view_count]),
+      ).toEqual([
         [storyId, viewer.user.address.toLowerCase(), 1],
         [storyId, other.user.address.toLowerCase(), 2],
       ]);
@@ -46,7 +59,12 @@ await withRedis((redisUrl) => {
     first.close();
     await first.waitClosed();
     expectOk(await api.post(`/api/v1/stories/${storyId}/view`, {}, bearer(viewer)));
-    const back = await RealtimeClient.connect(apiPod.baseUrl, ws2.baseUrl, owner.accessToken, missedFrom);
+    const back = await RealtimeClient.connect(
+      apiPod.baseUrl,
+      ws2.baseUrl,
+      owner.accessToken,
+      missedFrom,
+    );
     try {
       const frame = await back.next('story.viewed', (each) => each.data.story_id === storyId);
       expect(frame.data.viewer_address).toBe(viewer.user.address.toLowerCase());

@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 
 const buildDir = process.env.TEST_BUILD_DIR ?? '.test-build';
 
-export const builtModule = (relativePath: string): string => fileURLToPath(new URL(`../../${buildDir}/${relativePath}`, import.meta.url));
+export const builtModule = (relativePath: string): string =>
+  fileURLToPath(new URL(`../../${buildDir}/${relativePath}`, import.meta.url));
 
 export const builtMain = builtModule('main.js');

@@ -41,7 +41,10 @@ interface Launched {
  * `dataDir` reuses a directory the caller owns; it is left in place when the process ends.
  * Without it a fresh one is made, kept across `kill()`/`restart()`, and removed by `stop()`.
  */
-export async function startChildService(env: Record<string, string>, options: { dataDir?: string } = {}): Promise<ChildService> {
+export async function startChildService(
+  env: Record<string, string>,
+  options: { dataDir?: string } = {},
+): Promise<ChildService> {
   const dataDir = options.dataDir ?? mkdtempSync(path.join(tmpdir(), 'svc-child-'));
   let output = '';
   // Port 0: the process binds a free port itself and logs it. Choosing ports here for several
@@ -49,7 +52,16 @@ export async function startChildService(env: Record<string, string>, options: { 
   // so both would serve it).
   const launch = (): Launched => {
     const child = spawn(process.execPath, [builtMain], {
-      env: { ...process.env, HOST: '127.0.0.1', PORT: '0', GRPC_PORT: '0', DATA_DIR: dataDir, LOG_LEVEL: 'info', SHUTDOWN_TIMEOUT_MS: '3000', ...env },
+      env: {
+        ...process.env,
+        HOST: '127.0.0.1',
+        PORT: '0',
+        GRPC_PORT: '0',
+        DATA_DIR: dataDir,
+        LOG_LEVEL: 'info',
+        SHUTDOWN_TIMEOUT_MS: '3000',
+        ...env,
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let own = '';
@@ -60,13 +72,17 @@ export async function startChildService(env: Record<string, string>, options: { 
         const line = /^.*"msg":"service started".*$/m.exec(own);
         if (line) resolve((JSON.parse(line[0]) as { httpPort: number }).httpPort);
       });
-      child.once('exit', (code) => reject(new Error(`child service exited (${code}) before starting:\n${own}`)));
+      child.once('exit', (code) =>
+        reject(new Error(`child service exited (${code}) before starting:\n${own}`)),
+      );
     });
     child.stderr.on('data', (chunk) => {
       output += chunk;
       own += chunk;
     });
-    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    const exited = new Promise<number | null>((resolve) =>
+      child.once('exit', (code) => resolve(code)),
+    );
     return { child, httpPort, exited };
   };
 
@@ -86,7 +102,8 @@ export async function startChildService(env: Record<string, string>, options: { 
     },
     output: () => output,
     async stop() {
-      if (current.child.exitCode === null && current.child.signalCode === null) current.child.kill('SIGTERM');
+      if (current.child.exitCode === null && current.child.signalCode === null)
+        current.child.kill('SIGTERM');
       const code = await current.exited;
       if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });
       return code;

@@ -28,9 +28,19 @@ export interface ClusterUnderTest {
 
 export function clusterForThisFile(redisUrl: string, label: string): ClusterUnderTest {
   const prefix = uniqueTestPrefix(label);
-  const signingKey = generateKeyPairSync('ed25519').privateKey.export({ format: 'pem', type: 'pkcs8' }).toString();
-  const shared = { REDIS_URL: redisUrl, REDIS_KEY_PREFIX: prefix, JWT_SIGNING_KEY: signingKey, RATE_LIMITS_ENABLED: 'false' };
-  const api = serviceForThisFile({ ...shared, ROLE: 'api', ALLOW_EMBEDDED_STORE: 'true' }, { start: startChildService });
+  const signingKey = generateKeyPairSync('ed25519')
+    .privateKey.export({ format: 'pem', type: 'pkcs8' })
+    .toString();
+  const shared = {
+    REDIS_URL: redisUrl,
+    REDIS_KEY_PREFIX: prefix,
+    JWT_SIGNING_KEY: signingKey,
+    RATE_LIMITS_ENABLED: 'false',
+  };
+  const api = serviceForThisFile(
+    { ...shared, ROLE: 'api', ALLOW_EMBEDDED_STORE: 'true' },
+    { start: startChildService },
+  );
   const ws1 = serviceForThisFile({ ...shared, ROLE: 'ws' }, { start: startChildService });
   const ws2 = serviceForThisFile({ ...shared, ROLE: 'ws' }, { start: startChildService });
   const clients: RealtimeClient[] = [];
@@ -45,7 +55,11 @@ export function clusterForThisFile(redisUrl: string, label: string): ClusterUnde
     ws1: ws1.service,
     ws2: ws2.service,
     async connect(session, pod) {
-      const client = await RealtimeClient.connect(api.service.baseUrl, pod.baseUrl, session.accessToken);
+      const client = await RealtimeClient.connect(
+        api.service.baseUrl,
+        pod.baseUrl,
+        session.accessToken,
+      );
       clients.push(client);
       return client;
     },

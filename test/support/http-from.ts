@@ -16,21 +16,38 @@ export function requestFrom(
   options: { method?: string; headers?: Record<string, string>; json?: unknown } = {},
 ): Promise<ResponseFrom> {
   const body = options.json === undefined ? undefined : JSON.stringify(options.json);
-  const headers = body === undefined ? { ...options.headers } : { 'content-type': 'application/json', ...options.headers };
+  const headers =
+    body === undefined
+      ? { ...options.headers }
+      : { 'content-type': 'application/json', ...options.headers };
   return new Promise((resolve, reject) => {
-    const req = request(url, { method: options.method ?? 'GET', localAddress, headers, agent: false }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8'), headers: res.headers }));
-      res.on('error', reject);
-    });
+    const req = request(
+      url,
+      { method: options.method ?? 'GET', localAddress, headers, agent: false },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            body: Buffer.concat(chunks).toString('utf8'),
+            headers: res.headers,
+          }),
+        );
+        res.on('error', reject);
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
 }
 
 /** A GET from `localAddress`: the status and the body text. */
-export async function getFrom(url: string, localAddress: string, headers: Record<string, string> = {}): Promise<{ status: number; body: string }> {
+export async function getFrom(
+  url: string,
+  localAddress: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: string }> {
   const { status, body } = await requestFrom(url, localAddress, { headers });
   return { status, body };
 }

@@ -13,7 +13,11 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 function loadCertificateType(): protobuf.Type {
   const protos = new protobuf.Root();
   // relay.proto imports the service options, google/api annotations (vendored) and, through them, google/protobuf.
-  const folders: [string, string][] = [['service/', 'proto/'], ['google/api/', 'third_party/'], ['google/protobuf/', 'node_modules/google-proto-files/']];
+  const folders: [string, string][] = [
+    ['service/', 'proto/'],
+    ['google/api/', 'third_party/'],
+    ['google/protobuf/', 'node_modules/google-proto-files/'],
+  ];
   protos.resolvePath = (_origin, target) => {
     const folder = folders.find(([prefix]) => target.startsWith(prefix));
     return folder ? `${root}${folder[1]}${target}` : target;
@@ -39,15 +43,33 @@ export interface DecodedCertificate {
 }
 
 export function decodeCertificate(certificateBase64: string): DecodedCertificate {
-  return certificateType.toObject(certificateType.decode(Buffer.from(certificateBase64, 'base64')), { defaults: true }) as DecodedCertificate;
+  return certificateType.toObject(
+    certificateType.decode(Buffer.from(certificateBase64, 'base64')),
+    { defaults: true },
+  ) as DecodedCertificate;
 }
 
 /** What a recipient accepts at `now`: signed by the pinned key its `key_id` names, and not expired. */
-export function recipientAccepts(certificate: { certificate: string; signature: string; key_id: string }, pinned: readonly TrustRootKey[], now: Date): boolean {
+export function recipientAccepts(
+  certificate: { certificate: string; signature: string; key_id: string },
+  pinned: readonly TrustRootKey[],
+  now: Date,
+): boolean {
   const key = pinned.find((candidate) => candidate.key_id === certificate.key_id);
   if (!key) return false;
   const bytes = Buffer.from(certificate.certificate, 'base64');
-  if (!ed25519.verify(Buffer.from(certificate.signature, 'base64'), bytes, Buffer.from(key.public_key, 'base64'))) return false;
+  if (
+    !ed25519.verify(
+      Buffer.from(certificate.signature, 'base64'),
+      bytes,
+      Buffer.from(key.public_key, 'base64'),
+    )
+  )
+    return false;
   const data = decodeCertificate(certificate.certificate);
-  return data.key_id === certificate.key_id && new Date(data.issued_at) <= now && now < new Date(data.expires_at);
+  return (
+    data.key_id === certificate.key_id &&
+    new Date(data.issued_at) <= now &&
+    now < new Date(data.expires_at)
+  );
 }

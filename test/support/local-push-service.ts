@@ -10,7 +10,14 @@
  * Retry-After; by default 201 Created.
  */
 import { execFileSync } from 'node:child_process';
-import { createECDH, createDecipheriv, createPublicKey, hkdfSync, randomBytes, verify } from 'node:crypto';
+import {
+  createECDH,
+  createDecipheriv,
+  createPublicKey,
+  hkdfSync,
+  randomBytes,
+  verify,
+} from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:https';
 import type { Server } from 'node:https';
@@ -53,7 +60,13 @@ export class PushDevice {
 
   /** `PushSubscription.toJSON()`, as the browser sends it to the application server. */
   subscription(): { endpoint: string; keys: { p256dh: string; auth: string } } {
-    return { endpoint: this.endpoint, keys: { p256dh: this.ecdh.getPublicKey().toString('base64url'), auth: this.authSecret.toString('base64url') } };
+    return {
+      endpoint: this.endpoint,
+      keys: {
+        p256dh: this.ecdh.getPublicKey().toString('base64url'),
+        auth: this.authSecret.toString('base64url'),
+      },
+    };
   }
 
   /** The next request to this device's endpoint gets these answers, in order, then 201 again. */
@@ -68,15 +81,27 @@ export class PushDevice {
     const idLength = body[20]!;
     const serverPublicKey = body.subarray(21, 21 + idLength);
     const record = body.subarray(21 + idLength);
-    if (idLength !== 65 || record.length > recordSize) throw new Error('not a single aes128gcm record with a P-256 key id');
+    if (idLength !== 65 || record.length > recordSize)
+      throw new Error('not a single aes128gcm record with a P-256 key id');
     const sharedSecret = this.ecdh.computeSecret(serverPublicKey);
-    const keyInfo = Buffer.concat([Buffer.from('WebPush: info\0'), this.ecdh.getPublicKey(), serverPublicKey]);
+    const keyInfo = Buffer.concat([
+      Buffer.from('WebPush: info\0'),
+      this.ecdh.getPublicKey(),
+      serverPublicKey,
+    ]);
     const ikm = Buffer.from(hkdfSync('sha256', sharedSecret, this.authSecret, keyInfo, 32));
-    const cek = Buffer.from(hkdfSync('sha256', ikm, salt, Buffer.from('Content-Encoding: aes128gcm\0'), 16));
-    const nonce = Buffer.from(hkdfSync('sha256', ikm, salt, Buffer.from('Content-Encoding: nonce\0'), 12));
+    const cek = Buffer.from(
+      hkdfSync('sha256', ikm, salt, Buffer.from('Content-Encoding: aes128gcm\0'), 16),
+    );
+    const nonce = Buffer.from(
+      hkdfSync('sha256', ikm, salt, Buffer.from('Content-Encoding: nonce\0'), 12),
+    );
     const decipher = createDecipheriv('aes-128-gcm', cek, nonce);
     decipher.setAuthTag(record.subarray(record.length - 16));
-    const padded = Buffer.concat([decipher.update(record.subarray(0, record.length - 16)), decipher.final()]);
+    const padded = Buffer.concat([
+      decipher.update(record.subarray(0, record.length - 16)),
+      decipher.final(),
+    ]);
     let end = padded.length - 1;
     while (end >= 0 && padded[end] === 0) end -= 1;
     if (padded[end] !== 2) throw new Error('the last record must end with the delimiter 2');
@@ -104,18 +129,53 @@ export class LocalPushService {
     const directory = mkdtempSync(join(tmpdir(), 'push-service-'));
     const keyFile = join(directory, 'key.pem');
     const certFile = join(directory, 'cert.pem');
-    execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', keyFile, '-out', certFile, '-days', '1', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1'], { stdio: 'ignore' });
-    const server = createServer({ key: readFileSync(keyFile), cert: readFileSync(certFile) }, (request, response) => {
-      const chunks: Buffer[] = [];
-      request.on('data', (chunk: Buffer) => chunks.push(chunk));
-      request.on('end', () => {
-        // Requests come only once the port is known, so after `service` below is set.
-        const answer = service.handle(request.method ?? '', request.url ?? '', request.headers, Buffer.concat(chunks));
-        response.writeHead(answer.status, answer.headers ?? {}).end();
-      });
-    });
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'ec',
+        '-pkeyopt',
+        'ec_paramgen_curve:prime256v1',
+        '-nodes',
+        '-keyout',
+        keyFile,
+        '-out',
+        certFile,
+        '-days',
+        '1',
+        '-subj',
+        '/CN=127.0.0.1',
+        '-addext',
+        'subjectAltName=IP:127.0.0.1',
+      ],
+      { stdio: 'ignore' },
+    );
+    const server = createServer(
+      { key: readFileSync(keyFile), cert: readFileSync(certFile) },
+      (request, response) => {
+        const chunks: Buffer[] = [];
+        request.on('data', (chunk: Buffer) => chunks.push(chunk));
+        request.on('end', () => {
+          // Requests come only once the port is known, so after `service` below is set.
+          const answer = service.handle(
+            request.method ?? '',
+            request.url ?? '',
+            request.headers,
+            Buffer.concat(chunks),
+          );
+          response.writeHead(answer.status, answer.headers ?? {}).end();
+        });
+      },
+    );
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const service = new LocalPushService(server, `https://127.0.0.1:${(server.address() as AddressInfo).port}`, certFile, directory);
+    const service = new LocalPushService(
+      server,
+      `https://127.0.0.1:${(server.address() as AddressInfo).port}`,
+      certFile,
+      directory,
+    );
     return service;
   }
 
@@ -137,11 +197,18 @@ export class LocalPushService {
   }
 
   /** Waits until `count` requests reached the device (any answer), at most `timeoutMs`. */
-  async waitForRequests(device: PushDevice, count: number, timeoutMs = 10_000): Promise<ReceivedPush[]> {
+  async waitForRequests(
+    device: PushDevice,
+    count: number,
+    timeoutMs = 10_000,
+  ): Promise<ReceivedPush[]> {
     const deadline = Date.now() + timeoutMs;
     while (this.requestsTo(device).length < count) {
       const left = deadline - Date.now();
-      if (left <= 0) throw new Error(`${device.name}: ${this.requestsTo(device).length} of ${count} push requests within ${timeoutMs} ms`);
+      if (left <= 0)
+        throw new Error(
+          `${device.name}: ${this.requestsTo(device).length} of ${count} push requests within ${timeoutMs} ms`,
+        );
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, left);
         this.waiters.push(() => {
@@ -159,7 +226,12 @@ export class LocalPushService {
     rmSync(this.directory, { recursive: true, force: true });
   }
 
-  private handle(method: string, url: string, headers: ReceivedPush['headers'], body: Buffer): ScriptedAnswer {
+  private handle(
+    method: string,
+    url: string,
+    headers: ReceivedPush['headers'],
+    body: Buffer,
+  ): ScriptedAnswer {
     const name = /^\/push\/([\w-]+)$/.exec(url)?.[1];
     const device = name === undefined ? undefined : this.devices.get(name);
     if (method !== 'POST' || !device) return { status: 404 };
@@ -167,7 +239,8 @@ export class LocalPushService {
     let plaintext: string;
     try {
       vapid = checkVapid(String(headers.authorization ?? ''), this.origin);
-      if (headers['content-encoding'] !== 'aes128gcm') throw new Error(`Content-Encoding ${String(headers['content-encoding'])}`);
+      if (headers['content-encoding'] !== 'aes128gcm')
+        throw new Error(`Content-Encoding ${String(headers['content-encoding'])}`);
       if (!/^\d+$/.test(String(headers.ttl ?? ''))) throw new Error('TTL header missing');
       plaintext = device.decrypt(body);
     } catch (error) {
@@ -175,7 +248,15 @@ export class LocalPushService {
       return { status: 400 };
     }
     const answer = device.answers.shift() ?? { status: 201 };
-    this.received.push({ device: device.name, at: Date.now(), headers, body, plaintext, vapid, status: answer.status });
+    this.received.push({
+      device: device.name,
+      at: Date.now(),
+      headers,
+      body,
+      plaintext,
+      vapid,
+      status: answer.status,
+    });
     for (const wake of this.waiters.splice(0)) wake();
     return answer;
   }
@@ -188,11 +269,27 @@ function checkVapid(authorization: string, origin: string): ReceivedPush['vapid'
   const [, token, k] = match as unknown as [string, string, string];
   const [header, claims, signature] = token.split('.') as [string, string, string];
   const point = Buffer.from(k, 'base64url');
-  const spki = Buffer.concat([Buffer.from('3059301306072a8648ce3d020106082a8648ce3d030107034200', 'hex'), point]);
+  const spki = Buffer.concat([
+    Buffer.from('3059301306072a8648ce3d020106082a8648ce3d030107034200', 'hex'),
+    point,
+  ]);
   const key = createPublicKey({ key: spki, format: 'der', type: 'spki' });
-  if (!verify('sha256', Buffer.from(`${header}.${claims}`), { key, dsaEncoding: 'ieee-p1363' }, Buffer.from(signature, 'base64url'))) throw new Error('VAPID signature');
-  if (JSON.parse(Buffer.from(header, 'base64url').toString()).alg !== 'ES256') throw new Error('VAPID alg');
-  const payload = JSON.parse(Buffer.from(claims, 'base64url').toString()) as { aud: string; exp: number; sub: string };
+  if (
+    !verify(
+      'sha256',
+      Buffer.from(`${header}.${claims}`),
+      { key, dsaEncoding: 'ieee-p1363' },
+      Buffer.from(signature, 'base64url'),
+    )
+  )
+    throw new Error('VAPID signature');
+  if (JSON.parse(Buffer.from(header, 'base64url').toString()).alg !== 'ES256')
+    throw new Error('VAPID alg');
+  const payload = JSON.parse(Buffer.from(claims, 'base64url').toString()) as {
+    aud: string;
+    exp: number;
+    sub: string;
+  };
   const now = Date.now() / 1000;
   if (payload.aud !== origin) throw new Error(`VAPID aud ${payload.aud}`);
   if (!(payload.exp > now && payload.exp <= now + 24 * 3600)) throw new Error('VAPID exp');

@@ -33,12 +33,18 @@ export interface MessageSending {
   readonly sweeper: AnnouncementSweeper;
 }
 
-export async function messageSending(store: DocumentStore, sharedState: SharedState): Promise<MessageSending> {
+export async function messageSending(
+  store: DocumentStore,
+  sharedState: SharedState,
+): Promise<MessageSending> {
   await store.ensureIndexes([...contactsIndexes, ...messagingIndexes]);
   const conversations = new Conversations(store, new AccountRepository(store));
   const messages = store.collection<StoredMessage>(MESSAGES);
   const logger = createLogger('silent');
-  const events = new MessagingEvents(new UserEventStream(sharedState, { retainCount: 100, retentionMs: 60_000 }), logger);
+  const events = new MessagingEvents(
+    new UserEventStream(sharedState, { retainCount: 100, retentionMs: 60_000 }),
+    logger,
+  );
   const blocks = new BlockList(store, new BlockMirror(sharedState));
   const announcer = new MessageAnnouncer(messages, conversations, events, logger);
   const sender = new MessageSender(
@@ -50,5 +56,10 @@ export async function messageSending(store: DocumentStore, sharedState: SharedSt
     new MessageNumbering(conversations, messages),
     new WakeUps(new PushQueue(sharedState), logger, new OutageLog(logger)),
   );
-  return { conversations, messages, sender, sweeper: new AnnouncementSweeper(messages, announcer, logger) };
+  return {
+    conversations,
+    messages,
+    sender,
+    sweeper: new AnnouncementSweeper(messages, announcer, logger),
+  };
 }

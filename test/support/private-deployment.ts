@@ -27,7 +27,10 @@ export const DEPLOYMENTS: readonly DeploymentShape[] = ['single process', 'clust
  * The same and the Redis Cluster, for the flows that fault Redis (restart it empty, freeze it,
  * stop every node for seconds) and must come back the same way on the cluster.
  */
-export const DEPLOYMENTS_AND_REDIS_CLUSTER: readonly DeploymentShape[] = [...DEPLOYMENTS, 'cluster on Redis Cluster'];
+export const DEPLOYMENTS_AND_REDIS_CLUSTER: readonly DeploymentShape[] = [
+  ...DEPLOYMENTS,
+  'cluster on Redis Cluster',
+];
 
 export interface Deployment {
   /** The process that owns the store and serves REST (`all` or `api`). */
@@ -63,15 +66,29 @@ export interface PrivateDeploymentOptions {
   readonly wsPodRedisUrl?: (redis: PrivateRedis, index: number) => Promise<string>;
 }
 
-const newSigningKey = () => generateKeyPairSync('ed25519').privateKey.export({ format: 'pem', type: 'pkcs8' }).toString();
+const newSigningKey = () =>
+  generateKeyPairSync('ed25519').privateKey.export({ format: 'pem', type: 'pkcs8' }).toString();
 
 /** Either shape on a Redis of its own. Rate limits are off unless `env` turns them on. */
-export async function startPrivateDeployment(shape: DeploymentShape, env: Record<string, string> = {}, options: PrivateDeploymentOptions = {}): Promise<PrivateDeployment> {
+export async function startPrivateDeployment(
+  shape: DeploymentShape,
+  env: Record<string, string> = {},
+  options: PrivateDeploymentOptions = {},
+): Promise<PrivateDeployment> {
   const onRedisCluster = shape === 'cluster on Redis Cluster';
   const redisCluster = onRedisCluster ? await startPrivateRedisCluster() : undefined;
   const redis = redisCluster ?? (await startPrivateRedis());
-  const settings = { REDIS_URL: redis.url, REDIS_CLUSTER: String(onRedisCluster), REDIS_KEY_PREFIX: 'svc:', JWT_SIGNING_KEY: newSigningKey(), RATE_LIMITS_ENABLED: 'false', ...env };
-  const wsPodRedisUrls = await Promise.all([0, 1].map((index) => options.wsPodRedisUrl?.(redis, index) ?? redis.url));
+  const settings = {
+    REDIS_URL: redis.url,
+    REDIS_CLUSTER: String(onRedisCluster),
+    REDIS_KEY_PREFIX: 'svc:',
+    JWT_SIGNING_KEY: newSigningKey(),
+    RATE_LIMITS_ENABLED: 'false',
+    ...env,
+  };
+  const wsPodRedisUrls = await Promise.all(
+    [0, 1].map((index) => options.wsPodRedisUrl?.(redis, index) ?? redis.url),
+  );
   const processes = await launch(shape, settings, wsPodRedisUrls);
   const deployment = assemble(shape, processes, async () => {
     redis.thaw();
@@ -83,21 +100,43 @@ export async function startPrivateDeployment(shape: DeploymentShape, env: Record
 
 /** One process on in-process shared state (`REDIS_URL` unset, whatever the test run's environment says). */
 export async function startSingleProcess(env: Record<string, string> = {}): Promise<Deployment> {
-  const processes = await launch('single process', { RATE_LIMITS_ENABLED: 'false', ...env, REDIS_URL: '' });
+  const processes = await launch('single process', {
+    RATE_LIMITS_ENABLED: 'false',
+    ...env,
+    REDIS_URL: '',
+  });
   return assemble('single process', processes, () => stopAll(processes));
 }
 
-function launch(shape: DeploymentShape, settings: Record<string, string>, wsPodRedisUrls: readonly string[] = []): Promise<ChildService[]> {
-  if (shape === 'single process') return Promise.all([startChildService({ ...settings, ROLE: 'all' })]);
-  const wsPod = (index: number) => startChildService({ ...settings, ROLE: 'ws', REDIS_URL: wsPodRedisUrls[index] ?? settings.REDIS_URL! });
-  return Promise.all([startChildService({ ...settings, ROLE: 'api', ALLOW_EMBEDDED_STORE: 'true' }), wsPod(0), wsPod(1)]);
+function launch(
+  shape: DeploymentShape,
+  settings: Record<string, string>,
+  wsPodRedisUrls: readonly string[] = [],
+): Promise<ChildService[]> {
+  if (shape === 'single process')
+    return Promise.all([startChildService({ ...settings, ROLE: 'all' })]);
+  const wsPod = (index: number) =>
+    startChildService({
+      ...settings,
+      ROLE: 'ws',
+      REDIS_URL: wsPodRedisUrls[index] ?? settings.REDIS_URL!,
+    });
+  return Promise.all([
+    startChildService({ ...settings, ROLE: 'api', ALLOW_EMBEDDED_STORE: 'true' }),
+    wsPod(0),
+    wsPod(1),
+  ]);
 }
 
 async function stopAll(processes: readonly ChildService[]): Promise<void> {
   await Promise.all(processes.map((each) => each.stop()));
 }
 
-function assemble(shape: DeploymentShape, processes: readonly ChildService[], stop: () => Promise<void>): Deployment {
+function assemble(
+  shape: DeploymentShape,
+  processes: readonly ChildService[],
+  stop: () => Promise<void>,
+): Deployment {
   const [api, ...wsPods] = processes as [ChildService, ...ChildService[]];
   const servesWs = shape === 'single process' ? [api] : wsPods;
   return {
@@ -137,7 +176,11 @@ export interface RunningDeployment {
 }
 
 /** One deployment for the enclosing describe block: started before its tests, stopped after. */
-export function deploymentForThisBlock(shape: DeploymentShape, env: Record<string, string> = {}, options: PrivateDeploymentOptions = {}): RunningDeployment {
+export function deploymentForThisBlock(
+  shape: DeploymentShape,
+  env: Record<string, string> = {},
+  options: PrivateDeploymentOptions = {},
+): RunningDeployment {
   const clients: RealtimeClient[] = [];
   const running = {
     connect: async (accessToken: string, wsUrl: string) => {
@@ -158,7 +201,11 @@ export function deploymentForThisBlock(shape: DeploymentShape, env: Record<strin
 }
 
 /** Polls `probe` until it returns something other than undefined (at most `timeoutMs`). */
-export async function eventually<T>(probe: () => Promise<T | undefined>, timeoutMs = 15_000, what = 'the condition'): Promise<T> {
+export async function eventually<T>(
+  probe: () => Promise<T | undefined>,
+  timeoutMs = 15_000,
+  what = 'the condition',
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const result = await probe();

@@ -36,11 +36,33 @@ const MASTERS = 3;
 
 export async function startPrivateRedisCluster(): Promise<PrivateRedisCluster> {
   const dir = await mkdtemp(path.join(tmpdir(), 'redis-cluster-'));
-  const nodes = await Promise.all(Array.from({ length: MASTERS }, async () => ({ port: await freePort(), busPort: await freePort(), server: undefined as ChildProcess | undefined })));
+  const nodes = await Promise.all(
+    Array.from({ length: MASTERS }, async () => ({
+      port: await freePort(),
+      busPort: await freePort(),
+      server: undefined as ChildProcess | undefined,
+    })),
+  );
 
   const start = async (node: (typeof nodes)[number]) => {
-    const args = ['--port', String(node.port), '--cluster-port', String(node.busPort), '--bind', '127.0.0.1', '--cluster-enabled', 'yes'];
-    args.push('--cluster-config-file', path.join(dir, `nodes-${node.port}.conf`), '--cluster-node-timeout', '2000', '--dir', dir);
+    const args = [
+      '--port',
+      String(node.port),
+      '--cluster-port',
+      String(node.busPort),
+      '--bind',
+      '127.0.0.1',
+      '--cluster-enabled',
+      'yes',
+    ];
+    args.push(
+      '--cluster-config-file',
+      path.join(dir, `nodes-${node.port}.conf`),
+      '--cluster-node-timeout',
+      '2000',
+      '--dir',
+      dir,
+    );
     args.push('--save', '', '--appendonly', 'no', '--loglevel', 'warning');
     node.server = spawn('redis-server', args, { stdio: 'ignore' });
     await waitForPort(node.port, node.server);
@@ -72,7 +94,14 @@ export async function startPrivateRedisCluster(): Promise<PrivateRedisCluster> {
 
   try {
     await Promise.all(nodes.map(start));
-    await run('redis-cli', ['--cluster', 'create', ...nodes.map((node) => `127.0.0.1:${node.port}`), '--cluster-replicas', '0', '--cluster-yes']);
+    await run('redis-cli', [
+      '--cluster',
+      'create',
+      ...nodes.map((node) => `127.0.0.1:${node.port}`),
+      '--cluster-replicas',
+      '0',
+      '--cluster-yes',
+    ]);
     await Promise.all(nodes.map((node) => untilClusterOk(node.port)));
   } catch (error) {
     await dispose();
@@ -105,7 +134,9 @@ export async function startPrivateRedisCluster(): Promise<PrivateRedisCluster> {
 async function untilClusterOk(port: number): Promise<void> {
   const deadline = Date.now() + 20_000;
   while (Date.now() < deadline) {
-    const { stdout } = await run('redis-cli', ['-p', String(port), 'cluster', 'info']).catch(() => ({ stdout: '' }));
+    const { stdout } = await run('redis-cli', ['-p', String(port), 'cluster', 'info']).catch(
+      () => ({ stdout: '' }),
+    );
     if (stdout.includes('cluster_state:ok')) return;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }

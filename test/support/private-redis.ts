@@ -28,9 +28,24 @@ export async function startPrivateRedis(): Promise<PrivateRedis> {
   let server: ChildProcess | undefined;
 
   const start = async () => {
-    const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--loglevel', 'warning'], {
-      stdio: 'ignore',
-    });
+    const child = spawn(
+      'redis-server',
+      [
+        '--port',
+        String(port),
+        '--bind',
+        '127.0.0.1',
+        '--save',
+        '',
+        '--appendonly',
+        'no',
+        '--loglevel',
+        'warning',
+      ],
+      {
+        stdio: 'ignore',
+      },
+    );
     server = child;
     await waitForPort(port, child);
   };
@@ -62,7 +77,8 @@ export async function startPrivateRedis(): Promise<PrivateRedis> {
 export async function waitForPort(port: number, child: ChildProcess): Promise<void> {
   const deadline = Date.now() + 10_000;
   while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`redis-server on port ${port} exited (${child.exitCode})`);
+    if (child.exitCode !== null)
+      throw new Error(`redis-server on port ${port} exited (${child.exitCode})`);
     if (await answersPing(port)) return;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }

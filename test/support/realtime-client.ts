@@ -52,7 +52,13 @@ export class RealtimeClient {
   }
 
   /** Opens /ws on `wsBaseUrl` with a ticket issued by `apiBaseUrl`, and waits for the greeting. */
-  static async connect(apiBaseUrl: string, wsBaseUrl: string, accessToken: string, resume?: ResumeFrom, socketOptions: WebSocket.ClientOptions = {}): Promise<RealtimeClient> {
+  static async connect(
+    apiBaseUrl: string,
+    wsBaseUrl: string,
+    accessToken: string,
+    resume?: ResumeFrom,
+    socketOptions: WebSocket.ClientOptions = {},
+  ): Promise<RealtimeClient> {
     const url = new URL('/ws', wsBaseUrl.replace(/^http/, 'ws'));
     url.searchParams.set('ticket', await wsTicket(apiBaseUrl, accessToken));
     if (resume) {
@@ -74,7 +80,9 @@ export class RealtimeClient {
 
   /** The position to resume from: the last durable event received, else the greeting's. */
   get position(): ResumeFrom {
-    const positions = this.frames.filter((frame) => typeof frame.seq === 'number' && typeof frame.stream === 'string');
+    const positions = this.frames.filter(
+      (frame) => typeof frame.seq === 'number' && typeof frame.stream === 'string',
+    );
     const last = positions[positions.length - 1]!;
     return { stream: last.stream, seq: last.seq! };
   }
@@ -85,14 +93,25 @@ export class RealtimeClient {
   }
 
   /** Waits for the `count`-th frame of `type` (or matching `where`) and returns it. */
-  async next(type: string, where: (frame: Frame) => boolean = () => true, timeoutMs = 5000, count = 1): Promise<Frame> {
+  async next(
+    type: string,
+    where: (frame: Frame) => boolean = () => true,
+    timeoutMs = 5000,
+    count = 1,
+  ): Promise<Frame> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const matches = this.frames.filter((frame) => frame.type === type && where(frame));
       if (matches.length >= count) return matches[count - 1]!;
-      if (this.closeCode !== undefined) throw new Error(`closed (${this.closeCode} ${this.closeReason}${this.error ? `; ${this.error.message}` : ''}) before a ${type} frame`);
+      if (this.closeCode !== undefined)
+        throw new Error(
+          `closed (${this.closeCode} ${this.closeReason}${this.error ? `; ${this.error.message}` : ''}) before a ${type} frame`,
+        );
       const remaining = deadline - Date.now();
-      if (remaining <= 0) throw new Error(`no ${type} frame within ${timeoutMs} ms; got ${JSON.stringify(this.frames.map((frame) => frame.type))}`);
+      if (remaining <= 0)
+        throw new Error(
+          `no ${type} frame within ${timeoutMs} ms; got ${JSON.stringify(this.frames.map((frame) => frame.type))}`,
+        );
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, remaining);
         this.waiters.push(() => {
@@ -108,7 +127,11 @@ export class RealtimeClient {
     const id = `f${Math.random().toString(36).slice(2)}`;
     this.socket.send(JSON.stringify({ ...frame, id }));
     const answered = (candidate: Frame) => candidate.ref === id;
-    return Promise.race([this.next('ack', answered), this.next('error', answered), this.next('pong', answered)]);
+    return Promise.race([
+      this.next('ack', answered),
+      this.next('error', answered),
+      this.next('pong', answered),
+    ]);
   }
 
   async waitClosed(timeoutMs = 5000): Promise<number> {

@@ -37,24 +37,50 @@ export interface ServiceUnderTest<S extends StartedService> {
   readonly api: Api;
 }
 
-export function serviceForThisFile(env?: Env, options?: ServiceOptions<TestService>): ServiceUnderTest<TestService>;
-export function serviceForThisFile<S extends StartedService>(env: Env, options: ServiceOptions<S> & { start: (env: Record<string, string>) => Promise<S> }): ServiceUnderTest<S>;
-export function serviceForThisFile(env: Env = {}, options: ServiceOptions<StartedService> = {}): ServiceUnderTest<StartedService> {
+export function serviceForThisFile(
+  env?: Env,
+  options?: ServiceOptions<TestService>,
+): ServiceUnderTest<TestService>;
+export function serviceForThisFile<S extends StartedService>(
+  env: Env,
+  options: ServiceOptions<S> & { start: (env: Record<string, string>) => Promise<S> },
+): ServiceUnderTest<S>;
+export function serviceForThisFile(
+  env: Env = {},
+  options: ServiceOptions<StartedService> = {},
+): ServiceUnderTest<StartedService> {
   return hookedService(beforeAll, afterAll, env, options);
 }
 
-export function serviceForEachTest(env?: Env, options?: ServiceOptions<TestService>): ServiceUnderTest<TestService>;
-export function serviceForEachTest<S extends StartedService>(env: Env, options: ServiceOptions<S> & { start: (env: Record<string, string>) => Promise<S> }): ServiceUnderTest<S>;
-export function serviceForEachTest(env: Env = {}, options: ServiceOptions<StartedService> = {}): ServiceUnderTest<StartedService> {
+export function serviceForEachTest(
+  env?: Env,
+  options?: ServiceOptions<TestService>,
+): ServiceUnderTest<TestService>;
+export function serviceForEachTest<S extends StartedService>(
+  env: Env,
+  options: ServiceOptions<S> & { start: (env: Record<string, string>) => Promise<S> },
+): ServiceUnderTest<S>;
+export function serviceForEachTest(
+  env: Env = {},
+  options: ServiceOptions<StartedService> = {},
+): ServiceUnderTest<StartedService> {
   return hookedService(beforeEach, afterEach, env, options);
 }
 
 type Hook = (run: () => Promise<unknown>) => void;
 
-function hookedService(before: Hook, after: Hook, env: Env, options: ServiceOptions<StartedService>): ServiceUnderTest<StartedService> {
+function hookedService(
+  before: Hook,
+  after: Hook,
+  env: Env,
+  options: ServiceOptions<StartedService>,
+): ServiceUnderTest<StartedService> {
   let running: StartedService | undefined;
   const current = (): StartedService => {
-    if (!running) throw new Error('the service runs from its beforeAll/beforeEach hook on: use it inside tests and hooks');
+    if (!running)
+      throw new Error(
+        'the service runs from its beforeAll/beforeEach hook on: use it inside tests and hooks',
+      );
     return running;
   };
   before(async () => {

@@ -28,7 +28,11 @@ export class Api {
     return `${this.baseUrl}${path}`;
   }
 
-  async call(method: string, path: string, options: { body?: unknown; headers?: HeaderMap } = {}): Promise<Reply> {
+  async call(
+    method: string,
+    path: string,
+    options: { body?: unknown; headers?: HeaderMap } = {},
+  ): Promise<Reply> {
     const hasBody = options.body !== undefined;
     const response = await fetch(this.url(path), {
       method,
@@ -36,7 +40,11 @@ export class Api {
       ...(hasBody ? { body: JSON.stringify(options.body) } : {}),
     });
     const text = await response.text();
-    return { status: response.status, body: text === '' ? undefined : JSON.parse(text), headers: response.headers };
+    return {
+      status: response.status,
+      body: text === '' ? undefined : JSON.parse(text),
+      headers: response.headers,
+    };
   }
 
   get(path: string, headers: HeaderMap = {}): Promise<Reply> {
@@ -64,12 +72,18 @@ export class Api {
 
 /** Asserts the exact status and the failure envelope `{success: false, error, code}`. */
 export function expectFailure(reply: Reply, status: number, code: string): void {
-  expect({ status: reply.status, body: reply.body }).toEqual({ status, body: { success: false, error: expect.any(String), code } });
+  expect({ status: reply.status, body: reply.body }).toEqual({
+    status,
+    body: { success: false, error: expect.any(String), code },
+  });
 }
 
 /** Asserts a 200 with `success: true`; returns the body. */
 export function expectOk(reply: Reply): Json {
-  expect({ status: reply.status, success: reply.body?.success }).toEqual({ status: 200, success: true });
+  expect({ status: reply.status, success: reply.body?.success }).toEqual({
+    status: 200,
+    success: true,
+  });
   return reply.body;
 }
 
@@ -89,19 +103,34 @@ export async function expectRefreshRefused(api: Api, refreshToken: string): Prom
 }
 
 /** The session is over: its access token and its refresh token are both refused. */
-export async function expectSessionEnded(api: Api, session: Pick<SignedIn, 'accessToken' | 'refreshToken'>): Promise<void> {
+export async function expectSessionEnded(
+  api: Api,
+  session: Pick<SignedIn, 'accessToken' | 'refreshToken'>,
+): Promise<void> {
   await expectAccessRefused(api, session.accessToken);
   await expectRefreshRefused(api, session.refreshToken);
 }
 
 /** The request headers of a cookie-session call: the cookies, and the CSRF header when given. */
-export function cookieAuth(cookies: { session: string; csrf?: string }, csrfHeader?: string): HeaderMap {
-  const pairs = [`svc_session=${cookies.session}`, ...(cookies.csrf === undefined ? [] : [`svc_csrf=${cookies.csrf}`])];
-  return { cookie: pairs.join('; '), ...(csrfHeader === undefined ? {} : { 'x-csrf-token': csrfHeader }) };
+export function cookieAuth(
+  cookies: { session: string; csrf?: string },
+  csrfHeader?: string,
+): HeaderMap {
+  const pairs = [
+    `svc_session=${cookies.session}`,
+    ...(cookies.csrf === undefined ? [] : [`svc_csrf=${cookies.csrf}`]),
+  ];
+  return {
+    cookie: pairs.join('; '),
+    ...(csrfHeader === undefined ? {} : { 'x-csrf-token': csrfHeader }),
+  };
 }
 
 /** The cookies of a signed-in session, as `cookieAuth` takes them. */
-export const sessionCookies = (session: SignedIn) => ({ session: session.cookies.svc_session!, csrf: session.cookies.svc_csrf! });
+export const sessionCookies = (session: SignedIn) => ({
+  session: session.cookies.svc_session!,
+  csrf: session.cookies.svc_csrf!,
+});
 
 export interface SetCookie {
   readonly value: string;
@@ -118,7 +147,8 @@ export function setCookiesOf(reply: Reply): Record<string, SetCookie> {
     const attributes: Record<string, string> = {};
     for (const part of attributeParts) {
       const equals = part.indexOf('=');
-      attributes[(equals < 0 ? part : part.slice(0, equals)).toLowerCase()] = equals < 0 ? '' : part.slice(equals + 1);
+      attributes[(equals < 0 ? part : part.slice(0, equals)).toLowerCase()] =
+        equals < 0 ? '' : part.slice(equals + 1);
     }
     cookies[pair!.slice(0, separator)] = { value: pair!.slice(separator + 1), attributes };
   }
@@ -132,7 +162,11 @@ let lastSignInAt = 0;
  * millisecond timestamp and the signature is deterministic, so two sign-ins within one
  * millisecond would be one signature, refused as a replay: wait for the clock to move on.
  */
-export async function signInAgain(baseUrl: string, user: TestUser, headers: HeaderMap = {}): Promise<SignedIn> {
+export async function signInAgain(
+  baseUrl: string,
+  user: TestUser,
+  headers: HeaderMap = {},
+): Promise<SignedIn> {
   while (Date.now() <= lastSignInAt) await sleep(1);
   try {
     return await signIn(baseUrl, user, 'sign-in', headers);

@@ -42,14 +42,20 @@ export function connectWs(baseUrl: string, credentials: WsCredentials = {}): Pro
       socket.close();
       settle({ opened: true, protocol, greeting: JSON.parse((data as Buffer).toString()) });
     });
-    socket.once('close', (code, reason) => settle({ opened: false, closeCode: code, reason: reason.toString() }));
+    socket.once('close', (code, reason) =>
+      settle({ opened: false, closeCode: code, reason: reason.toString() }),
+    );
     socket.once('unexpected-response', (request, response) => {
       const chunks: Buffer[] = [];
       response.on('data', (chunk: Buffer) => chunks.push(chunk));
       response.on('end', () => {
         request.destroy();
         const text = Buffer.concat(chunks).toString('utf8');
-        settle({ opened: false, status: response.statusCode ?? 0, body: text === '' ? undefined : JSON.parse(text) });
+        settle({
+          opened: false,
+          status: response.statusCode ?? 0,
+          body: text === '' ? undefined : JSON.parse(text),
+        });
       });
     });
     socket.once('error', (error) => {
@@ -66,8 +72,16 @@ export function connectWs(baseUrl: string, credentials: WsCredentials = {}): Pro
  */
 export function expectWsRefused(outcome: WsOutcome, status: number, code = 'UNAUTHORIZED'): void {
   if ('closeCode' in outcome) {
-    expect(outcome).toEqual({ opened: false, closeCode: 4000 + status, reason: expect.any(String) });
+    expect(outcome).toEqual({
+      opened: false,
+      closeCode: 4000 + status,
+      reason: expect.any(String),
+    });
     return;
   }
-  expect(outcome).toEqual({ opened: false, status, body: { success: false, error: expect.any(String), code } });
+  expect(outcome).toEqual({
+    opened: false,
+    status,
+    body: { success: false, error: expect.any(String), code },
+  });
 }

@@ -17,13 +17,27 @@ export interface RequestToSign {
   timestampMs?: number;
 }
 
-export function signedRequestText(wallet: string, request: RequestToSign, timestampMs: number): string {
+export function signedRequestText(
+  wallet: string,
+  request: RequestToSign,
+  timestampMs: number,
+): string {
   const digest = createHash('sha256').update(request.body).digest('hex');
-  return [`${SERVICE_NAME} Signed Request`, `Wallet: ${wallet.toLowerCase()}`, `RPC: ${request.rpc}`, `Body-SHA256: ${digest}`, `Timestamp: ${timestampMs}`].join('\n');
+  return [
+    `${SERVICE_NAME} Signed Request`,
+    `Wallet: ${wallet.toLowerCase()}`,
+    `RPC: ${request.rpc}`,
+    `Body-SHA256: ${digest}`,
+    `Timestamp: ${timestampMs}`,
+  ].join('\n');
 }
 
 /** The header value: `<timestamp_ms>.<signature>`. */
-export async function xSignature(signer: TestUser, request: RequestToSign, wallet = signer.address): Promise<string> {
+export async function xSignature(
+  signer: TestUser,
+  request: RequestToSign,
+  wallet = signer.address,
+): Promise<string> {
   const timestampMs = request.timestampMs ?? Date.now();
   return `${timestampMs}.${await signer.sign(signedRequestText(wallet, request, timestampMs))}`;
 }
@@ -36,7 +50,8 @@ export const SETUP_RECOVERY_RPC = '/service.v1.RecoveryService/SetupRecovery';
  * even when it holds its default, so the members holding one are dropped first.
  */
 function withoutDefaults(body: Record<string, unknown>): Record<string, unknown> {
-  const isDefault = (value: unknown) => value === 0 || value === '' || value === false || (Array.isArray(value) && value.length === 0);
+  const isDefault = (value: unknown) =>
+    value === 0 || value === '' || value === false || (Array.isArray(value) && value.length === 0);
   return Object.fromEntries(Object.entries(body).filter(([, value]) => !isDefault(value)));
 }
 
@@ -46,11 +61,26 @@ const encoderOf = (protoFile: string, service: string, method: string) => {
 };
 
 /** The protobuf encodings of the signature-gated requests (the REST body's members, snake_case). */
-export const encodeDeleteAccount = encoderOf('service/v1/profile.proto', 'service.v1.ProfileService', 'DeleteAccount');
-export const encodeSetupRecovery = encoderOf('service/v1/recovery.proto', 'service.v1.RecoveryService', 'SetupRecovery');
+export const encodeDeleteAccount = encoderOf(
+  'service/v1/profile.proto',
+  'service.v1.ProfileService',
+  'DeleteAccount',
+);
+export const encodeSetupRecovery = encoderOf(
+  'service/v1/recovery.proto',
+  'service.v1.RecoveryService',
+  'SetupRecovery',
+);
 
 /** POST /api/v1/delete-account with the caller's X-Signature of `body` (by default: confirming its own address). */
-export async function deleteAccountSigned(api: Api, session: SignedIn, body: Record<string, unknown> = { confirm: session.user.address }): Promise<Reply> {
-  const signature = await xSignature(session.user, { rpc: DELETE_ACCOUNT_RPC, body: encodeDeleteAccount(body) });
+export async function deleteAccountSigned(
+  api: Api,
+  session: SignedIn,
+  body: Record<string, unknown> = { confirm: session.user.address },
+): Promise<Reply> {
+  const signature = await xSignature(session.user, {
+    rpc: DELETE_ACCOUNT_RPC,
+    body: encodeDeleteAccount(body),
+  });
   return api.post('/api/v1/delete-account', body, { ...bearer(session), 'x-signature': signature });
 }

@@ -6,7 +6,10 @@
 import { createHash } from 'node:crypto';
 
 export function leadingZeroBits(message: string, nonce: string): number {
-  const digest = createHash('sha256').update(Buffer.from(message, 'utf8')).update(Buffer.from(nonce, 'utf8')).digest();
+  const digest = createHash('sha256')
+    .update(Buffer.from(message, 'utf8'))
+    .update(Buffer.from(nonce, 'utf8'))
+    .digest();
   let bits = 0;
   for (const byte of digest) {
     if (byte === 0) {

@@ -18,11 +18,17 @@ interface SignatureParts {
 export function splitSignature(signature: string): SignatureParts {
   const hex = signature.replace(/^0x/i, '');
   if (!/^[0-9a-fA-F]{130}$/.test(hex)) throw new Error(`not a 65-byte signature: ${signature}`);
-  return { r: BigInt(`0x${hex.slice(0, 64)}`), s: BigInt(`0x${hex.slice(64, 128)}`), v: Number.parseInt(hex.slice(128), 16) };
+  return {
+    r: BigInt(`0x${hex.slice(0, 64)}`),
+    s: BigInt(`0x${hex.slice(64, 128)}`),
+    v: Number.parseInt(hex.slice(128), 16),
+  };
 }
 
 /** The same signature in the spellings the contract says are one signature (check 5). */
-export function respellings(signature: string): Record<'uppercase hex' | 'without 0x' | 'v as recovery bit', string> {
+export function respellings(
+  signature: string,
+): Record<'uppercase hex' | 'without 0x' | 'v as recovery bit', string> {
   const hex = signature.slice(2);
   const { v } = splitSignature(signature);
   if (v !== 27 && v !== 28) throw new Error(`expected v 27 or 28 from ethers, got ${v}`);
@@ -39,9 +45,12 @@ export function respellings(signature: string): Record<'uppercase hex' | 'withou
  */
 export function recoverAllowingHighS(message: string, signature: string): string {
   const { r, s, v } = splitSignature(signature);
-  const recovered = new secp256k1.Signature(r, s, v - 27).recoverPublicKey(getBytes(hashMessage(message)));
+  const recovered = new secp256k1.Signature(r, s, v - 27).recoverPublicKey(
+    getBytes(hashMessage(message)),
+  );
   return computeAddress(hexlify(recovered.toBytes(false)));
 }
 
 /** Whether s is in the upper half of the curve order (the EIP-2 "high-S" form). */
-export const isHighS = (signature: string): boolean => splitSignature(signature).s > CURVE_ORDER / 2n;
+export const isHighS = (signature: string): boolean =>
+  splitSignature(signature).s > CURVE_ORDER / 2n;

@@ -11,9 +11,15 @@ import type { DocumentStore } from '../../src/platform/store/document-store.js';
 import { silentLogger } from './silent-logger.js';
 import type { TestService } from './start-service.js';
 
-export async function stopAndReadStore<T>(service: TestService, read: (store: DocumentStore) => Promise<T>): Promise<T> {
+export async function stopAndReadStore<T>(
+  service: TestService,
+  read: (store: DocumentStore) => Promise<T>,
+): Promise<T> {
   await service.stop({ keepData: true });
-  const store = await EmbeddedDocumentStore.open({ dataDir: service.dataDir, logger: silentLogger });
+  const store = await EmbeddedDocumentStore.open({
+    dataDir: service.dataDir,
+    logger: silentLogger,
+  });
   try {
     return await read(store);
   } finally {

@@ -18,7 +18,8 @@ export function specRoutes(): SpecRoute[] {
   const routes: SpecRoute[] = [];
   // Table rows: | METHOD | /path ... |, including "(also /api/...)" aliases in the path cell.
   for (const match of text.matchAll(new RegExp(`^\\| ${METHOD} \\| ([^|]+)\\|`, 'gm'))) {
-    for (const path of (match[2] as string).match(/\/[\w\-/{}]+/g) ?? []) routes.push({ method: match[1], path });
+    for (const path of (match[2] as string).match(/\/[\w\-/{}]+/g) ?? [])
+      routes.push({ method: match[1], path });
   }
   // The paragraph "Other routes that exist but only method and path are given ...".
   const other = /^Other routes that exist[^:]*:(.*)$/m.exec(text)?.[1] ?? '';

@@ -26,7 +26,10 @@ export interface TestService {
  * `dataDir` reuses a directory (a restart); `keepData` leaves it in place on stop, so that a
  * test can run an operator command on it and start again.
  */
-export async function startTestService(env: Record<string, string> = {}, options: { dataDir?: string; keepData?: boolean } = {}): Promise<TestService> {
+export async function startTestService(
+  env: Record<string, string> = {},
+  options: { dataDir?: string; keepData?: boolean } = {},
+): Promise<TestService> {
   const dataDir = options.dataDir ?? mkdtempSync(path.join(tmpdir(), 'svc-test-'));
   // Rate limits are off unless a test turns them on: most suites sign in many times from
   // 127.0.0.1, which the 5-per-minute sign-in bucket would refuse; test/limits proves them.
@@ -61,7 +64,8 @@ export async function startTestService(env: Record<string, string> = {}, options
     logs,
     stop(stopOptions = {}) {
       stopping ??= app.shutdown().then(() => {
-        if (!options.keepData && !stopOptions.keepData) rmSync(dataDir, { recursive: true, force: true });
+        if (!options.keepData && !stopOptions.keepData)
+          rmSync(dataDir, { recursive: true, force: true });
       });
       return stopping;
     },
@@ -73,7 +77,10 @@ export async function startTestService(env: Record<string, string> = {}, options
  * in memory, in-process shared state included, is gone), then runs `after` with what `before`
  * returned.
  */
-export async function acrossRestart<T>(before: (service: TestService) => Promise<T>, after: (service: TestService, carried: T) => Promise<void>): Promise<void> {
+export async function acrossRestart<T>(
+  before: (service: TestService) => Promise<T>,
+  after: (service: TestService, carried: T) => Promise<void>,
+): Promise<void> {
   const first = await startTestService({}, { keepData: true });
   let carried: T;
   try {

@@ -25,7 +25,11 @@ export type OpenStore = () => Promise<StoreUnderTest>;
 
 export async function openEmbeddedStore(): Promise<StoreUnderTest> {
   const dataDir = await mkdtemp(join(tmpdir(), 'store-under-test-'));
-  const store = await EmbeddedDocumentStore.open({ dataDir, logger: silentLogger, ttlSweepIntervalMs: 100 });
+  const store = await EmbeddedDocumentStore.open({
+    dataDir,
+    logger: silentLogger,
+    ttlSweepIntervalMs: 100,
+  });
   return {
     store,
     ttlGraceMs: 2_000,
@@ -38,7 +42,9 @@ export async function openEmbeddedStore(): Promise<StoreUnderTest> {
 
 export async function openMongoStore(mongodbUrl: string, purpose: string): Promise<StoreUnderTest> {
   const url = withDatabase(mongodbUrl, `${purpose}_${process.pid}_${Date.now()}`);
-  const store = await MongoDocumentStore.connect(url, { allowStandalone: process.env.MONGODB_ALLOW_STANDALONE === 'true' });
+  const store = await MongoDocumentStore.connect(url, {
+    allowStandalone: process.env.MONGODB_ALLOW_STANDALONE === 'true',
+  });
   return {
     store,
     ttlGraceMs: 130_000, // the server's TTL monitor runs every 60 s
@@ -62,13 +68,18 @@ export function withDatabase(mongodbUrl: string, database: string): string {
  * Defines the suite once per engine: `define(engine, open)`. `purpose` names the MongoDB
  * databases the run makes.
  */
-export function forEachStore(purpose: string, define: (engine: string, open: OpenStore) => void): void {
+export function forEachStore(
+  purpose: string,
+  define: (engine: string, open: OpenStore) => void,
+): void {
   define('embedded', openEmbeddedStore);
   const mongodbUrl = process.env.MONGODB_URL;
   if (mongodbUrl) {
     define('mongodb', () => openMongoStore(mongodbUrl, purpose));
   } else {
-    console.warn(`MONGODB_URL is not set: ${purpose} is NOT run against MongoDB (only the embedded engine).`);
+    console.warn(
+      `MONGODB_URL is not set: ${purpose} is NOT run against MongoDB (only the embedded engine).`,
+    );
     test.skip(`${purpose} on MongoDB (skipped: MONGODB_URL is not set)`, () => {});
   }
 }

@@ -14,10 +14,27 @@ export interface TemplateFields {
   serviceName?: string;
 }
 
-export const signInMessage = ({ address, timestampMs = Date.now(), serviceName = SERVICE_NAME }: TemplateFields) =>
-  [`${serviceName} Sign In`, '', `I confirm that I own this wallet and want to sign in to ${serviceName}.`, '', `Wallet: ${address}`, `Timestamp: ${timestampMs}`].join('\n');
+export const signInMessage = ({
+  address,
+  timestampMs = Date.now(),
+  serviceName = SERVICE_NAME,
+}: TemplateFields) =>
+  [
+    `${serviceName} Sign In`,
+    '',
+    `I confirm that I own this wallet and want to sign in to ${serviceName}.`,
+    '',
+    `Wallet: ${address}`,
+    `Timestamp: ${timestampMs}`,
+  ].join('\n');
 
-export const registrationMessage = ({ address, username = 'alice', displayName = 'Alice', timestampMs = Date.now(), serviceName = SERVICE_NAME }: TemplateFields) =>
+export const registrationMessage = ({
+  address,
+  username = 'alice',
+  displayName = 'Alice',
+  timestampMs = Date.now(),
+  serviceName = SERVICE_NAME,
+}: TemplateFields) =>
   [
     `${serviceName} Registration`,
     `I confirm that I own this wallet and want to register with ${serviceName}.`,
@@ -27,14 +44,27 @@ export const registrationMessage = ({ address, username = 'alice', displayName =
     `Timestamp: ${timestampMs}`,
   ].join('\n');
 
-export const shortRegistrationMessage = ({ address, username = 'alice', timestampMs = Date.now(), serviceName = SERVICE_NAME }: TemplateFields) =>
-  [`${serviceName} Registration`, `Wallet: ${address}`, `Username: ${username}`, `Timestamp: ${timestampMs}`].join('\n');
+export const shortRegistrationMessage = ({
+  address,
+  username = 'alice',
+  timestampMs = Date.now(),
+  serviceName = SERVICE_NAME,
+}: TemplateFields) =>
+  [
+    `${serviceName} Registration`,
+    `Wallet: ${address}`,
+    `Username: ${username}`,
+    `Timestamp: ${timestampMs}`,
+  ].join('\n');
 
 let counter = 0;
 
 export class TestUser {
   readonly wallet = Wallet.createRandom();
-  readonly username = `user_${process.pid}_${++counter}_${Math.floor(Math.random() * 1e6)}`.slice(0, 32);
+  readonly username = `user_${process.pid}_${++counter}_${Math.floor(Math.random() * 1e6)}`.slice(
+    0,
+    32,
+  );
 
   get address(): string {
     return this.wallet.address;
@@ -65,15 +95,25 @@ export interface SignedIn {
 }
 
 /** Registers (first call) or signs in a user over real HTTP and returns its tokens and cookies. */
-export async function signIn(baseUrl: string, user = new TestUser(), kind: 'register' | 'sign-in' = 'register', headers: Record<string, string> = {}): Promise<SignedIn> {
+export async function signIn(
+  baseUrl: string,
+  user = new TestUser(),
+  kind: 'register' | 'sign-in' = 'register',
+  headers: Record<string, string> = {},
+): Promise<SignedIn> {
   const response = await fetch(`${baseUrl}/api/v1/initialize`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...headers },
     body: JSON.stringify(await user.initializeBody(kind)),
   });
   const body = (await response.json()) as Record<string, string>;
-  if (response.status !== 200) throw new Error(`sign-in failed: ${response.status} ${JSON.stringify(body)}`);
-  const cookies = Object.fromEntries(response.headers.getSetCookie().map((line) => line.split(';')[0]!.split('=') as [string, string]));
+  if (response.status !== 200)
+    throw new Error(`sign-in failed: ${response.status} ${JSON.stringify(body)}`);
+  const cookies = Object.fromEntries(
+    response.headers
+      .getSetCookie()
+      .map((line) => line.split(';')[0]!.split('=') as [string, string]),
+  );
   return {
     user,
     accessToken: body.access_token!,

@@ -1,6 +1,11 @@
 /** Who holds which role: SubscribeChannel, UnsubscribeChannel, AddChannelAdmin and RemoveChannelAdmin. */
 import type { HandlerContext } from '@connectrpc/connect';
-import type { AddChannelAdminRequest, RemoveChannelAdminRequest, SubscribeChannelRequest, UnsubscribeChannelRequest } from '../../gen/service/v1/channels_pb.js';
+import type {
+  AddChannelAdminRequest,
+  RemoveChannelAdminRequest,
+  SubscribeChannelRequest,
+  UnsubscribeChannelRequest,
+} from '../../gen/service/v1/channels_pb.js';
 import type { AccountRepository } from '../../accounts/account-repository.js';
 import { requireExistingUser } from '../../accounts/existing-user.js';
 import { requireCaller } from '../../identity/auth/caller.js';
@@ -28,7 +33,8 @@ export interface MembershipHandlersDependencies {
 
 /** A wallet address that is not the channel owner's: 400 otherwise. */
 function otherThanOwner(address: string, channel: StoredChannel): string {
-  if (!isWalletAddress(address)) throw invalidArgument('address must be a wallet address (0x + 40 hex digits)');
+  if (!isWalletAddress(address))
+    throw invalidArgument('address must be a wallet address (0x + 40 hex digits)');
   const lower = address.toLowerCase();
   if (lower === channel.ownerAddress) throw invalidArgument('address is the owner');
   return lower;
@@ -41,7 +47,8 @@ export function membershipHandlers(deps: MembershipHandlersDependencies) {
     async subscribeChannel(request: SubscribeChannelRequest, context: HandlerContext) {
       const caller = requireCaller(context).address;
       const { channel, role } = await gate.existing(request.channelId, caller);
-      if (role) return { success: true, message: 'Already following', channel: channelView(channel, role) };
+      if (role)
+        return { success: true, message: 'Already following', channel: channelView(channel, role) };
       await membership.requireRoom(caller);
       await membership.join(channel._id, caller, 'subscriber');
       // A new follower starts with nothing unread: its read marker begins at the newest post.
@@ -54,7 +61,8 @@ export function membershipHandlers(deps: MembershipHandlersDependencies) {
     async unsubscribeChannel(request: UnsubscribeChannelRequest, context: HandlerContext) {
       const caller = requireCaller(context).address;
       const { channel, role } = await gate.visible(request.channelId, caller);
-      if (role === 'owner') throw permissionDenied('The owner cannot unsubscribe: delete the channel instead');
+      if (role === 'owner')
+        throw permissionDenied('The owner cannot unsubscribe: delete the channel instead');
       if (!role) return { success: true, message: 'Not subscribed' };
       await membership.leave(channel._id, caller, role);
       await deps.readMarkers.forget(channel._id, caller);
@@ -68,11 +76,16 @@ export function membershipHandlers(deps: MembershipHandlersDependencies) {
       await requireExistingUser(deps.accounts, address, 'address');
       const current = await members.find(channel._id, address);
       if (current?.role !== 'admin') {
-        if ((await members.admins(channel._id)).length >= MAX_ADMINS) throw conflict(`A channel has at most ${MAX_ADMINS} admins`);
+        if ((await members.admins(channel._id)).length >= MAX_ADMINS)
+          throw conflict(`A channel has at most ${MAX_ADMINS} admins`);
         if (!current) await membership.requireRoom(address);
         await membership.promote(channel._id, address);
       }
-      return { success: true, message: 'Admin added', adminAddresses: await adminAddresses(members, channel._id) };
+      return {
+        success: true,
+        message: 'Admin added',
+        adminAddresses: await adminAddresses(members, channel._id),
+      };
     },
 
     async removeChannelAdmin(request: RemoveChannelAdminRequest, context: HandlerContext) {
@@ -80,7 +93,11 @@ export function membershipHandlers(deps: MembershipHandlersDependencies) {
       const { channel } = await gate.allowed(request.channelId, caller, 'manage_admins');
       const address = otherThanOwner(request.address, channel);
       const demoted = await membership.demote(channel._id, address);
-      return { success: true, message: demoted ? 'Admin removed' : 'Not an admin', adminAddresses: await adminAddresses(members, channel._id) };
+      return {
+        success: true,
+        message: demoted ? 'Admin removed' : 'Not an admin',
+        adminAddresses: await adminAddresses(members, channel._id),
+      };
     },
   };
 }

@@ -1,6 +1,9 @@
 /** A channel's posts: PublishChannelPost (channel-posting.ts decides) and ListChannelPosts. */
 import type { HandlerContext } from '@connectrpc/connect';
-import type { ListChannelPostsRequest, PublishChannelPostRequest } from '../../gen/service/v1/channels_pb.js';
+import type {
+  ListChannelPostsRequest,
+  PublishChannelPostRequest,
+} from '../../gen/service/v1/channels_pb.js';
 import { requireCaller } from '../../identity/auth/caller.js';
 import { decodeCursor, pageSize } from '../../platform/api/page-cursor.js';
 import type { ChannelGate } from '../channel-access.js';
@@ -19,7 +22,12 @@ export function postHandlers(deps: PostHandlersDependencies) {
     async publishChannelPost(request: PublishChannelPostRequest, context: HandlerContext) {
       const caller = requireCaller(context).address;
       const { post, duplicate } = await deps.posting.publish(caller, request);
-      return { success: true, message: duplicate ? 'Already published' : 'Published', chatMessage: post, duplicate };
+      return {
+        success: true,
+        message: duplicate ? 'Already published' : 'Published',
+        chatMessage: post,
+        duplicate,
+      };
     },
 
     async listChannelPosts(request: ListChannelPostsRequest, context: HandlerContext) {
@@ -28,7 +36,12 @@ export function postHandlers(deps: PostHandlersDependencies) {
       const after = decodeCursor(request.cursor);
       const { channel } = await deps.gate.visible(request.channelId, caller);
       const page = await deps.posts.page(channel._id, limit, after);
-      return { success: true, message: `${page.items.length} posts`, posts: page.items.map(postView), nextCursor: page.nextCursor };
+      return {
+        success: true,
+        message: `${page.items.length} posts`,
+        posts: page.items.map(postView),
+        nextCursor: page.nextCursor,
+      };
     },
   };
 }

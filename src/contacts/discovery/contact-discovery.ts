@@ -27,7 +27,12 @@ export class ContactDiscovery {
     await this.quota.charge(caller, unique);
     const bound = await this.phoneAccounts.completedAmong(unique);
     const addresses = bound.map((binding) => binding._id);
-    const [live, blockers] = await Promise.all([this.accounts.liveAmong(addresses), this.blocks.blockersAmong(caller, addresses)]);
-    return bound.filter((binding) => live.has(binding._id) && !blockers.has(binding._id)).map((binding) => ({ phoneHash: binding.phoneHash, address: binding._id }));
+    const [live, blockers] = await Promise.all([
+      this.accounts.liveAmong(addresses),
+      this.blocks.blockersAmong(caller, addresses),
+    ]);
+    return bound
+      .filter((binding) => live.has(binding._id) && !blockers.has(binding._id))
+      .map((binding) => ({ phoneHash: binding.phoneHash, address: binding._id }));
   }
 }

@@ -24,7 +24,9 @@ const DISCOVERY_BUDGETS = 'discovery_budgets';
 /** Concurrent charges of one user are at most its per-minute burst; a few retries settle them. */
 const MAX_ATTEMPTS = 8;
 
-export const durableBudgetIndexes: IndexSpec[] = [{ collection: DISCOVERY_BUDGETS, name: 'full_again', key: { fullAt: 1 }, expireAfterSeconds: 0 }];
+export const durableBudgetIndexes: IndexSpec[] = [
+  { collection: DISCOVERY_BUDGETS, name: 'full_again', key: { fullAt: 1 }, expireAfterSeconds: 0 },
+];
 
 export interface BudgetDecision {
   readonly allowed: boolean;
@@ -51,15 +53,21 @@ export class DurableBudget {
       const record = await this.budgets.findOne({ _id: user });
       const from = Math.max(record?.fullAt.getTime() ?? nowMs, nowMs);
       const fullAt = from + spend;
-      if (fullAt - nowMs > this.windowMs) return { allowed: false, retryAfterMs: fullAt - nowMs - this.windowMs };
-      if (await this.replace(user, record, new Date(fullAt))) return { allowed: true, retryAfterMs: 0 };
+      if (fullAt - nowMs > this.windowMs)
+        return { allowed: false, retryAfterMs: fullAt - nowMs - this.windowMs };
+      if (await this.replace(user, record, new Date(fullAt)))
+        return { allowed: true, retryAfterMs: 0 };
     }
     throw unavailable('Contact discovery is busy: retry later');
   }
 
   /** Compare-and-set: false when another charge changed the record since it was read. */
   private async replace(user: string, read: SpentBudget | null, fullAt: Date): Promise<boolean> {
-    if (read) return (await this.budgets.updateOne({ _id: user, fullAt: read.fullAt }, { $set: { fullAt } })).matchedCount === 1;
+    if (read)
+      return (
+        (await this.budgets.updateOne({ _id: user, fullAt: read.fullAt }, { $set: { fullAt } }))
+          .matchedCount === 1
+      );
     try {
       await this.budgets.insertOne({ _id: user, fullAt });
       return true;

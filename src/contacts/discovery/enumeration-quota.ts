@@ -32,7 +32,8 @@ import type { DiscoverySettings } from '../../platform/config/settings.js';
 import { rateLimited } from '../../platform/errors/api-error.js';
 import type { SharedState } from '../../platform/shared-state/shared-state.js';
 
-const digest = (phoneHash: string) => createHash('sha256').update(phoneHash).digest('hex').slice(0, 16);
+const digest = (phoneHash: string) =>
+  createHash('sha256').update(phoneHash).digest('hex').slice(0, 16);
 
 export class EnumerationQuota {
   constructor(
@@ -43,7 +44,9 @@ export class EnumerationQuota {
 
   /** Charges `user` for the hashes it has not looked up before; 429 with Retry-After beyond the budget. */
   async charge(user: string, phoneHashes: readonly string[]): Promise<void> {
-    const keys = [...new Set(phoneHashes.map(digest))].map((each) => `discovery:seen:{${user}}:${each}`);
+    const keys = [...new Set(phoneHashes.map(digest))].map(
+      (each) => `discovery:seen:{${user}}:${each}`,
+    );
     const seen = await this.state.getMany(keys);
     const unseen = keys.filter((_, index) => seen[index] === null);
     if (unseen.length === 0) return;
@@ -57,7 +60,8 @@ export class EnumerationQuota {
       nowMs,
     });
     const decision = shared.allowed ? await this.durable.take(user, unseen.length, nowMs) : shared;
-    if (!decision.allowed) throw rateLimited(hashBudget, budgetWindowMs, decision.retryAfterMs, false);
+    if (!decision.allowed)
+      throw rateLimited(hashBudget, budgetWindowMs, decision.retryAfterMs, false);
     await Promise.all(unseen.map((key) => this.state.set(key, '1', { ttlMs: budgetWindowMs })));
   }
 }

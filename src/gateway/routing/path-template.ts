@@ -19,11 +19,13 @@ export type TemplateSegment =
 export class PathTemplateError extends Error {}
 
 export function parsePathTemplate(template: string): TemplateSegment[] {
-  if (!template.startsWith('/')) throw new PathTemplateError(`template must start with "/": ${template}`);
+  if (!template.startsWith('/'))
+    throw new PathTemplateError(`template must start with "/": ${template}`);
   if (template.length > 1 && template.endsWith('/')) {
     throw new PathTemplateError(`template must not end with "/": ${template}`);
   }
-  if (template.includes(':')) throw new PathTemplateError(`custom verbs are not supported: ${template}`);
+  if (template.includes(':'))
+    throw new PathTemplateError(`custom verbs are not supported: ${template}`);
   const segments: TemplateSegment[] = [];
   for (const raw of splitOutsideBraces(template.slice(1))) {
     segments.push(...parseSegment(raw, template));
@@ -49,7 +51,9 @@ function parseSegment(raw: string, template: string): TemplateSegment[] {
   }
   // Only whole-segment patterns are bound: `{name=*}` (one segment) or `{name=**}` (the rest).
   if (pattern !== '*' && pattern !== '**') {
-    throw new PathTemplateError(`variable patterns other than * and ** are not supported: ${template}`);
+    throw new PathTemplateError(
+      `variable patterns other than * and ** are not supported: ${template}`,
+    );
   }
   return [{ kind: 'variable', fieldPath, multi: pattern === '**' }];
 }
@@ -77,7 +81,9 @@ export function templateShape(segments: readonly TemplateSegment[]): string {
   return (
     '/' +
     segments
-      .map((s) => (s.kind === 'literal' ? s.value : s.kind === 'variable' ? '{}' : s.multi ? '**' : '*'))
+      .map((s) =>
+        s.kind === 'literal' ? s.value : s.kind === 'variable' ? '{}' : s.multi ? '**' : '*',
+      )
       .join('/')
   );
 }

@@ -35,7 +35,9 @@ export function buildRouteTable(services: readonly DescService[]): HttpRoute[] {
     for (const method of service.methods) {
       if (!hasOption(method, http)) continue;
       if (method.methodKind !== 'unary') {
-        throw new RouteTableError(`${method.parent.typeName}.${method.name}: REST routes need unary RPCs`);
+        throw new RouteTableError(
+          `${method.parent.typeName}.${method.name}: REST routes need unary RPCs`,
+        );
       }
       const rule = getOption(method, http);
       for (const binding of [rule, ...rule.additionalBindings]) {
@@ -51,16 +53,25 @@ function routesOfBinding(service: DescService, method: DescMethod, rule: HttpRul
   const [httpMethod, template] = methodAndTemplate(rule, method);
   const body = checkBody(rule.body, method);
   if (rule.responseBody !== '') {
-    throw new RouteTableError(`${method.parent.typeName}.${method.name}: response_body is not supported`);
+    throw new RouteTableError(
+      `${method.parent.typeName}.${method.name}: response_body is not supported`,
+    );
   }
   const base = { httpMethod, service, method, body };
   const versioned = template.startsWith(CURRENT.prefix + '/');
   // Paths outside /api (e.g. POST /errors) are not an API generation: they report the current one.
   const generation = !versioned && template.startsWith(LEGACY.prefix + '/') ? LEGACY : CURRENT;
-  const routes: HttpRoute[] = [{ ...base, template, segments: parsePathTemplate(template), generation }];
+  const routes: HttpRoute[] = [
+    { ...base, template, segments: parsePathTemplate(template), generation },
+  ];
   if (versioned) {
     const alias = LEGACY.prefix + template.slice(CURRENT.prefix.length);
-    routes.push({ ...base, template: alias, segments: parsePathTemplate(alias), generation: LEGACY });
+    routes.push({
+      ...base,
+      template: alias,
+      segments: parsePathTemplate(alias),
+      generation: LEGACY,
+    });
   }
   return routes;
 }
@@ -78,14 +89,18 @@ function methodAndTemplate(rule: HttpRule, method: DescMethod): [HttpMethod, str
     case 'delete':
       return ['DELETE', rule.pattern.value];
     default:
-      throw new RouteTableError(`${method.parent.typeName}.${method.name}: unsupported http pattern`);
+      throw new RouteTableError(
+        `${method.parent.typeName}.${method.name}: unsupported http pattern`,
+      );
   }
 }
 
 /** A body bound to one field is legal in google.api.http but unused here: refuse rather than half-support it. */
 function checkBody(body: string, method: DescMethod): '*' | '' {
   if (body === '' || body === '*') return body;
-  throw new RouteTableError(`${method.parent.typeName}.${method.name}: body must be "*" or absent, not "${body}"`);
+  throw new RouteTableError(
+    `${method.parent.typeName}.${method.name}: body must be "*" or absent, not "${body}"`,
+  );
 }
 
 function assertNoConflicts(routes: readonly HttpRoute[]): void {
@@ -94,7 +109,9 @@ function assertNoConflicts(routes: readonly HttpRoute[]): void {
     const key = `${route.httpMethod} ${route.template.replace(/\{[^}]*\}/g, '{}')}`;
     const other = seen.get(key);
     if (other) {
-      throw new RouteTableError(`${key} is bound to both ${other.method.name} and ${route.method.name}`);
+      throw new RouteTableError(
+        `${key} is bound to both ${other.method.name} and ${route.method.name}`,
+      );
     }
     seen.set(key, route);
   }

@@ -86,13 +86,17 @@ export class Router {
       if (found) return found;
     }
     if (node.single) {
-      const bound = node.single.fieldPath ? [...variables, [node.single.fieldPath, segment] as [string, string]] : variables;
+      const bound = node.single.fieldPath
+        ? [...variables, [node.single.fieldPath, segment] as [string, string]]
+        : variables;
       const found = this.walk(node.single.node, segments, index + 1, bound);
       if (found) return found;
     }
     if (node.rest) {
       const remainder = segments.slice(index).join('/');
-      const bound = node.rest.fieldPath ? [...variables, [node.rest.fieldPath, remainder] as [string, string]] : variables;
+      const bound = node.rest.fieldPath
+        ? [...variables, [node.rest.fieldPath, remainder] as [string, string]]
+        : variables;
       return { routes: node.rest.routes, variables: bound };
     }
     return undefined;

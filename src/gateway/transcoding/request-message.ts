@@ -42,7 +42,12 @@ function bodyObject(body: JsonValue | undefined): JsonObject {
   return { ...body };
 }
 
-function applyQuery(schema: DescMessage, json: JsonObject, query: URLSearchParams, bound: Set<string>): void {
+function applyQuery(
+  schema: DescMessage,
+  json: JsonObject,
+  query: URLSearchParams,
+  bound: Set<string>,
+): void {
   for (const key of new Set(query.keys())) {
     const path = key.split('.');
     const top = findField(schema, path[0] as string);

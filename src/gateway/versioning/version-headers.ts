@@ -6,7 +6,11 @@
 import { CURRENT, LEGACY } from '../../platform/api/api-versions.js';
 import type { ApiGeneration } from '../../platform/api/api-versions.js';
 
-export function versionHeaders(generation: ApiGeneration, path: string, sunset: Date): [string, string][] {
+export function versionHeaders(
+  generation: ApiGeneration,
+  path: string,
+  sunset: Date,
+): [string, string][] {
   const headers: [string, string][] = [
     ['X-API-Version', generation.version],
     ['X-API-Stability', generation.stability],
@@ -24,5 +28,7 @@ export function versionHeaders(generation: ApiGeneration, path: string, sunset: 
 
 /** The generation a path belongs to, for responses produced before routing (404, 413). */
 export function generationOfPath(path: string): ApiGeneration {
-  return path.startsWith(LEGACY.prefix + '/') && !path.startsWith(CURRENT.prefix + '/') ? LEGACY : CURRENT;
+  return path.startsWith(LEGACY.prefix + '/') && !path.startsWith(CURRENT.prefix + '/')
+    ? LEGACY
+    : CURRENT;
 }

@@ -39,7 +39,8 @@ export function createHealthService(check: HealthCheck): ServiceImpl<typeof Heal
   return {
     async check(request) {
       const state = await stateOf(request.service);
-      if (state === 'SERVICE_UNKNOWN') throw new ConnectError(`unknown service "${request.service}"`, Code.NotFound);
+      if (state === 'SERVICE_UNKNOWN')
+        throw new ConnectError(`unknown service "${request.service}"`, Code.NotFound);
       return response(state);
     },
 
@@ -50,7 +51,9 @@ export function createHealthService(check: HealthCheck): ServiceImpl<typeof Heal
         if (state !== last) yield response(state);
         last = state;
         // Rejects when the call ends; the loop condition then stops the stream.
-        await delay(WATCH_INTERVAL_MS, undefined, { signal: context.signal }).catch(() => undefined);
+        await delay(WATCH_INTERVAL_MS, undefined, { signal: context.signal }).catch(
+          () => undefined,
+        );
       }
     },
 

@@ -8,7 +8,10 @@ import { create } from '@bufbuild/protobuf';
 import type { DescFile, MessageInitShape } from '@bufbuild/protobuf';
 import { Code } from '@connectrpc/connect';
 import { ServerReflectionResponseSchema } from '../../gen/grpc/reflection/v1/reflection_pb.js';
-import type { ServerReflectionRequest, ServerReflectionResponse } from '../../gen/grpc/reflection/v1/reflection_pb.js';
+import type {
+  ServerReflectionRequest,
+  ServerReflectionResponse,
+} from '../../gen/grpc/reflection/v1/reflection_pb.js';
 import type { DescriptorIndex } from './descriptor-index.js';
 
 type MessageResponse = MessageInitShape<typeof ServerReflectionResponseSchema>['messageResponse'];
@@ -32,7 +35,10 @@ function messageResponse(
 ): MessageResponse {
   switch (request.case) {
     case 'listServices':
-      return { case: 'listServicesResponse', value: { service: serviceNames.map((name) => ({ name })) } };
+      return {
+        case: 'listServicesResponse',
+        value: { service: serviceNames.map((name) => ({ name })) },
+      };
     case 'fileByFilename':
       return files(index, index.fileByName(request.value), `file ${request.value}`);
     case 'fileContainingSymbol':
@@ -45,7 +51,10 @@ function messageResponse(
     case 'allExtensionNumbersOfType': {
       const numbers = index.extensionNumbers(request.value);
       if (!numbers) return notFound(`type ${request.value}`);
-      return { case: 'allExtensionNumbersResponse', value: { baseTypeName: request.value, extensionNumber: numbers } };
+      return {
+        case: 'allExtensionNumbersResponse',
+        value: { baseTypeName: request.value, extensionNumber: numbers },
+      };
     }
     case undefined:
       return {
@@ -57,9 +66,15 @@ function messageResponse(
 
 function files(index: DescriptorIndex, file: DescFile | undefined, what: string): MessageResponse {
   if (!file) return notFound(what);
-  return { case: 'fileDescriptorResponse', value: { fileDescriptorProto: index.withDependencies(file) } };
+  return {
+    case: 'fileDescriptorResponse',
+    value: { fileDescriptorProto: index.withDependencies(file) },
+  };
 }
 
 function notFound(what: string): MessageResponse {
-  return { case: 'errorResponse', value: { errorCode: Code.NotFound, errorMessage: `${what} not found` } };
+  return {
+    case: 'errorResponse',
+    value: { errorCode: Code.NotFound, errorMessage: `${what} not found` },
+  };
 }

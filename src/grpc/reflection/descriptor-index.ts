@@ -4,7 +4,14 @@
  * dependencies (a client needs all of them to build the descriptors).
  */
 import { createFileRegistry, toBinary } from '@bufbuild/protobuf';
-import type { DescEnum, DescExtension, DescFile, DescMessage, DescService, FileRegistry } from '@bufbuild/protobuf';
+import type {
+  DescEnum,
+  DescExtension,
+  DescFile,
+  DescMessage,
+  DescService,
+  FileRegistry,
+} from '@bufbuild/protobuf';
 import { FileDescriptorProtoSchema } from '@bufbuild/protobuf/wkt';
 import type { FileDescriptorSet } from '@bufbuild/protobuf/wkt';
 
@@ -39,7 +46,8 @@ export class DescriptorIndex {
     if (!this.registry.getMessage(extendee)) return undefined;
     const numbers: number[] = [];
     for (const desc of this.registry) {
-      if (desc.kind === 'extension' && desc.extendee.typeName === extendee) numbers.push(desc.number);
+      if (desc.kind === 'extension' && desc.extendee.typeName === extendee)
+        numbers.push(desc.number);
     }
     return numbers;
   }
@@ -69,7 +77,10 @@ export class DescriptorIndex {
 function symbolsOf(desc: DescMessage | DescEnum | DescExtension | DescService): string[] {
   switch (desc.kind) {
     case 'message':
-      return [desc.typeName, ...[...desc.fields, ...desc.oneofs].map((member) => `${desc.typeName}.${member.name}`)];
+      return [
+        desc.typeName,
+        ...[...desc.fields, ...desc.oneofs].map((member) => `${desc.typeName}.${member.name}`),
+      ];
     case 'enum': {
       // Enum values are scoped like their enum, not inside it (C++ scoping rules).
       const scope = desc.typeName.slice(0, desc.typeName.length - desc.name.length);

@@ -33,20 +33,32 @@ export function createReflectionServices(
   serviceNames: readonly string[] = reflectedServiceNames,
 ): ReflectionServices {
   const index = new DescriptorIndex(descriptorSet);
-  const answer = (request: v1.ServerReflectionRequest) => answerRequest(index, serviceNames, request);
+  const answer = (request: v1.ServerReflectionRequest) =>
+    answerRequest(index, serviceNames, request);
   return {
     v1: { serverReflectionInfo: (requests) => answerEach(requests, answer) },
     v1alpha: {
       serverReflectionInfo: (requests) =>
         answerEach(requests, (request) => {
-          const asV1 = convert(v1alpha.ServerReflectionRequestSchema, v1.ServerReflectionRequestSchema, request);
-          return convert(v1.ServerReflectionResponseSchema, v1alpha.ServerReflectionResponseSchema, answer(asV1));
+          const asV1 = convert(
+            v1alpha.ServerReflectionRequestSchema,
+            v1.ServerReflectionRequestSchema,
+            request,
+          );
+          return convert(
+            v1.ServerReflectionResponseSchema,
+            v1alpha.ServerReflectionResponseSchema,
+            answer(asV1),
+          );
         }),
     },
   };
 }
 
-async function* answerEach<I, O>(requests: AsyncIterable<I>, answer: (request: I) => O): AsyncGenerator<O> {
+async function* answerEach<I, O>(
+  requests: AsyncIterable<I>,
+  answer: (request: I) => O,
+): AsyncGenerator<O> {
   for await (const request of requests) yield answer(request);
 }
 

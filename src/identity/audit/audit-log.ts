@@ -38,7 +38,12 @@ export const AUDIT_LOG = 'audit_log';
 const RETENTION_DAYS = 180;
 
 export const auditIndexes: IndexSpec[] = [
-  { collection: AUDIT_LOG, name: 'retention', key: { at: 1 }, expireAfterSeconds: RETENTION_DAYS * 24 * 3600 },
+  {
+    collection: AUDIT_LOG,
+    name: 'retention',
+    key: { at: 1 },
+    expireAfterSeconds: RETENTION_DAYS * 24 * 3600,
+  },
   { collection: AUDIT_LOG, name: 'by_address', key: { address: 1, at: -1 } },
 ];
 
@@ -49,12 +54,25 @@ export class AuditLog {
     this.entries = store.collection<AuditEntry>(AUDIT_LOG);
   }
 
-  async record(call: Pick<CallInfo, 'clientIp' | 'requestId'>, event: AuditEvent, fields: { address?: string; sessionId?: string; detail?: string } = {}): Promise<void> {
-    await this.entries.insertOne({ at: new Date(), event, ip: call.clientIp, requestId: call.requestId, ...fields });
+  async record(
+    call: Pick<CallInfo, 'clientIp' | 'requestId'>,
+    event: AuditEvent,
+    fields: { address?: string; sessionId?: string; detail?: string } = {},
+  ): Promise<void> {
+    await this.entries.insertOne({
+      at: new Date(),
+      event,
+      ip: call.clientIp,
+      requestId: call.requestId,
+      ...fields,
+    });
   }
 
   /** Newest first; for operators and tests. */
-  list(filter: Partial<Pick<AuditEntry, 'address' | 'event'>> = {}, limit = 100): Promise<AuditEntry[]> {
+  list(
+    filter: Partial<Pick<AuditEntry, 'address' | 'event'>> = {},
+    limit = 100,
+  ): Promise<AuditEntry[]> {
     return this.entries.find(filter, { sort: { at: -1 }, limit });
   }
 }

@@ -25,11 +25,17 @@ import type { Caller } from './caller.js';
 import { readCookie } from './cookies.js';
 import { checkCsrfToken, csrfTokenRequired } from './csrf.js';
 import type { RequestSignatures } from './request-signatures.js';
-import { MFA_PENDING_METHODS, looksLikeMfaToken, mfaPendingCallerKey } from './mfa-pending-caller.js';
+import {
+  MFA_PENDING_METHODS,
+  looksLikeMfaToken,
+  mfaPendingCallerKey,
+} from './mfa-pending-caller.js';
 import type { MfaPendingCaller } from './mfa-pending-caller.js';
 
 /** Verifies an access token (signature, type, audience, expiry); throws a 401 ConnectError otherwise. */
-export type AccessTokenVerifier = (token: string) => Promise<{ address: string; sessionId: string; tokenId: string; expiresAt: Date }>;
+export type AccessTokenVerifier = (
+  token: string,
+) => Promise<{ address: string; sessionId: string; tokenId: string; expiresAt: Date }>;
 
 export interface AuthenticationDependencies {
   readonly verifyAccessToken: AccessTokenVerifier;
@@ -88,21 +94,29 @@ function authenticateCall(deps: AuthenticationDependencies): RpcMiddleware {
     if (caller) {
       context.values.set(callerKey, caller);
       if (rule?.permission) await requirePermission(deps, caller, rule.permission, method);
-      if (rule?.signatureRequired) await deps.requestSignatures.require(caller.address, method, request, context);
+      if (rule?.signatureRequired)
+        await deps.requestSignatures.require(caller.address, method, request, context);
     }
     dropForeignWalletHeader(context, caller);
     return next();
   };
 }
 
-async function fromCredentials(deps: AuthenticationDependencies, context: HandlerContext, optional: boolean): Promise<Caller | undefined> {
+async function fromCredentials(
+  deps: AuthenticationDependencies,
+  context: HandlerContext,
+  optional: boolean,
+): Promise<Caller | undefined> {
   const authorization = requestHeaderOf(context, 'authorization');
   if (authorization !== null) return fromBearer(deps, authorization);
   return fromCookie(deps, context, !optional);
 }
 
 /** The MFA-pending caller when the Bearer token is an `mfa_token`; undefined for any other credential. */
-async function fromMfaToken(deps: AuthenticationDependencies, context: HandlerContext): Promise<MfaPendingCaller | undefined> {
+async function fromMfaToken(
+  deps: AuthenticationDependencies,
+  context: HandlerContext,
+): Promise<MfaPendingCaller | undefined> {
   const token = bearerToken(requestHeaderOf(context, 'authorization'));
   return token !== undefined && looksLikeMfaToken(token) ? deps.verifyMfaToken(token) : undefined;
 }
@@ -111,19 +125,35 @@ async function fromMfaToken(deps: AuthenticationDependencies, context: HandlerCo
 const bearerToken = (authorization: string | null): string | undefined =>
   authorization === null ? undefined : /^Bearer ([A-Za-z0-9._~+/=-]+)$/i.exec(authorization)?.[1];
 
-async function fromBearer(deps: AuthenticationDependencies, authorization: string): Promise<Caller> {
+async function fromBearer(
+  deps: AuthenticationDependencies,
+  authorization: string,
+): Promise<Caller> {
   const bearer = bearerToken(authorization);
-  if (bearer === undefined) throw unauthenticated('The Authorization header must be "Bearer <access token>"');
+  if (bearer === undefined)
+    throw unauthenticated('The Authorization header must be "Bearer <access token>"');
   const token = await deps.verifyAccessToken(bearer);
   const status = await deps.revocations.status(token.sessionId, token.tokenId);
   // Shared state that cannot vouch (rebuilding after a Redis loss) is no proof of life: the store is.
-  const ended = status === 'ended' || (status === 'unknown' && !(await deps.sessions.findActive(token.sessionId)));
-  if (ended || !(await deps.sessions.touch(token.sessionId))) throw unauthenticated('The session has ended');
-  return { address: token.address, sessionId: token.sessionId, via: 'bearer', accessToken: { id: token.tokenId, expiresAt: token.expiresAt } };
+  const ended =
+    status === 'ended' ||
+    (status === 'unknown' && !(await deps.sessions.findActive(token.sessionId)));
+  if (ended || !(await deps.sessions.touch(token.sessionId)))
+    throw unauthenticated('The session has ended');
+  return {
+    address: token.address,
+    sessionId: token.sessionId,
+    via: 'bearer',
+    accessToken: { id: token.tokenId, expiresAt: token.expiresAt },
+  };
 }
 
 /** With `required`, a missing cookie is a 401; a cookie that is present but invalid always is. */
-async function fromCookie(deps: AuthenticationDependencies, context: HandlerContext, required: boolean): Promise<Caller | undefined> {
+async function fromCookie(
+  deps: AuthenticationDependencies,
+  context: HandlerContext,
+  required: boolean,
+): Promise<Caller | undefined> {
   const value = readCookie(context, SESSION_COOKIE);
   if (value === undefined || value === '') {
     if (required) throw unauthenticated('Authentication required');
@@ -136,14 +166,23 @@ async function fromCookie(deps: AuthenticationDependencies, context: HandlerCont
   return { address: session.address, sessionId: session._id, via: 'cookie' };
 }
 
-async function requirePermission(deps: AuthenticationDependencies, caller: Caller, permission: string, method: DescMethod): Promise<void> {
+async function requirePermission(
+  deps: AuthenticationDependencies,
+  caller: Caller,
+  permission: string,
+  method: DescMethod,
+): Promise<void> {
   const account = await deps.accounts.find(caller.address);
   if (!account?.permissions.includes(permission)) {
     throw permissionDenied(`${method.name} requires the permission ${permission}`);
   }
 }
 
-function dropForeignWalletHeader(context: HandlerContext, caller: Pick<Caller, 'address'> | undefined): void {
+function dropForeignWalletHeader(
+  context: HandlerContext,
+  caller: Pick<Caller, 'address'> | undefined,
+): void {
   const claimed = requestHeaderOf(context, WALLET_HEADER);
-  if (claimed !== null && claimed.toLowerCase() !== caller?.address) context.requestHeader.delete(WALLET_HEADER);
+  if (claimed !== null && claimed.toLowerCase() !== caller?.address)
+    context.requestHeader.delete(WALLET_HEADER);
 }

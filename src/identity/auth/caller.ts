@@ -16,7 +16,9 @@ export interface Caller {
   readonly accessToken?: { readonly id: string; readonly expiresAt: Date };
 }
 
-export const callerKey = createContextKey<Caller | undefined>(undefined, { description: 'authenticated caller' });
+export const callerKey = createContextKey<Caller | undefined>(undefined, {
+  description: 'authenticated caller',
+});
 
 /** The caller, for RPCs that require authentication (the middleware has already enforced it). */
 export function requireCaller(context: HandlerContext): Caller {
@@ -26,4 +28,5 @@ export function requireCaller(context: HandlerContext): Caller {
 }
 
 /** The caller if the (public) RPC was called with credentials. */
-export const optionalCaller = (context: HandlerContext): Caller | undefined => context.values.get(callerKey);
+export const optionalCaller = (context: HandlerContext): Caller | undefined =>
+  context.values.get(callerKey);

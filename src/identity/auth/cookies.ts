@@ -20,15 +20,32 @@ export function readCookie(context: HandlerContext, name: string): string | unde
   return header ? parseCookie(header)[name] : undefined;
 }
 
-export function setSessionCookies(context: HandlerContext, policy: CookiePolicy, cookieValue: string, csrfToken: string): void {
-  context.responseHeader.append('set-cookie', sessionCookie(policy, cookieValue, policy.maxAgeSeconds));
+export function setSessionCookies(
+  context: HandlerContext,
+  policy: CookiePolicy,
+  cookieValue: string,
+  csrfToken: string,
+): void {
+  context.responseHeader.append(
+    'set-cookie',
+    sessionCookie(policy, cookieValue, policy.maxAgeSeconds),
+  );
   setCsrfCookie(context, policy, csrfToken);
 }
 
-export function setCsrfCookie(context: HandlerContext, policy: CookiePolicy, csrfToken: string): void {
+export function setCsrfCookie(
+  context: HandlerContext,
+  policy: CookiePolicy,
+  csrfToken: string,
+): void {
   context.responseHeader.append(
     'set-cookie',
-    stringifySetCookie(CSRF_COOKIE, csrfToken, { path: '/', secure: policy.secure, sameSite: policy.sameSite, maxAge: policy.maxAgeSeconds }),
+    stringifySetCookie(CSRF_COOKIE, csrfToken, {
+      path: '/',
+      secure: policy.secure,
+      sameSite: policy.sameSite,
+      maxAge: policy.maxAgeSeconds,
+    }),
   );
 }
 
@@ -36,10 +53,21 @@ export function clearSessionCookies(context: HandlerContext, policy: CookiePolic
   context.responseHeader.append('set-cookie', sessionCookie(policy, '', 0));
   context.responseHeader.append(
     'set-cookie',
-    stringifySetCookie(CSRF_COOKIE, '', { path: '/', secure: policy.secure, sameSite: policy.sameSite, maxAge: 0 }),
+    stringifySetCookie(CSRF_COOKIE, '', {
+      path: '/',
+      secure: policy.secure,
+      sameSite: policy.sameSite,
+      maxAge: 0,
+    }),
   );
 }
 
 function sessionCookie(policy: CookiePolicy, value: string, maxAge: number): string {
-  return stringifySetCookie(SESSION_COOKIE, value, { path: '/', httpOnly: true, secure: policy.secure, sameSite: policy.sameSite, maxAge });
+  return stringifySetCookie(SESSION_COOKIE, value, {
+    path: '/',
+    httpOnly: true,
+    secure: policy.secure,
+    sameSite: policy.sameSite,
+    maxAge,
+  });
 }

@@ -17,13 +17,17 @@ export const CSRF_TOKEN_INVALID = 'CSRF_TOKEN_INVALID';
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /** Whether a cookie-authenticated call with this HTTP method needs the CSRF token (gRPC calls are POSTs). */
-export const csrfTokenRequired = (httpMethod: string): boolean => !SAFE_METHODS.has(httpMethod.toUpperCase());
+export const csrfTokenRequired = (httpMethod: string): boolean =>
+  !SAFE_METHODS.has(httpMethod.toUpperCase());
 
 /** Throws the 403 unless the header equals the cookie and the session's token. */
 export function checkCsrfToken(context: HandlerContext, csrfTokenHash: string): void {
   const header = requestHeaderOf(context, 'x-csrf-token');
   const cookie = readCookie(context, CSRF_COOKIE);
   if (!header || header !== cookie || !matchesHash(header, csrfTokenHash)) {
-    throw permissionDenied('A valid X-CSRF-Token header is required for this request', CSRF_TOKEN_INVALID);
+    throw permissionDenied(
+      'A valid X-CSRF-Token header is required for this request',
+      CSRF_TOKEN_INVALID,
+    );
   }
 }

@@ -22,7 +22,9 @@ export interface MfaPendingCaller {
   readonly tokenId: string;
 }
 
-export const mfaPendingCallerKey = createContextKey<MfaPendingCaller | undefined>(undefined, { description: 'MFA-pending caller' });
+export const mfaPendingCallerKey = createContextKey<MfaPendingCaller | undefined>(undefined, {
+  description: 'MFA-pending caller',
+});
 
 /** True when the Bearer token says it is an MFA-pending token (its `typ`); it is verified separately. */
 export function looksLikeMfaToken(token: string): boolean {

@@ -30,9 +30,18 @@ export class RequestSignatures {
   ) {}
 
   /** Throws 401 unless the call carries a fresh, unspent signature of itself by `wallet`. */
-  async require(wallet: string, method: DescMethod, request: unknown, context: HandlerContext): Promise<void> {
+  async require(
+    wallet: string,
+    method: DescMethod,
+    request: unknown,
+    context: HandlerContext,
+  ): Promise<void> {
     const header = parseSignatureHeader(requestHeaderOf(context, SIGNATURE_HEADER) ?? '');
-    if (!header) throw unauthenticated('This operation needs an X-Signature header: <timestamp_ms>.<signature>', 'SIGNATURE_REQUIRED');
+    if (!header)
+      throw unauthenticated(
+        'This operation needs an X-Signature header: <timestamp_ms>.<signature>',
+        'SIGNATURE_REQUIRED',
+      );
     const verified = await verifySignedRequest(
       {
         serviceName: this.serviceName,
@@ -46,10 +55,15 @@ export class RequestSignatures {
       header.signature,
       this.signers,
     );
-    if (!verified.ok) throw unauthenticated('X-Signature is not the wallet signature of this request');
+    if (!verified.ok)
+      throw unauthenticated('X-Signature is not the wallet signature of this request');
     if (Math.abs(Date.now() - header.timestampMs) > SIGN_IN_TOLERANCE_MS) {
-      throw unauthenticated('The X-Signature timestamp is more than 5 minutes from server time', 'EXPIRED_SIGNATURE');
+      throw unauthenticated(
+        'The X-Signature timestamp is more than 5 minutes from server time',
+        'EXPIRED_SIGNATURE',
+      );
     }
-    if (!(await this.spentSignatures.spend(verified.replayKey))) throw unauthenticated('This signature was already used', 'REPLAY_DETECTED');
+    if (!(await this.spentSignatures.spend(verified.replayKey)))
+      throw unauthenticated('This signature was already used', 'REPLAY_DETECTED');
   }
 }

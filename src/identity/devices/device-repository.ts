@@ -44,11 +44,19 @@ export class DeviceRepository {
 
   /** The device after the update; null when the account has no such device. */
   update(address: string, deviceId: string, fields: DeviceFields): Promise<Device | null> {
-    return this.devices.findOneAndUpdate({ _id: deviceId, address }, { $set: fields }, { returnDocument: 'after' });
+    return this.devices.findOneAndUpdate(
+      { _id: deviceId, address },
+      { $set: fields },
+      { returnDocument: 'after' },
+    );
   }
 
   /** The account's devices, most recently seen first. */
-  list(address: string, limit: number, after: CursorPosition | undefined): Promise<NewestFirstPage<Device>> {
+  list(
+    address: string,
+    limit: number,
+    after: CursorPosition | undefined,
+  ): Promise<NewestFirstPage<Device>> {
     return newestFirstPage(this.devices, { address }, 'lastSeenAt', limit, after);
   }
 

@@ -17,5 +17,11 @@ export const PLATFORMS: readonly Device['platform'][] = ['ios', 'android', 'web'
 export const deviceIndexes: IndexSpec[] = [
   { collection: DEVICES, name: 'by_address', key: { address: 1, lastSeenAt: -1 } },
   // A push token reaches one device only; partial, because most devices have none.
-  { collection: DEVICES, name: 'push_token_unique', key: { pushToken: 1 }, unique: true, partialFilterExpression: { pushToken: { $type: 'string' } } },
+  {
+    collection: DEVICES,
+    name: 'push_token_unique',
+    key: { pushToken: 1 },
+    unique: true,
+    partialFilterExpression: { pushToken: { $type: 'string' } },
+  },
 ];

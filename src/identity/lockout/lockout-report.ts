@@ -9,17 +9,26 @@ import { lockedOut } from '../../platform/errors/api-error.js';
 export type LockoutTarget = readonly [kind: LockoutKind, id: string];
 
 /** `429 LOCKED_OUT` with Retry-After when any of the targets is locked. */
-export async function refuseWhileLocked(lockouts: Lockouts, targets: readonly LockoutTarget[]): Promise<void> {
+export async function refuseWhileLocked(
+  lockouts: Lockouts,
+  targets: readonly LockoutTarget[],
+): Promise<void> {
   const remaining = await Promise.all(targets.map(([kind, id]) => lockouts.remainingMs(kind, id)));
   const longest = Math.max(0, ...remaining);
   if (longest > 0) throw lockedOut(longest);
 }
 
-export async function recordFailures(lockouts: Lockouts, targets: readonly LockoutTarget[]): Promise<void> {
+export async function recordFailures(
+  lockouts: Lockouts,
+  targets: readonly LockoutTarget[],
+): Promise<void> {
   await Promise.all(targets.map(([kind, id]) => lockouts.recordFailure(kind, id)));
 }
 
-export async function recordSuccesses(lockouts: Lockouts, targets: readonly LockoutTarget[]): Promise<void> {
+export async function recordSuccesses(
+  lockouts: Lockouts,
+  targets: readonly LockoutTarget[],
+): Promise<void> {
   await Promise.all(targets.map(([kind, id]) => lockouts.recordSuccess(kind, id)));
 }
 

@@ -40,7 +40,10 @@ export class Lockouts {
   /** Failures counted toward the next lock (a lock resets them), and the time until the current lock ends. */
   async status(kind: LockoutKind, id: string): Promise<{ failures: number; remainingMs: number }> {
     if (!this.enabled) return { failures: 0, remainingMs: 0 };
-    const [failures, remainingMs] = await Promise.all([this.sharedState.get(keys(kind, id).failures), this.remainingMs(kind, id)]);
+    const [failures, remainingMs] = await Promise.all([
+      this.sharedState.get(keys(kind, id).failures),
+      this.remainingMs(kind, id),
+    ]);
     return { failures: failures === null ? 0 : Number(failures), remainingMs };
   }
 
@@ -75,7 +78,11 @@ export class Lockouts {
   async clear(kind: LockoutKind, id: string): Promise<boolean> {
     const k = keys(kind, id);
     const wasLocked = (await this.remainingMs(kind, id)) > 0;
-    await Promise.all([this.sharedState.delete(k.lock), this.sharedState.delete(k.failures), this.sharedState.delete(k.level)]);
+    await Promise.all([
+      this.sharedState.delete(k.lock),
+      this.sharedState.delete(k.failures),
+      this.sharedState.delete(k.level),
+    ]);
     return wasLocked;
   }
 }

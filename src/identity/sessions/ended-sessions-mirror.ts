@@ -15,8 +15,13 @@ export function endedSessionsMirror(store: DocumentStore, revocations: Revocatio
     name: 'ended_sessions',
     async restore() {
       const since = new Date(Date.now() - revocations.accessTokenLifetimeMs);
-      const ended = await sessions.find({ endedAt: { $gt: since } }, { projection: { _id: 1, endedAt: 1 } });
-      await Promise.all(ended.map((session) => revocations.restoreEnded(session._id, session.endedAt!)));
+      const ended = await sessions.find(
+        { endedAt: { $gt: since } },
+        { projection: { _id: 1, endedAt: 1 } },
+      );
+      await Promise.all(
+        ended.map((session) => revocations.restoreEnded(session._id, session.endedAt!)),
+      );
       return ended.length;
     },
   };

@@ -19,7 +19,11 @@ export class RefreshTokenRepository {
 
   /** Marks the token used; the record as it was before, or null when it is unknown or was already used. */
   exchange(tokenId: string): Promise<RefreshTokenRecord | null> {
-    return this.tokens.findOneAndUpdate({ _id: tokenId, usedAt: null }, { $set: { usedAt: new Date() } }, { returnDocument: 'before' });
+    return this.tokens.findOneAndUpdate(
+      { _id: tokenId, usedAt: null },
+      { $set: { usedAt: new Date() } },
+      { returnDocument: 'before' },
+    );
   }
 
   find(tokenId: string): Promise<RefreshTokenRecord | null> {

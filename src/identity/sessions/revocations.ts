@@ -12,7 +12,11 @@
 import type { SharedState, Unsubscribe } from '../../platform/shared-state/shared-state.js';
 import { defineScript } from '../../platform/shared-state/shared-state.js';
 import { BucketedChannel } from '../../platform/shared-state/bucketed-channel.js';
-import { lookUpMirror, lookUpMirrorEach, mirrorKey } from '../../platform/shared-state/mirror-completeness.js';
+import {
+  lookUpMirror,
+  lookUpMirrorEach,
+  mirrorKey,
+} from '../../platform/shared-state/mirror-completeness.js';
 
 /** `unknown`: shared state cannot vouch (its mirror is being rebuilt); ask the store or refuse. */
 export type SessionStatus = 'live' | 'ended' | 'unknown';
@@ -20,7 +24,8 @@ export type SessionStatus = 'live' | 'ended' | 'unknown';
 const endings = new BucketedChannel('sessions-ended');
 const sessionKey = (sessionId: string) => mirrorKey(sessionId, `session-ended:${sessionId}`);
 /** In its session's bucket, so that one lookup checks the session and the token. */
-const tokenKey = (sessionId: string, tokenId: string) => mirrorKey(sessionId, `token-denied:${tokenId}`);
+const tokenKey = (sessionId: string, tokenId: string) =>
+  mirrorKey(sessionId, `token-denied:${tokenId}`);
 
 /** KEYS: the session's mark, the endings channel. ARGV: session id, ttl ms. Marks and announces atomically. */
 const markEnded = defineScript<[sessionId: string, ttlMs: number], number>({
@@ -45,13 +50,18 @@ export class Revocations {
 
   /** Marks the session ended for as long as its access tokens live, and tells every pod. */
   async endSession(sessionId: string): Promise<void> {
-    await this.sharedState.run(markEnded, [sessionKey(sessionId), endings.of(sessionId)], [sessionId, this.accessTokenLifetimeMs]);
+    await this.sharedState.run(
+      markEnded,
+      [sessionKey(sessionId), endings.of(sessionId)],
+      [sessionId, this.accessTokenLifetimeMs],
+    );
   }
 
   /** Copies back the mark of a session the store says ended at `endedAt` (no announcement). */
   async restoreEnded(sessionId: string, endedAt: Date): Promise<void> {
     const ttlMs = endedAt.getTime() + this.accessTokenLifetimeMs - Date.now();
-    if (ttlMs > 0) await this.sharedState.set(sessionKey(sessionId), '1', { ttlMs: Math.ceil(ttlMs) });
+    if (ttlMs > 0)
+      await this.sharedState.set(sessionKey(sessionId), '1', { ttlMs: Math.ceil(ttlMs) });
   }
 
   /** Denies one access token of the session until it expires on its own. */
@@ -62,13 +72,19 @@ export class Revocations {
 
   /** The session's status; with `tokenId`, a denied access token counts as ended too. */
   async status(sessionId: string, tokenId?: string): Promise<SessionStatus> {
-    const answer = await lookUpMirror(this.sharedState, sessionId, [sessionKey(sessionId), tokenId === undefined ? sessionKey(sessionId) : tokenKey(sessionId, tokenId)]);
+    const answer = await lookUpMirror(this.sharedState, sessionId, [
+      sessionKey(sessionId),
+      tokenId === undefined ? sessionKey(sessionId) : tokenKey(sessionId, tokenId),
+    ]);
     return answer === 'found' ? 'ended' : answer === 'absent' ? 'live' : 'unknown';
   }
 
   /** Which of these sessions have ended, in one round trip per shard bucket; `unknown` as for `status`. */
   async endedAmong(sessionIds: readonly string[]): Promise<string[] | 'unknown'> {
-    const ended = await lookUpMirrorEach(this.sharedState, sessionIds.map((sessionId) => ({ routingId: sessionId, key: sessionKey(sessionId) })));
+    const ended = await lookUpMirrorEach(
+      this.sharedState,
+      sessionIds.map((sessionId) => ({ routingId: sessionId, key: sessionKey(sessionId) })),
+    );
     return ended === 'unknown' ? ended : sessionIds.filter((_, index) => ended[index]);
   }
 
@@ -77,7 +93,10 @@ export class Revocations {
    * `onMissed` whenever endings may have been missed (the subscription was lost and is back:
    * check the sessions you hold with `endedAmong`).
    */
-  onSessionEnded(handler: (sessionId: string) => void, onMissed?: () => void): Promise<Unsubscribe> {
+  onSessionEnded(
+    handler: (sessionId: string) => void,
+    onMissed?: () => void,
+  ): Promise<Unsubscribe> {
     return endings.subscribeAll(this.sharedState, handler, onMissed);
   }
 }

@@ -27,6 +27,8 @@ export class SessionActivity {
   /** When each session was last recorded (epoch ms), absent where unknown. */
   async lastSeen(sessionIds: readonly string[]): Promise<Map<string, number>> {
     const seen = await Promise.all(sessionIds.map((id) => this.state.get(keyOf(id))));
-    return new Map(sessionIds.flatMap((id, i) => (seen[i] == null ? [] : [[id, Number(seen[i])] as const])));
+    return new Map(
+      sessionIds.flatMap((id, i) => (seen[i] == null ? [] : [[id, Number(seen[i])] as const])),
+    );
   }
 }

@@ -57,10 +57,15 @@ export class SessionManager {
     private readonly policy: SessionPolicy,
   ) {
     this.sessions = store.collection<Session>(SESSIONS);
-    this.touchIntervalMs = policy.idleTimeoutMs > 0 ? Math.min(MAX_TOUCH_INTERVAL_MS, policy.idleTimeoutMs / 2) : MAX_TOUCH_INTERVAL_MS;
+    this.touchIntervalMs =
+      policy.idleTimeoutMs > 0
+        ? Math.min(MAX_TOUCH_INTERVAL_MS, policy.idleTimeoutMs / 2)
+        : MAX_TOUCH_INTERVAL_MS;
   }
 
-  async open(init: Pick<Session, 'address' | 'authMethod' | 'deviceName' | 'userAgent' | 'ip' | 'dpopJkt'>): Promise<OpenedSession> {
+  async open(
+    init: Pick<Session, 'address' | 'authMethod' | 'deviceName' | 'userAgent' | 'ip' | 'dpopJkt'>,
+  ): Promise<OpenedSession> {
     const evicted = await this.makeRoom(init.address);
     const now = new Date();
     const cookieSecret = newSecret();
@@ -114,11 +119,16 @@ export class SessionManager {
       this.activity.record(sessionId, now);
       return true;
     }
-    const filter: Record<string, unknown> = { _id: sessionId, endedAt: null, expiresAt: { $gt: new Date(now) } };
+    const filter: Record<string, unknown> = {
+      _id: sessionId,
+      endedAt: null,
+      expiresAt: { $gt: new Date(now) },
+    };
     // A request this process saw within the idle timeout proves the session is not idle, even
     // when its write was skipped and the stored last activity is older.
     const seenRecently = touched !== undefined && now - touched.seenAt < this.policy.idleTimeoutMs;
-    if (this.policy.idleTimeoutMs > 0 && !seenRecently) filter.lastActiveAt = { $gt: new Date(now - this.policy.idleTimeoutMs) };
+    if (this.policy.idleTimeoutMs > 0 && !seenRecently)
+      filter.lastActiveAt = { $gt: new Date(now - this.policy.idleTimeoutMs) };
     const result = await this.sessions.updateOne(filter, {
       $set: { lastActiveAt: new Date(now), expiresAt: new Date(now + this.policy.ttlMs) },
     });
@@ -142,7 +152,13 @@ export class SessionManager {
     const now = new Date();
     const ended = await this.sessions.findOneAndUpdate(
       { _id: sessionId, endedAt: null },
-      { $set: { endedAt: now, endReason: reason, expiresAt: new Date(now.getTime() + ENDED_RETENTION_MS) } },
+      {
+        $set: {
+          endedAt: now,
+          endReason: reason,
+          expiresAt: new Date(now.getTime() + ENDED_RETENTION_MS),
+        },
+      },
     );
     this.lastTouched.delete(sessionId);
     // Also when it had ended already: a listener that missed the first end (a crash) catches up.
@@ -166,7 +182,10 @@ export class SessionManager {
   /** Active sessions of an account, most recently active first. */
   async listActive(address: string): Promise<Session[]> {
     const now = Date.now();
-    const sessions = await this.sessions.find({ address, endedAt: null }, { sort: { lastActiveAt: -1 } });
+    const sessions = await this.sessions.find(
+      { address, endedAt: null },
+      { sort: { lastActiveAt: -1 } },
+    );
     return sessions.filter((s) => s.expiresAt.getTime() > now && !this.isIdle(s, now));
   }
 
@@ -176,7 +195,9 @@ export class SessionManager {
     const csrfToken = newSecret();
     await this.sessions.updateOne(
       { _id: sessionId },
-      { $set: { cookieSecretHash: hashSecret(cookieSecret), csrfTokenHash: hashSecret(csrfToken) } },
+      {
+        $set: { cookieSecretHash: hashSecret(cookieSecret), csrfTokenHash: hashSecret(csrfToken) },
+      },
     );
     return { cookieValue: `${sessionId}.${cookieSecret}`, csrfToken };
   }
@@ -184,7 +205,10 @@ export class SessionManager {
   /** A new CSRF token for the session; the previous one stops matching. */
   async rotateCsrf(sessionId: string): Promise<string> {
     const csrfToken = newSecret();
-    await this.sessions.updateOne({ _id: sessionId }, { $set: { csrfTokenHash: hashSecret(csrfToken) } });
+    await this.sessions.updateOne(
+      { _id: sessionId },
+      { $set: { csrfTokenHash: hashSecret(csrfToken) } },
+    );
     return csrfToken;
   }
 
@@ -194,7 +218,11 @@ export class SessionManager {
     if (active.length < MAX_SESSIONS) return [];
     const seen = await this.activity.lastSeen(active.map((session) => session._id));
     const lastRequest = (session: Session) =>
-      Math.max(session.lastActiveAt.getTime(), this.lastTouched.get(session._id)?.seenAt ?? 0, seen.get(session._id) ?? 0);
+      Math.max(
+        session.lastActiveAt.getTime(),
+        this.lastTouched.get(session._id)?.seenAt ?? 0,
+        seen.get(session._id) ?? 0,
+      );
     const surplus = active.sort((a, b) => lastRequest(b) - lastRequest(a)).slice(MAX_SESSIONS - 1);
     await Promise.all(surplus.map((session) => this.end(session._id, 'session_limit')));
     return surplus.map((session) => session._id);
@@ -202,13 +230,19 @@ export class SessionManager {
 
   private isIdle(session: Session, now: number): boolean {
     if (this.policy.idleTimeoutMs <= 0) return false;
-    const lastActive = Math.max(session.lastActiveAt.getTime(), this.lastTouched.get(session._id)?.seenAt ?? 0);
+    const lastActive = Math.max(
+      session.lastActiveAt.getTime(),
+      this.lastTouched.get(session._id)?.seenAt ?? 0,
+    );
     return now - lastActive > this.policy.idleTimeoutMs;
   }
 
   private rememberTouch(sessionId: string, at: number): void {
     // Bounded: forgetting an entry costs one early write (and the activity seen since it).
     if (this.lastTouched.size > 100_000) this.lastTouched.clear();
-    this.lastTouched.set(sessionId, { writtenAt: at, seenAt: Math.max(at, this.lastTouched.get(sessionId)?.seenAt ?? 0) });
+    this.lastTouched.set(sessionId, {
+      writtenAt: at,
+      seenAt: Math.max(at, this.lastTouched.get(sessionId)?.seenAt ?? 0),
+    });
   }
 }

@@ -18,7 +18,9 @@ export class WsTickets {
 
   async issue(holder: TicketHolder): Promise<string> {
     const ticket = newSecret();
-    await this.sharedState.set(key(ticket), JSON.stringify(holder), { ttlMs: WS_TICKET_TTL_SECONDS * 1000 });
+    await this.sharedState.set(key(ticket), JSON.stringify(holder), {
+      ttlMs: WS_TICKET_TTL_SECONDS * 1000,
+    });
     return ticket;
   }
 

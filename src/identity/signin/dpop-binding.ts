@@ -9,7 +9,11 @@ import { requestUri } from './request-uri.js';
  * refresh family) the proof is mandatory and must be made with that key; without it, a proof
  * is optional and, when present, binds the new family to its key (RFC 9449 opt-in).
  */
-export async function dpopKeyOf(dpop: DpopValidator, context: HandlerContext, expectedJkt?: string): Promise<string | null> {
+export async function dpopKeyOf(
+  dpop: DpopValidator,
+  context: HandlerContext,
+  expectedJkt?: string,
+): Promise<string | null> {
   const header = context.requestHeader.get('dpop');
   if (header === null && expectedJkt === undefined) return null;
   try {
@@ -21,7 +25,8 @@ export async function dpopKeyOf(dpop: DpopValidator, context: HandlerContext, ex
     });
     return proof.jkt;
   } catch (error) {
-    if (error instanceof DpopProofError) throw unauthenticated('A valid DPoP proof is required', 'INVALID_DPOP_PROOF');
+    if (error instanceof DpopProofError)
+      throw unauthenticated('A valid DPoP proof is required', 'INVALID_DPOP_PROOF');
     throw error;
   }
 }

@@ -38,13 +38,21 @@ export interface InitializeDependencies {
 
 export function initialize(deps: InitializeDependencies) {
   const { accounts, walletProof, lockouts } = deps;
-  return async (request: InitializeRequest, context: HandlerContext): Promise<InitializeResponse> => {
+  return async (
+    request: InitializeRequest,
+    context: HandlerContext,
+  ): Promise<InitializeResponse> => {
     const call = callInfoOf(context);
     checkLengths(request);
     const wallet = request.walletAddress.toLowerCase();
-    await refuseWhileLocked(lockouts, [['ip', call.clientIp], ['user', wallet]]);
-    if (request.message === '' && request.signature === '') return statusProbe(accounts, request.walletAddress);
-    if (request.message === '' || request.signature === '') throw unauthenticated('Both message and signature are required');
+    await refuseWhileLocked(lockouts, [
+      ['ip', call.clientIp],
+      ['user', wallet],
+    ]);
+    if (request.message === '' && request.signature === '')
+      return statusProbe(accounts, request.walletAddress);
+    if (request.message === '' || request.signature === '')
+      throw unauthenticated('Both message and signature are required');
 
     const proof = await walletProof.prove(call, request);
     const { verified } = proof;
@@ -54,7 +62,9 @@ export function initialize(deps: InitializeDependencies) {
     let outcome: SignInOutcome;
     try {
       existing = await accounts.find(verified.address);
-      account = existing ?? (await deps.registration.register(request, verified.parsed, verified.address, 'wallet'));
+      account =
+        existing ??
+        (await deps.registration.register(request, verified.parsed, verified.address, 'wallet'));
       const dpopJkt = await dpopKeyOf(deps.dpop, context);
       outcome = await deps.mfaGate.pass(context, {
         account,
@@ -74,10 +84,21 @@ export function initialize(deps: InitializeDependencies) {
       // Only the client's failures are forgotten: the account's count also holds MFA failures,
       // which a repeated first factor must not reset.
       await lockouts.recordSuccess('ip', call.clientIp);
-      return { success: true, ...signInMembers(outcome), user: authUserOf(account), isNewUser: false };
+      return {
+        success: true,
+        ...signInMembers(outcome),
+        user: authUserOf(account),
+        isNewUser: false,
+      };
     }
-    await deps.audit.record(call, existing ? 'sign_in' : 'registration', { address: account._id, sessionId: outcome.session.sessionId });
-    await Promise.all([lockouts.recordSuccess('ip', call.clientIp), lockouts.recordSuccess('user', account._id)]);
+    await deps.audit.record(call, existing ? 'sign_in' : 'registration', {
+      address: account._id,
+      sessionId: outcome.session.sessionId,
+    });
+    await Promise.all([
+      lockouts.recordSuccess('ip', call.clientIp),
+      lockouts.recordSuccess('user', account._id),
+    ]);
     return {
       success: true,
       ...signInMembers(outcome),
@@ -89,11 +110,15 @@ export function initialize(deps: InitializeDependencies) {
 }
 
 function checkLengths(request: InitializeRequest): void {
-  if (request.message.length > LIMITS.message) throw invalidArgument(`message has at most ${LIMITS.message} characters`);
+  if (request.message.length > LIMITS.message)
+    throw invalidArgument(`message has at most ${LIMITS.message} characters`);
   if (request.signature.length > LIMITS.signature) throw invalidArgument('signature is malformed');
-  if (request.username.length > LIMITS.username) throw invalidArgument(`username has at most ${LIMITS.username} characters`);
-  if (request.deviceName.length > LIMITS.deviceName) throw invalidArgument(`device_name has at most ${LIMITS.deviceName} characters`);
-  if (!isWalletAddress(request.walletAddress)) throw invalidArgument('wallet_address must be 0x followed by 40 hex characters');
+  if (request.username.length > LIMITS.username)
+    throw invalidArgument(`username has at most ${LIMITS.username} characters`);
+  if (request.deviceName.length > LIMITS.deviceName)
+    throw invalidArgument(`device_name has at most ${LIMITS.deviceName} characters`);
+  if (!isWalletAddress(request.walletAddress))
+    throw invalidArgument('wallet_address must be 0x followed by 40 hex characters');
 }
 
 /** Without message and signature the call only says which flow the wallet needs. */

@@ -10,7 +10,9 @@ import type { Account } from '../../accounts/account.js';
 import type { Session } from '../sessions/session.js';
 import type { SessionStarter, StartedSession } from './session-starter.js';
 
-export type SignInOutcome = { mfaRequired: false; session: StartedSession } | { mfaRequired: true; mfaToken: string; mfaExpiresAt: string };
+export type SignInOutcome =
+  | { mfaRequired: false; session: StartedSession }
+  | { mfaRequired: true; mfaToken: string; mfaExpiresAt: string };
 
 export interface FirstFactor {
   account: Account;
@@ -28,7 +30,11 @@ export interface DeviceTrust {
 
 /** Where an MFA-pending sign-in is kept until VerifyMfa (mfa/pending-sign-ins.ts). */
 export interface PendingSignInStart {
-  begin(signIn: { address: string; authMethod: Session['authMethod']; deviceName: string }): Promise<{ mfaToken: string; mfaExpiresAt: string }>;
+  begin(signIn: {
+    address: string;
+    authMethod: Session['authMethod'];
+    deviceName: string;
+  }): Promise<{ mfaToken: string; mfaExpiresAt: string }>;
 }
 
 export interface MfaGateDependencies {
@@ -42,10 +48,21 @@ export class MfaGate {
 
   async pass(context: HandlerContext, factor: FirstFactor): Promise<SignInOutcome> {
     const { account, authMethod, deviceName } = factor;
-    if (account.mfaEnabled && !(await this.deps.trustedDevices.vouchesFor(account._id, factor.trustedDeviceToken))) {
-      return { mfaRequired: true, ...(await this.deps.pendingSignIns.begin({ address: account._id, authMethod, deviceName })) };
+    if (
+      account.mfaEnabled &&
+      !(await this.deps.trustedDevices.vouchesFor(account._id, factor.trustedDeviceToken))
+    ) {
+      return {
+        mfaRequired: true,
+        ...(await this.deps.pendingSignIns.begin({ address: account._id, authMethod, deviceName })),
+      };
     }
-    const session = await this.deps.sessionStarter.start(context, { address: account._id, authMethod, deviceName, dpopJkt: factor.dpopJkt });
+    const session = await this.deps.sessionStarter.start(context, {
+      address: account._id,
+      authMethod,
+      deviceName,
+      dpopJkt: factor.dpopJkt,
+    });
     return { mfaRequired: false, session };
   }
 }
@@ -53,6 +70,12 @@ export class MfaGate {
 /** The token members of a sign-in response (InitializeResponse, PhoneLoginResponse). */
 export function signInMembers(outcome: SignInOutcome) {
   return outcome.mfaRequired
-    ? { message: 'MFA verification required', tokenType: 'Bearer', mfaRequired: true, mfaToken: outcome.mfaToken, mfaExpiresAt: outcome.mfaExpiresAt }
+    ? {
+        message: 'MFA verification required',
+        tokenType: 'Bearer',
+        mfaRequired: true,
+        mfaToken: outcome.mfaToken,
+        mfaExpiresAt: outcome.mfaExpiresAt,
+      }
     : { message: 'Signed in', ...outcome.session };
 }

@@ -30,7 +30,12 @@ export class PendingSignIns {
     sharedState: SharedState,
     private readonly tokens: TokenService,
   ) {
-    this.records = new OneTimeRecords(sharedState, 'mfa-pending', 'MFA-pending sign-in', DEFAULT_MFA_TOKEN_TTL_SECONDS * 1000);
+    this.records = new OneTimeRecords(
+      sharedState,
+      'mfa-pending',
+      'MFA-pending sign-in',
+      DEFAULT_MFA_TOKEN_TTL_SECONDS * 1000,
+    );
   }
 
   async begin(signIn: PendingSignIn): Promise<{ mfaToken: string; mfaExpiresAt: string }> {
@@ -49,13 +54,15 @@ export class PendingSignIns {
   /** Ends the pending sign-in (once): what VerifyMfa needs to open the session. */
   async complete(caller: MfaPendingCaller): Promise<PendingSignIn> {
     const record = await this.usableRecord(caller.tokenId);
-    if (!(await this.records.markUsed(record))) throw unauthenticated('This sign-in was already completed');
+    if (!(await this.records.markUsed(record)))
+      throw unauthenticated('This sign-in was already completed');
     return record.payload;
   }
 
   private async usableRecord(tokenId: string): Promise<OneTimeRecord<PendingSignIn>> {
     const record = await this.records.read(tokenId);
-    if (!record || record.expired || record.used) throw unauthenticated('The MFA token is no longer valid: sign in again');
+    if (!record || record.expired || record.used)
+      throw unauthenticated('The MFA token is no longer valid: sign in again');
     return record;
   }
 }

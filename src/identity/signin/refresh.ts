@@ -6,8 +6,17 @@
  */
 import type { MessageInitShape } from '@bufbuild/protobuf';
 import type { HandlerContext } from '@connectrpc/connect';
-import type { RefreshTokenRequest, RefreshTokenResponseSchema, RevokeTokenRequest, RevokeTokenResponseSchema } from '../../gen/service/v1/auth_pb.js';
-import { invalidArgument, permissionDenied, unauthenticated } from '../../platform/errors/api-error.js';
+import type {
+  RefreshTokenRequest,
+  RefreshTokenResponseSchema,
+  RevokeTokenRequest,
+  RevokeTokenResponseSchema,
+} from '../../gen/service/v1/auth_pb.js';
+import {
+  invalidArgument,
+  permissionDenied,
+  unauthenticated,
+} from '../../platform/errors/api-error.js';
 import { callInfoOf } from '../../platform/rpc/call-context.js';
 import type { AuditLog } from '../audit/audit-log.js';
 import { requireCaller } from '../auth/caller.js';
@@ -31,10 +40,16 @@ export interface RefreshDependencies {
 
 export function refreshToken(deps: RefreshDependencies) {
   const { sessions, refreshTokens, audit } = deps;
-  return async (request: RefreshTokenRequest, context: HandlerContext): Promise<MessageInitShape<typeof RefreshTokenResponseSchema>> => {
+  return async (
+    request: RefreshTokenRequest,
+    context: HandlerContext,
+  ): Promise<MessageInitShape<typeof RefreshTokenResponseSchema>> => {
     if (request.refreshToken === '') throw invalidArgument('refresh_token is required');
     const call = callInfoOf(context);
-    const claims = await asUnauthenticated(deps.tokens.verifyRefreshToken(request.refreshToken), 'refresh token');
+    const claims = await asUnauthenticated(
+      deps.tokens.verifyRefreshToken(request.refreshToken),
+      'refresh token',
+    );
     // Everything that can refuse a legitimate request is checked before the exchange: a refused
     // request must not use up the token, and once the token is exchanged nothing may fail, so
     // that of two concurrent exchanges exactly one is answered with the new pair.
@@ -46,8 +61,14 @@ export function refreshToken(deps: RefreshDependencies) {
       const known = await refreshTokens.find(claims.jti);
       if (!known) throw unauthenticated('The refresh token is not valid');
       await sessions.end(known.sessionId, 'refresh_token_reuse');
-      await audit.record(call, 'refresh_reuse_detected', { address: known.address, sessionId: known.sessionId });
-      throw unauthenticated('This refresh token was already used; the session has been ended', 'REPLAY_DETECTED');
+      await audit.record(call, 'refresh_reuse_detected', {
+        address: known.address,
+        sessionId: known.sessionId,
+      });
+      throw unauthenticated(
+        'This refresh token was already used; the session has been ended',
+        'REPLAY_DETECTED',
+      );
     }
     await sessions.touch(session._id, true);
     const pair = await deps.tokenPairs.issue({
@@ -68,7 +89,10 @@ export interface RevokeDependencies {
 }
 
 export function revokeToken(deps: RevokeDependencies) {
-  return async (request: RevokeTokenRequest, context: HandlerContext): Promise<MessageInitShape<typeof RevokeTokenResponseSchema>> => {
+  return async (
+    request: RevokeTokenRequest,
+    context: HandlerContext,
+  ): Promise<MessageInitShape<typeof RevokeTokenResponseSchema>> => {
     const caller = requireCaller(context);
     if (request.refreshToken === '') throw invalidArgument('refresh_token is required');
     let claims;
@@ -76,13 +100,23 @@ export function revokeToken(deps: RevokeDependencies) {
       claims = await deps.tokens.verifyRefreshToken(request.refreshToken);
     } catch (error) {
       // An expired token is harmless already; anything else is not a refresh token of ours.
-      if (error instanceof TokenVerificationError && error.failure === 'expired') return { success: true, message: 'Already expired', revoked: false };
-      if (error instanceof TokenVerificationError) throw invalidArgument('refresh_token is not a refresh token of this service');
+      if (error instanceof TokenVerificationError && error.failure === 'expired')
+        return { success: true, message: 'Already expired', revoked: false };
+      if (error instanceof TokenVerificationError)
+        throw invalidArgument('refresh_token is not a refresh token of this service');
       throw error;
     }
-    if (claims.sub !== caller.address) throw permissionDenied('This refresh token belongs to another account');
+    if (claims.sub !== caller.address)
+      throw permissionDenied('This refresh token belongs to another account');
     const revoked = await deps.sessions.end(claims.sid, 'refresh_token_revoked');
-    await deps.audit.record(callInfoOf(context), 'refresh_revoked', { address: caller.address, sessionId: claims.sid });
-    return { success: true, message: revoked ? 'Refresh token revoked' : 'Already revoked', revoked };
+    await deps.audit.record(callInfoOf(context), 'refresh_revoked', {
+      address: caller.address,
+      sessionId: claims.sid,
+    });
+    return {
+      success: true,
+      message: revoked ? 'Refresh token revoked' : 'Already revoked',
+      revoked,
+    };
   };
 }

@@ -29,13 +29,21 @@ export class Registration {
     origin: Account['origin'],
   ): Promise<Account> {
     await this.retiredWallets.refuseRetired(address);
-    if (parsed.kind === 'sign-in') throw invalidArgument('This wallet has no account yet: sign a registration message with a username');
+    if (parsed.kind === 'sign-in')
+      throw invalidArgument(
+        'This wallet has no account yet: sign a registration message with a username',
+      );
     const username = await this.usernames.claimable(parsed.username ?? request.username, address);
     const bits = this.powDifficultyBits;
     if (bits > 0 && request.powNonce !== undefined) {
-      if (request.powNonce !== '' && !isWellFormedPowNonce(request.powNonce)) throw invalidArgument('pow_nonce is malformed');
+      if (request.powNonce !== '' && !isWellFormedPowNonce(request.powNonce))
+        throw invalidArgument('pow_nonce is malformed');
       if (!hasProofOfWork(request.message, request.powNonce, bits)) {
-        throw apiError(Code.InvalidArgument, 'POW_REQUIRED', `Creating an account requires a proof of work of ${bits} bits`);
+        throw apiError(
+          Code.InvalidArgument,
+          'POW_REQUIRED',
+          `Creating an account requires a proof of work of ${bits} bits`,
+        );
       }
     }
     const account = await this.accounts.create({

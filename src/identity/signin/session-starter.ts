@@ -31,7 +31,12 @@ export class SessionStarter {
 
   async start(
     context: HandlerContext,
-    init: { address: string; authMethod: Session['authMethod']; deviceName: string; dpopJkt: string | null },
+    init: {
+      address: string;
+      authMethod: Session['authMethod'];
+      deviceName: string;
+      dpopJkt: string | null;
+    },
   ): Promise<StartedSession> {
     const { sessions, tokenPairs, cookies, audit } = this.deps;
     await this.deps.retiredWallets.refuseRetired(init.address);
@@ -45,7 +50,11 @@ export class SessionStarter {
       ip: call.clientIp,
     });
     for (const sessionId of opened.evicted) {
-      await audit.record(call, 'session_ended', { address: init.address, sessionId, detail: 'session_limit' });
+      await audit.record(call, 'session_ended', {
+        address: init.address,
+        sessionId,
+        detail: 'session_limit',
+      });
     }
     const pair = await tokenPairs.issue({
       address: init.address,

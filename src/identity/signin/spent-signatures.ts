@@ -19,7 +19,9 @@ interface SpentSignature {
 
 const SPENT_SIGNATURES = 'spent_signatures';
 
-export const spentSignatureIndexes: IndexSpec[] = [{ collection: SPENT_SIGNATURES, name: 'expiry', key: { expiresAt: 1 }, expireAfterSeconds: 0 }];
+export const spentSignatureIndexes: IndexSpec[] = [
+  { collection: SPENT_SIGNATURES, name: 'expiry', key: { expiresAt: 1 }, expireAfterSeconds: 0 },
+];
 
 export class SpentSignatures {
   private readonly spent: Collection<SpentSignature>;
@@ -38,7 +40,10 @@ export class SpentSignatures {
     } catch (error) {
       if (!(error instanceof DuplicateKeyError)) throw error;
       // A record past its window that the TTL sweep has not removed yet no longer counts.
-      const reclaimed = await this.spent.updateOne({ _id: signature, expiresAt: { $lte: new Date(now) } }, { $set: { expiresAt } });
+      const reclaimed = await this.spent.updateOne(
+        { _id: signature, expiresAt: { $lte: new Date(now) } },
+        { $set: { expiresAt } },
+      );
       return reclaimed.matchedCount === 1;
     }
   }

@@ -21,8 +21,16 @@ export class TokenPairIssuer {
     private readonly refreshTokens: RefreshTokenRepository,
   ) {}
 
-  async issue(subject: { address: string; sessionId: string; parentId: string | null; dpopJkt: string | null }): Promise<TokenPairFields> {
-    const access = await this.tokens.issueAccessToken({ sub: subject.address, sid: subject.sessionId });
+  async issue(subject: {
+    address: string;
+    sessionId: string;
+    parentId: string | null;
+    dpopJkt: string | null;
+  }): Promise<TokenPairFields> {
+    const access = await this.tokens.issueAccessToken({
+      sub: subject.address,
+      sid: subject.sessionId,
+    });
     const refresh = await this.tokens.issueRefreshToken({
       sub: subject.address,
       sid: subject.sessionId,

@@ -42,7 +42,10 @@ export class TrustedDevices {
     this.devices = store.collection<TrustedDeviceRecord>(TRUSTED_DEVICES);
   }
 
-  async trust(address: string, name: string): Promise<{ deviceId: string; token: string; expiresAt: Date }> {
+  async trust(
+    address: string,
+    name: string,
+  ): Promise<{ deviceId: string; token: string; expiresAt: Date }> {
     const now = new Date();
     const secret = newSecret();
     const record: TrustedDeviceRecord = {
@@ -66,20 +69,36 @@ export class TrustedDevices {
     const [deviceId, secret] = token.split('.');
     if (deviceId === undefined || secret === undefined) return false;
     const device = await this.devices.findOne({ _id: deviceId, address });
-    if (!device || device.expiresAt.getTime() <= Date.now() || !matchesHash(secret, device.secretHash)) return false;
+    if (
+      !device ||
+      device.expiresAt.getTime() <= Date.now() ||
+      !matchesHash(secret, device.secretHash)
+    )
+      return false;
     const now = new Date();
     await this.devices.updateOne({ _id: deviceId }, { $set: { lastUsedAt: now, activeAt: now } });
     return true;
   }
 
   /** A page of live devices, most recently used first; the cursor is the offset. */
-  async list(address: string, pageSize: number, cursor: string): Promise<{ devices: TrustedDeviceRecord[]; nextCursor: string }> {
-    if (pageSize < 0 || pageSize > MAX_PAGE_SIZE) throw invalidArgument(`page_size must be between 1 and ${MAX_PAGE_SIZE}`);
+  async list(
+    address: string,
+    pageSize: number,
+    cursor: string,
+  ): Promise<{ devices: TrustedDeviceRecord[]; nextCursor: string }> {
+    if (pageSize < 0 || pageSize > MAX_PAGE_SIZE)
+      throw invalidArgument(`page_size must be between 1 and ${MAX_PAGE_SIZE}`);
     if (cursor !== '' && !/^\d{1,6}$/.test(cursor)) throw invalidArgument('cursor is malformed');
     const limit = pageSize || DEFAULT_PAGE_SIZE;
     const skip = cursor === '' ? 0 : Number(cursor);
-    const page = await this.devices.find({ address, expiresAt: { $gt: new Date() } }, { sort: { activeAt: -1, _id: -1 }, skip, limit: limit + 1 });
-    return { devices: page.slice(0, limit), nextCursor: page.length > limit ? String(skip + limit) : '' };
+    const page = await this.devices.find(
+      { address, expiresAt: { $gt: new Date() } },
+      { sort: { activeAt: -1, _id: -1 }, skip, limit: limit + 1 },
+    );
+    return {
+      devices: page.slice(0, limit),
+      nextCursor: page.length > limit ? String(skip + limit) : '',
+    };
   }
 
   count(address: string): Promise<number> {

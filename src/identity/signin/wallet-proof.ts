@@ -36,20 +36,36 @@ export interface ProvenWallet {
 export class WalletProof {
   constructor(private readonly deps: WalletProofDependencies) {}
 
-  async prove(call: CallInfo, request: { walletAddress: string; username: string; message: string; signature: string }): Promise<ProvenWallet> {
+  async prove(
+    call: CallInfo,
+    request: { walletAddress: string; username: string; message: string; signature: string },
+  ): Promise<ProvenWallet> {
     const { audit, lockouts, spentSignatures } = this.deps;
-    const targets: LockoutTarget[] = [['ip', call.clientIp], ['user', request.walletAddress.toLowerCase()]];
-    const verified = await verifySignInMessage({ ...request, serviceName: this.deps.serviceName, nowMs: Date.now() }, this.deps.signers);
+    const targets: LockoutTarget[] = [
+      ['ip', call.clientIp],
+      ['user', request.walletAddress.toLowerCase()],
+    ];
+    const verified = await verifySignInMessage(
+      { ...request, serviceName: this.deps.serviceName, nowMs: Date.now() },
+      this.deps.signers,
+    );
     if (!verified.ok) {
       await audit.record(call, 'sign_in_failed', { detail: verified.reason });
       await recordFailures(lockouts, targets);
       if (verified.reason === 'INVALID_ARGUMENT') throw invalidArgument(verified.detail);
-      if (verified.reason === 'EXPIRED_SIGNATURE') throw unauthenticated('The signed timestamp is more than 5 minutes from server time', 'EXPIRED_SIGNATURE');
+      if (verified.reason === 'EXPIRED_SIGNATURE')
+        throw unauthenticated(
+          'The signed timestamp is more than 5 minutes from server time',
+          'EXPIRED_SIGNATURE',
+        );
       throw unauthenticated('The signed message or its signature is not valid');
     }
     const replayKey = verified.replayKey;
     if (!(await spentSignatures.spend(replayKey))) {
-      await audit.record(call, 'sign_in_failed', { address: verified.address, detail: 'REPLAY_DETECTED' });
+      await audit.record(call, 'sign_in_failed', {
+        address: verified.address,
+        detail: 'REPLAY_DETECTED',
+      });
       await recordFailures(lockouts, targets);
       throw unauthenticated('This signature was already used', 'REPLAY_DETECTED');
     }

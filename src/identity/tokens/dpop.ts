@@ -78,14 +78,17 @@ export class DpopValidator {
   /** Resolves when the proof is valid and its `jti` was unused; throws DpopProofError otherwise. */
   async validate(request: DpopRequest): Promise<ValidDpopProof> {
     const requestUri = comparableHttpUri(request.uri);
-    if (requestUri === undefined) throw new TypeError('the request URI must be an absolute http(s) URI');
+    if (requestUri === undefined)
+      throw new TypeError('the request URI must be an absolute http(s) URI');
 
     const proof = singleProof(request.header);
     const { payload, protectedHeader } = await this.verifySignature(proof);
     const { jti, htm, htu } = payload;
-    if (typeof jti !== 'string' || jti === '') throw new DpopProofError('jti is not a non-empty string');
+    if (typeof jti !== 'string' || jti === '')
+      throw new DpopProofError('jti is not a non-empty string');
     if (htm !== request.method) throw new DpopProofError('htm does not match the request method');
-    if (typeof htu !== 'string' || comparableHttpUri(htu) !== requestUri) throw new DpopProofError('htu does not match the request URI');
+    if (typeof htu !== 'string' || comparableHttpUri(htu) !== requestUri)
+      throw new DpopProofError('htu does not match the request URI');
 
     const jkt = await calculateJwkThumbprint(protectedHeader.jwk as JWK, 'sha256');
     if (request.expectedJkt !== undefined && jkt !== request.expectedJkt) {
@@ -129,7 +132,8 @@ export class DpopValidator {
 /** RFC 9449 §4.3 steps 1-2: exactly one header field, holding one compact JWS. */
 function singleProof(header: DpopRequest['header']): string {
   const values = typeof header === 'string' ? [header] : (header ?? []);
-  if (values.length !== 1) throw new DpopProofError(values.length === 0 ? 'no DPoP header' : 'more than one DPoP header');
+  if (values.length !== 1)
+    throw new DpopProofError(values.length === 0 ? 'no DPoP header' : 'more than one DPoP header');
   const [proof] = values as [string];
   // Also refuses several values folded into one line ("a, b"), as some HTTP stacks do.
   if (!COMPACT_JWS.test(proof)) throw new DpopProofError('the DPoP header is not a compact JWS');

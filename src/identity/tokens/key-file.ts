@@ -12,7 +12,11 @@ import { syncDirectory } from '../../platform/store/embedded/data-files.js';
 export const keyFilePath = (dataDir: string, name: string): string => join(dataDir, 'keys', name);
 
 /** The text of the key file `name`, written first from `create()` if there is none yet. */
-export async function readOrCreateKeyFile(dataDir: string, name: string, create: () => Promise<string>): Promise<string> {
+export async function readOrCreateKeyFile(
+  dataDir: string,
+  name: string,
+  create: () => Promise<string>,
+): Promise<string> {
   const path = keyFilePath(dataDir, name);
   const existing = await readIfPresent(path);
   if (existing !== undefined) return existing;

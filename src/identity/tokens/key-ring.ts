@@ -51,9 +51,13 @@ export interface KeyRing {
 }
 
 export async function loadKeyRing(config: KeyRingConfig): Promise<KeyRing> {
-  const signingKeyText = config.signingKey ?? (await readOrCreateEmbeddedSigningKey(config.dataDir));
+  const signingKeyText =
+    config.signingKey ?? (await readOrCreateEmbeddedSigningKey(config.dataDir));
   const { signingKey, publicJwk } = await parseSigningKey(signingKeyText, config.signingKeyId);
-  const verificationJwks = config.verificationKeysJwks === undefined ? [] : parseVerificationKeys(config.verificationKeysJwks);
+  const verificationJwks =
+    config.verificationKeysJwks === undefined
+      ? []
+      : parseVerificationKeys(config.verificationKeysJwks);
   const jwks: JSONWebKeySet = { keys: [publicJwk, ...verificationJwks] };
   assertUniqueKids(jwks.keys);
   const localSet = createLocalJWKSet(jwks);
@@ -62,13 +66,17 @@ export async function loadKeyRing(config: KeyRingConfig): Promise<KeyRing> {
     publicJwks: () => localSet.jwks(),
     verificationKey: (header, token) => {
       // Without a kid jose would try every key of the right type; every token of ours names its key.
-      if (typeof header.kid !== 'string') throw new errors.JWSInvalid('the token names no key (kid)');
+      if (typeof header.kid !== 'string')
+        throw new errors.JWSInvalid('the token names no key (kid)');
       return localSet(header, token);
     },
   };
 }
 
-async function parseSigningKey(text: string, configuredKid: string | undefined): Promise<{ signingKey: SigningKey; publicJwk: JWK }> {
+async function parseSigningKey(
+  text: string,
+  configuredKid: string | undefined,
+): Promise<{ signingKey: SigningKey; publicJwk: JWK }> {
   let keyObject: KeyObject;
   let declared: JWK = {};
   if (text.trimStart().startsWith('{')) {
@@ -90,15 +98,19 @@ async function parseSigningKey(text: string, configuredKid: string | undefined):
 function parseVerificationKeys(text: string): JWK[] {
   const parsed = parseJson(text, 'the verification keys');
   const keys = isObject(parsed) ? parsed.keys : undefined;
-  if (!Array.isArray(keys)) throw new Error('the verification keys must be a JWKS: {"keys": [...]}');
+  if (!Array.isArray(keys))
+    throw new Error('the verification keys must be a JWKS: {"keys": [...]}');
   return keys.map((member: unknown, index) => {
     const label = `verification key #${index}`;
     if (!isObject(member)) throw new Error(`${label} is not a JWK object`);
     const jwk = member as JWK;
     if (typeof jwk.kid !== 'string' || jwk.kid === '') throw new Error(`${label} has no kid`);
     // Everything listed here is published: a private key must never get this far.
-    if (jwk.d !== undefined) throw new Error(`${label} (${jwk.kid}) is a private key; list only its public part`);
-    const publicPart = createPublicKey({ key: jwk as JsonWebKey, format: 'jwk' }).export({ format: 'jwk' }) as JWK;
+    if (jwk.d !== undefined)
+      throw new Error(`${label} (${jwk.kid}) is a private key; list only its public part`);
+    const publicPart = createPublicKey({ key: jwk as JsonWebKey, format: 'jwk' }).export({
+      format: 'jwk',
+    }) as JWK;
     return publishable(publicPart, jwk.kid, algorithmOf(publicPart, jwk.alg, label));
   });
 }
@@ -109,9 +121,18 @@ function publishable(publicPart: JWK, kid: string, alg: SigningAlgorithm): JWK {
 }
 
 function algorithmOf(jwk: JWK, declaredAlg: string | undefined, label: string): SigningAlgorithm {
-  const alg = jwk.kty === 'OKP' && jwk.crv === 'Ed25519' ? 'EdDSA' : jwk.kty === 'EC' && jwk.crv === 'P-256' ? 'ES256' : undefined;
-  if (alg === undefined) throw new Error(`${label} must be an Ed25519 or P-256 key, not ${jwk.kty} ${jwk.crv ?? ''}`.trimEnd());
-  if (declaredAlg !== undefined && declaredAlg !== alg) throw new Error(`${label} declares alg ${declaredAlg}, but its key is for ${alg}`);
+  const alg =
+    jwk.kty === 'OKP' && jwk.crv === 'Ed25519'
+      ? 'EdDSA'
+      : jwk.kty === 'EC' && jwk.crv === 'P-256'
+        ? 'ES256'
+        : undefined;
+  if (alg === undefined)
+    throw new Error(
+      `${label} must be an Ed25519 or P-256 key, not ${jwk.kty} ${jwk.crv ?? ''}`.trimEnd(),
+    );
+  if (declaredAlg !== undefined && declaredAlg !== alg)
+    throw new Error(`${label} declares alg ${declaredAlg}, but its key is for ${alg}`);
   return alg;
 }
 

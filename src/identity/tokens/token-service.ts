@@ -122,7 +122,12 @@ export class TokenService {
   }
 
   /** With `jkt`, the token is bound to that DPoP key (RFC 9449 §6.1 `cnf`). */
-  issueRefreshToken(subject: { sub: string; sid: string; fam: string; jkt?: string }): Promise<IssuedToken> {
+  issueRefreshToken(subject: {
+    sub: string;
+    sid: string;
+    fam: string;
+    jkt?: string;
+  }): Promise<IssuedToken> {
     const binding = subject.jkt === undefined ? {} : { cnf: { jkt: subject.jkt } };
     return this.issue('refresh', subject.sub, { sid: subject.sid, fam: subject.fam, ...binding });
   }
@@ -143,15 +148,24 @@ export class TokenService {
 
   async verifyRefreshToken(token: string): Promise<RefreshTokenClaims> {
     const payload = await this.verify('refresh', token, ['sid', 'fam']);
-    const claims: RefreshTokenClaims = { ...registeredClaims(payload), sid: stringClaim(payload, 'sid'), fam: stringClaim(payload, 'fam') };
+    const claims: RefreshTokenClaims = {
+      ...registeredClaims(payload),
+      sid: stringClaim(payload, 'sid'),
+      fam: stringClaim(payload, 'fam'),
+    };
     const { cnf } = payload;
-    if (cnf !== undefined) claims.jkt = stringClaim(typeof cnf === 'object' && cnf !== null ? (cnf as JWTPayload) : {}, 'jkt');
+    if (cnf !== undefined)
+      claims.jkt = stringClaim(
+        typeof cnf === 'object' && cnf !== null ? (cnf as JWTPayload) : {},
+        'jkt',
+      );
     return claims;
   }
 
   async verifyMfaToken(token: string): Promise<MfaTokenClaims> {
     const payload = await this.verify('mfa', token, ['purpose']);
-    if (payload.purpose !== MFA_PURPOSE_SIGN_IN) throw new TokenVerificationError('invalid', 'unexpected purpose');
+    if (payload.purpose !== MFA_PURPOSE_SIGN_IN)
+      throw new TokenVerificationError('invalid', 'unexpected purpose');
     return { ...registeredClaims(payload), purpose: MFA_PURPOSE_SIGN_IN };
   }
 
@@ -174,7 +188,11 @@ export class TokenService {
     return { token, jti, issuedAt: new Date(iat * 1000), expiresAt: new Date(exp * 1000) };
   }
 
-  private async verify(kind: TokenKind, token: string, kindClaims: readonly string[]): Promise<JWTPayload> {
+  private async verify(
+    kind: TokenKind,
+    token: string,
+    kindClaims: readonly string[],
+  ): Promise<JWTPayload> {
     const { typ, audience, tokenUse } = KINDS[kind];
     let payload: JWTPayload;
     try {
@@ -192,11 +210,14 @@ export class TokenService {
     } catch (error) {
       // jose validates the signature before any claim, so "expired" is only ever said of a
       // genuine token; everything else is one undifferentiated "invalid" to the client.
-      if (error instanceof errors.JWTExpired) throw new TokenVerificationError('expired', error.message);
-      if (error instanceof errors.JOSEError) throw new TokenVerificationError('invalid', error.message);
+      if (error instanceof errors.JWTExpired)
+        throw new TokenVerificationError('expired', error.message);
+      if (error instanceof errors.JOSEError)
+        throw new TokenVerificationError('invalid', error.message);
       throw error;
     }
-    if (payload.token_use !== tokenUse) throw new TokenVerificationError('invalid', 'unexpected token_use');
+    if (payload.token_use !== tokenUse)
+      throw new TokenVerificationError('invalid', 'unexpected token_use');
     return payload;
   }
 }
@@ -214,6 +235,7 @@ function registeredClaims(payload: JWTPayload): RegisteredClaims {
 /** Only a token our keys signed gets here, so this fails only on a bug; it keeps the returned types true. */
 function stringClaim(payload: JWTPayload, name: string): string {
   const value = payload[name];
-  if (typeof value !== 'string' || value === '') throw new TokenVerificationError('invalid', `claim ${name} is not a non-empty string`);
+  if (typeof value !== 'string' || value === '')
+    throw new TokenVerificationError('invalid', `claim ${name} is not a non-empty string`);
   return value;
 }

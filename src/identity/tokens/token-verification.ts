@@ -19,7 +19,11 @@ export interface TokenVerification {
 }
 
 /** `dataDir` holds the signing key made on first start when JWT_SIGNING_KEY is unset. */
-export async function createTokenVerification(settings: TokenSettings, dataDir: string, sharedState: SharedState): Promise<TokenVerification> {
+export async function createTokenVerification(
+  settings: TokenSettings,
+  dataDir: string,
+  sharedState: SharedState,
+): Promise<TokenVerification> {
   const keyRing = await loadKeyRing({
     signingKey: settings.signingKey,
     signingKeyId: settings.signingKeyId,
@@ -27,7 +31,14 @@ export async function createTokenVerification(settings: TokenSettings, dataDir: 
     dataDir,
   });
   return {
-    tokens: new TokenService({ keyRing, issuer: settings.issuer, accessTokenTtlSeconds: ACCESS_TOKEN_TTL_SECONDS }),
-    revocations: new Revocations(sharedState, ACCESS_TOKEN_TTL_SECONDS * 1000 + REVOCATION_MARGIN_MS),
+    tokens: new TokenService({
+      keyRing,
+      issuer: settings.issuer,
+      accessTokenTtlSeconds: ACCESS_TOKEN_TTL_SECONDS,
+    }),
+    revocations: new Revocations(
+      sharedState,
+      ACCESS_TOKEN_TTL_SECONDS * 1000 + REVOCATION_MARGIN_MS,
+    ),
   };
 }

@@ -26,7 +26,8 @@ export class VerifiedTokens<Claims extends { readonly exp: number }> {
   }
 
   remember(token: string, claims: Claims): void {
-    if (this.byToken.size >= MAX_TOKENS) this.byToken.delete(this.byToken.keys().next().value as string);
+    if (this.byToken.size >= MAX_TOKENS)
+      this.byToken.delete(this.byToken.keys().next().value as string);
     this.byToken.set(token, claims);
   }
 }

@@ -49,7 +49,10 @@ function failure(code: SignatureFailureCode, detail: string): SignatureFailure {
 function parseSignature(signatureHex: string): ParsedSignature | SignatureFailure {
   const hex = SIGNATURE_HEX.exec(signatureHex)?.[1];
   if (hex === undefined) {
-    return failure('MALFORMED_SIGNATURE', 'the signature must be 65 bytes as hex (130 hex digits, 0x optional)');
+    return failure(
+      'MALFORMED_SIGNATURE',
+      'the signature must be 65 bytes as hex (130 hex digits, 0x optional)',
+    );
   }
   const r = BigInt(`0x${hex.slice(0, 64)}`);
   const s = BigInt(`0x${hex.slice(64, 128)}`);
@@ -62,7 +65,10 @@ function parseSignature(signatureHex: string): ParsedSignature | SignatureFailur
     return failure('SCALAR_OUT_OF_RANGE', 'r and s must be between 1 and the curve order');
   }
   if (s > CURVE_ORDER >> 1n) {
-    return failure('HIGH_S', 'the signature is in high-S form; only low-S signatures are accepted (EIP-2)');
+    return failure(
+      'HIGH_S',
+      'the signature is in high-S form; only low-S signatures are accepted (EIP-2)',
+    );
   }
   return { ok: true, r, s, recoveryBit, compact: hexToBytes(hex.slice(0, 128)) };
 }
@@ -76,7 +82,9 @@ function encodeCanonical({ r, s, recoveryBit }: ParsedSignature): string {
  * recovery bit (0 or 1), no `0x`. Hex case, the `0x` prefix and v as 27/28 versus 0/1 are
  * spellings of the same signature and must not make a spent signature new (spec, check 5).
  */
-export function canonicalSignature(signatureHex: string): { ok: true; canonical: string } | SignatureFailure {
+export function canonicalSignature(
+  signatureHex: string,
+): { ok: true; canonical: string } | SignatureFailure {
   const parsed = parseSignature(signatureHex);
   return parsed.ok ? { ok: true, canonical: encodeCanonical(parsed) } : parsed;
 }
@@ -105,7 +113,8 @@ export function recoverPersonalSignAddress(
     publicKey = null;
   }
   // null: libsecp256k1 found no key (e.g. the recovered point is the identity).
-  if (publicKey === null) return failure('RECOVERY_FAILED', 'no public key can be recovered from the signature');
+  if (publicKey === null)
+    return failure('RECOVERY_FAILED', 'no public key can be recovered from the signature');
   // An Ethereum address is the last 20 bytes of keccak256 over the uncompressed key without its 0x04 tag.
   const address = `0x${bytesToHex(keccak_256(publicKey.subarray(1)).subarray(12))}`;
   return { ok: true, address, canonical: encodeCanonical(parsed) };

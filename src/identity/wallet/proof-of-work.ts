@@ -11,7 +11,9 @@ export function isWellFormedPowNonce(nonce: string): boolean {
 
 function assertBits(bits: number): void {
   if (!Number.isInteger(bits) || bits < 0 || bits > SHA256_BITS) {
-    throw new RangeError(`proof-of-work bits must be an integer from 0 to ${SHA256_BITS}, got ${bits}`);
+    throw new RangeError(
+      `proof-of-work bits must be an integer from 0 to ${SHA256_BITS}, got ${bits}`,
+    );
   }
 }
 

@@ -22,7 +22,9 @@ export interface SignedRequest {
   readonly timestampMs: number;
 }
 
-export function parseSignatureHeader(value: string): { timestampMs: number; signature: string } | undefined {
+export function parseSignatureHeader(
+  value: string,
+): { timestampMs: number; signature: string } | undefined {
   const match = HEADER.exec(value.trim());
   return match ? { timestampMs: Number(match[1]), signature: match[2]! } : undefined;
 }
@@ -44,5 +46,7 @@ export async function verifySignedRequest(
   signers: Pick<SignerRecovery, 'recover'>,
 ): Promise<{ ok: true; replayKey: string } | { ok: false }> {
   const recovered = await signers.recover(signedRequestMessage(request), signature);
-  return recovered.ok && recovered.address === request.wallet ? { ok: true, replayKey: recovered.canonical } : { ok: false };
+  return recovered.ok && recovered.address === request.wallet
+    ? { ok: true, replayKey: recovered.canonical }
+    : { ok: false };
 }

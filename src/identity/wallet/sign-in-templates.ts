@@ -13,7 +13,8 @@ export interface ParsedSignInMessage {
   timestampMs: number;
 }
 
-export type SignInMessageParse = { ok: true; parsed: ParsedSignInMessage } | { ok: false; detail: string };
+export type SignInMessageParse =
+  { ok: true; parsed: ParsedSignInMessage } | { ok: false; detail: string };
 
 type Field = 'wallet' | 'username' | 'displayName' | 'timestamp';
 
@@ -28,7 +29,8 @@ const TIMESTAMP_DIGITS = /^[0-9]{1,19}$/;
 const FIELDS: Record<Field, FieldRule> = {
   wallet: {
     label: 'Wallet',
-    read: (value) => (isWalletAddress(value) ? { wallet: value } : 'Wallet must be 0x plus 40 hex digits'),
+    read: (value) =>
+      isWalletAddress(value) ? { wallet: value } : 'Wallet must be 0x plus 40 hex digits',
   },
   username: {
     label: 'Username',
@@ -68,13 +70,19 @@ interface Template {
 const TEMPLATES: Template[] = [
   {
     kind: 'sign-in',
-    head: (name) => [`${name} Sign In`, `I confirm that I own this wallet and want to sign in to ${name}.`],
+    head: (name) => [
+      `${name} Sign In`,
+      `I confirm that I own this wallet and want to sign in to ${name}.`,
+    ],
     fields: ['wallet', 'timestamp'],
     layouts: ['spaced'],
   },
   {
     kind: 'registration',
-    head: (name) => [`${name} Registration`, `I confirm that I own this wallet and want to register with ${name}.`],
+    head: (name) => [
+      `${name} Registration`,
+      `I confirm that I own this wallet and want to register with ${name}.`,
+    ],
     fields: ['wallet', 'username', 'displayName', 'timestamp'],
     layouts: ['compact', 'spaced'],
   },
@@ -89,7 +97,9 @@ const TEMPLATES: Template[] = [
 type ExpectedLine = { text: string } | { field: Field };
 
 function expectedLines(template: Template, layout: Layout, serviceName: string): ExpectedLine[] {
-  const head = template.head(serviceName).flatMap((text) => (layout === 'spaced' ? [text, ''] : [text]));
+  const head = template
+    .head(serviceName)
+    .flatMap((text) => (layout === 'spaced' ? [text, ''] : [text]));
   return [...head.map((text) => ({ text })), ...template.fields.map((field) => ({ field }))];
 }
 
@@ -106,7 +116,11 @@ function hasShape(lines: string[], expected: ExpectedLine[]): boolean {
   );
 }
 
-function readFields(kind: SignInTemplateKind, lines: string[], expected: ExpectedLine[]): SignInMessageParse {
+function readFields(
+  kind: SignInTemplateKind,
+  lines: string[],
+  expected: ExpectedLine[],
+): SignInMessageParse {
   let parsed: Partial<ParsedSignInMessage> = { kind };
   for (const [i, line] of expected.entries()) {
     if (!('field' in line)) continue;
@@ -128,7 +142,8 @@ function readFields(kind: SignInTemplateKind, lines: string[], expected: Expecte
  */
 export function parseSignInMessage(message: string, serviceName: string): SignInMessageParse {
   assertServiceName(serviceName);
-  if (message.includes('\r')) return { ok: false, detail: 'the message must use LF line endings only' };
+  if (message.includes('\r'))
+    return { ok: false, detail: 'the message must use LF line endings only' };
   const lines = message.split('\n');
   for (const template of TEMPLATES) {
     for (const layout of template.layouts) {
@@ -146,6 +161,8 @@ export function parseSignInMessage(message: string, serviceName: string): SignIn
  */
 function assertServiceName(serviceName: string): void {
   if (serviceName === '' || serviceName.trim() !== serviceName || /[\r\n]/.test(serviceName)) {
-    throw new TypeError('serviceName must be a non-empty single line without surrounding whitespace');
+    throw new TypeError(
+      'serviceName must be a non-empty single line without surrounding whitespace',
+    );
   }
 }

@@ -9,5 +9,8 @@ import type { RecoveryAnswer, RecoveryJob } from './signer-recovery.js';
 const port = parentPort;
 if (!port) throw new Error('signer-recovery-worker.ts runs only as a worker thread');
 port.on('message', ({ id, message, signature }: RecoveryJob) => {
-  port.postMessage({ id, result: recoverPersonalSignAddress(message, signature) } satisfies RecoveryAnswer);
+  port.postMessage({
+    id,
+    result: recoverPersonalSignAddress(message, signature),
+  } satisfies RecoveryAnswer);
 });

@@ -61,14 +61,20 @@ class RecoveryThread {
   }
 
   whenIdle(): Promise<void> {
-    return this.jobs.size === 0 ? Promise.resolve() : new Promise((resolve) => this.idleWaiters.push(resolve));
+    return this.jobs.size === 0
+      ? Promise.resolve()
+      : new Promise((resolve) => this.idleWaiters.push(resolve));
   }
 }
 
 export interface SignerRecoveryOptions {
   /** SIGNATURE_WORKERS; 0: recover on the calling thread. */
   readonly workers: number;
-  readonly logger: { info(fields: object, message: string): void; warn(fields: object, message: string): void; error(fields: object, message: string): void };
+  readonly logger: {
+    info(fields: object, message: string): void;
+    warn(fields: object, message: string): void;
+    error(fields: object, message: string): void;
+  };
 }
 
 export class SignerRecovery {
@@ -81,7 +87,9 @@ export class SignerRecovery {
   /** Starts the worker threads; refuses to start when they cannot run rather than silently recovering inline. */
   start(): void {
     if (this.options.workers > 0 && !existsSync(fileURLToPath(WORKER_SCRIPT))) {
-      throw new Error(`SIGNATURE_WORKERS=${this.options.workers} needs the compiled worker ${fileURLToPath(WORKER_SCRIPT)}: run the built service, or set SIGNATURE_WORKERS=0`);
+      throw new Error(
+        `SIGNATURE_WORKERS=${this.options.workers} needs the compiled worker ${fileURLToPath(WORKER_SCRIPT)}: run the built service, or set SIGNATURE_WORKERS=0`,
+      );
     }
     for (let i = 0; i < this.options.workers; i++) this.spawn();
     this.options.logger.info({ workers: this.options.workers }, 'signature workers started');
@@ -90,7 +98,8 @@ export class SignerRecovery {
   /** The signer of `message`, with the canonical signature, or why there is none (eip191.ts). */
   recover(message: string, signature: string): Promise<RecoveredSigner> {
     const thread = this.leastBusy();
-    if (!thread || thread.jobs.size >= MAX_JOBS_PER_WORKER) return Promise.resolve(recoverPersonalSignAddress(message, signature));
+    if (!thread || thread.jobs.size >= MAX_JOBS_PER_WORKER)
+      return Promise.resolve(recoverPersonalSignAddress(message, signature));
     const id = this.nextJobId++;
     return new Promise((resolve) => {
       thread.jobs.set(id, { id, message, signature, resolve });
@@ -102,15 +111,18 @@ export class SignerRecovery {
   async stop(): Promise<void> {
     this.stopping = true;
     const threads = this.threads.splice(0);
-    await Promise.all(threads.map(async (thread) => {
-      await thread.whenIdle();
-      await thread.worker.terminate();
-    }));
+    await Promise.all(
+      threads.map(async (thread) => {
+        await thread.whenIdle();
+        await thread.worker.terminate();
+      }),
+    );
   }
 
   private leastBusy(): RecoveryThread | undefined {
     let best: RecoveryThread | undefined;
-    for (const thread of this.threads) if (!best || thread.jobs.size < best.jobs.size) best = thread;
+    for (const thread of this.threads)
+      if (!best || thread.jobs.size < best.jobs.size) best = thread;
     return best;
   }
 
@@ -119,11 +131,17 @@ export class SignerRecovery {
     let online = false;
     thread.worker.on('online', () => (online = true));
     thread.worker.on('message', (answer: RecoveryAnswer) => thread.answer(answer));
-    thread.worker.on('error', (error) => this.options.logger.error({ err: error }, 'signature worker failed'));
+    thread.worker.on('error', (error) =>
+      this.options.logger.error({ err: error }, 'signature worker failed'),
+    );
     thread.worker.on('exit', (code) => {
       // Its unanswered jobs are recovered here (the same function, so the same answers), also
       // when it died while stop() was waiting for them.
-      for (const job of [...thread.jobs.values()]) thread.answer({ id: job.id, result: recoverPersonalSignAddress(job.message, job.signature) });
+      for (const job of [...thread.jobs.values()])
+        thread.answer({
+          id: job.id,
+          result: recoverPersonalSignAddress(job.message, job.signature),
+        });
       const index = this.threads.indexOf(thread);
       if (index === -1) return; // ended by stop()
       this.threads.splice(index, 1);

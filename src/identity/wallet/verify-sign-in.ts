@@ -53,7 +53,10 @@ function reject(reason: SignInRejectionReason, detail: string): SignInVerificati
  * context and are the caller's; it marks `replayKey` spent after accepting the sign-in. So is the
  * status probe (neither message nor signature), which must be answered before calling this.
  */
-export async function verifySignInMessage(attempt: SignInAttempt, signers: Pick<SignerRecovery, 'recover'>): Promise<SignInVerification> {
+export async function verifySignInMessage(
+  attempt: SignInAttempt,
+  signers: Pick<SignerRecovery, 'recover'>,
+): Promise<SignInVerification> {
   const { walletAddress, message, signature, nowMs, toleranceMs = SIGN_IN_TOLERANCE_MS } = attempt;
 
   const template = parseSignInMessage(message, attempt.serviceName);
@@ -76,10 +79,14 @@ export async function verifySignInMessage(attempt: SignInAttempt, signers: Pick<
   if (signature === '') return reject('UNAUTHORIZED', 'signature is required with message');
   const recovered = await signers.recover(message, signature);
   if (!recovered.ok) return reject(SIGNATURE_REJECTION[recovered.code], recovered.detail);
-  if (recovered.address !== address) return reject('UNAUTHORIZED', 'the signature was not made by wallet_address');
+  if (recovered.address !== address)
+    return reject('UNAUTHORIZED', 'the signature was not made by wallet_address');
 
   if (Math.abs(nowMs - parsed.timestampMs) > toleranceMs) {
-    return reject('EXPIRED_SIGNATURE', `the Timestamp is more than ${toleranceMs} ms away from server time`);
+    return reject(
+      'EXPIRED_SIGNATURE',
+      `the Timestamp is more than ${toleranceMs} ms away from server time`,
+    );
   }
 
   return { ok: true, parsed, address, replayKey: recovered.canonical };

@@ -5,7 +5,8 @@
 
 /** The bytes of a strict standard-base64 text, or undefined. */
 export function decodeBase64(text: string): Buffer | undefined {
-  if (!/^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/.test(text)) return undefined;
+  if (!/^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/.test(text))
+    return undefined;
   const bytes = Buffer.from(text, 'base64');
   return bytes.toString('base64') === text ? bytes : undefined;
 }
@@ -16,7 +17,10 @@ const DJB_KEY_TYPE = 0x05;
 /** An X25519 public key: 32 bytes, or 33 with the 0x05 type prefix. */
 export function isX25519PublicKey(text: string): boolean {
   const bytes = decodeBase64(text);
-  return bytes !== undefined && (bytes.length === 32 || (bytes.length === 33 && bytes[0] === DJB_KEY_TYPE));
+  return (
+    bytes !== undefined &&
+    (bytes.length === 32 || (bytes.length === 33 && bytes[0] === DJB_KEY_TYPE))
+  );
 }
 
 /** The 32 raw bytes of an Ed25519 public key, or undefined. */

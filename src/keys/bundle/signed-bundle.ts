@@ -37,14 +37,27 @@ const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
 export function encodeSignedBundle(bundle: SignedBundle): Uint8Array {
-  const { address, ed25519PublicKey, identityKey, registrationId, signedPreKey: spk, walletBinding, bundleSignature } = bundle;
+  const {
+    address,
+    ed25519PublicKey,
+    identityKey,
+    registrationId,
+    signedPreKey: spk,
+    walletBinding,
+    bundleSignature,
+  } = bundle;
   return encoder.encode(
     JSON.stringify({
       address,
       ed25519PublicKey,
       identityKey,
       registrationId,
-      signedPreKey: { keyId: spk.keyId, publicKey: spk.publicKey, signature: spk.signature, timestamp: spk.timestamp },
+      signedPreKey: {
+        keyId: spk.keyId,
+        publicKey: spk.publicKey,
+        signature: spk.signature,
+        timestamp: spk.timestamp,
+      },
       walletBinding: { signature: walletBinding.signature, timestamp: walletBinding.timestamp },
       bundleSignature,
     }),
@@ -59,11 +72,24 @@ export function decodeSignedBundle(bytes: Uint8Array): SignedBundle | undefined 
   } catch {
     return undefined;
   }
-  if (!isObject(value) || !isObject(value.signedPreKey) || !isObject(value.walletBinding)) return undefined;
+  if (!isObject(value) || !isObject(value.signedPreKey) || !isObject(value.walletBinding))
+    return undefined;
   const { signedPreKey: spk, walletBinding: binding } = value;
-  const strings = [value.address, value.ed25519PublicKey, value.identityKey, value.bundleSignature, spk.publicKey, spk.signature, binding.signature];
+  const strings = [
+    value.address,
+    value.ed25519PublicKey,
+    value.identityKey,
+    value.bundleSignature,
+    spk.publicKey,
+    spk.signature,
+    binding.signature,
+  ];
   const numbers = [value.registrationId, spk.keyId, spk.timestamp, binding.timestamp];
-  if (!strings.every((item) => typeof item === 'string') || !numbers.every((item) => Number.isSafeInteger(item))) return undefined;
+  if (
+    !strings.every((item) => typeof item === 'string') ||
+    !numbers.every((item) => Number.isSafeInteger(item))
+  )
+    return undefined;
   // Rebuilt member by member: whatever else a record carries is dropped, never served.
   const bundle = value as unknown as SignedBundle;
   return {
@@ -71,8 +97,16 @@ export function decodeSignedBundle(bytes: Uint8Array): SignedBundle | undefined 
     ed25519PublicKey: bundle.ed25519PublicKey,
     identityKey: bundle.identityKey,
     registrationId: bundle.registrationId,
-    signedPreKey: { keyId: bundle.signedPreKey.keyId, publicKey: bundle.signedPreKey.publicKey, signature: bundle.signedPreKey.signature, timestamp: bundle.signedPreKey.timestamp },
-    walletBinding: { signature: bundle.walletBinding.signature, timestamp: bundle.walletBinding.timestamp },
+    signedPreKey: {
+      keyId: bundle.signedPreKey.keyId,
+      publicKey: bundle.signedPreKey.publicKey,
+      signature: bundle.signedPreKey.signature,
+      timestamp: bundle.signedPreKey.timestamp,
+    },
+    walletBinding: {
+      signature: bundle.walletBinding.signature,
+      timestamp: bundle.walletBinding.timestamp,
+    },
     bundleSignature: bundle.bundleSignature,
   };
 }
@@ -83,9 +117,12 @@ export function decodeSignedBundle(bytes: Uint8Array): SignedBundle | undefined 
  * wallet, the signed prekey's by the Ed25519 key through the bundle statement), so someone
  * holding only an old, replaced Ed25519 key cannot make an old bundle win.
  */
-export function bundleVersion(bundle: Pick<SignedBundle, 'walletBinding' | 'signedPreKey'>): string {
+export function bundleVersion(
+  bundle: Pick<SignedBundle, 'walletBinding' | 'signedPreKey'>,
+): string {
   const pad = (n: number) => String(n).padStart(16, '0');
   return `${pad(bundle.walletBinding.timestamp)}.${pad(bundle.signedPreKey.timestamp)}`;
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);

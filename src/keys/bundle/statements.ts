@@ -6,7 +6,12 @@
  */
 import type { SignedBundle } from './signed-bundle.js';
 
-export function keyBindingMessage(serviceName: string, address: string, ed25519PublicKey: string, timestamp: number): string {
+export function keyBindingMessage(
+  serviceName: string,
+  address: string,
+  ed25519PublicKey: string,
+  timestamp: number,
+): string {
   return [
     `${serviceName} Key Binding`,
     '',
@@ -18,7 +23,10 @@ export function keyBindingMessage(serviceName: string, address: string, ed25519P
   ].join('\n');
 }
 
-export function bundleStatement(serviceName: string, bundle: Omit<SignedBundle, 'bundleSignature' | 'ed25519PublicKey'>): string {
+export function bundleStatement(
+  serviceName: string,
+  bundle: Omit<SignedBundle, 'bundleSignature' | 'ed25519PublicKey'>,
+): string {
   const { signedPreKey: spk } = bundle;
   return [
     `${serviceName} Key Bundle`,

@@ -39,7 +39,8 @@ export class KeyRecordVerifier {
       return known;
     }
     const bundle = this.check(address, value);
-    if (this.verified.size >= this.capacity) this.verified.delete(this.verified.keys().next().value as string);
+    if (this.verified.size >= this.capacity)
+      this.verified.delete(this.verified.keys().next().value as string);
     this.verified.set(id, bundle);
     return bundle;
   }
@@ -52,7 +53,10 @@ export class KeyRecordVerifier {
       },
       select: (address, values) => {
         const versions = values.map((value) => bundleVersion(this.verify(address, value)));
-        return versions.reduce((best, version, index) => (version > (versions[best] as string) ? index : best), 0);
+        return versions.reduce(
+          (best, version, index) => (version > (versions[best] as string) ? index : best),
+          0,
+        );
       },
     };
   }
@@ -60,7 +64,8 @@ export class KeyRecordVerifier {
   private check(address: string, value: Uint8Array): SignedBundle {
     const bundle = decodeSignedBundle(value);
     if (!bundle) throw new InvalidKeyRecordError('not a key bundle record');
-    if (bundle.address !== address) throw new InvalidKeyRecordError('the record is for another address');
+    if (bundle.address !== address)
+      throw new InvalidKeyRecordError('the record is for another address');
     const check = checkSignedBundle(this.serviceName, bundle);
     if (!check.ok) throw new InvalidKeyRecordError(check.detail);
     return bundle;

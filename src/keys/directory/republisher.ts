@@ -45,18 +45,36 @@ export class KeyRecordRepublisher {
 
   /** Runs after the previous round, never two at once. */
   private schedule(reason: 'joined' | 'periodic'): void {
-    this.running = this.running.then(() => this.round(reason)).catch((error: unknown) => this.logger.warn({ err: error, reason }, 'key records not re-published; retried at the next round'));
+    this.running = this.running
+      .then(() => this.round(reason))
+      .catch((error: unknown) =>
+        this.logger.warn(
+          { err: error, reason },
+          'key records not re-published; retried at the next round',
+        ),
+      );
   }
 
   private async round(reason: 'joined' | 'periodic'): Promise<void> {
     if (this.stopped) return;
-    if (reason === 'periodic' && !(await this.sharedState.set(PERIODIC_LOCK, String(process.pid), { ttlMs: Math.max(1_000, this.intervalMs - 60_000), onlyIfAbsent: true }))) return;
+    if (
+      reason === 'periodic' &&
+      !(await this.sharedState.set(PERIODIC_LOCK, String(process.pid), {
+        ttlMs: Math.max(1_000, this.intervalMs - 60_000),
+        onlyIfAbsent: true,
+      }))
+    )
+      return;
     const started = Date.now();
     let written = 0;
     let failed = 0;
     const bundles = this.bundles.all();
     const worker = async () => {
-      for (let next = await bundles.next(); !next.done && !this.stopped; next = await bundles.next()) {
+      for (
+        let next = await bundles.next();
+        !next.done && !this.stopped;
+        next = await bundles.next()
+      ) {
         await this.directory.put(next.value.address, encodeSignedBundle(next.value)).then(
           () => written++,
           () => failed++,
@@ -64,6 +82,9 @@ export class KeyRecordRepublisher {
       }
     };
     await Promise.all(Array.from({ length: CONCURRENT_PUTS }, worker));
-    this.logger.info({ reason, written, failed, ms: Date.now() - started }, 'key records re-published to the directory');
+    this.logger.info(
+      { reason, written, failed, ms: Date.now() - started },
+      'key records re-published to the directory',
+    );
   }
 }

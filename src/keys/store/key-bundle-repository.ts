@@ -35,7 +35,11 @@ export class KeyBundleRepository {
     const { address, ...signed } = bundle;
     const version = bundleVersion(bundle);
     try {
-      await this.bundles.updateOne({ _id: address, version: { $lte: version } }, { $set: { ...signed, version, updatedAt: now } }, { upsert: true });
+      await this.bundles.updateOne(
+        { _id: address, version: { $lte: version } },
+        { $set: { ...signed, version, updatedAt: now } },
+        { upsert: true },
+      );
       return true;
     } catch (error) {
       // The owner has a bundle that the filter refused (a newer one), so the upsert collided with it.
@@ -65,7 +69,10 @@ export class KeyBundleRepository {
   async *all(): AsyncGenerator<SignedBundle> {
     let after = '';
     for (;;) {
-      const batch = await this.bundles.find({ _id: { $gt: after } }, { sort: { _id: 1 }, limit: REPUBLISH_BATCH });
+      const batch = await this.bundles.find(
+        { _id: { $gt: after } },
+        { sort: { _id: 1 }, limit: REPUBLISH_BATCH },
+      );
       for (const stored of batch) yield toBundle(stored);
       if (batch.length < REPUBLISH_BATCH) return;
       after = (batch[batch.length - 1] as StoredKeyBundle)._id;
@@ -73,6 +80,24 @@ export class KeyBundleRepository {
   }
 }
 
-function toBundle({ _id, ed25519PublicKey, identityKey, registrationId, signedPreKey, walletBinding, bundleSignature, updatedAt }: StoredKeyBundle) {
-  return { address: _id, ed25519PublicKey, identityKey, registrationId, signedPreKey, walletBinding, bundleSignature, updatedAt };
+function toBundle({
+  _id,
+  ed25519PublicKey,
+  identityKey,
+  registrationId,
+  signedPreKey,
+  walletBinding,
+  bundleSignature,
+  updatedAt,
+}: StoredKeyBundle) {
+  return {
+    address: _id,
+    ed25519PublicKey,
+    identityKey,
+    registrationId,
+    signedPreKey,
+    walletBinding,
+    bundleSignature,
+    updatedAt,
+  };
 }

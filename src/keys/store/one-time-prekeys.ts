@@ -22,7 +22,9 @@ const ONE_TIME_PREKEYS = 'one_time_prekeys';
 /** At most this many keys are stored per owner. */
 export const MAX_STORED_PREKEYS = 200;
 
-export const oneTimePreKeyIndexes: IndexSpec[] = [{ collection: ONE_TIME_PREKEYS, name: 'owner_key', key: { owner: 1, keyId: 1 } }];
+export const oneTimePreKeyIndexes: IndexSpec[] = [
+  { collection: ONE_TIME_PREKEYS, name: 'owner_key', key: { owner: 1, keyId: 1 } },
+];
 
 const idOf = (owner: string, keyId: number) => `${owner}:${keyId}`;
 
@@ -46,7 +48,15 @@ export class OneTimePreKeys {
   /** Replaces all of the owner's keys (a new bundle). */
   async replace(owner: string, keys: readonly OneTimePreKey[]): Promise<void> {
     await this.keys.deleteMany({ owner });
-    if (keys.length > 0) await this.keys.insertMany(keys.map((key) => ({ _id: idOf(owner, key.keyId), owner, keyId: key.keyId, publicKey: key.publicKey })));
+    if (keys.length > 0)
+      await this.keys.insertMany(
+        keys.map((key) => ({
+          _id: idOf(owner, key.keyId),
+          owner,
+          keyId: key.keyId,
+          publicKey: key.publicKey,
+        })),
+      );
   }
 
   /**
@@ -54,17 +64,39 @@ export class OneTimePreKeys {
    * already stored or the total would pass MAX_STORED_PREKEYS; both are checked again after the
    * write, so two top-ups racing each other cannot pass the limit either.
    */
-  async add(owner: string, keys: readonly OneTimePreKey[]): Promise<{ added: true; count: number } | { added: false; problem: string }> {
+  async add(
+    owner: string,
+    keys: readonly OneTimePreKey[],
+  ): Promise<{ added: true; count: number } | { added: false; problem: string }> {
     const ids = keys.map((key) => idOf(owner, key.keyId));
-    const [count, existing] = await Promise.all([this.count(owner), this.keys.find({ _id: { $in: ids } }, { projection: { keyId: 1 } })]);
-    if (existing.length > 0) return { added: false, problem: `keyId ${existing.map((key) => key.keyId).join(', ')} is already stored` };
-    if (count + keys.length > MAX_STORED_PREKEYS) return { added: false, problem: `at most ${MAX_STORED_PREKEYS} one-time prekeys are stored (${count} now)` };
+    const [count, existing] = await Promise.all([
+      this.count(owner),
+      this.keys.find({ _id: { $in: ids } }, { projection: { keyId: 1 } }),
+    ]);
+    if (existing.length > 0)
+      return {
+        added: false,
+        problem: `keyId ${existing.map((key) => key.keyId).join(', ')} is already stored`,
+      };
+    if (count + keys.length > MAX_STORED_PREKEYS)
+      return {
+        added: false,
+        problem: `at most ${MAX_STORED_PREKEYS} one-time prekeys are stored (${count} now)`,
+      };
     try {
-      await this.keys.insertMany(keys.map((key, i) => ({ _id: ids[i] as string, owner, keyId: key.keyId, publicKey: key.publicKey })));
+      await this.keys.insertMany(
+        keys.map((key, i) => ({
+          _id: ids[i] as string,
+          owner,
+          keyId: key.keyId,
+          publicKey: key.publicKey,
+        })),
+      );
     } catch (error) {
       // A top-up racing this one stored one of the ids first. The keys inserted before it stay:
       // they are the owner's own valid keys, and handing one out is harmless.
-      if (error instanceof DuplicateKeyError) return { added: false, problem: 'a keyId is already stored' };
+      if (error instanceof DuplicateKeyError)
+        return { added: false, problem: 'a keyId is already stored' };
       throw error;
     }
     const after = await this.count(owner);
@@ -76,7 +108,10 @@ export class OneTimePreKeys {
   }
 
   list(owner: string): Promise<OneTimePreKey[]> {
-    return this.keys.find({ owner }, { sort: { keyId: 1 }, projection: { _id: 0, keyId: 1, publicKey: 1 } });
+    return this.keys.find(
+      { owner },
+      { sort: { keyId: 1 }, projection: { _id: 0, keyId: 1, publicKey: 1 } },
+    );
   }
 
   count(owner: string): Promise<number> {

@@ -36,13 +36,24 @@ export function captchaGate(verifier: Pick<CaptchaVerifier, 'verify'>): RpcMiddl
   return async ({ method, request, context }, next) => {
     const field = tokenFieldOf(method);
     if (!field) return next();
-    const value = typeof request === 'object' && request !== null ? (request as Record<string, unknown>)[field.localName] : undefined;
+    const value =
+      typeof request === 'object' && request !== null
+        ? (request as Record<string, unknown>)[field.localName]
+        : undefined;
     const token = typeof value === 'string' ? value : '';
     if (token === '') {
-      throw apiError(Code.InvalidArgument, 'CAPTCHA_REQUIRED', 'A CAPTCHA answer is required: send captcha_token');
+      throw apiError(
+        Code.InvalidArgument,
+        'CAPTCHA_REQUIRED',
+        'A CAPTCHA answer is required: send captcha_token',
+      );
     }
     if (token.length > MAX_CAPTCHA_TOKEN_LENGTH) {
-      throw apiError(Code.InvalidArgument, 'CAPTCHA_REQUIRED', 'The CAPTCHA answer was not accepted: solve the CAPTCHA again');
+      throw apiError(
+        Code.InvalidArgument,
+        'CAPTCHA_REQUIRED',
+        'The CAPTCHA answer was not accepted: solve the CAPTCHA again',
+      );
     }
     const info = callInfoOf(context);
     let accepted: boolean;
@@ -50,14 +61,28 @@ export function captchaGate(verifier: Pick<CaptchaVerifier, 'verify'>): RpcMiddl
       accepted = await verifier.verify(token, info.clientIp);
     } catch (error) {
       if (error instanceof CaptchaUnavailableError) {
-        info.logger.warn({ provider: error.provider, reason: error.reason }, 'CAPTCHA provider unavailable');
+        info.logger.warn(
+          { provider: error.provider, reason: error.reason },
+          'CAPTCHA provider unavailable',
+        );
       } else {
-        info.logger.error({ errorName: error instanceof Error ? error.name : typeof error }, 'CAPTCHA verification failed');
+        info.logger.error(
+          { errorName: error instanceof Error ? error.name : typeof error },
+          'CAPTCHA verification failed',
+        );
       }
-      throw apiError(Code.Unavailable, 'CAPTCHA_UNAVAILABLE', 'The CAPTCHA cannot be checked right now: try again later');
+      throw apiError(
+        Code.Unavailable,
+        'CAPTCHA_UNAVAILABLE',
+        'The CAPTCHA cannot be checked right now: try again later',
+      );
     }
     if (!accepted) {
-      throw apiError(Code.InvalidArgument, 'CAPTCHA_REQUIRED', 'The CAPTCHA answer was not accepted: solve the CAPTCHA again');
+      throw apiError(
+        Code.InvalidArgument,
+        'CAPTCHA_REQUIRED',
+        'The CAPTCHA answer was not accepted: solve the CAPTCHA again',
+      );
     }
     return next();
   };

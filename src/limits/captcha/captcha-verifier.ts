@@ -51,7 +51,8 @@ export class CaptchaUnavailableError extends Error {
 
 export function createCaptchaVerifier(options: CaptchaVerifierOptions): CaptchaVerifier {
   const { provider, secret } = options;
-  if (!CAPTCHA_PROVIDERS.includes(provider)) throw new Error(`unknown CAPTCHA provider "${String(provider)}"`);
+  if (!CAPTCHA_PROVIDERS.includes(provider))
+    throw new Error(`unknown CAPTCHA provider "${String(provider)}"`);
   if (!secret) throw new Error('a CAPTCHA secret is required');
   const url = options.verifyUrl ?? SITEVERIFY_URLS[provider];
   const timeoutMs = options.timeoutMs ?? DEFAULT_CAPTCHA_TIMEOUT_MS;
@@ -67,7 +68,10 @@ export function createCaptchaVerifier(options: CaptchaVerifierOptions): CaptchaV
       try {
         response = await doFetch(url, {
           method: 'POST',
-          headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
+          headers: {
+            'content-type': 'application/x-www-form-urlencoded',
+            accept: 'application/json',
+          },
           body: form.toString(),
           signal,
           redirect: 'error',
@@ -75,27 +79,54 @@ export function createCaptchaVerifier(options: CaptchaVerifierOptions): CaptchaV
       } catch (error) {
         // The underlying error is not kept as the cause: keep the message free of request data.
         if (signal.aborted || isAbort(error)) {
-          throw new CaptchaUnavailableError(provider, 'timeout', `${provider} siteverify did not answer within ${timeoutMs} ms`);
+          throw new CaptchaUnavailableError(
+            provider,
+            'timeout',
+            `${provider} siteverify did not answer within ${timeoutMs} ms`,
+          );
         }
-        throw new CaptchaUnavailableError(provider, 'network', `${provider} siteverify is unreachable`);
+        throw new CaptchaUnavailableError(
+          provider,
+          'network',
+          `${provider} siteverify is unreachable`,
+        );
       }
       let body: unknown;
       try {
         if (!response.ok) {
           await response.body?.cancel().catch(() => undefined);
-          throw new CaptchaUnavailableError(provider, 'status', `${provider} siteverify answered HTTP ${response.status}`);
+          throw new CaptchaUnavailableError(
+            provider,
+            'status',
+            `${provider} siteverify answered HTTP ${response.status}`,
+          );
         }
         body = await response.json();
       } catch (error) {
         if (error instanceof CaptchaUnavailableError) throw error;
         if (signal.aborted || isAbort(error)) {
-          throw new CaptchaUnavailableError(provider, 'timeout', `${provider} siteverify did not answer within ${timeoutMs} ms`);
+          throw new CaptchaUnavailableError(
+            provider,
+            'timeout',
+            `${provider} siteverify did not answer within ${timeoutMs} ms`,
+          );
         }
-        throw new CaptchaUnavailableError(provider, 'malformed', `${provider} siteverify answered a body that is not JSON`);
+        throw new CaptchaUnavailableError(
+          provider,
+          'malformed',
+          `${provider} siteverify answered a body that is not JSON`,
+        );
       }
-      const success = typeof body === 'object' && body !== null ? (body as { success?: unknown }).success : undefined;
+      const success =
+        typeof body === 'object' && body !== null
+          ? (body as { success?: unknown }).success
+          : undefined;
       if (typeof success !== 'boolean') {
-        throw new CaptchaUnavailableError(provider, 'malformed', `${provider} siteverify answered without a boolean "success"`);
+        throw new CaptchaUnavailableError(
+          provider,
+          'malformed',
+          `${provider} siteverify answered without a boolean "success"`,
+        );
       }
       return success;
     },

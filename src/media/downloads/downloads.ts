@@ -36,7 +36,12 @@ export interface Download {
 
 /** 416 with the size the client should ask within (`Content-Range: bytes *\/size`). */
 const unsatisfiable = (size: number) =>
-  apiError(Code.OutOfRange, 'RANGE_NOT_SATISFIABLE', `The range is outside the ${size} bytes of this media`, [['content-range', `bytes */${size}`]]);
+  apiError(
+    Code.OutOfRange,
+    'RANGE_NOT_SATISFIABLE',
+    `The range is outside the ${size} bytes of this media`,
+    [['content-range', `bytes */${size}`]],
+  );
 
 export class Downloads {
   constructor(
@@ -50,13 +55,18 @@ export class Downloads {
   async downloadable(mediaId: string, caller: string | undefined): Promise<MediaItem> {
     const item = await this.items.find(mediaId);
     if (!item || item.state === 'uploading') throw notFound('No such media');
-    if (caller !== undefined && !(await this.access.mayDownload(caller, item))) throw notFound('No such media');
+    if (caller !== undefined && !(await this.access.mayDownload(caller, item)))
+      throw notFound('No such media');
     if (item.state !== 'stored') throw gone('This media was deleted');
     return item;
   }
 
   /** The item's bytes or its thumbnail (400 for a thumbnail of another kind than avatar), whole or the range asked for. */
-  async read(item: MediaItem, rangeHeader: string | null, rendition: Rendition = 'full'): Promise<Download> {
+  async read(
+    item: MediaItem,
+    rangeHeader: string | null,
+    rendition: Rendition = 'full',
+  ): Promise<Download> {
     const blob = servedBlob(item, rendition);
     const wanted = rangeOf(rangeHeader, blob.size);
     if (wanted.kind === 'unsatisfiable') throw unsatisfiable(blob.size);
@@ -78,7 +88,8 @@ export function renditionOf(size: string): Rendition {
 }
 
 function servedBlob(item: MediaItem, rendition: Rendition): ServedBlob {
-  if (rendition === 'full') return { id: item._id, size: item.size, sha256: item.sha256, contentType: item.contentType };
+  if (rendition === 'full')
+    return { id: item._id, size: item.size, sha256: item.sha256, contentType: item.contentType };
   if (item.kind !== 'avatar') throw invalidArgument('Only avatar media have a thumbnail');
   // Avatars stored before thumbnails existed have none: their full image stands in.
   if (!item.thumbnail) return servedBlob(item, 'full');

@@ -33,7 +33,10 @@ export class MediaAccess {
   private async grantedBy(reference: MediaReference, caller: string): Promise<boolean> {
     switch (reference.kind) {
       case 'message':
-        return reference.grantsAccess && (await this.conversations.member(reference.conversationId, caller)) !== null;
+        return (
+          reference.grantsAccess &&
+          (await this.conversations.member(reference.conversationId, caller)) !== null
+        );
       case 'avatar':
       case 'group_avatar':
       case 'channel_avatar':

@@ -13,7 +13,8 @@ export const ABANDONED_UPLOAD_MS = 60 * 60 * 1000;
 export function releaseTime(item: MediaItem, unreferencedRetentionMs: number): Date {
   if (item.state === 'uploading') return new Date(item.createdAt.getTime() + ABANDONED_UPLOAD_MS);
   if (item.state !== 'stored') return item.createdAt;
-  if (item.references.length === 0) return new Date(item.createdAt.getTime() + unreferencedRetentionMs);
+  if (item.references.length === 0)
+    return new Date(item.createdAt.getTime() + unreferencedRetentionMs);
   let latest = 0;
   for (const reference of item.references) {
     if (reference.until === null) return NEVER;

@@ -55,7 +55,9 @@ export class FileBlobStore implements BlobStore {
       () => true,
       () => false,
     );
-    return exists ? createReadStream(path, range ? { start: range.start, end: range.end } : {}) : undefined;
+    return exists
+      ? createReadStream(path, range ? { start: range.start, end: range.end } : {})
+      : undefined;
   }
 
   async delete(blobId: string): Promise<void> {

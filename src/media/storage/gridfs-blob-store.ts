@@ -24,7 +24,10 @@ export class GridFsBlobStore implements BlobStore {
 
   /** A client of its own on `mongodbUrl` (which names the database). */
   static async connect(mongodbUrl: string): Promise<GridFsBlobStore> {
-    const client = await MongoClient.connect(mongodbUrl, { appName: 'messaging-media', writeConcern: { w: 'majority', journal: true } });
+    const client = await MongoClient.connect(mongodbUrl, {
+      appName: 'messaging-media',
+      writeConcern: { w: 'majority', journal: true },
+    });
     return new GridFsBlobStore(client.db(), client);
   }
 
@@ -34,9 +37,14 @@ export class GridFsBlobStore implements BlobStore {
       const digest = new CountedDigest(maxBytes);
       for await (const chunk of source) {
         digest.add(chunk);
-        if (!upload.write(chunk)) await new Promise<void>((resolve, reject) => upload.once('drain', resolve).once('error', reject));
+        if (!upload.write(chunk))
+          await new Promise<void>((resolve, reject) =>
+            upload.once('drain', resolve).once('error', reject),
+          );
       }
-      await new Promise<void>((resolve, reject) => upload.end(() => resolve()).once('error', reject));
+      await new Promise<void>((resolve, reject) =>
+        upload.end(() => resolve()).once('error', reject),
+      );
       return digest.result();
     } catch (error) {
       await upload.abort().catch(() => undefined);
@@ -45,10 +53,15 @@ export class GridFsBlobStore implements BlobStore {
   }
 
   async read(blobId: string, range?: ByteRange): Promise<AsyncIterable<Uint8Array> | undefined> {
-    const file = await this.db.collection(`${BUCKET}.files`).findOne({ _id: blobId as never }, { projection: { _id: 1 } });
+    const file = await this.db
+      .collection(`${BUCKET}.files`)
+      .findOne({ _id: blobId as never }, { projection: { _id: 1 } });
     if (!file) return undefined;
     // GridFS counts the end exclusively, HTTP inclusively.
-    return this.bucket.openDownloadStream(blobId as never, range ? { start: range.start, end: range.end + 1 } : {});
+    return this.bucket.openDownloadStream(
+      blobId as never,
+      range ? { start: range.start, end: range.end + 1 } : {},
+    );
   }
 
   async delete(blobId: string): Promise<void> {

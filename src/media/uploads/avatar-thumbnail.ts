@@ -11,5 +11,8 @@ export const THUMBNAIL_CONTENT_TYPE = 'image/webp';
 
 /** `image` was checked and re-encoded already (public-image.ts). */
 export function avatarThumbnail(image: Buffer): Promise<Buffer> {
-  return sharp(image).resize(THUMBNAIL_PIXELS, THUMBNAIL_PIXELS, { fit: 'inside', withoutEnlargement: true }).webp().toBuffer();
+  return sharp(image)
+    .resize(THUMBNAIL_PIXELS, THUMBNAIL_PIXELS, { fit: 'inside', withoutEnlargement: true })
+    .webp()
+    .toBuffer();
 }

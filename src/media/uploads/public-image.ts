@@ -15,16 +15,26 @@ import { rulesOf } from '../media-kinds.js';
 /** Larger decoded images are refused, against decompression bombs (sharp's own default is similar). */
 const MAX_PIXELS = 40_000_000;
 
-export async function checkedPublicImage(kind: MediaKind, declaredType: string, data: Buffer): Promise<Buffer> {
+export async function checkedPublicImage(
+  kind: MediaKind,
+  declaredType: string,
+  data: Buffer,
+): Promise<Buffer> {
   const sniffed = await fileTypeFromBuffer(data);
   if (!sniffed || !rulesOf(kind).contentTypes.includes(sniffed.mime)) {
-    throw invalidArgument(`data must be an image of type ${rulesOf(kind).contentTypes.join(', ')} for kind ${kind}`);
+    throw invalidArgument(
+      `data must be an image of type ${rulesOf(kind).contentTypes.join(', ')} for kind ${kind}`,
+    );
   }
-  if (sniffed.mime !== declaredType) throw invalidArgument(`data is ${sniffed.mime}, not the declared ${declaredType}`);
+  if (sniffed.mime !== declaredType)
+    throw invalidArgument(`data is ${sniffed.mime}, not the declared ${declaredType}`);
   if (kind !== 'avatar') return data;
   try {
     // Without withMetadata() sharp writes no EXIF, ICC or XMP; rotate() first applies the EXIF orientation.
-    return await sharp(data, { limitInputPixels: MAX_PIXELS }).rotate().toFormat(sniffed.ext === 'jpg' ? 'jpeg' : (sniffed.ext as 'png' | 'webp')).toBuffer();
+    return await sharp(data, { limitInputPixels: MAX_PIXELS })
+      .rotate()
+      .toFormat(sniffed.ext === 'jpg' ? 'jpeg' : (sniffed.ext as 'png' | 'webp'))
+      .toBuffer();
   } catch {
     throw invalidArgument('data is not a valid image');
   }

@@ -39,18 +39,28 @@ const SHA256 = /^[0-9a-f]{64}$/;
 
 /** 400 for what the request says about the upload; the description normalised. */
 export function checkDescription(description: UploadDescription): CheckedDescription {
-  if (!isMediaKind(description.kind)) throw invalidArgument(`kind must be one of ${Object.keys(MEDIA_KINDS).join(', ')}`);
+  if (!isMediaKind(description.kind))
+    throw invalidArgument(`kind must be one of ${Object.keys(MEDIA_KINDS).join(', ')}`);
   const contentType = description.contentType.trim().toLowerCase();
-  if (contentType.length > 127 || !CONTENT_TYPE.test(contentType)) throw invalidArgument('content_type must be a MIME type such as application/octet-stream');
+  if (contentType.length > 127 || !CONTENT_TYPE.test(contentType))
+    throw invalidArgument('content_type must be a MIME type such as application/octet-stream');
   const allowed = rulesOf(description.kind).contentTypes;
-  if (!allowed.includes(contentType)) throw invalidArgument(`content_type for kind ${description.kind} must be ${allowed.join(' or ')}`);
+  if (!allowed.includes(contentType))
+    throw invalidArgument(
+      `content_type for kind ${description.kind} must be ${allowed.join(' or ')}`,
+    );
   const sha256 = description.sha256.toLowerCase();
   if (sha256 !== '' && !SHA256.test(sha256)) throw invalidArgument('sha256 must be 64 hex digits');
   return { kind: description.kind, contentType, sha256 };
 }
 
 /** 413: the upload is larger than its kind allows (the rest of it is not read). */
-export const tooLarge = (maxBytes: number) => apiError(Code.InvalidArgument, 'PAYLOAD_TOO_LARGE', `The upload exceeds ${maxBytes} bytes for its kind`);
+export const tooLarge = (maxBytes: number) =>
+  apiError(
+    Code.InvalidArgument,
+    'PAYLOAD_TOO_LARGE',
+    `The upload exceeds ${maxBytes} bytes for its kind`,
+  );
 
 export class Uploads {
   constructor(
@@ -61,7 +71,11 @@ export class Uploads {
   ) {}
 
   /** Stores the bytes of `source` as a new item of `owner`; throws `tooLarge` past the kind's limit. */
-  async upload(owner: string, description: CheckedDescription, source: BlobSource): Promise<MediaItem> {
+  async upload(
+    owner: string,
+    description: CheckedDescription,
+    source: BlobSource,
+  ): Promise<MediaItem> {
     const { kind, contentType } = description;
     const createdAt = new Date();
     const item: MediaItem = {
@@ -83,7 +97,8 @@ export class Uploads {
       written = await this.writeBlobs(item._id, description, source);
       const { stored } = written;
       if (stored.size === 0) throw invalidArgument('data must not be empty');
-      if (description.sha256 !== '' && description.sha256 !== stored.sha256 && !rulesOf(kind).image) throw invalidArgument('sha256 does not match the data');
+      if (description.sha256 !== '' && description.sha256 !== stored.sha256 && !rulesOf(kind).image)
+        throw invalidArgument('sha256 does not match the data');
     } catch (error) {
       if (written) await this.blobs.delete(item._id);
       if (kind === 'avatar') await this.blobs.delete(thumbnailBlobId(item._id));
@@ -98,22 +113,44 @@ export class Uploads {
       contentType,
       releaseCheckAt: new Date(createdAt.getTime() + this.unreferencedRetentionMs),
     };
-    if (!(await this.items.markStored(item._id, result))) throw new Error(`upload ${item._id} was given up while it was being stored`);
+    if (!(await this.items.markStored(item._id, result)))
+      throw new Error(`upload ${item._id} was given up while it was being stored`);
     this.metrics.bytes.inc({ direction: 'upload' }, stored.size);
-    return { ...item, ...result, state: 'stored', revision: 1, releaseCheckAt: result.releaseCheckAt };
+    return {
+      ...item,
+      ...result,
+      state: 'stored',
+      revision: 1,
+      releaseCheckAt: result.releaseCheckAt,
+    };
   }
 
-  private async writeBlobs(mediaId: string, description: CheckedDescription, source: BlobSource): Promise<WrittenBlobs> {
+  private async writeBlobs(
+    mediaId: string,
+    description: CheckedDescription,
+    source: BlobSource,
+  ): Promise<WrittenBlobs> {
     const { maxBytes } = rulesOf(description.kind);
-    if (!rulesOf(description.kind).image) return { stored: await this.blobs.write(mediaId, source, maxBytes) };
+    if (!rulesOf(description.kind).image)
+      return { stored: await this.blobs.write(mediaId, source, maxBytes) };
     const received = await readWhole(source, maxBytes);
     // Images are re-encoded, so the client's digest is checked against what it sent.
-    if (description.sha256 !== '' && description.sha256 !== sha256Of(received)) throw invalidArgument('sha256 does not match the data');
+    if (description.sha256 !== '' && description.sha256 !== sha256Of(received))
+      throw invalidArgument('sha256 does not match the data');
     if (received.length === 0) throw invalidArgument('data must not be empty');
     const image = await checkedPublicImage(description.kind, description.contentType, received);
     // The thumbnail first: an item whose blob exists always has its thumbnail too.
     const thumbnail: Thumbnail | undefined =
-      description.kind === 'avatar' ? { ...(await this.blobs.write(thumbnailBlobId(mediaId), [await avatarThumbnail(image)], maxBytes)), contentType: THUMBNAIL_CONTENT_TYPE } : undefined;
+      description.kind === 'avatar'
+        ? {
+            ...(await this.blobs.write(
+              thumbnailBlobId(mediaId),
+              [await avatarThumbnail(image)],
+              maxBytes,
+            )),
+            contentType: THUMBNAIL_CONTENT_TYPE,
+          }
+        : undefined;
     // The size limit applies to what the client sent; a re-encoded image may come out a little larger.
     const stored = await this.blobs.write(mediaId, [image], Number.MAX_SAFE_INTEGER);
     return { stored, ...(thumbnail ? { thumbnail } : {}) };

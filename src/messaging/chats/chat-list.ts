@@ -11,7 +11,10 @@ import type { CursorPosition } from '../../platform/api/page-cursor.js';
 import { encodeCursor } from '../../platform/api/page-cursor.js';
 import type { Collection } from '../../platform/store/document-store.js';
 import { newestFirstPage } from '../../platform/store/newest-first-page.js';
-import type { ChannelChat, ChannelConversations } from '../conversations/channel-conversations-port.js';
+import type {
+  ChannelChat,
+  ChannelConversations,
+} from '../conversations/channel-conversations-port.js';
 import { memberId } from '../conversations/conversation.js';
 import type { ConversationMember } from '../conversations/conversation.js';
 import type { Conversations } from '../conversations/conversations.js';
@@ -26,9 +29,13 @@ interface Placed {
 }
 
 const before = (a: Placed, b: Placed) => b.at - a.at || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
-const isAfter = (item: Placed, cursor: CursorPosition | undefined) => !cursor || before({ at: cursor.sortValue, id: cursor.id }, item) < 0;
+const isAfter = (item: Placed, cursor: CursorPosition | undefined) =>
+  !cursor || before({ at: cursor.sortValue, id: cursor.id }, item) < 0;
 
-type Entry = ({ kind: 'member'; member: ConversationMember } | { kind: 'channel'; channel: ChannelChat }) & Placed;
+type Entry = (
+  { kind: 'member'; member: ConversationMember } | { kind: 'channel'; channel: ChannelChat }
+) &
+  Placed;
 
 export class ChatList {
   constructor(
@@ -39,19 +46,43 @@ export class ChatList {
   ) {}
 
   async page(caller: string, limit: number, after: CursorPosition | undefined) {
-    const [members, channels] = await Promise.all([newestFirstPage(this.conversations.members, { address: caller }, 'activityAt', limit, after), this.channels.chatsOf(caller)]);
+    const [members, channels] = await Promise.all([
+      newestFirstPage(this.conversations.members, { address: caller }, 'activityAt', limit, after),
+      this.channels.chatsOf(caller),
+    ]);
     const entries: Entry[] = [
-      ...members.items.map((member): Entry => ({ kind: 'member', member, at: member.activityAt.getTime(), id: member._id })),
-      ...channels.map((channel): Entry => ({ kind: 'channel', channel, at: channel.activityAt.getTime(), id: memberId(`channel:${channel.channelId}`, caller) })),
+      ...members.items.map((member): Entry => ({
+        kind: 'member',
+        member,
+        at: member.activityAt.getTime(),
+        id: member._id,
+      })),
+      ...channels.map((channel): Entry => ({
+        kind: 'channel',
+        channel,
+        at: channel.activityAt.getTime(),
+        id: memberId(`channel:${channel.channelId}`, caller),
+      })),
     ]
       .filter((entry) => isAfter(entry, after))
       .sort(before);
     const page = entries.slice(0, limit);
     const last = page[page.length - 1];
     const more = entries.length > limit || members.nextCursor !== '';
-    const lastPosts = await this.channels.lastPosts(page.flatMap((entry) => (entry.kind === 'channel' ? [entry.channel.channelId] : [])));
-    const chats = await Promise.all(page.map((entry) => (entry.kind === 'member' ? this.memberChat(caller, entry.member) : channelChat(entry.channel, lastPosts))));
-    return { chats, nextCursor: more && last ? encodeCursor({ sortValue: last.at, id: last.id }) : '' };
+    const lastPosts = await this.channels.lastPosts(
+      page.flatMap((entry) => (entry.kind === 'channel' ? [entry.channel.channelId] : [])),
+    );
+    const chats = await Promise.all(
+      page.map((entry) =>
+        entry.kind === 'member'
+          ? this.memberChat(caller, entry.member)
+          : channelChat(entry.channel, lastPosts),
+      ),
+    );
+    return {
+      chats,
+      nextCursor: more && last ? encodeCursor({ sortValue: last.at, id: last.id }) : '',
+    };
   }
 
   private async memberChat(caller: string, member: ConversationMember) {
@@ -59,8 +90,20 @@ export class ChatList {
     const visible = visibleTo(caller, new Date());
     const [conversation, [last], unreadCount, peer] = await Promise.all([
       conversations.find(member.conversationId),
-      messages.find({ conversationId: member.conversationId, sequence: { $gte: member.historyFrom ?? 0 }, ...visible }, { sort: { sequence: -1 }, limit: 1 }),
-      messages.countDocuments({ conversationId: member.conversationId, sequence: { $gt: member.lastReadSequence }, senderAddress: { $ne: caller }, ...visible }),
+      messages.find(
+        {
+          conversationId: member.conversationId,
+          sequence: { $gte: member.historyFrom ?? 0 },
+          ...visible,
+        },
+        { sort: { sequence: -1 }, limit: 1 },
+      ),
+      messages.countDocuments({
+        conversationId: member.conversationId,
+        sequence: { $gt: member.lastReadSequence },
+        senderAddress: { $ne: caller },
+        ...visible,
+      }),
       member.type === 'direct' ? accounts.find(member.peerAddress) : Promise.resolve(null),
     ]);
     return {
@@ -69,7 +112,9 @@ export class ChatList {
       peerAddress: member.peerAddress,
       groupId: member.groupId,
       channelId: member.channelId,
-      title: peer ? peer.displayName || peer.username || peer._id : conversation?.title || member.groupId || member.channelId,
+      title: peer
+        ? peer.displayName || peer.username || peer._id
+        : conversation?.title || member.groupId || member.channelId,
       avatarMediaId: '',
       ...(last ? { lastMessage: messageView(last) } : {}),
       unreadCount,

@@ -16,17 +16,27 @@ export class DisappearingTimer {
   ) {}
 
   /** `seconds` 0 turns it off. Returns the conversation and when the change was recorded. */
-  async set(caller: string, fields: TargetFields, seconds: number): Promise<{ conversationId: string; updatedAt: Date }> {
+  async set(
+    caller: string,
+    fields: TargetFields,
+    seconds: number,
+  ): Promise<{ conversationId: string; updatedAt: Date }> {
     if (seconds !== 0 && (seconds < MIN_TIMER_SECONDS || seconds > MAX_TIMER_SECONDS)) {
-      throw invalidArgument(`disappearing_timer_seconds must be 0 or between ${MIN_TIMER_SECONDS} and ${MAX_TIMER_SECONDS}`);
+      throw invalidArgument(
+        `disappearing_timer_seconds must be 0 or between ${MIN_TIMER_SECONDS} and ${MAX_TIMER_SECONDS}`,
+      );
     }
     const target = await this.conversations.resolve(caller, fields);
     if (target.type === 'group') {
       const role = (await this.conversations.member(target.conversationId, caller))?.role;
-      if (role !== 'owner' && role !== 'admin') throw permissionDenied('Only the owner and admins change the timer');
+      if (role !== 'owner' && role !== 'admin')
+        throw permissionDenied('Only the owner and admins change the timer');
     }
     await this.conversations.setTimer(target, seconds);
-    const notice = await this.sender.appendSystem(target, 'disappearing_timer_changed', { actor_address: caller, disappearing_timer_seconds: seconds });
+    const notice = await this.sender.appendSystem(target, 'disappearing_timer_changed', {
+      actor_address: caller,
+      disappearing_timer_seconds: seconds,
+    });
     return { conversationId: target.conversationId, updatedAt: notice.sentAt };
   }
 }

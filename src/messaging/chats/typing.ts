@@ -22,8 +22,15 @@ export class Typing {
         ? target.peer === typist || (await this.blocks.isBlocked(target.peer, typist))
           ? []
           : [target.peer]
-        : (await this.conversations.memberAddresses(target.conversationId)).filter((address) => address !== typist);
-    await this.events.ephemeral('typing', recipients, { conversation_id: target.conversationId, from_address: typist, group_id: target.groupId, state });
+        : (await this.conversations.memberAddresses(target.conversationId)).filter(
+            (address) => address !== typist,
+          );
+    await this.events.ephemeral('typing', recipients, {
+      conversation_id: target.conversationId,
+      from_address: typist,
+      group_id: target.groupId,
+      state,
+    });
     return recipients.length;
   }
 }

@@ -46,9 +46,17 @@ export interface ChannelChat {
 
 export interface ChannelConversations {
   /** Publishes as `caller`: 404 unknown or private without a role, 403 unless owner or admin. */
-  publish(caller: string, channelId: string, post: ChannelPostRequest): Promise<{ message: Message; duplicate: boolean }>;
+  publish(
+    caller: string,
+    channelId: string,
+    post: ChannelPostRequest,
+  ): Promise<{ message: Message; duplicate: boolean }>;
   /** A page of the channel's posts for a reader: 404 unknown or private without a role. */
-  history(caller: string, channelId: string, request: SequencePageRequest): Promise<ChannelHistoryPage>;
+  history(
+    caller: string,
+    channelId: string,
+    request: SequencePageRequest,
+  ): Promise<ChannelHistoryPage>;
   /** Moves the caller's read marker forward to the post `upToMessageId` (404 when not in the channel). */
   markRead(caller: string, channelId: string, upToMessageId: string): Promise<ChannelReadMarker>;
   /** Every channel the caller holds a role in (at most CHANNEL_MAX_SUBSCRIPTIONS of them). */

@@ -57,7 +57,11 @@ export const CONVERSATIONS = 'conversations';
 export const CONVERSATION_MEMBERS = 'conversation_members';
 
 export const conversationIndexes: IndexSpec[] = [
-  { collection: CONVERSATION_MEMBERS, name: 'chat_list', key: { address: 1, activityAt: -1, _id: 1 } },
+  {
+    collection: CONVERSATION_MEMBERS,
+    name: 'chat_list',
+    key: { address: 1, activityAt: -1, _id: 1 },
+  },
   // A group's or channel's audience (every send to it, presence).
   { collection: CONVERSATION_MEMBERS, name: 'by_conversation', key: { conversationId: 1 } },
 ];

@@ -6,7 +6,12 @@ import type { AccountRepository } from '../../accounts/account-repository.js';
 import { requireExistingUser } from '../../accounts/existing-user.js';
 import { invalidArgument, notFound } from '../../platform/errors/api-error.js';
 import type { Collection, DocumentStore } from '../../platform/store/document-store.js';
-import { CONVERSATIONS, CONVERSATION_MEMBERS, directConversationId, memberId } from './conversation.js';
+import {
+  CONVERSATIONS,
+  CONVERSATION_MEMBERS,
+  directConversationId,
+  memberId,
+} from './conversation.js';
 import type { Conversation, ConversationMember, ConversationType } from './conversation.js';
 
 /** A conversation as a request names it: the other user, a group or a channel. */
@@ -48,20 +53,46 @@ export class Conversations {
    * The one conversation that `fields` name, checked for the caller: a direct chat with an
    * existing user, or a group or channel the caller is a member of.
    */
-  async resolve(caller: string, fields: TargetFields, names = { peer: 'peer_address' }): Promise<Target> {
-    const given = [fields.peerAddress, fields.groupId, fields.channelId ?? ''].filter((value) => value !== '');
-    const allowed = fields.channelId === undefined ? `${names.peer} or group_id` : `${names.peer}, group_id or channel_id`;
+  async resolve(
+    caller: string,
+    fields: TargetFields,
+    names = { peer: 'peer_address' },
+  ): Promise<Target> {
+    const given = [fields.peerAddress, fields.groupId, fields.channelId ?? ''].filter(
+      (value) => value !== '',
+    );
+    const allowed =
+      fields.channelId === undefined
+        ? `${names.peer} or group_id`
+        : `${names.peer}, group_id or channel_id`;
     if (given.length !== 1) throw invalidArgument(`Exactly one of ${allowed} is required`);
     if (fields.peerAddress !== '') {
       const peer = await this.existingUser(fields.peerAddress, names.peer);
-      return { conversationId: directConversationId(caller, peer), type: 'direct', peer, groupId: '', channelId: '' };
+      return {
+        conversationId: directConversationId(caller, peer),
+        type: 'direct',
+        peer,
+        groupId: '',
+        channelId: '',
+      };
     }
-    const [type, id] = fields.groupId !== '' ? (['group', fields.groupId] as const) : (['channel', fields.channelId!] as const);
+    const [type, id] =
+      fields.groupId !== ''
+        ? (['group', fields.groupId] as const)
+        : (['channel', fields.channelId!] as const);
     const conversationId = `${type}:${id}`;
     // Groups and channels write their members' records; without one the caller cannot see it.
-    const member = id.length > 64 ? null : await this.members.findOne({ _id: memberId(conversationId, caller) });
+    const member =
+      id.length > 64 ? null : await this.members.findOne({ _id: memberId(conversationId, caller) });
     if (!member) throw notFound(`No such ${type}`);
-    return { conversationId, type, peer: '', groupId: type === 'group' ? id : '', channelId: type === 'channel' ? id : '', historyFrom: member.historyFrom ?? 0 };
+    return {
+      conversationId,
+      type,
+      peer: '',
+      groupId: type === 'group' ? id : '',
+      channelId: type === 'channel' ? id : '',
+      historyFrom: member.historyFrom ?? 0,
+    };
   }
 
   /**
@@ -71,7 +102,10 @@ export class Conversations {
   async raiseSequenceFloor(target: Target, sequence: number): Promise<void> {
     await this.conversations.updateOne(
       { _id: target.conversationId },
-      { $max: { lastSequence: sequence }, $setOnInsert: { type: target.type, disappearingTimerSeconds: 0, createdAt: new Date() } },
+      {
+        $max: { lastSequence: sequence },
+        $setOnInsert: { type: target.type, disappearingTimerSeconds: 0, createdAt: new Date() },
+      },
       { upsert: true },
     );
   }
@@ -83,7 +117,10 @@ export class Conversations {
   async setTimer(target: Target, seconds: number): Promise<void> {
     await this.conversations.updateOne(
       { _id: target.conversationId },
-      { $set: { disappearingTimerSeconds: seconds }, $setOnInsert: { type: target.type, lastSequence: 0, createdAt: new Date() } },
+      {
+        $set: { disappearingTimerSeconds: seconds },
+        $setOnInsert: { type: target.type, lastSequence: 0, createdAt: new Date() },
+      },
       { upsert: true },
     );
   }
@@ -103,11 +140,19 @@ export class Conversations {
    * most recently active conversations (channels excluded), without `address` itself.
    */
   async peersOf(address: string, maxConversations: number): Promise<Set<string>> {
-    const chats = await this.members.find({ address }, { sort: { activityAt: -1 }, limit: maxConversations });
-    const peers = new Set(chats.filter((chat) => chat.type === 'direct').map((chat) => chat.peerAddress));
+    const chats = await this.members.find(
+      { address },
+      { sort: { activityAt: -1 }, limit: maxConversations },
+    );
+    const peers = new Set(
+      chats.filter((chat) => chat.type === 'direct').map((chat) => chat.peerAddress),
+    );
     const groups = chats.filter((chat) => chat.type === 'group').map((chat) => chat.conversationId);
     if (groups.length > 0) {
-      const members = await this.members.find({ conversationId: { $in: groups } }, { projection: { address: 1 } });
+      const members = await this.members.find(
+        { conversationId: { $in: groups } },
+        { projection: { address: 1 } },
+      );
       for (const member of members) peers.add(member.address);
     }
     peers.delete(address);
@@ -116,13 +161,27 @@ export class Conversations {
 
   /** True when `a` has a direct chat with `b` in its chat list (a story's `contacts` audience). */
   async hasDirectChat(a: string, b: string): Promise<boolean> {
-    return (await this.members.findOne({ _id: memberId(directConversationId(a, b), a) }, { projection: { _id: 1 } })) !== null;
+    return (
+      (await this.members.findOne(
+        { _id: memberId(directConversationId(a, b), a) },
+        { projection: { _id: 1 } },
+      )) !== null
+    );
   }
 
   /** The users `address` has a direct chat with, among its `maxConversations` most recently active chats. */
   async directPeersOf(address: string, maxConversations: number): Promise<string[]> {
-    const chats = await this.members.find({ address }, { sort: { activityAt: -1 }, limit: maxConversations, projection: { type: 1, peerAddress: 1 } });
-    return chats.filter((chat) => chat.type === 'direct' && chat.peerAddress !== address).map((chat) => chat.peerAddress);
+    const chats = await this.members.find(
+      { address },
+      {
+        sort: { activityAt: -1 },
+        limit: maxConversations,
+        projection: { type: 1, peerAddress: 1 },
+      },
+    );
+    return chats
+      .filter((chat) => chat.type === 'direct' && chat.peerAddress !== address)
+      .map((chat) => chat.peerAddress);
   }
 
   /**
@@ -133,7 +192,10 @@ export class Conversations {
    */
   async touch(target: Target, addresses: readonly string[], at: Date): Promise<void> {
     if (target.type !== 'direct') {
-      await this.members.updateMany({ conversationId: target.conversationId, address: { $in: [...addresses] } }, { $set: { activityAt: at } });
+      await this.members.updateMany(
+        { conversationId: target.conversationId, address: { $in: [...addresses] } },
+        { $set: { activityAt: at } },
+      );
       return;
     }
     await Promise.all(

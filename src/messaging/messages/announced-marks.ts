@@ -44,7 +44,11 @@ export class AnnouncedMarks {
         .updateMany({ _id: { $in: ids } }, { $unset: { unannounced: '' } })
         .then(
           () => undefined,
-          (error: unknown) => this.logger.warn({ err: error, messages: ids.length }, 'announced marks not written; the sweeper will announce those messages again'),
+          (error: unknown) =>
+            this.logger.warn(
+              { err: error, messages: ids.length },
+              'announced marks not written; the sweeper will announce those messages again',
+            ),
         )
         .finally(() => this.inFlight.delete(writing));
       this.inFlight.add(writing);

@@ -44,7 +44,9 @@ export class AnnouncementSweeper {
   /** One sweep, never two at once; a failure is logged and the next sweep tries again. */
   sweepOnce(): Promise<void> {
     this.sweeping ??= this.announceOverdue()
-      .catch((error: unknown) => this.logger.warn({ err: error }, 'unannounced messages not swept; retrying'))
+      .catch((error: unknown) =>
+        this.logger.warn({ err: error }, 'unannounced messages not swept; retrying'),
+      )
       .finally(() => {
         this.sweeping = undefined;
       });
@@ -54,11 +56,15 @@ export class AnnouncementSweeper {
   /** Sweeps batch after batch until one is not full, or a message cannot be published. */
   private async announceOverdue(): Promise<void> {
     for (;;) {
-      const overdue = await this.messages.find(unannouncedBefore(new Date(Date.now() - ANNOUNCEMENT_GRACE_MS)), { sort: { sentAt: 1 }, limit: BATCH });
+      const overdue = await this.messages.find(
+        unannouncedBefore(new Date(Date.now() - ANNOUNCEMENT_GRACE_MS)),
+        { sort: { sentAt: 1 }, limit: BATCH },
+      );
       const announced = await this.announceInOrder(overdue);
       // Written before the next query, which would otherwise find the same messages again.
       await this.announcer.writeMarks();
-      if (announced > 0) this.logger.info({ announced }, 'announced messages that were left unannounced');
+      if (announced > 0)
+        this.logger.info({ announced }, 'announced messages that were left unannounced');
       if (announced < BATCH) return;
     }
   }
@@ -69,7 +75,9 @@ export class AnnouncementSweeper {
    * how many went out.
    */
   private async announceInOrder(messages: StoredMessage[]): Promise<number> {
-    messages.sort((a, b) => a.conversationId.localeCompare(b.conversationId) || a.sequence - b.sequence);
+    messages.sort(
+      (a, b) => a.conversationId.localeCompare(b.conversationId) || a.sequence - b.sequence,
+    );
     let announced = 0;
     for (const message of messages) {
       if (!(await this.announcer.announce(message))) break;

@@ -22,11 +22,20 @@ export class History {
   constructor(private readonly messages: Collection<StoredMessage>) {}
 
   /** `historyFrom`: the first sequence number the viewer may read (a group member's joining). */
-  async read(conversationId: string, viewer: string, request: HistoryRequest, historyFrom = 0): Promise<HistoryPage> {
+  async read(
+    conversationId: string,
+    viewer: string,
+    request: HistoryRequest,
+    historyFrom = 0,
+  ): Promise<HistoryPage> {
     const visible = visibleTo(viewer, new Date());
     const scope = (range: SequenceRange): StoreFilter<StoredMessage> => ({
       conversationId,
-      ...(historyFrom > 0 ? { sequence: { $gte: historyFrom, ...range } } : Object.keys(range).length > 0 ? { sequence: range } : {}),
+      ...(historyFrom > 0
+        ? { sequence: { $gte: historyFrom, ...range } }
+        : Object.keys(range).length > 0
+          ? { sequence: range }
+          : {}),
       ...visible,
     });
     const { items, ...cursors } = await sequencePage(this.messages, conversationId, scope, request);

@@ -27,7 +27,12 @@ export interface MediaAttachments {
    * `kind`, 410 when it was deleted; else records the reference (once per message, so a
    * retried send may attach again) and answers what the message carries about the media.
    */
-  attach(sender: string, mediaId: string, kind: string, reference: MessageReference): Promise<AttachedMedia>;
+  attach(
+    sender: string,
+    mediaId: string,
+    kind: string,
+    reference: MessageReference,
+  ): Promise<AttachedMedia>;
   /** The message stops referencing the media at `at` (a view-once message opened). */
   endReference(mediaId: string, messageId: string, at: Date): Promise<void>;
 }

@@ -42,9 +42,14 @@ export class MessageAnnouncer {
    */
   async announce(message: StoredMessage, audience?: readonly string[]): Promise<boolean> {
     const data = { message: messageJson(messageView(message)) };
-    const published = await this.events.durable('message.new', audience ?? (await audienceOf(this.conversations, message)), data, {
-      dedupeKey: `message.new:${message._id}`,
-    });
+    const published = await this.events.durable(
+      'message.new',
+      audience ?? (await audienceOf(this.conversations, message)),
+      data,
+      {
+        dedupeKey: `message.new:${message._id}`,
+      },
+    );
     if (published) this.marks.add(message._id);
     return published;
   }

@@ -10,12 +10,17 @@ const DEPARTURES = new Set(['member_left', 'member_removed']);
  * block, see BlockList), every member of a group or channel; a group's departure message also
  * reaches the departed member, so that its devices learn of it.
  */
-export async function audienceOf(conversations: Conversations, message: StoredMessage): Promise<string[]> {
+export async function audienceOf(
+  conversations: Conversations,
+  message: StoredMessage,
+): Promise<string[]> {
   if (message.groupId === '' && message.channelId === '') {
     const participants = message.conversationId.split(':').slice(1);
     return message.withheld ? [message.senderAddress] : [...new Set(participants)];
   }
   const members = await conversations.memberAddresses(message.conversationId);
   const departed = message.systemData?.['member_address'];
-  return DEPARTURES.has(message.systemEvent) && typeof departed === 'string' ? [...new Set([...members, departed])] : members;
+  return DEPARTURES.has(message.systemEvent) && typeof departed === 'string'
+    ? [...new Set([...members, departed])]
+    : members;
 }

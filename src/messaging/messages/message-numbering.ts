@@ -31,7 +31,10 @@ export class MessageNumbering extends SequenceNumbering {
       async lastStored(conversationId) {
         const [conversation, [newest]] = await Promise.all([
           conversations.find(conversationId),
-          messages.find({ conversationId }, { sort: { sequence: -1 }, limit: 1, projection: { sequence: 1 } }),
+          messages.find(
+            { conversationId },
+            { sort: { sequence: -1 }, limit: 1, projection: { sequence: 1 } },
+          ),
         ]);
         return Math.max(conversation?.lastSequence ?? 0, newest?.sequence ?? 0);
       },

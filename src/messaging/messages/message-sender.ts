@@ -73,18 +73,30 @@ export class MessageSender {
 
   async send(sender: string, request: SendRequest): Promise<SendResult> {
     if (!CLIENT_MESSAGE_ID.test(request.clientMessageId)) {
-      throw invalidArgument('client_message_id must be 1 to 64 characters from A-Z, a-z, 0-9, _ and -');
+      throw invalidArgument(
+        'client_message_id must be 1 to 64 characters from A-Z, a-z, 0-9, _ and -',
+      );
     }
     const minCiphertext = request.kind === 'sticker' ? 0 : 1;
-    if (request.ciphertext.length < minCiphertext || request.ciphertext.length > MAX_CIPHERTEXT_BYTES) {
-      throw invalidArgument(`ciphertext must have ${minCiphertext} to ${MAX_CIPHERTEXT_BYTES} bytes`);
+    if (
+      request.ciphertext.length < minCiphertext ||
+      request.ciphertext.length > MAX_CIPHERTEXT_BYTES
+    ) {
+      throw invalidArgument(
+        `ciphertext must have ${minCiphertext} to ${MAX_CIPHERTEXT_BYTES} bytes`,
+      );
     }
     const target = await this.conversations.resolve(
       sender,
-      { peerAddress: request.recipientAddress, groupId: request.groupId, channelId: request.channelId },
+      {
+        peerAddress: request.recipientAddress,
+        groupId: request.groupId,
+        channelId: request.channelId,
+      },
       { peer: 'recipient_address' },
     );
-    if (request.viewOnce && target.type !== 'direct') throw invalidArgument('view_once is only for direct messages');
+    if (request.viewOnce && target.type !== 'direct')
+      throw invalidArgument('view_once is only for direct messages');
     const requestDigest = digestOf(target, request);
     // Requests with one idempotency key take turns in this process, so that a retry racing its
     // original finds it stored instead of taking a number of its own.
@@ -113,7 +125,10 @@ export class MessageSender {
             const stored = await this.storedSend(sender, request.clientMessageId);
             return stored && (await this.retried(stored, requestDigest));
           },
-          write: async (sequence) => ({ message: await this.store(target, sequence, request.viewOnce, fields), duplicate: false }),
+          write: async (sequence) => ({
+            message: await this.store(target, sequence, request.viewOnce, fields),
+            duplicate: false,
+          }),
         });
       } catch (error) {
         if (!(error instanceof DuplicateKeyError)) throw error;
@@ -125,9 +140,15 @@ export class MessageSender {
   }
 
   /** A message the server writes into a conversation (timer changes, group events). */
-  async appendSystem(target: Target, systemEvent: string, systemData: Record<string, unknown>): Promise<StoredMessage> {
+  async appendSystem(
+    target: Target,
+    systemEvent: string,
+    systemData: Record<string, unknown>,
+  ): Promise<StoredMessage> {
     const fields: MessageFields = { senderAddress: '', kind: 'system', systemEvent, systemData };
-    return this.numbering.append(target.conversationId, { write: (sequence) => this.store(target, sequence, false, fields) });
+    return this.numbering.append(target.conversationId, {
+      write: (sequence) => this.store(target, sequence, false, fields),
+    });
   }
 
   /**
@@ -135,11 +156,21 @@ export class MessageSender {
    * are not end-to-end encrypted) and no idempotency key (creating a poll has none); blocks
    * apply as for any message.
    */
-  async appendPoll(sender: string, recipientAddress: string, pollId: string): Promise<StoredMessage> {
-    const target = await this.conversations.resolve(sender, { peerAddress: recipientAddress, groupId: '', channelId: '' }, { peer: 'recipient_address' });
+  async appendPoll(
+    sender: string,
+    recipientAddress: string,
+    pollId: string,
+  ): Promise<StoredMessage> {
+    const target = await this.conversations.resolve(
+      sender,
+      { peerAddress: recipientAddress, groupId: '', channelId: '' },
+      { peer: 'recipient_address' },
+    );
     const withheld = await this.checkMayPost(sender, target);
     const fields: MessageFields = { senderAddress: sender, kind: 'poll', pollId, withheld };
-    return this.numbering.append(target.conversationId, { write: (sequence) => this.store(target, sequence, false, fields) });
+    return this.numbering.append(target.conversationId, {
+      write: (sequence) => this.store(target, sequence, false, fields),
+    });
   }
 
   /**
@@ -149,8 +180,14 @@ export class MessageSender {
    * earlier messages. Once all three are durable it tells the audience, still in the turn, so
    * that a process announces a conversation's messages in their order.
    */
-  private async store(target: Target, sequence: number, viewOnce: boolean, fields: MessageFields): Promise<StoredMessage> {
-    const timerSeconds = (await this.conversations.find(target.conversationId))?.disappearingTimerSeconds ?? 0;
+  private async store(
+    target: Target,
+    sequence: number,
+    viewOnce: boolean,
+    fields: MessageFields,
+  ): Promise<StoredMessage> {
+    const timerSeconds =
+      (await this.conversations.find(target.conversationId))?.disappearingTimerSeconds ?? 0;
     const message = newMessage(target, sequence, timerSeconds, viewOnce, fields);
     if (message.mediaId !== '') Object.assign(message, await this.attachMedia(message));
     const audience = await audienceOf(this.conversations, message);
@@ -170,11 +207,20 @@ export class MessageSender {
    * ones and coalesces bursts): a user's direct or group message, never a server-written
    * event (a rename would wake a whole group) nor a withheld message; not the sender's devices.
    */
-  private wakeRecipients(target: Target, message: StoredMessage, audience: readonly string[]): void {
+  private wakeRecipients(
+    target: Target,
+    message: StoredMessage,
+    audience: readonly string[],
+  ): void {
     if (message.kind === 'system' || message.withheld) return;
     const kind = target.type === 'direct' ? 'message' : 'group_message';
     const recipients = audience.filter((address) => address !== message.senderAddress);
-    if (recipients.length > 0) void this.wakeUps.wake(recipients, { kind, conversationId: target.conversationId, seq: message.sequence });
+    if (recipients.length > 0)
+      void this.wakeUps.wake(recipients, {
+        kind,
+        conversationId: target.conversationId,
+        seq: message.sequence,
+      });
   }
 
   /**
@@ -182,14 +228,20 @@ export class MessageSender {
    * as its reference, lasting as long as the message; before the message is written, so that
    * a stored message's media is always referenced. Answers what the message records about it.
    */
-  private async attachMedia(message: StoredMessage): Promise<Pick<StoredMessage, 'mediaSize' | 'mediaSha256' | 'mediaContentType'>> {
+  private async attachMedia(
+    message: StoredMessage,
+  ): Promise<Pick<StoredMessage, 'mediaSize' | 'mediaSha256' | 'mediaContentType'>> {
     const attached = await this.media.attach(message.senderAddress, message.mediaId, message.kind, {
       messageId: message._id,
       conversationId: message.conversationId,
       until: message.expiresAt ?? null,
       grantsAccess: !message.withheld,
     });
-    return { mediaSize: attached.size, mediaSha256: attached.sha256, mediaContentType: attached.contentType };
+    return {
+      mediaSize: attached.size,
+      mediaSha256: attached.sha256,
+      mediaContentType: attached.contentType,
+    };
   }
 
   /** The message stored earlier under this idempotency key, if any. */
@@ -199,7 +251,8 @@ export class MessageSender {
 
   /** The answer to a retry; its message is announced first if that has not happened yet. */
   private async retried(earlier: StoredMessage, requestDigest: string): Promise<SendResult> {
-    if (earlier.requestDigest !== requestDigest) throw conflict('client_message_id was already used for a different message');
+    if (earlier.requestDigest !== requestDigest)
+      throw conflict('client_message_id was already used for a different message');
     if (earlier.unannounced) await this.announcer.announce(earlier);
     return { message: earlier, duplicate: true };
   }
@@ -208,11 +261,13 @@ export class MessageSender {
   private async checkMayPost(sender: string, target: Target): Promise<boolean> {
     if (target.type === 'channel') {
       const member = await this.conversations.member(target.conversationId, sender);
-      if (member?.role !== 'owner' && member?.role !== 'admin') throw permissionDenied('Only the owner and admins post in a channel');
+      if (member?.role !== 'owner' && member?.role !== 'admin')
+        throw permissionDenied('Only the owner and admins post in a channel');
       return false;
     }
     if (target.type !== 'direct' || target.peer === sender) return false;
-    if (await this.blocks.isBlocked(sender, target.peer)) throw permissionDenied('You have blocked this user; unblock to send');
+    if (await this.blocks.isBlocked(sender, target.peer))
+      throw permissionDenied('You have blocked this user; unblock to send');
     return this.blocks.isBlocked(target.peer, sender);
   }
 }
@@ -221,7 +276,13 @@ export class MessageSender {
 type MessageFields = Partial<StoredMessage> & Pick<StoredMessage, 'senderAddress' | 'kind'>;
 
 /** A new message of the conversation with its number and expiry: the given fields over the defaults. */
-function newMessage(target: Target, sequence: number, timerSeconds: number, viewOnce: boolean, fields: MessageFields): StoredMessage {
+function newMessage(
+  target: Target,
+  sequence: number,
+  timerSeconds: number,
+  viewOnce: boolean,
+  fields: MessageFields,
+): StoredMessage {
   const sentAt = new Date();
   return {
     _id: fields._id ?? newMessageId(),
@@ -251,13 +312,23 @@ function newMessage(target: Target, sequence: number, timerSeconds: number, view
 }
 
 function expiryOf(sentAt: Date, timerSeconds: number, viewOnce: boolean): { expiresAt?: Date } {
-  const lifetimes = [timerSeconds > 0 ? timerSeconds * 1000 : Infinity, viewOnce ? VIEW_ONCE_LIFETIME_MS : Infinity];
+  const lifetimes = [
+    timerSeconds > 0 ? timerSeconds * 1000 : Infinity,
+    viewOnce ? VIEW_ONCE_LIFETIME_MS : Infinity,
+  ];
   const lifetime = Math.min(...lifetimes);
   return Number.isFinite(lifetime) ? { expiresAt: new Date(sentAt.getTime() + lifetime) } : {};
 }
 
 function digestOf(target: Target, request: SendRequest): string {
-  const fields = JSON.stringify([target.conversationId, request.kind, request.mediaId, request.durationMs, request.viewOnce, ...(request.stickerId ? [request.stickerId] : [])]);
+  const fields = JSON.stringify([
+    target.conversationId,
+    request.kind,
+    request.mediaId,
+    request.durationMs,
+    request.viewOnce,
+    ...(request.stickerId ? [request.stickerId] : []),
+  ]);
   return createHash('sha256').update(fields).update(request.ciphertext).digest('base64url');
 }
 

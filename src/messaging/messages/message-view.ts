@@ -25,7 +25,10 @@ export function messageView(stored: StoredMessage, options: ViewOptions = {}): M
     groupId: stored.groupId,
     channelId: stored.channelId,
     kind: stored.kind,
-    ciphertext: hideContent || !stored.ciphertext ? new Uint8Array() : new Uint8Array(stored.ciphertext.buffer),
+    ciphertext:
+      hideContent || !stored.ciphertext
+        ? new Uint8Array()
+        : new Uint8Array(stored.ciphertext.buffer),
     mediaId: hideContent ? '' : stored.mediaId,
     mediaSize: hideContent ? 0 : (stored.mediaSize ?? 0),
     mediaSha256: hideContent ? '' : (stored.mediaSha256 ?? ''),

@@ -37,9 +37,17 @@ export class Receipts {
    */
   async markDelivered(reader: string, target: Target, page: StoredMessage[]): Promise<void> {
     if (target.type === 'group') return this.markGroupDelivered(reader, target, page);
-    const delivered = page.filter((message) => message.recipientAddress === reader && message.senderAddress !== reader && message.status === 'sent');
+    const delivered = page.filter(
+      (message) =>
+        message.recipientAddress === reader &&
+        message.senderAddress !== reader &&
+        message.status === 'sent',
+    );
     if (delivered.length === 0) return;
-    await this.messages.updateMany({ _id: { $in: delivered.map((message) => message._id) }, status: 'sent' }, { $set: { status: 'delivered' } });
+    await this.messages.updateMany(
+      { _id: { $in: delivered.map((message) => message._id) }, status: 'sent' },
+      { $set: { status: 'delivered' } },
+    );
     for (const message of delivered) message.status = 'delivered';
   }
 
@@ -47,8 +55,12 @@ export class Receipts {
   async markRead(reader: string, target: Target, upToMessageId: string): Promise<ReadMarker> {
     if (upToMessageId === '') throw invalidArgument('up_to_message_id is required');
     const now = new Date();
-    const upTo = upToMessageId.length <= 64 ? await this.messages.findOne({ _id: upToMessageId, conversationId: target.conversationId }) : null;
-    if (!upTo || !isVisibleTo(upTo, reader, now) || upTo.sequence < (target.historyFrom ?? 0)) throw notFound('No such message in this conversation');
+    const upTo =
+      upToMessageId.length <= 64
+        ? await this.messages.findOne({ _id: upToMessageId, conversationId: target.conversationId })
+        : null;
+    if (!upTo || !isVisibleTo(upTo, reader, now) || upTo.sequence < (target.historyFrom ?? 0))
+      throw notFound('No such message in this conversation');
     const moved = await this.conversations.members.findOneAndUpdate(
       { _id: memberId(target.conversationId, reader), lastReadSequence: { $lt: upTo.sequence } },
       { $set: { lastReadSequence: upTo.sequence, lastReadMessageId: upTo._id } },
@@ -56,10 +68,23 @@ export class Receipts {
     );
     const member = moved ?? (await this.conversations.member(target.conversationId, reader));
     if (moved && target.type !== 'channel') {
-      const readFilter: StoreFilter<StoredMessage> = { conversationId: target.conversationId, sequence: { $lte: upTo.sequence }, senderAddress: { $ne: reader }, status: { $ne: 'read' }, withheld: false };
-      if (target.type === 'direct') await this.messages.updateMany({ ...readFilter, recipientAddress: reader }, { $set: { status: 'read' } });
+      const readFilter: StoreFilter<StoredMessage> = {
+        conversationId: target.conversationId,
+        sequence: { $lte: upTo.sequence },
+        senderAddress: { $ne: reader },
+        status: { $ne: 'read' },
+        withheld: false,
+      };
+      if (target.type === 'direct')
+        await this.messages.updateMany(
+          { ...readFilter, recipientAddress: reader },
+          { $set: { status: 'read' } },
+        );
       if (target.type === 'group') await this.markReadByEveryone(target);
-      const tellPeer = target.type === 'direct' && target.peer !== reader && !(await this.blocks.isBlocked(reader, target.peer));
+      const tellPeer =
+        target.type === 'direct' &&
+        target.peer !== reader &&
+        !(await this.blocks.isBlocked(reader, target.peer));
       await this.events.durable('message.read', tellPeer ? [reader, target.peer] : [reader], {
         conversation_id: target.conversationId,
         reader_address: reader,
@@ -69,28 +94,65 @@ export class Receipts {
       });
     }
     const lastRead = member?.lastReadSequence ?? 0;
-    const unreadCount = await this.messages.countDocuments({ conversationId: target.conversationId, sequence: { $gt: lastRead }, senderAddress: { $ne: reader }, ...visibleTo(reader, now) });
-    return { moved: moved !== null, lastReadMessageId: member?.lastReadMessageId ?? '', unreadCount };
+    const unreadCount = await this.messages.countDocuments({
+      conversationId: target.conversationId,
+      sequence: { $gt: lastRead },
+      senderAddress: { $ne: reader },
+      ...visibleTo(reader, now),
+    });
+    return {
+      moved: moved !== null,
+      lastReadMessageId: member?.lastReadMessageId ?? '',
+      unreadCount,
+    };
   }
 
-  private async markGroupDelivered(reader: string, target: Target, page: StoredMessage[]): Promise<void> {
+  private async markGroupDelivered(
+    reader: string,
+    target: Target,
+    page: StoredMessage[],
+  ): Promise<void> {
     const newest = page[page.length - 1]?.sequence;
     if (newest === undefined) return;
-    const moved = await this.conversations.members.updateOne({ _id: memberId(target.conversationId, reader) }, { $max: { lastFetchedSequence: newest } });
+    const moved = await this.conversations.members.updateOne(
+      { _id: memberId(target.conversationId, reader) },
+      { $max: { lastFetchedSequence: newest } },
+    );
     if (moved.modifiedCount === 0) return;
-    const [slowest] = await this.conversations.members.find({ conversationId: target.conversationId }, { sort: { lastFetchedSequence: 1 }, limit: 1 });
+    const [slowest] = await this.conversations.members.find(
+      { conversationId: target.conversationId },
+      { sort: { lastFetchedSequence: 1 }, limit: 1 },
+    );
     const everyoneHas = slowest?.lastFetchedSequence ?? 0;
     if (everyoneHas === 0) return;
-    await this.messages.updateMany({ conversationId: target.conversationId, sequence: { $lte: everyoneHas }, kind: { $ne: 'system' }, status: 'sent' }, { $set: { status: 'delivered' } });
-    for (const message of page) if (message.sequence <= everyoneHas && message.kind !== 'system' && message.status === 'sent') message.status = 'delivered';
+    await this.messages.updateMany(
+      {
+        conversationId: target.conversationId,
+        sequence: { $lte: everyoneHas },
+        kind: { $ne: 'system' },
+        status: 'sent',
+      },
+      { $set: { status: 'delivered' } },
+    );
+    for (const message of page)
+      if (message.sequence <= everyoneHas && message.kind !== 'system' && message.status === 'sent')
+        message.status = 'delivered';
   }
 
   /** A group's messages become `read` once every member's marker has passed them. */
   private async markReadByEveryone(target: Target): Promise<void> {
-    const [slowest] = await this.conversations.members.find({ conversationId: target.conversationId }, { sort: { lastReadSequence: 1 }, limit: 1 });
+    const [slowest] = await this.conversations.members.find(
+      { conversationId: target.conversationId },
+      { sort: { lastReadSequence: 1 }, limit: 1 },
+    );
     if (!slowest || slowest.lastReadSequence === 0) return;
     await this.messages.updateMany(
-      { conversationId: target.conversationId, sequence: { $lte: slowest.lastReadSequence }, kind: { $ne: 'system' }, status: { $ne: 'read' } },
+      {
+        conversationId: target.conversationId,
+        sequence: { $lte: slowest.lastReadSequence },
+        kind: { $ne: 'system' },
+        status: { $ne: 'read' },
+      },
       { $set: { status: 'read' } },
     );
   }

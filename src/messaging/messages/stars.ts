@@ -4,7 +4,12 @@
  */
 import type { CursorPosition } from '../../platform/api/page-cursor.js';
 import { invalidArgument, notFound } from '../../platform/errors/api-error.js';
-import type { Collection, DocumentStore, IndexSpec, StoreFilter } from '../../platform/store/document-store.js';
+import type {
+  Collection,
+  DocumentStore,
+  IndexSpec,
+  StoreFilter,
+} from '../../platform/store/document-store.js';
 import { newestFirstPage } from '../../platform/store/newest-first-page.js';
 import type { Conversations } from '../conversations/conversations.js';
 import type { StoredMessage } from './stored-message.js';
@@ -43,8 +48,17 @@ export class Stars {
 
   async star(address: string, messageId: string): Promise<void> {
     const message = await this.readable(address, messageId);
-    const fields = { address, messageId: message._id, conversationId: message.conversationId, ...(message.expiresAt ? { expiresAt: message.expiresAt } : {}) };
-    await this.stars.updateOne({ _id: starId(address, message._id) }, { $setOnInsert: { ...fields, starredAt: new Date() } }, { upsert: true });
+    const fields = {
+      address,
+      messageId: message._id,
+      conversationId: message.conversationId,
+      ...(message.expiresAt ? { expiresAt: message.expiresAt } : {}),
+    };
+    await this.stars.updateOne(
+      { _id: starId(address, message._id) },
+      { $setOnInsert: { ...fields, starredAt: new Date() } },
+      { upsert: true },
+    );
   }
 
   async unstar(address: string, messageId: string): Promise<void> {
@@ -55,7 +69,10 @@ export class Stars {
   /** Which of these messages the user has starred. */
   async starredAmong(address: string, messageIds: readonly string[]): Promise<Set<string>> {
     if (messageIds.length === 0) return new Set();
-    const found = await this.stars.find({ _id: { $in: messageIds.map((id) => starId(address, id)) } }, { projection: { messageId: 1 } });
+    const found = await this.stars.find(
+      { _id: { $in: messageIds.map((id) => starId(address, id)) } },
+      { projection: { messageId: 1 } },
+    );
     return new Set(found.map((star) => star.messageId));
   }
 
@@ -66,11 +83,18 @@ export class Stars {
     limit: number,
     after: CursorPosition | undefined,
   ): Promise<{ messages: StoredMessage[]; nextCursor: string }> {
-    const scope: StoreFilter<MessageStar> = conversationId === undefined ? { address } : { address, conversationId };
+    const scope: StoreFilter<MessageStar> =
+      conversationId === undefined ? { address } : { address, conversationId };
     const page = await newestFirstPage(this.stars, scope, 'starredAt', limit, after);
-    const stored = await this.messages.find({ _id: { $in: page.items.map((star) => star.messageId) }, ...visibleTo(address, new Date()) });
+    const stored = await this.messages.find({
+      _id: { $in: page.items.map((star) => star.messageId) },
+      ...visibleTo(address, new Date()),
+    });
     const byId = new Map(stored.map((message) => [message._id, message]));
-    return { messages: page.items.flatMap((star) => byId.get(star.messageId) ?? []), nextCursor: page.nextCursor };
+    return {
+      messages: page.items.flatMap((star) => byId.get(star.messageId) ?? []),
+      nextCursor: page.nextCursor,
+    };
   }
 
   /** A message the user may read: in one of its conversations and visible to it. */
@@ -82,7 +106,8 @@ export class Stars {
         ? message.conversationId.split(':').includes(address)
         : (await this.conversations.member(message.conversationId, address)) !== null
       : false;
-    if (!message || !participates || !isVisibleTo(message, address, new Date())) throw notFound('No such message');
+    if (!message || !participates || !isVisibleTo(message, address, new Date()))
+      throw notFound('No such message');
     return message;
   }
 }

@@ -5,7 +5,16 @@
 import type { Binary } from 'bson';
 import type { IndexSpec, StoreFilter } from '../../platform/store/document-store.js';
 
-export const MESSAGE_KINDS = ['text', 'image', 'voice', 'video', 'file', 'sticker', 'poll', 'system'] as const;
+export const MESSAGE_KINDS = [
+  'text',
+  'image',
+  'voice',
+  'video',
+  'file',
+  'sticker',
+  'poll',
+  'system',
+] as const;
 export type MessageKind = (typeof MESSAGE_KINDS)[number];
 export type DeliveryStatus = 'sent' | 'delivered' | 'read';
 
@@ -68,10 +77,20 @@ export const messageIndexes: IndexSpec[] = [
     unique: true,
     partialFilterExpression: IDEMPOTENCY_PARTIAL_FILTER,
   },
-  { collection: MESSAGES, name: SEQUENCE_INDEX, key: { conversationId: 1, sequence: 1 }, unique: true },
+  {
+    collection: MESSAGES,
+    name: SEQUENCE_INDEX,
+    key: { conversationId: 1, sequence: 1 },
+    unique: true,
+  },
   { collection: MESSAGES, name: 'disappear', key: { expiresAt: 1 }, expireAfterSeconds: 0 },
   // Holds only the messages not yet announced: a handful, whatever the size of the collection.
-  { collection: MESSAGES, name: 'unannounced', key: { sentAt: 1 }, partialFilterExpression: { unannounced: true } },
+  {
+    collection: MESSAGES,
+    name: 'unannounced',
+    key: { sentAt: 1 },
+    partialFilterExpression: { unannounced: true },
+  },
 ];
 
 /** Messages stored before `cutoff` and still not announced, through the `unannounced` partial index. */
@@ -85,6 +104,12 @@ export function unannouncedBefore(cutoff: Date): StoreFilter<StoredMessage> {
  * filter, and an equality on a string does not imply `$type: 'string'` (every send would
  * otherwise scan the whole collection).
  */
-export function byIdempotencyKey(senderAddress: string, clientMessageId: string): StoreFilter<StoredMessage> {
-  return { senderAddress, clientMessageId: { $eq: clientMessageId, ...IDEMPOTENCY_PARTIAL_FILTER.clientMessageId } };
+export function byIdempotencyKey(
+  senderAddress: string,
+  clientMessageId: string,
+): StoreFilter<StoredMessage> {
+  return {
+    senderAddress,
+    clientMessageId: { $eq: clientMessageId, ...IDEMPOTENCY_PARTIAL_FILTER.clientMessageId },
+  };
 }

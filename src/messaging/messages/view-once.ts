@@ -21,19 +21,39 @@ export class ViewOnce {
   ) {}
 
   /** The message as it was before opening, when it was opened and until when its media may be downloaded. */
-  async open(viewer: string, peerAddress: string, messageId: string): Promise<{ message: StoredMessage; viewedAt: Date; mediaAvailableUntil: Date | null }> {
+  async open(
+    viewer: string,
+    peerAddress: string,
+    messageId: string,
+  ): Promise<{ message: StoredMessage; viewedAt: Date; mediaAvailableUntil: Date | null }> {
     // A malformed peer or id names no message: the same 404 as an unknown one.
     const peer = isWalletAddress(peerAddress) ? peerAddress.toLowerCase() : undefined;
-    const found = peer && messageId.length <= 64 ? await this.messages.findOne({ _id: messageId, senderAddress: peer, recipientAddress: viewer, viewOnce: true, withheld: false }) : null;
+    const found =
+      peer && messageId.length <= 64
+        ? await this.messages.findOne({
+            _id: messageId,
+            senderAddress: peer,
+            recipientAddress: viewer,
+            viewOnce: true,
+            withheld: false,
+          })
+        : null;
     if (!found || !peer || peer === viewer) throw notFound('No such view-once message');
     const now = new Date();
-    if (found.viewedAt !== null || (found.expiresAt && found.expiresAt <= now)) throw gone('This view-once message was already viewed or has expired');
+    if (found.viewedAt !== null || (found.expiresAt && found.expiresAt <= now))
+      throw gone('This view-once message was already viewed or has expired');
     // Only one of concurrent openers gets the content: the update matches while unviewed.
-    const opened = await this.messages.findOneAndUpdate({ _id: found._id, viewedAt: null }, { $set: { viewedAt: now }, $unset: { ciphertext: '' } }, { returnDocument: 'before' });
+    const opened = await this.messages.findOneAndUpdate(
+      { _id: found._id, viewedAt: null },
+      { $set: { viewedAt: now }, $unset: { ciphertext: '' } },
+      { returnDocument: 'before' },
+    );
     if (!opened) throw gone('This view-once message was already viewed');
     // The media stays downloadable for a grace period, then the sweeper deletes it.
-    const mediaAvailableUntil = opened.mediaId === '' ? null : new Date(now.getTime() + this.viewedMediaGraceMs);
-    if (mediaAvailableUntil) await this.media.endReference(opened.mediaId, opened._id, mediaAvailableUntil);
+    const mediaAvailableUntil =
+      opened.mediaId === '' ? null : new Date(now.getTime() + this.viewedMediaGraceMs);
+    if (mediaAvailableUntil)
+      await this.media.endReference(opened.mediaId, opened._id, mediaAvailableUntil);
     await this.events.durable('message.viewed', [peer, viewer], {
       conversation_id: opened.conversationId,
       message_id: opened._id,

@@ -4,4 +4,5 @@
  */
 
 /** The request names a channel and nothing else (otherwise resolving it refuses the mix with 400). */
-export const onlyChannel = (request: { peerAddress: string; groupId: string; channelId: string }) => request.channelId !== '' && request.peerAddress === '' && request.groupId === '';
+export const onlyChannel = (request: { peerAddress: string; groupId: string; channelId: string }) =>
+  request.channelId !== '' && request.peerAddress === '' && request.groupId === '';

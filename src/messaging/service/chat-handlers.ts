@@ -1,6 +1,11 @@
 /** The chats (chats/): ListChats, GetPeerInfo, SendTyping and SetDisappearingTimer. */
 import type { HandlerContext } from '@connectrpc/connect';
-import type { GetPeerInfoRequest, ListChatsRequest, SendTypingRequest, SetDisappearingTimerRequest } from '../../gen/service/v1/messages_pb.js';
+import type {
+  GetPeerInfoRequest,
+  ListChatsRequest,
+  SendTypingRequest,
+  SetDisappearingTimerRequest,
+} from '../../gen/service/v1/messages_pb.js';
 import { requireCaller } from '../../identity/auth/caller.js';
 import { decodeCursor, pageSize } from '../../platform/api/page-cursor.js';
 import { invalidArgument } from '../../platform/errors/api-error.js';
@@ -24,7 +29,11 @@ export function chatHandlers(deps: ChatHandlersDependencies) {
   return {
     async listChats(request: ListChatsRequest, context: HandlerContext) {
       const caller = requireCaller(context).address;
-      const page = await deps.chatList.page(caller, pageSize(request.pageSize), decodeCursor(request.cursor));
+      const page = await deps.chatList.page(
+        caller,
+        pageSize(request.pageSize),
+        decodeCursor(request.cursor),
+      );
       return { success: true, message: `${page.chats.length} chats`, ...page };
     },
 
@@ -37,8 +46,12 @@ export function chatHandlers(deps: ChatHandlersDependencies) {
     async sendTyping(request: SendTypingRequest, context: HandlerContext) {
       const caller = requireCaller(context).address;
       const state = request.state === '' ? 'typing' : request.state;
-      if (state !== 'typing' && state !== 'paused') throw invalidArgument('state must be typing or paused');
-      const target = await conversations.resolve(caller, { peerAddress: request.peerAddress, groupId: request.groupId });
+      if (state !== 'typing' && state !== 'paused')
+        throw invalidArgument('state must be typing or paused');
+      const target = await conversations.resolve(caller, {
+        peerAddress: request.peerAddress,
+        groupId: request.groupId,
+      });
       const told = await deps.typing.tell(caller, target, state);
       return { success: true, message: told > 0 ? 'Typing indicator sent' : 'Nobody to tell' };
     },
@@ -46,7 +59,11 @@ export function chatHandlers(deps: ChatHandlersDependencies) {
     async setDisappearingTimer(request: SetDisappearingTimerRequest, context: HandlerContext) {
       const caller = requireCaller(context).address;
       const seconds = request.disappearingTimerSeconds;
-      const changed = await deps.disappearingTimer.set(caller, { peerAddress: request.peerAddress, groupId: request.groupId }, seconds);
+      const changed = await deps.disappearingTimer.set(
+        caller,
+        { peerAddress: request.peerAddress, groupId: request.groupId },
+        seconds,
+      );
       return {
         success: true,
         message: seconds === 0 ? 'Disappearing messages off' : 'Disappearing timer set',

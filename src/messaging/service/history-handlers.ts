@@ -32,15 +32,26 @@ export function historyHandlers(deps: HistoryHandlersDependencies) {
         return { success: true, message: `${page.messages.length} messages`, ...page };
       }
       const target = await conversations.resolve(caller, request);
-      const page = await deps.history.read(target.conversationId, caller, request, target.historyFrom);
+      const page = await deps.history.read(
+        target.conversationId,
+        caller,
+        request,
+        target.historyFrom,
+      );
       await deps.receipts.markDelivered(caller, target, page.messages);
-      const starred = await stars.starredAmong(caller, page.messages.map((message) => message._id));
-      const exists = page.messages.length > 0 || (await conversations.find(target.conversationId)) !== null;
+      const starred = await stars.starredAmong(
+        caller,
+        page.messages.map((message) => message._id),
+      );
+      const exists =
+        page.messages.length > 0 || (await conversations.find(target.conversationId)) !== null;
       return {
         success: true,
         message: `${page.messages.length} messages`,
         conversationId: exists ? target.conversationId : '',
-        messages: page.messages.map((message) => messageView(message, { starred: starred.has(message._id) })),
+        messages: page.messages.map((message) =>
+          messageView(message, { starred: starred.has(message._id) }),
+        ),
         beforeCursor: page.beforeCursor,
         afterCursor: page.afterCursor,
         hasMoreAfter: page.hasMoreAfter,

@@ -3,7 +3,13 @@
  * send to the message sender, or to the channels area when only `channel_id` is set.
  */
 import type { HandlerContext } from '@connectrpc/connect';
-import type { Message, SendFileRequest, SendMessageRequest, SendVideoRequest, SendVoiceRequest } from '../../gen/service/v1/messages_pb.js';
+import type {
+  Message,
+  SendFileRequest,
+  SendMessageRequest,
+  SendVideoRequest,
+  SendVoiceRequest,
+} from '../../gen/service/v1/messages_pb.js';
 import { requireCaller } from '../../identity/auth/caller.js';
 import { invalidArgument } from '../../platform/errors/api-error.js';
 import type { ChannelConversations } from '../conversations/channel-conversations-port.js';
@@ -31,30 +37,49 @@ export function sendHandlers(deps: SendHandlersDependencies) {
    * published by the channels area, which checks the kind, body and media as PublishChannelPost.
    */
   const send = async (caller: string, request: SendRequest) => {
-    if (!onlyChannel({ ...request, peerAddress: request.recipientAddress })) return sent(await sender.send(caller, request));
+    if (!onlyChannel({ ...request, peerAddress: request.recipientAddress }))
+      return sent(await sender.send(caller, request));
     if (request.viewOnce) throw invalidArgument('view_once is only for direct chats');
     const { message, duplicate } = await channels.publish(caller, request.channelId, request);
     return accepted(message, duplicate);
   };
 
   /** Voice, video and file: an upload of that kind is required; voice and video have a duration. */
-  const sendMedia = (kind: 'voice' | 'video' | 'file') => async (request: MediaSendRequest, context: HandlerContext) => {
-    const caller = requireCaller(context).address;
-    if (request.mediaId === '') throw invalidArgument('media_id is required');
-    const durationMs = 'durationMs' in request ? request.durationMs : 0;
-    if (kind !== 'file' && (durationMs < 1 || durationMs > MAX_DURATION_MS)) throw invalidArgument(`duration_ms must be between 1 and ${MAX_DURATION_MS}`);
-    const viewOnce = 'viewOnce' in request ? request.viewOnce : false;
-    return send(caller, { ...common(request), kind, mediaId: request.mediaId, durationMs, viewOnce });
-  };
+  const sendMedia =
+    (kind: 'voice' | 'video' | 'file') =>
+    async (request: MediaSendRequest, context: HandlerContext) => {
+      const caller = requireCaller(context).address;
+      if (request.mediaId === '') throw invalidArgument('media_id is required');
+      const durationMs = 'durationMs' in request ? request.durationMs : 0;
+      if (kind !== 'file' && (durationMs < 1 || durationMs > MAX_DURATION_MS))
+        throw invalidArgument(`duration_ms must be between 1 and ${MAX_DURATION_MS}`);
+      const viewOnce = 'viewOnce' in request ? request.viewOnce : false;
+      return send(caller, {
+        ...common(request),
+        kind,
+        mediaId: request.mediaId,
+        durationMs,
+        viewOnce,
+      });
+    };
 
   return {
     async sendMessage(request: SendMessageRequest, context: HandlerContext) {
       const caller = requireCaller(context).address;
       const kind = request.kind === '' ? 'text' : request.kind;
-      if (kind !== 'text' && kind !== 'image') throw invalidArgument('kind must be text or image (other kinds have their own endpoints)');
-      if (kind === 'text' && request.mediaId !== '') throw invalidArgument('media_id must be empty for text');
-      if (kind === 'image' && request.mediaId === '') throw invalidArgument('media_id is required for image');
-      return send(caller, { ...common(request), kind, mediaId: request.mediaId, durationMs: 0, viewOnce: request.viewOnce });
+      if (kind !== 'text' && kind !== 'image')
+        throw invalidArgument('kind must be text or image (other kinds have their own endpoints)');
+      if (kind === 'text' && request.mediaId !== '')
+        throw invalidArgument('media_id must be empty for text');
+      if (kind === 'image' && request.mediaId === '')
+        throw invalidArgument('media_id is required for image');
+      return send(caller, {
+        ...common(request),
+        kind,
+        mediaId: request.mediaId,
+        durationMs: 0,
+        viewOnce: request.viewOnce,
+      });
     },
 
     sendVoice: sendMedia('voice'),
@@ -71,7 +96,12 @@ const accepted = (chatMessage: Message, duplicate: boolean) => ({
 });
 
 /** The target and ciphertext fields every send request shares. */
-function common(request: SendMessageRequest | MediaSendRequest): Pick<SendRequest, 'clientMessageId' | 'recipientAddress' | 'groupId' | 'channelId' | 'ciphertext'> {
+function common(
+  request: SendMessageRequest | MediaSendRequest,
+): Pick<
+  SendRequest,
+  'clientMessageId' | 'recipientAddress' | 'groupId' | 'channelId' | 'ciphertext'
+> {
   return {
     clientMessageId: request.clientMessageId,
     recipientAddress: request.recipientAddress,

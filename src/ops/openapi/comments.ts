@@ -5,7 +5,11 @@
  * `pkg.Service.Method`), which is how the runtime descriptors are matched to them.
  */
 import type { DescField, DescMessage, DescMethod, DescService } from '@bufbuild/protobuf';
-import type { DescriptorProto, FileDescriptorProto, FileDescriptorSet } from '@bufbuild/protobuf/wkt';
+import type {
+  DescriptorProto,
+  FileDescriptorProto,
+  FileDescriptorSet,
+} from '@bufbuild/protobuf/wkt';
 
 export interface CommentIndex {
   /** The cleaned leading (else trailing) comment, or '' when the declaration has none. */
@@ -29,13 +33,17 @@ export function indexComments(descriptorSet: FileDescriptorSet): CommentIndex {
     };
     const addMessage = (message: DescriptorProto, name: string, path: readonly number[]) => {
       add(name, path);
-      message.field.forEach((field, i) => add(`${name}.${field.name}`, [...path, MESSAGE_FIELD, i]));
+      message.field.forEach((field, i) =>
+        add(`${name}.${field.name}`, [...path, MESSAGE_FIELD, i]),
+      );
       message.nestedType.forEach((nested, i) =>
         addMessage(nested, `${name}.${nested.name}`, [...path, MESSAGE_NESTED_TYPE, i]),
       );
     };
     const scope = file.package ? `${file.package}.` : '';
-    file.messageType.forEach((message, i) => addMessage(message, scope + message.name, [FILE_MESSAGE_TYPE, i]));
+    file.messageType.forEach((message, i) =>
+      addMessage(message, scope + message.name, [FILE_MESSAGE_TYPE, i]),
+    );
     file.service.forEach((service, i) => {
       add(scope + service.name, [FILE_SERVICE, i]);
       service.method.forEach((method, j) =>

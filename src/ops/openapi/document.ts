@@ -36,7 +36,10 @@ export function buildOpenApiDocument(
     services.set(route.service.typeName, route.service);
     const path = openApiPath(route);
     const method = route.httpMethod.toLowerCase() as OperationMethod;
-    paths[path] = { ...paths[path], [method]: buildOperation(route, operationIds.next(route), comments, schemas) };
+    paths[path] = {
+      ...paths[path],
+      [method]: buildOperation(route, operationIds.next(route), comments, schemas),
+    };
   }
   const { sessionCookieName, ...documentInfo } = info;
   return {

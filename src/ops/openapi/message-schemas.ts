@@ -48,7 +48,8 @@ export class MessageSchemas {
 
   private valueSchema(field: DescField): SchemaOrRef {
     // JSON object keys are strings whatever the proto map key type.
-    if (field.fieldKind === 'map') return { type: 'object', additionalProperties: this.elementSchema(field) };
+    if (field.fieldKind === 'map')
+      return { type: 'object', additionalProperties: this.elementSchema(field) };
     if (field.fieldKind === 'list') return { type: 'array', items: this.elementSchema(field) };
     return this.elementSchema(field);
   }
@@ -69,5 +70,8 @@ export function withDescription(schema: SchemaOrRef, description: string): Schem
 export function withDescription(schema: SchemaOrRef, description: string): SchemaOrRef {
   if (!description) return schema;
   if ('$ref' in schema) return { allOf: [schema], description };
-  return { ...schema, description: schema.description ? `${description}\n\n${schema.description}` : description };
+  return {
+    ...schema,
+    description: schema.description ? `${description}\n\n${schema.description}` : description,
+  };
 }

@@ -74,12 +74,26 @@ export interface Operation {
 export type OperationMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
 export type SecurityScheme =
-  | { readonly type: 'http'; readonly scheme: 'bearer'; readonly bearerFormat: string; readonly description: string }
-  | { readonly type: 'apiKey'; readonly in: 'header' | 'cookie'; readonly name: string; readonly description: string };
+  | {
+      readonly type: 'http';
+      readonly scheme: 'bearer';
+      readonly bearerFormat: string;
+      readonly description: string;
+    }
+  | {
+      readonly type: 'apiKey';
+      readonly in: 'header' | 'cookie';
+      readonly name: string;
+      readonly description: string;
+    };
 
 export interface OpenApiDocument {
   readonly openapi: '3.0.3';
-  readonly info: { readonly title: string; readonly version: string; readonly description?: string };
+  readonly info: {
+    readonly title: string;
+    readonly version: string;
+    readonly description?: string;
+  };
   readonly tags: readonly { readonly name: string; readonly description?: string }[];
   readonly security: SecurityRequirements;
   readonly paths: Record<string, Partial<Record<OperationMethod, Operation>>>;

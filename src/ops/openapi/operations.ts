@@ -16,7 +16,9 @@ import { operationSecurity } from './security.js';
 
 /** google.api.HttpBody carries raw bytes instead of JSON, in either direction. */
 const HTTP_BODY = 'google.api.HttpBody';
-const BINARY: Content = { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } };
+const BINARY: Content = {
+  'application/octet-stream': { schema: { type: 'string', format: 'binary' } },
+};
 
 export function buildOperation(
   route: HttpRoute,
@@ -40,7 +42,11 @@ export function buildOperation(
     ...(requestBody ? { requestBody } : {}),
     responses: operationResponses(
       { description: 'Success.', content: responseContent(route, schemas) },
-      { deprecated: route.generation.deprecated, rpcComment: comment, csrfTokenRequired: csrfTokenRequired(route.httpMethod) },
+      {
+        deprecated: route.generation.deprecated,
+        rpcComment: comment,
+        csrfTokenRequired: csrfTokenRequired(route.httpMethod),
+      },
     ),
   };
 }
@@ -50,14 +56,22 @@ function buildRequestBody(route: HttpRoute, schemas: MessageSchemas): RequestBod
   if (route.body === '') return undefined;
   if (route.body !== '*') {
     // The route table has checked that the body field exists.
-    return { content: bodyFieldContent(input.fields.find((f) => f.name === route.body) as DescField, schemas) };
+    return {
+      content: bodyFieldContent(
+        input.fields.find((f) => f.name === route.body) as DescField,
+        schemas,
+      ),
+    };
   }
   if (input.typeName === HTTP_BODY) return { content: BINARY };
   // The body carries the request minus the fields the path already binds.
   const pathFields = new Set(
-    route.segments.flatMap((s) => (s.kind === 'variable' && !s.fieldPath.includes('.') ? [s.fieldPath] : [])),
+    route.segments.flatMap((s) =>
+      s.kind === 'variable' && !s.fieldPath.includes('.') ? [s.fieldPath] : [],
+    ),
   );
-  const schema = pathFields.size === 0 ? schemas.schemaOf(input) : schemas.objectSchema(input, pathFields);
+  const schema =
+    pathFields.size === 0 ? schemas.schemaOf(input) : schemas.objectSchema(input, pathFields);
   return { content: { 'application/json': { schema } } };
 }
 

@@ -76,7 +76,8 @@ function singularSchema(field: DescField): Schema | undefined {
 function resolveFieldPath(message: DescMessage, fieldPath: string): DescField {
   const [head, ...rest] = fieldPath.split('.');
   const field = message.fields.find((f) => f.name === head);
-  if (!field) throw new Error(`${message.typeName} has no field "${head}" (path variable ${fieldPath})`);
+  if (!field)
+    throw new Error(`${message.typeName} has no field "${head}" (path variable ${fieldPath})`);
   if (rest.length === 0) return field;
   if (field.fieldKind !== 'message') {
     throw new Error(`${message.typeName}.${head} is not a message (path variable ${fieldPath})`);

@@ -45,10 +45,14 @@ export const sharedHeaders: Record<string, Header> = {
     schema: { type: 'string', example: 'v1' },
   },
   'X-API-Stability': {
-    description: 'The stability of that version: development, alpha, beta, stable, deprecated, sunset or retired.',
+    description:
+      'The stability of that version: development, alpha, beta, stable, deprecated, sunset or retired.',
     schema: { type: 'string', example: 'stable' },
   },
-  Deprecation: { description: 'The path is deprecated.', schema: { type: 'string', enum: ['true'] } },
+  Deprecation: {
+    description: 'The path is deprecated.',
+    schema: { type: 'string', enum: ['true'] },
+  },
   Sunset: {
     description: 'When the deprecated path may stop being served (an HTTP-date, RFC 8594).',
     schema: { type: 'string' },
@@ -59,7 +63,10 @@ export const sharedHeaders: Record<string, Header> = {
   },
   'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer' } },
   'X-RateLimit-Limit': { description: 'Requests allowed per window.', schema: { type: 'integer' } },
-  'X-RateLimit-Window': { description: 'The window of that limit: 60s, 1m or 1h.', schema: { type: 'string' } },
+  'X-RateLimit-Window': {
+    description: 'The window of that limit: 60s, 1m or 1h.',
+    schema: { type: 'string' },
+  },
 };
 
 const ERROR_DESCRIPTIONS: Readonly<Record<string, string>> = {
@@ -88,48 +95,77 @@ const CSRF_403_DESCRIPTION =
   'The caller may not do this (`FORBIDDEN`), or the call is authenticated by the session cookie ' +
   `without a valid \`X-CSRF-Token\` header (\`${CSRF_TOKEN_INVALID}\`: send the token of the CSRF cookie).`;
 const CSRF_403_EXAMPLES = {
-  forbidden: { summary: 'Not allowed', value: { success: false, error: 'Not allowed', code: 'FORBIDDEN' } },
+  forbidden: {
+    summary: 'Not allowed',
+    value: { success: false, error: 'Not allowed', code: 'FORBIDDEN' },
+  },
   csrfTokenInvalid: {
     summary: 'Cookie session without a valid X-CSRF-Token',
-    value: { success: false, error: 'A valid X-CSRF-Token header is required for this request', code: CSRF_TOKEN_INVALID },
+    value: {
+      success: false,
+      error: 'A valid X-CSRF-Token header is required for this request',
+      code: CSRF_TOKEN_INVALID,
+    },
   },
 };
 
 const headerRef = (name: string): Reference => ({ $ref: `#/components/headers/${name}` });
 const json = (schema: SchemaOrRef): Content => ({ 'application/json': { schema } });
-const responseName = (status: string, deprecated: boolean) => `Error${status}${deprecated ? 'Deprecated' : ''}`;
+const responseName = (status: string, deprecated: boolean) =>
+  `Error${status}${deprecated ? 'Deprecated' : ''}`;
 
 /** Every response says which version served it; those of deprecated paths also say so. */
 function versionHeaders(deprecated: boolean): Record<string, Reference> {
-  const names = ['X-API-Version', 'X-API-Stability', ...(deprecated ? ['Deprecation', 'Sunset', 'Link'] : [])];
+  const names = [
+    'X-API-Version',
+    'X-API-Stability',
+    ...(deprecated ? ['Deprecation', 'Sunset', 'Link'] : []),
+  ];
   return Object.fromEntries(names.map((name) => [name, headerRef(name)]));
 }
 
 /** The error responses, once for current and once for deprecated paths (their headers differ). */
 export const sharedResponses: Record<string, Response> = Object.fromEntries(
   [false, true].flatMap((deprecated): [string, Response][] => [
-    ...Object.keys(ERROR_DESCRIPTIONS).map((status): [string, Response] => [responseName(status, deprecated), errorResponse(status, versionHeaders(deprecated))]),
+    ...Object.keys(ERROR_DESCRIPTIONS).map((status): [string, Response] => [
+      responseName(status, deprecated),
+      errorResponse(status, versionHeaders(deprecated)),
+    ]),
     [
       responseName(CSRF_403, deprecated),
-      { description: CSRF_403_DESCRIPTION, headers: versionHeaders(deprecated), content: { 'application/json': { schema: schemaRef('ErrorEnvelope'), examples: CSRF_403_EXAMPLES } } },
+      {
+        description: CSRF_403_DESCRIPTION,
+        headers: versionHeaders(deprecated),
+        content: {
+          'application/json': { schema: schemaRef('ErrorEnvelope'), examples: CSRF_403_EXAMPLES },
+        },
+      },
     ],
   ]),
 );
 
 export function operationResponses(
   success: Omit<Response, 'headers'>,
-  options: { readonly deprecated: boolean; readonly rpcComment: string; readonly csrfTokenRequired: boolean },
+  options: {
+    readonly deprecated: boolean;
+    readonly rpcComment: string;
+    readonly csrfTokenRequired: boolean;
+  },
 ): Record<string, Response | Reference> {
   const statuses = [
     ...GENERAL_STATUSES,
-    ...DOCUMENTED_STATUSES.filter((status) => new RegExp(`\\b${status}\\b`).test(options.rpcComment)),
+    ...DOCUMENTED_STATUSES.filter((status) =>
+      new RegExp(`\\b${status}\\b`).test(options.rpcComment),
+    ),
   ].sort();
   const responses: Record<string, Response | Reference> = {
     '200': { ...success, headers: versionHeaders(options.deprecated) },
   };
   for (const status of statuses) {
     const shared = status === '403' && options.csrfTokenRequired ? CSRF_403 : status;
-    responses[status] = { $ref: `#/components/responses/${responseName(shared, options.deprecated)}` };
+    responses[status] = {
+      $ref: `#/components/responses/${responseName(shared, options.deprecated)}`,
+    };
   }
   return responses;
 }

@@ -13,7 +13,8 @@ export function securitySchemes(sessionCookieName: string): Record<string, Secur
       type: 'http',
       scheme: 'bearer',
       bearerFormat: 'JWT',
-      description: 'The primary scheme: a short-lived access token (15 minutes) identifying the session.',
+      description:
+        'The primary scheme: a short-lived access token (15 minutes) identifying the session.',
     },
     CookieSession: {
       type: 'apiKey',
@@ -30,7 +31,7 @@ export function securitySchemes(sessionCookieName: string): Record<string, Secur
       name: 'X-Signature',
       description:
         'Ethereum wallet signature for request-level authentication on signature-gated operations, on top of ' +
-        'the access token: `<timestamp_ms>.<signature>`, the EIP-191 signature by the caller\'s wallet of ' +
+        "the access token: `<timestamp_ms>.<signature>`, the EIP-191 signature by the caller's wallet of " +
         '"<SERVICE_NAME> Signed Request\\nWallet: <address>\\nRPC: /<package>.<Service>/<Method>\\nBody-SHA256: <hex of the request message\'s protobuf encoding>\\nTimestamp: <timestamp_ms>" ' +
         '(options.proto, `signature_required`): within 5 minutes of server time, accepted once, low-S.',
     },
@@ -54,6 +55,7 @@ export function operationSecurity(method: DescMethod): SecurityRequirements | un
   if (access?.public) return [];
   if (access?.cookieSessionOnly) return [{ CookieSession: [] }];
   // Both requirements of an alternative must hold: the session and the request's signature.
-  if (access?.signatureRequired) return DEFAULT_SECURITY.map((session) => ({ ...session, SignatureAuth: [] }));
+  if (access?.signatureRequired)
+    return DEFAULT_SECURITY.map((session) => ({ ...session, SignatureAuth: [] }));
   return undefined;
 }

@@ -23,7 +23,12 @@ export class OutboxSmsProvider implements SmsProvider {
 
   async send(to: string, text: string): Promise<void> {
     await mkdir(this.dataDir, { recursive: true });
-    await appendFile(this.path, `${JSON.stringify({ at: new Date().toISOString(), to, text })}\n`, { mode: 0o600 });
-    this.logger.warn({ smsOutbox: { to, text } }, 'SMS written to the development outbox (SMS_PROVIDER=outbox), not sent');
+    await appendFile(this.path, `${JSON.stringify({ at: new Date().toISOString(), to, text })}\n`, {
+      mode: 0o600,
+    });
+    this.logger.warn(
+      { smsOutbox: { to, text } },
+      'SMS written to the development outbox (SMS_PROVIDER=outbox), not sent',
+    );
   }
 }

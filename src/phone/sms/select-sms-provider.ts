@@ -6,7 +6,11 @@ import type { SmsProvider } from './sms-provider.js';
 import { TwilioSmsProvider } from './twilio-sms-provider.js';
 
 /** `dataDir` holds the development outbox. The Twilio credentials were checked when the configuration loaded. */
-export function createSmsProvider(settings: SmsSettings, dataDir: string, logger: Logger): SmsProvider {
+export function createSmsProvider(
+  settings: SmsSettings,
+  dataDir: string,
+  logger: Logger,
+): SmsProvider {
   if (settings.provider === 'outbox') return new OutboxSmsProvider(dataDir, logger);
   return new TwilioSmsProvider({
     accountSid: settings.twilioAccountSid as string,

@@ -31,17 +31,27 @@ export class TwilioSmsProvider implements SmsProvider {
   }
 
   async send(to: string, text: string): Promise<void> {
-    const sender: [string, string] = [/^MG[0-9a-fA-F]{32}$/.test(this.options.from) ? 'MessagingServiceSid' : 'From', this.options.from];
+    const sender: [string, string] = [
+      /^MG[0-9a-fA-F]{32}$/.test(this.options.from) ? 'MessagingServiceSid' : 'From',
+      this.options.from,
+    ];
     let response: Response;
     try {
       response = await fetch(this.url, {
         method: 'POST',
-        headers: { authorization: this.authorization, 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
+        headers: {
+          authorization: this.authorization,
+          'content-type': 'application/x-www-form-urlencoded',
+          accept: 'application/json',
+        },
         body: new URLSearchParams([['To', to], sender, ['Body', text]]),
         signal: AbortSignal.timeout(TIMEOUT_MS),
       });
     } catch (error) {
-      this.options.logger.error({ provider: 'twilio', reason: (error as Error).name }, 'SMS provider unreachable');
+      this.options.logger.error(
+        { provider: 'twilio', reason: (error as Error).name },
+        'SMS provider unreachable',
+      );
       throw new SmsUnavailableError('the SMS provider is unreachable');
     }
     if (response.ok) {
@@ -49,10 +59,16 @@ export class TwilioSmsProvider implements SmsProvider {
       return;
     }
     const code = await response.json().then(
-      (body: unknown) => (typeof (body as { code?: unknown } | null)?.code === 'number' ? (body as { code: number }).code : undefined),
+      (body: unknown) =>
+        typeof (body as { code?: unknown } | null)?.code === 'number'
+          ? (body as { code: number }).code
+          : undefined,
       () => undefined,
     );
-    this.options.logger.error({ provider: 'twilio', status: response.status, twilioErrorCode: code }, 'SMS provider refused the message');
+    this.options.logger.error(
+      { provider: 'twilio', status: response.status, twilioErrorCode: code },
+      'SMS provider refused the message',
+    );
     throw new SmsUnavailableError(`the SMS provider answered ${response.status}`);
   }
 }

@@ -8,7 +8,8 @@ export const DEFAULT_PAGE_SIZE = 50;
 export const MAX_PAGE_SIZE = 200;
 
 export function pageSize(requested: number): number {
-  if (requested < 0 || requested > MAX_PAGE_SIZE) throw invalidArgument(`page_size must be between 0 and ${MAX_PAGE_SIZE}`);
+  if (requested < 0 || requested > MAX_PAGE_SIZE)
+    throw invalidArgument(`page_size must be between 0 and ${MAX_PAGE_SIZE}`);
   return requested === 0 ? DEFAULT_PAGE_SIZE : requested;
 }
 
@@ -25,7 +26,9 @@ export function encodeCursor(position: CursorPosition): string {
 export function decodeCursor(cursor: string): CursorPosition | undefined {
   if (cursor === '') return undefined;
   try {
-    const [sortValue, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown[];
+    const [sortValue, id] = JSON.parse(
+      Buffer.from(cursor, 'base64url').toString('utf8'),
+    ) as unknown[];
     if (typeof sortValue === 'number' && typeof id === 'string') return { sortValue, id };
   } catch {
     // fall through to the refusal

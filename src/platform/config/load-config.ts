@@ -9,7 +9,9 @@ import type { Config } from './settings.js';
  */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const sections = Object.entries(settings).map(([name, section]): [string, unknown] => {
-    const values = Object.entries<Setting<unknown>>(section).map(([key, setting]): [string, unknown] => [key, setting.parse(env[setting.env])]);
+    const values = Object.entries<Setting<unknown>>(section).map(
+      ([key, setting]): [string, unknown] => [key, setting.parse(env[setting.env])],
+    );
     return [name, Object.freeze(Object.fromEntries(values))];
   });
   const config = Object.freeze(Object.fromEntries(sections)) as Config;

@@ -22,12 +22,18 @@ export function parseMongoConnectionString(raw: string): MongoConnectionString {
     throw new Error(`is not a MongoDB connection string (${(err as Error).message})`);
   }
   const database = decodeURIComponent(parsed.pathname.replace(/^\//, ''));
-  if (database === '') throw new Error('names no database: give it as the path, e.g. mongodb://host1:27017,host2:27017/messaging?replicaSet=rs0');
+  if (database === '')
+    throw new Error(
+      'names no database: give it as the path, e.g. mongodb://host1:27017,host2:27017/messaging?replicaSet=rs0',
+    );
   return { hosts: parsed.hosts, database };
 }
 
 /** The MONGODB_URL setting: unset means the embedded store. */
-export function mongoConnectionStringSetting(env: string, description: string): Setting<string | undefined> {
+export function mongoConnectionStringSetting(
+  env: string,
+  description: string,
+): Setting<string | undefined> {
   const text = optionalTextSetting(env, description);
   return {
     ...text,

@@ -33,7 +33,10 @@ function parsePeer(env: string, text: string): PeerAddress {
   const port = Number(match?.[3]);
   const bracketed = match?.[1];
   if (!match || port < 1 || port > 65535 || (bracketed !== undefined && isIP(bracketed) !== 6)) {
-    throw new ConfigError(env, `must list host:port or TCP multiaddrs (/ip4/10.0.0.7/tcp/4001), got "${text}"`);
+    throw new ConfigError(
+      env,
+      `must list host:port or TCP multiaddrs (/ip4/10.0.0.7/tcp/4001), got "${text}"`,
+    );
   }
   return { kind: 'host', host: bracketed ?? (match[2] as string), port };
 }

@@ -18,7 +18,13 @@ export class ConfigError extends Error {
   }
 }
 
-export function integerSetting(env: string, description: string, fallback: number, min: number, max: number): Setting<number> {
+export function integerSetting(
+  env: string,
+  description: string,
+  fallback: number,
+  min: number,
+  max: number,
+): Setting<number> {
   return {
     env,
     description,
@@ -27,7 +33,8 @@ export function integerSetting(env: string, description: string, fallback: numbe
       if (raw === undefined || raw === '') return fallback;
       if (!/^\d+$/.test(raw)) throw new ConfigError(env, `must be a whole number, got "${raw}"`);
       const value = Number(raw);
-      if (value < min || value > max) throw new ConfigError(env, `must be between ${min} and ${max}, got ${value}`);
+      if (value < min || value > max)
+        throw new ConfigError(env, `must be between ${min} and ${max}, got ${value}`);
       return value;
     },
   };
@@ -37,7 +44,13 @@ export function integerSetting(env: string, description: string, fallback: numbe
  * A whole number whose default is worked out when the service starts (from the machine it runs
  * on), so the README shows it as unset and the description says what unset means.
  */
-export function computedIntegerSetting(env: string, description: string, computed: () => number, min: number, max: number): Setting<number> {
+export function computedIntegerSetting(
+  env: string,
+  description: string,
+  computed: () => number,
+  min: number,
+  max: number,
+): Setting<number> {
   const explicit = integerSetting(env, description, min, min, max);
   return {
     env,
@@ -47,20 +60,30 @@ export function computedIntegerSetting(env: string, description: string, compute
   };
 }
 
-export function stringSetting(env: string, description: string, fallback: string, pattern?: RegExp): Setting<string> {
+export function stringSetting(
+  env: string,
+  description: string,
+  fallback: string,
+  pattern?: RegExp,
+): Setting<string> {
   return {
     env,
     description,
     defaultText: fallback,
     parse(raw) {
       const value = raw === undefined || raw === '' ? fallback : raw;
-      if (pattern && !pattern.test(value)) throw new ConfigError(env, `has an invalid value "${value}"`);
+      if (pattern && !pattern.test(value))
+        throw new ConfigError(env, `has an invalid value "${value}"`);
       return value;
     },
   };
 }
 
-export function optionalUrlSetting(env: string, description: string, protocols: readonly string[]): Setting<string | undefined> {
+export function optionalUrlSetting(
+  env: string,
+  description: string,
+  protocols: readonly string[],
+): Setting<string | undefined> {
   return {
     env,
     description,
@@ -81,7 +104,12 @@ export function optionalUrlSetting(env: string, description: string, protocols: 
   };
 }
 
-export function choiceSetting<T extends string>(env: string, description: string, choices: readonly T[], fallback: T): Setting<T> {
+export function choiceSetting<T extends string>(
+  env: string,
+  description: string,
+  choices: readonly T[],
+  fallback: T,
+): Setting<T> {
   return {
     env,
     description: `${description} One of: ${choices.join(', ')}.`,
@@ -112,10 +140,19 @@ export function dateSetting(env: string, description: string, fallback: string):
   };
 }
 
-const DURATION_UNITS: Readonly<Record<string, number>> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+const DURATION_UNITS: Readonly<Record<string, number>> = {
+  ms: 1,
+  s: 1000,
+  m: 60_000,
+  h: 3_600_000,
+};
 
 /** A duration like `720h`, `30m`, `45s` or `500ms`, in milliseconds; `0` (or unset, when allowed) means off. */
-export function durationSetting(env: string, description: string, fallback: string): Setting<number> {
+export function durationSetting(
+  env: string,
+  description: string,
+  fallback: string,
+): Setting<number> {
   return {
     env,
     description,
@@ -124,20 +161,26 @@ export function durationSetting(env: string, description: string, fallback: stri
       const text = raw === undefined || raw === '' ? fallback : raw;
       if (text === '0') return 0;
       const match = /^(\d+)(ms|s|m|h)$/.exec(text);
-      if (!match) throw new ConfigError(env, `must be a duration such as 720h, 30m or 45s, got "${text}"`);
+      if (!match)
+        throw new ConfigError(env, `must be a duration such as 720h, 30m or 45s, got "${text}"`);
       return Number(match[1]) * (DURATION_UNITS[match[2] as string] as number);
     },
   };
 }
 
-export function booleanSetting(env: string, description: string, fallback: boolean): Setting<boolean> {
+export function booleanSetting(
+  env: string,
+  description: string,
+  fallback: boolean,
+): Setting<boolean> {
   return {
     env,
     description,
     defaultText: String(fallback),
     parse(raw) {
       if (raw === undefined || raw === '') return fallback;
-      if (raw !== 'true' && raw !== 'false') throw new ConfigError(env, `must be true or false, got "${raw}"`);
+      if (raw !== 'true' && raw !== 'false')
+        throw new ConfigError(env, `must be true or false, got "${raw}"`);
       return raw === 'true';
     },
   };
@@ -171,7 +214,10 @@ export function cidrListSetting(env: string, description: string): Setting<Block
         const family = match ? isIP(match[1] as string) : 0;
         const prefix = match ? Number(match[2]) : -1;
         if (family === 0 || prefix > (family === 4 ? 32 : 128)) {
-          throw new ConfigError(env, `must be a comma-separated list of CIDRs such as 10.0.0.0/8 or fd00::/8, got "${cidr}"`);
+          throw new ConfigError(
+            env,
+            `must be a comma-separated list of CIDRs such as 10.0.0.0/8 or fd00::/8, got "${cidr}"`,
+          );
         }
         list.addSubnet(match?.[1] as string, prefix, family === 4 ? 'ipv4' : 'ipv6');
       }

@@ -34,7 +34,12 @@ export const settings = {
       ROLES,
       'all',
     ),
-    logLevel: choiceSetting('LOG_LEVEL', 'Minimum log level.', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'info'),
+    logLevel: choiceSetting(
+      'LOG_LEVEL',
+      'Minimum log level.',
+      ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'],
+      'info',
+    ),
     shutdownTimeoutMs: integerSetting(
       'SHUTDOWN_TIMEOUT_MS',
       'How long SIGTERM waits for in-flight requests before closing anyway.',
@@ -45,17 +50,43 @@ export const settings = {
   },
   http: {
     host: stringSetting('HOST', 'Interface to listen on.', '0.0.0.0'),
-    port: integerSetting('PORT', 'HTTP port: REST gateway, /ws, /health, /metrics, /swagger/.', 8080, 0, 65535),
-    grpcPort: integerSetting('GRPC_PORT', 'gRPC, Connect and gRPC-Web port (HTTP/2 cleartext and HTTP/1.1).', 8081, 0, 65535),
+    port: integerSetting(
+      'PORT',
+      'HTTP port: REST gateway, /ws, /health, /metrics, /swagger/.',
+      8080,
+      0,
+      65535,
+    ),
+    grpcPort: integerSetting(
+      'GRPC_PORT',
+      'gRPC, Connect and gRPC-Web port (HTTP/2 cleartext and HTTP/1.1).',
+      8081,
+      0,
+      65535,
+    ),
     trustedProxies: cidrListSetting(
       'TRUSTED_PROXIES',
       'Comma-separated CIDRs of reverse proxies whose X-Forwarded-For is believed (e.g. `10.0.0.0/8,fd00::/8`). Unset: none; the client is the socket address.',
     ),
-    maxBodyBytes: integerSetting('MAX_BODY_BYTES', 'Largest accepted JSON request body in bytes (413 above).', 1_048_576, 1024, 64 * 1_048_576),
-    legacySunset: dateSetting('API_LEGACY_SUNSET', 'Sunset date announced for the unversioned /api/ paths.', '2027-06-30'),
+    maxBodyBytes: integerSetting(
+      'MAX_BODY_BYTES',
+      'Largest accepted JSON request body in bytes (413 above).',
+      1_048_576,
+      1024,
+      64 * 1_048_576,
+    ),
+    legacySunset: dateSetting(
+      'API_LEGACY_SUNSET',
+      'Sunset date announced for the unversioned /api/ paths.',
+      '2027-06-30',
+    ),
   },
   store: {
-    dataDir: stringSetting('DATA_DIR', 'Directory of the embedded store (used when MONGODB_URL is unset).', './data'),
+    dataDir: stringSetting(
+      'DATA_DIR',
+      'Directory of the embedded store (used when MONGODB_URL is unset).',
+      './data',
+    ),
     mongodbUrl: mongoConnectionStringSetting(
       'MONGODB_URL',
       'MongoDB connection string of a replica set, naming the database (`mongodb://h1:27017,h2:27017/messaging?replicaSet=rs0`, or `mongodb+srv://…/messaging`). Unset: the embedded store in DATA_DIR.',
@@ -82,7 +113,12 @@ export const settings = {
       'REDIS_URL names one node of a Redis Cluster (7.0 or later): keys and scripts go to the shard of their slot, pub/sub is sharded (SPUBLISH/SSUBSCRIBE). false: REDIS_URL is one Redis.',
       false,
     ),
-    keyPrefix: stringSetting('REDIS_KEY_PREFIX', 'Prefix of every Redis key and channel.', 'svc:', /^[\w:.-]{1,64}$/),
+    keyPrefix: stringSetting(
+      'REDIS_KEY_PREFIX',
+      'Prefix of every Redis key and channel.',
+      'svc:',
+      /^[\w:.-]{1,64}$/,
+    ),
   },
   service: {
     name: stringSetting(
@@ -93,7 +129,11 @@ export const settings = {
     ),
   },
   sessions: {
-    ttlMs: durationSetting('SERVICE_SESSION_TTL', 'Sliding session lifetime: every validated request resets it.', '720h'),
+    ttlMs: durationSetting(
+      'SERVICE_SESSION_TTL',
+      'Sliding session lifetime: every validated request resets it.',
+      '720h',
+    ),
     idleTimeoutMs: durationSetting(
       'SERVICE_SESSION_IDLE_TIMEOUT',
       'Ends a session that saw no request for this long (e.g. `2h`). Unset or `0`: off.',
@@ -104,12 +144,17 @@ export const settings = {
       'Mark the session and CSRF cookies Secure. Set false only for plain-HTTP development on a host other than localhost.',
       true,
     ),
-    cookieSameSite: choiceSetting('SESSION_COOKIE_SAMESITE', 'SameSite attribute of the session and CSRF cookies.', ['strict', 'lax'], 'strict'),
+    cookieSameSite: choiceSetting(
+      'SESSION_COOKIE_SAMESITE',
+      'SameSite attribute of the session and CSRF cookies.',
+      ['strict', 'lax'],
+      'strict',
+    ),
   },
   signIn: {
     signatureWorkers: computedIntegerSetting(
       'SIGNATURE_WORKERS',
-      'Worker threads that recover the signer of wallet signatures (sign-in, signed requests, recovery decisions), off the event loop. Unset: the available parallelism (`os.availableParallelism()`; set it to the pod\'s CPU limit). 0: on the main thread.',
+      "Worker threads that recover the signer of wallet signatures (sign-in, signed requests, recovery decisions), off the event loop. Unset: the available parallelism (`os.availableParallelism()`; set it to the pod's CPU limit). 0: on the main thread.",
       availableParallelism,
       0,
       64,
@@ -129,19 +174,30 @@ export const settings = {
       'JWT_SIGNING_KEY',
       'Private key that signs tokens: PEM (PKCS#8) or JWK JSON, Ed25519 or P-256. Unset: a key created once in DATA_DIR/keys/ (one node only).',
     ),
-    signingKeyId: optionalTextSetting('JWT_SIGNING_KEY_ID', 'Key id (kid) of JWT_SIGNING_KEY. Unset: its JWK kid, else its RFC 7638 thumbprint.'),
+    signingKeyId: optionalTextSetting(
+      'JWT_SIGNING_KEY_ID',
+      'Key id (kid) of JWT_SIGNING_KEY. Unset: its JWK kid, else its RFC 7638 thumbprint.',
+    ),
     verificationKeys: optionalTextSetting(
       'JWT_VERIFICATION_KEYS',
       'JWKS (JSON) of former signing keys, public parts with their kid: tokens they signed stay valid until they expire (key rotation).',
     ),
-    issuer: stringSetting('JWT_ISSUER', 'The `iss` of issued tokens, and the only one accepted.', 'messaging-service'),
+    issuer: stringSetting(
+      'JWT_ISSUER',
+      'The `iss` of issued tokens, and the only one accepted.',
+      'messaging-service',
+    ),
   },
   mfa: {
     encryptionKey: optionalTextSetting(
       'MFA_ENCRYPTION_KEY',
       'AES-256-GCM key (32 bytes as 64 hex digits or base64) that encrypts TOTP secrets at rest and keys the backup-code hashes. Unset: a key created once in DATA_DIR/keys/ (one node only).',
     ),
-    trustedDeviceTtlMs: durationSetting('MFA_TRUSTED_DEVICE_TTL', 'How long a device trusted at the MFA step skips it at sign-in.', '720h'),
+    trustedDeviceTtlMs: durationSetting(
+      'MFA_TRUSTED_DEVICE_TTL',
+      'How long a device trusted at the MFA step skips it at sign-in.',
+      '720h',
+    ),
   },
   phone: {
     hashSalt: stringSetting(
@@ -158,10 +214,23 @@ export const settings = {
       ['outbox', 'twilio'],
       'outbox',
     ),
-    from: optionalTextSetting('SMS_FROM', 'Sender of the SMS: an E.164 number, or a Twilio Messaging Service SID (`MG…`). Required with `twilio`.'),
-    twilioAccountSid: optionalTextSetting('TWILIO_ACCOUNT_SID', 'Twilio account SID (`AC…`). Required with SMS_PROVIDER=twilio.'),
-    twilioAuthToken: optionalTextSetting('TWILIO_AUTH_TOKEN', 'Twilio auth token. Required with SMS_PROVIDER=twilio.'),
-    twilioApiUrl: optionalUrlSetting('TWILIO_API_URL', "Overrides Twilio's API base URL (tests, egress proxies). Unset: `https://api.twilio.com`.", ['https:', 'http:']),
+    from: optionalTextSetting(
+      'SMS_FROM',
+      'Sender of the SMS: an E.164 number, or a Twilio Messaging Service SID (`MG…`). Required with `twilio`.',
+    ),
+    twilioAccountSid: optionalTextSetting(
+      'TWILIO_ACCOUNT_SID',
+      'Twilio account SID (`AC…`). Required with SMS_PROVIDER=twilio.',
+    ),
+    twilioAuthToken: optionalTextSetting(
+      'TWILIO_AUTH_TOKEN',
+      'Twilio auth token. Required with SMS_PROVIDER=twilio.',
+    ),
+    twilioApiUrl: optionalUrlSetting(
+      'TWILIO_API_URL',
+      "Overrides Twilio's API base URL (tests, egress proxies). Unset: `https://api.twilio.com`.",
+      ['https:', 'http:'],
+    ),
   },
   limits: {
     enabled: booleanSetting(
@@ -174,12 +243,18 @@ export const settings = {
     ),
     wsFramesPerMinute: integerSetting(
       'WS_RATE_LIMIT_PER_MIN',
-      'WebSocket frames a user may send per minute, across all of the user\'s connections.',
+      "WebSocket frames a user may send per minute, across all of the user's connections.",
       30,
       1,
       100_000,
     ),
-    wsFrameBurst: integerSetting('WS_RATE_LIMIT_BURST', 'Quick-succession allowance of WebSocket frames per user.', 10, 1, 100_000),
+    wsFrameBurst: integerSetting(
+      'WS_RATE_LIMIT_BURST',
+      'Quick-succession allowance of WebSocket frames per user.',
+      10,
+      1,
+      100_000,
+    ),
   },
   captcha: {
     provider: choiceSetting(
@@ -188,8 +263,15 @@ export const settings = {
       ['off', 'turnstile', 'hcaptcha'],
       'off',
     ),
-    secret: optionalTextSetting('CAPTCHA_SECRET', 'Secret key of the CAPTCHA provider; required when CAPTCHA_PROVIDER is not `off`.'),
-    verifyUrl: optionalUrlSetting('CAPTCHA_VERIFY_URL', "Overrides the provider's siteverify URL (tests, egress proxies). Unset: the provider's.", ['https:', 'http:']),
+    secret: optionalTextSetting(
+      'CAPTCHA_SECRET',
+      'Secret key of the CAPTCHA provider; required when CAPTCHA_PROVIDER is not `off`.',
+    ),
+    verifyUrl: optionalUrlSetting(
+      'CAPTCHA_VERIFY_URL',
+      "Overrides the provider's siteverify URL (tests, egress proxies). Unset: the provider's.",
+      ['https:', 'http:'],
+    ),
   },
   keys: {
     dht: choiceSetting(
@@ -267,7 +349,7 @@ export const settings = {
   accounts: {
     recoveryHourMs: durationSetting(
       'RECOVERY_HOUR',
-      'The length of an hour in social recovery\'s windows (the time lock of 24 to 720 hours, the 7-day approval and completion windows). Only tests shorten it, to run a recovery\'s life in seconds.',
+      "The length of an hour in social recovery's windows (the time lock of 24 to 720 hours, the 7-day approval and completion windows). Only tests shorten it, to run a recovery's life in seconds.",
       '1h',
     ),
     faultExitAfterOwner: integerSetting(
@@ -286,8 +368,18 @@ export const settings = {
       1,
       100_000,
     ),
-    replayPosts: integerSetting('CHANNEL_REPLAY_POSTS', 'Posts kept per channel in shared state for /ws catch-up (`channels.resume`); an older gap gets `channel.resync_required`.', 1000, 10, 100_000),
-    replayRetentionMs: durationSetting('CHANNEL_REPLAY_RETENTION', 'How long a channel post stays replayable over /ws after it is published.', '24h'),
+    replayPosts: integerSetting(
+      'CHANNEL_REPLAY_POSTS',
+      'Posts kept per channel in shared state for /ws catch-up (`channels.resume`); an older gap gets `channel.resync_required`.',
+      1000,
+      10,
+      100_000,
+    ),
+    replayRetentionMs: durationSetting(
+      'CHANNEL_REPLAY_RETENTION',
+      'How long a channel post stays replayable over /ws after it is published.',
+      '24h',
+    ),
   },
   push: {
     vapidSubject: stringSetting(
@@ -300,13 +392,24 @@ export const settings = {
       'PUSH_VAPID_PUBLIC_KEY',
       'VAPID public key: the 65-byte uncompressed P-256 point, base64url. Set together with PUSH_VAPID_PRIVATE_KEY. Unset: a key pair created once in DATA_DIR/keys/ (one node only; a cluster must set both).',
     ),
-    vapidPrivateKey: optionalTextSetting('PUSH_VAPID_PRIVATE_KEY', 'VAPID private key: the 32-byte P-256 scalar, base64url. Set together with PUSH_VAPID_PUBLIC_KEY.'),
+    vapidPrivateKey: optionalTextSetting(
+      'PUSH_VAPID_PRIVATE_KEY',
+      'VAPID private key: the 32-byte P-256 scalar, base64url. Set together with PUSH_VAPID_PUBLIC_KEY.',
+    ),
     caFile: optionalTextSetting(
       'PUSH_CA_FILE',
       'PEM file of certificate authorities trusted for push services besides the system ones (a self-hosted push gateway, tests). Unset: the system ones only.',
     ),
-    proxyUrl: optionalUrlSetting('PUSH_PROXY', 'HTTP(S) proxy through which pushes leave the cluster (egress). Unset: direct connections.', ['http:', 'https:']),
-    timeoutMs: durationSetting('PUSH_TIMEOUT', 'How long one request to a push service may stay silent before it is abandoned and retried.', '10s'),
+    proxyUrl: optionalUrlSetting(
+      'PUSH_PROXY',
+      'HTTP(S) proxy through which pushes leave the cluster (egress). Unset: direct connections.',
+      ['http:', 'https:'],
+    ),
+    timeoutMs: durationSetting(
+      'PUSH_TIMEOUT',
+      'How long one request to a push service may stay silent before it is abandoned and retried.',
+      '10s',
+    ),
     coalesceWindowMs: durationSetting(
       'PUSH_COALESCE_WINDOW',
       'At most one push per device and kind of event within this window: a burst of messages to an offline device wakes it once.',
@@ -326,7 +429,7 @@ export const settings = {
     ),
     viewedGraceMs: durationSetting(
       'MEDIA_VIEWED_GRACE',
-      'How long a view-once message\'s media stays downloadable after the message is opened (messages.proto: 5 minutes); then the sweeper deletes it.',
+      "How long a view-once message's media stays downloadable after the message is opened (messages.proto: 5 minutes); then the sweeper deletes it.",
       '5m',
     ),
   },
@@ -360,13 +463,25 @@ export const settings = {
       16_384,
       64 * 1_048_576,
     ),
-    replayEvents: integerSetting('WS_REPLAY_EVENTS', 'Durable events kept per user for reconnect catch-up; an older gap gets `resync_required`.', 1000, 10, 100_000),
-    replayRetentionMs: durationSetting('WS_REPLAY_RETENTION', 'How long durable events stay replayable after they happen.', '24h'),
+    replayEvents: integerSetting(
+      'WS_REPLAY_EVENTS',
+      'Durable events kept per user for reconnect catch-up; an older gap gets `resync_required`.',
+      1000,
+      10,
+      100_000,
+    ),
+    replayRetentionMs: durationSetting(
+      'WS_REPLAY_RETENTION',
+      'How long durable events stay replayable after they happen.',
+      '24h',
+    ),
   },
 };
 
 type Settings = typeof settings;
-type SectionOf<S extends Record<string, Setting<unknown>>> = { readonly [K in keyof S]: ReturnType<S[K]['parse']> };
+type SectionOf<S extends Record<string, Setting<unknown>>> = {
+  readonly [K in keyof S]: ReturnType<S[K]['parse']>;
+};
 export type Config = { readonly [S in keyof Settings]: SectionOf<Settings[S]> };
 
 export type ProcessSettings = Config['process'];
@@ -393,4 +508,6 @@ export type AccountsSettings = Config['accounts'];
 export type MediaSettings = Config['media'];
 
 /** Every setting in one list: the README table and the Helm chart are checked against it. */
-export const allSettings: readonly Setting<unknown>[] = Object.values(settings).flatMap((section) => Object.values<Setting<unknown>>(section));
+export const allSettings: readonly Setting<unknown>[] = Object.values(settings).flatMap((section) =>
+  Object.values<Setting<unknown>>(section),
+);

@@ -60,10 +60,17 @@ export class KademliaDirectory implements RecordDirectory {
 
   static async start(options: KademliaDirectoryOptions): Promise<KademliaDirectory> {
     const family = isIP(options.host) === 6 ? 'ip6' : 'ip4';
-    const node = await startDhtNode(`/${family}/${options.host}/tcp/${options.port}`, options.namespace, options.rules);
+    const node = await startDhtNode(
+      `/${family}/${options.host}/tcp/${options.port}`,
+      options.namespace,
+      options.rules,
+    );
     const dialer = new PeerDialer(node, options.peers, options.logger);
     const directory = new KademliaDirectory(node, dialer, options);
-    options.logger.info({ addresses: node.getMultiaddrs().map(String), peers: options.peers.length }, 'key directory DHT node started');
+    options.logger.info(
+      { addresses: node.getMultiaddrs().map(String), peers: options.peers.length },
+      'key directory DHT node started',
+    );
     dialer.start();
     directory.watchJoins();
     return directory;
@@ -73,14 +80,19 @@ export class KademliaDirectory implements RecordDirectory {
     await this.options.rules.validate(key, value);
     let accepted = 0;
     try {
-      for await (const event of this.node.services.dht.put(this.dhtKey(key), value, { signal: AbortSignal.timeout(this.options.timeoutMs) })) {
+      for await (const event of this.node.services.dht.put(this.dhtKey(key), value, {
+        signal: AbortSignal.timeout(this.options.timeoutMs),
+      })) {
         if (event.name === 'PEER_RESPONSE') accepted++;
       }
     } catch (error) {
       throw new DirectoryUnavailableError('the DHT could not be written in time', { cause: error });
     }
     if (accepted === 0 && this.node.services.dht.routingTable.size > 0) {
-      this.options.logger.warn({ key }, 'DHT record kept by this node only: no peer took it (it is re-published when peers join)');
+      this.options.logger.warn(
+        { key },
+        'DHT record kept by this node only: no peer took it (it is re-published when peers join)',
+      );
     }
   }
 
@@ -88,7 +100,9 @@ export class KademliaDirectory implements RecordDirectory {
     let found: Uint8Array | undefined;
     try {
       // The last VALUE event is the selected (current) record.
-      for await (const event of this.node.services.dht.get(this.dhtKey(key), { signal: AbortSignal.timeout(this.options.timeoutMs) })) {
+      for await (const event of this.node.services.dht.get(this.dhtKey(key), {
+        signal: AbortSignal.timeout(this.options.timeoutMs),
+      })) {
         if (event.name === 'VALUE') found = event.value;
       }
     } catch (error) {
@@ -133,7 +147,11 @@ export class KademliaDirectory implements RecordDirectory {
  * A libp2p node on `listen` (a TCP multiaddr) taking part in the service's DHT, applying `rules`
  * to the records of `namespace`. Exported for tests that need a foreign node on the same DHT.
  */
-export async function startDhtNode(listen: string, namespace: string, rules: RecordRules): Promise<Libp2p<{ dht: SingleKadDHT }>> {
+export async function startDhtNode(
+  listen: string,
+  namespace: string,
+  rules: RecordRules,
+): Promise<Libp2p<{ dht: SingleKadDHT }>> {
   const keyOf = (bytes: Uint8Array) => decoder.decode(bytes).slice(namespace.length + 2);
   return createLibp2p({
     addresses: { listen: [listen] },

@@ -14,7 +14,8 @@ export class LocalRecordDirectory implements RecordDirectory {
     await this.rules.validate(key, value);
     const current = this.records.get(key);
     // As a DHT node keeps what it is sent, and the reader's selection decides: keep the current one.
-    if (current === undefined || this.rules.select(key, [current, value]) === 1) this.records.set(key, value);
+    if (current === undefined || this.rules.select(key, [current, value]) === 1)
+      this.records.set(key, value);
   }
 
   async get(key: string): Promise<Uint8Array | undefined> {

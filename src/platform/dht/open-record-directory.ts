@@ -14,7 +14,21 @@ export interface RecordDirectoryOptions {
   readonly logger: Logger;
 }
 
-export async function openRecordDirectory({ settings, host, namespace, rules, logger }: RecordDirectoryOptions): Promise<RecordDirectory> {
+export async function openRecordDirectory({
+  settings,
+  host,
+  namespace,
+  rules,
+  logger,
+}: RecordDirectoryOptions): Promise<RecordDirectory> {
   if (settings.dht === 'off') return new LocalRecordDirectory(rules);
-  return KademliaDirectory.start({ host, port: settings.dhtPort, peers: settings.dhtPeers, namespace, rules, timeoutMs: settings.dhtTimeoutMs, logger });
+  return KademliaDirectory.start({
+    host,
+    port: settings.dhtPort,
+    peers: settings.dhtPeers,
+    namespace,
+    rules,
+    timeoutMs: settings.dhtTimeoutMs,
+    logger,
+  });
 }

@@ -28,7 +28,9 @@ export class PeerDialer {
 
   start(): void {
     const round = () => {
-      this.running = this.dialAll().catch((error: unknown) => this.logger.warn({ err: error }, 'DHT peers could not be dialed'));
+      this.running = this.dialAll().catch((error: unknown) =>
+        this.logger.warn({ err: error }, 'DHT peers could not be dialed'),
+      );
     };
     round();
     this.timer = setInterval(round, this.intervalMs);
@@ -42,9 +44,13 @@ export class PeerDialer {
 
   private async dialAll(): Promise<void> {
     const own = new Set(this.node.getMultiaddrs().map(hostPortOf));
-    const connected = new Set(this.node.getConnections().map((connection) => hostPortOf(connection.remoteAddr)));
+    const connected = new Set(
+      this.node.getConnections().map((connection) => hostPortOf(connection.remoteAddr)),
+    );
     const targets = (await Promise.all(this.peers.map((peer) => this.resolve(peer)))).flat();
-    const fresh = targets.filter((target) => !own.has(hostPortOf(target)) && !connected.has(hostPortOf(target)));
+    const fresh = targets.filter(
+      (target) => !own.has(hostPortOf(target)) && !connected.has(hostPortOf(target)),
+    );
     await Promise.all(
       fresh.map((target) =>
         this.node.dial(target, { signal: AbortSignal.timeout(5_000) }).catch((error: unknown) => {
@@ -57,8 +63,12 @@ export class PeerDialer {
 
   private async resolve(peer: PeerAddress): Promise<Multiaddr[]> {
     if (peer.kind === 'multiaddr') return [multiaddr(peer.multiaddr)];
-    const addresses = isIP(peer.host) ? [{ address: peer.host, family: isIP(peer.host) }] : await lookup(peer.host, { all: true }).catch(() => []);
-    return addresses.map(({ address, family }) => multiaddr(`/ip${family}/${address}/tcp/${peer.port}`));
+    const addresses = isIP(peer.host)
+      ? [{ address: peer.host, family: isIP(peer.host) }]
+      : await lookup(peer.host, { all: true }).catch(() => []);
+    return addresses.map(({ address, family }) =>
+      multiaddr(`/ip${family}/${address}/tcp/${peer.port}`),
+    );
   }
 }
 

@@ -26,7 +26,12 @@ const STATUS_BY_REASON: Readonly<Record<string, number>> = {
   RANGE_NOT_SATISFIABLE: 416,
 };
 
-export function apiError(code: Code, reason: string, message: string, metadata?: ConstructorParameters<typeof Headers>[0]): ConnectError {
+export function apiError(
+  code: Code,
+  reason: string,
+  message: string,
+  metadata?: ConstructorParameters<typeof Headers>[0],
+): ConnectError {
   const headers = new Headers(metadata);
   headers.set(ERROR_CODE_HEADER, reason);
   const status = STATUS_BY_REASON[reason];
@@ -40,18 +45,29 @@ export const unauthenticated = (message: string, reason = 'UNAUTHORIZED') =>
   apiError(Code.Unauthenticated, reason, message);
 export const permissionDenied = (message: string, reason = 'FORBIDDEN') =>
   apiError(Code.PermissionDenied, reason, message);
-export const notFound = (message: string, reason = 'NOT_FOUND') => apiError(Code.NotFound, reason, message);
+export const notFound = (message: string, reason = 'NOT_FOUND') =>
+  apiError(Code.NotFound, reason, message);
 /** A 404 whose body has the success envelope's `message` too (see ENVELOPE_MESSAGE_HEADER). */
-export const notFoundWithMessage = (message: string) => apiError(Code.NotFound, 'NOT_FOUND', message, [[ENVELOPE_MESSAGE_HEADER, 'true']]);
-export const conflict = (message: string, reason = 'CONFLICT') => apiError(Code.AlreadyExists, reason, message);
+export const notFoundWithMessage = (message: string) =>
+  apiError(Code.NotFound, 'NOT_FOUND', message, [[ENVELOPE_MESSAGE_HEADER, 'true']]);
+export const conflict = (message: string, reason = 'CONFLICT') =>
+  apiError(Code.AlreadyExists, reason, message);
 /** The resource existed but is gone for good (HTTP 410): a viewed view-once message, a retired version. */
 export const gone = (message: string) => apiError(Code.FailedPrecondition, 'GONE', message);
-export const unavailable = (message: string, reason = 'UNAVAILABLE') => apiError(Code.Unavailable, reason, message);
-export const notImplemented = (message: string) => apiError(Code.Unimplemented, 'NOT_IMPLEMENTED', message);
+export const unavailable = (message: string, reason = 'UNAVAILABLE') =>
+  apiError(Code.Unavailable, reason, message);
+export const notImplemented = (message: string) =>
+  apiError(Code.Unimplemented, 'NOT_IMPLEMENTED', message);
 
 /** A refused token bucket: 429 with the spec's headers (Retry-After, X-RateLimit-Limit, X-RateLimit-Window). */
-export function rateLimited(limit: number, windowMs: number, retryAfterMs: number, perEndpoint: boolean): ConnectError {
-  const window = windowMs % 3_600_000 === 0 ? `${windowMs / 3_600_000}h` : `${Math.round(windowMs / 1000)}s`;
+export function rateLimited(
+  limit: number,
+  windowMs: number,
+  retryAfterMs: number,
+  perEndpoint: boolean,
+): ConnectError {
+  const window =
+    windowMs % 3_600_000 === 0 ? `${windowMs / 3_600_000}h` : `${Math.round(windowMs / 1000)}s`;
   const headers: [string, string][] = [
     ['retry-after', String(Math.max(1, Math.ceil(retryAfterMs / 1000)))],
     ['x-ratelimit-limit', String(limit)],
@@ -63,7 +79,10 @@ export function rateLimited(limit: number, windowMs: number, retryAfterMs: numbe
 
 /** The target is locked out after repeated failures: 429 with Retry-After. */
 export function lockedOut(retryAfterMs: number): ConnectError {
-  return apiError(Code.ResourceExhausted, 'LOCKED_OUT', 'Too many failed attempts: locked for a while', [
-    ['retry-after', String(Math.max(1, Math.ceil(retryAfterMs / 1000)))],
-  ]);
+  return apiError(
+    Code.ResourceExhausted,
+    'LOCKED_OUT',
+    'Too many failed attempts: locked for a while',
+    [['retry-after', String(Math.max(1, Math.ceil(retryAfterMs / 1000)))]],
+  );
 }

@@ -25,7 +25,10 @@ export class DependencyUnavailableError extends Error {
 
 /** The 503 a client gets for an outage, with Retry-After; nothing of the cause is revealed. */
 export function outageError(error: DependencyUnavailableError): ConnectError {
-  return apiError(Code.Unavailable, 'UNAVAILABLE', `The service is temporarily unavailable (${error.dependency}): retry later`, [
-    ['retry-after', String(OUTAGE_RETRY_AFTER_SECONDS)],
-  ]);
+  return apiError(
+    Code.Unavailable,
+    'UNAVAILABLE',
+    `The service is temporarily unavailable (${error.dependency}): retry later`,
+    [['retry-after', String(OUTAGE_RETRY_AFTER_SECONDS)]],
+  );
 }

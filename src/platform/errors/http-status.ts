@@ -3,7 +3,12 @@
  * for statuses no gRPC code expresses) and the spec's failure envelope.
  */
 import { Code, ConnectError } from '@connectrpc/connect';
-import { ENVELOPE_MESSAGE_HEADER, ERROR_CODE_HEADER, HTTP_STATUS_HEADER, RATE_LIMIT_BODY_HEADER } from './api-error.js';
+import {
+  ENVELOPE_MESSAGE_HEADER,
+  ERROR_CODE_HEADER,
+  HTTP_STATUS_HEADER,
+  RATE_LIMIT_BODY_HEADER,
+} from './api-error.js';
 
 const STATUS_BY_CODE: Readonly<Partial<Record<Code, number>>> = {
   [Code.Canceled]: 499,
@@ -53,16 +58,28 @@ export interface RenderedError {
 /** Renders any thrown value; anything that is not a ConnectError is an opaque 500. */
 export function renderError(error: unknown): RenderedError {
   if (!(error instanceof ConnectError)) {
-    return { status: 500, body: { success: false, error: 'Internal server error', code: 'INTERNAL' }, headers: [] };
+    return {
+      status: 500,
+      body: { success: false, error: 'Internal server error', code: 'INTERNAL' },
+      headers: [],
+    };
   }
   const explicit = Number(error.metadata.get(HTTP_STATUS_HEADER));
-  const status = explicit >= 400 && explicit <= 599 ? explicit : (STATUS_BY_CODE[error.code] ?? 500);
+  const status =
+    explicit >= 400 && explicit <= 599 ? explicit : (STATUS_BY_CODE[error.code] ?? 500);
   const reason = error.metadata.get(ERROR_CODE_HEADER) ?? DEFAULT_REASON[error.code] ?? 'INTERNAL';
   // Internal errors never reveal their message to clients.
-  const text = status >= 500 && status !== 501 && status !== 503 ? 'Internal server error' : error.rawMessage;
+  const text =
+    status >= 500 && status !== 501 && status !== 503 ? 'Internal server error' : error.rawMessage;
   const headers: [string, string][] = [];
   error.metadata.forEach((value, key) => {
-    if (key !== ERROR_CODE_HEADER && key !== HTTP_STATUS_HEADER && key !== RATE_LIMIT_BODY_HEADER && key !== ENVELOPE_MESSAGE_HEADER) headers.push([key, value]);
+    if (
+      key !== ERROR_CODE_HEADER &&
+      key !== HTTP_STATUS_HEADER &&
+      key !== RATE_LIMIT_BODY_HEADER &&
+      key !== ENVELOPE_MESSAGE_HEADER
+    )
+      headers.push([key, value]);
   });
   const body: ErrorEnvelope = { success: false, error: text, code: reason };
   if (error.metadata.has(ENVELOPE_MESSAGE_HEADER)) body.message = text;

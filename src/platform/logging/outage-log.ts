@@ -24,7 +24,12 @@ export class OutageLog {
     if (now - entry.reportedAt < this.intervalMs) return;
     const cause = error.cause instanceof Error ? error.cause.message : error.message;
     this.logger.warn(
-      { dependency: error.dependency, failures: entry.failures, cause, intervalSeconds: this.intervalMs / 1000 },
+      {
+        dependency: error.dependency,
+        failures: entry.failures,
+        cause,
+        intervalSeconds: this.intervalMs / 1000,
+      },
       `${error.dependency} unavailable: requests answer 503 until it is back`,
     );
     entry.failures = 0;

@@ -15,7 +15,9 @@ export interface Metrics {
   readonly rpc: RequestMetrics<'service' | 'method' | 'code' | 'transport'>;
 }
 
-const LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+const LATENCY_BUCKETS = [
+  0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10,
+];
 
 export function createMetrics(): Metrics {
   const registry = new Registry();
@@ -36,7 +38,8 @@ export function createMetrics(): Metrics {
     rpc: new RequestMetrics(
       {
         counterName: 'rpc_requests_total',
-        counterHelp: 'RPCs by service, method, result code and transport (rest, grpc, grpc-web, connect).',
+        counterHelp:
+          'RPCs by service, method, result code and transport (rest, grpc, grpc-web, connect).',
         histogramName: 'rpc_duration_seconds',
         histogramHelp: 'RPC latency by service, method, result code and transport.',
         labelNames: ['service', 'method', 'code', 'transport'],

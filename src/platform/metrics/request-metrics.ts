@@ -30,8 +30,20 @@ export class RequestMetrics<Label extends string> {
     private readonly options: RequestMetricsOptions<Label>,
     registry: Registry,
   ) {
-    const counter = { name: options.counterName, help: options.counterHelp, type: 'counter', aggregator: 'sum', get: async () => ({ ...counter, values: this.counterValues() }) };
-    const histogram = { name: options.histogramName, help: options.histogramHelp, type: 'histogram', aggregator: 'sum', get: async () => ({ ...histogram, values: this.histogramValues() }) };
+    const counter = {
+      name: options.counterName,
+      help: options.counterHelp,
+      type: 'counter',
+      aggregator: 'sum',
+      get: async () => ({ ...counter, values: this.counterValues() }),
+    };
+    const histogram = {
+      name: options.histogramName,
+      help: options.histogramHelp,
+      type: 'histogram',
+      aggregator: 'sum',
+      get: async () => ({ ...histogram, values: this.histogramValues() }),
+    };
     registry.registerMetric(counter as never);
     registry.registerMetric(histogram as never);
   }
@@ -41,7 +53,12 @@ export class RequestMetrics<Label extends string> {
     for (const name of this.options.labelNames) key += `${labels[name]}\u0000`;
     let series = this.series.get(key);
     if (!series) {
-      series = { labels: { ...labels }, count: 0, sum: 0, buckets: new Array<number>(this.options.buckets.length + 1).fill(0) };
+      series = {
+        labels: { ...labels },
+        count: 0,
+        sum: 0,
+        buckets: new Array<number>(this.options.buckets.length + 1).fill(0),
+      };
       this.series.set(key, series);
     }
     series.count++;
@@ -62,7 +79,11 @@ export class RequestMetrics<Label extends string> {
       let cumulative = 0;
       const buckets = [...this.options.buckets, Infinity].map((bound, index) => {
         cumulative += s.buckets[index] as number;
-        return { metricName: `${name}_bucket`, labels: { ...s.labels, le: bound === Infinity ? '+Inf' : bound }, value: cumulative };
+        return {
+          metricName: `${name}_bucket`,
+          labels: { ...s.labels, le: bound === Infinity ? '+Inf' : bound },
+          value: cumulative,
+        };
       });
       return [
         ...buckets,

@@ -21,7 +21,9 @@ export interface CallInfo {
   readonly generation?: ApiGeneration;
 }
 
-export const callInfoKey = createContextKey<CallInfo | undefined>(undefined, { description: 'call info' });
+export const callInfoKey = createContextKey<CallInfo | undefined>(undefined, {
+  description: 'call info',
+});
 
 /** The call info of a running RPC. */
 export function callInfoOf(context: HandlerContext): CallInfo {
@@ -39,8 +41,16 @@ export type ClientIpSource = string | { readonly clientIp: string };
  * address is read from its source on first use too: the REST edge reads it from the socket
  * only when a call needs it (see http-server.ts).
  */
-export function callInfo(init: Omit<CallInfo, 'logger' | 'clientIp'> & { baseLogger: Logger; clientIp: ClientIpSource }): CallInfo {
-  return new LazyCallInfo(init.requestId, init.clientIp, init.transport, init.baseLogger, init.generation);
+export function callInfo(
+  init: Omit<CallInfo, 'logger' | 'clientIp'> & { baseLogger: Logger; clientIp: ClientIpSource },
+): CallInfo {
+  return new LazyCallInfo(
+    init.requestId,
+    init.clientIp,
+    init.transport,
+    init.baseLogger,
+    init.generation,
+  );
 }
 
 class LazyCallInfo implements CallInfo {
@@ -55,7 +65,9 @@ class LazyCallInfo implements CallInfo {
   ) {}
 
   get clientIp(): string {
-    return typeof this.clientIpSource === 'string' ? this.clientIpSource : this.clientIpSource.clientIp;
+    return typeof this.clientIpSource === 'string'
+      ? this.clientIpSource
+      : this.clientIpSource.clientIp;
   }
 
   get logger(): Logger {

@@ -14,7 +14,11 @@ export function isPromise<T>(value: MaybePromise<T>): value is Promise<T> {
  * `onValue(run())`, or `onError(error)` if `run` or `onValue` throws (or their promise rejects):
  * synchronously when `run` answers synchronously, else once its promise settles.
  */
-export function settle<T, R>(run: () => MaybePromise<T>, onValue: (value: T) => MaybePromise<R>, onError: (error: unknown) => MaybePromise<R>): MaybePromise<R> {
+export function settle<T, R>(
+  run: () => MaybePromise<T>,
+  onValue: (value: T) => MaybePromise<R>,
+  onError: (error: unknown) => MaybePromise<R>,
+): MaybePromise<R> {
   let result: MaybePromise<T>;
   try {
     result = run();

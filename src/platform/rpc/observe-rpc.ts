@@ -20,7 +20,12 @@ export function observeRpc(metrics: Metrics, outages: OutageLog): RpcMiddleware 
     const started = process.hrtime.bigint();
     const info = callInfoOf(context);
     const record = (code: string) => {
-      const labels = { service: method.parent.name, method: method.name, code, transport: info.transport };
+      const labels = {
+        service: method.parent.name,
+        method: method.name,
+        code,
+        transport: info.transport,
+      };
       metrics.rpc.record(labels, Number(process.hrtime.bigint() - started) / 1e9);
     };
     return settle(
@@ -39,9 +44,15 @@ export function observeRpc(metrics: Metrics, outages: OutageLog): RpcMiddleware 
 }
 
 /** The metrics code of a failed call and the error to pass on, logging what deserves it. */
-function classify(error: unknown, info: CallInfo, rpc: string, outages: OutageLog): { code: string; thrown: unknown } {
+function classify(
+  error: unknown,
+  info: CallInfo,
+  rpc: string,
+  outages: OutageLog,
+): { code: string; thrown: unknown } {
   if (error instanceof ConnectError) {
-    if (error.code === Code.Internal || error.code === Code.Unknown) info.logger.error({ err: error, rpc }, 'rpc failed');
+    if (error.code === Code.Internal || error.code === Code.Unknown)
+      info.logger.error({ err: error, rpc }, 'rpc failed');
     return { code: Code[error.code], thrown: error };
   }
   if (error instanceof DependencyUnavailableError) {
@@ -49,5 +60,8 @@ function classify(error: unknown, info: CallInfo, rpc: string, outages: OutageLo
     return { code: Code[Code.Unavailable], thrown: outageError(error) };
   }
   info.logger.error({ err: error, rpc }, 'rpc failed unexpectedly');
-  return { code: Code[Code.Internal], thrown: new ConnectError('Internal server error', Code.Internal) };
+  return {
+    code: Code[Code.Internal],
+    thrown: new ConnectError('Internal server error', Code.Internal),
+  };
 }

@@ -13,7 +13,10 @@ import type { MaybePromise } from './maybe-promise.js';
 type AnyRequest = any;
 
 /** A wrapped RPC. It answers synchronously when every layer did (see maybe-promise.ts). */
-export type UnaryHandler = (request: AnyRequest, context: HandlerContext) => MaybePromise<MessageInitShape<DescMessage>>;
+export type UnaryHandler = (
+  request: AnyRequest,
+  context: HandlerContext,
+) => MaybePromise<MessageInitShape<DescMessage>>;
 
 /**
  * Runs around a handler; calls `next()` to continue, or throws to refuse the call. A middleware
@@ -25,7 +28,10 @@ export type RpcMiddleware = (
 ) => MaybePromise<MessageInitShape<DescMessage>>;
 
 /** A service implementation: any subset of its methods (the rest answer NOT_IMPLEMENTED). */
-export type PartialServiceImpl = Record<string, ((request: AnyRequest, context: HandlerContext) => unknown) | undefined>;
+export type PartialServiceImpl = Record<
+  string,
+  ((request: AnyRequest, context: HandlerContext) => unknown) | undefined
+>;
 
 export interface WrappedService {
   readonly service: DescService;

@@ -16,11 +16,15 @@ export interface StreamedBody {
   readonly chunks: AsyncIterable<Uint8Array>;
 }
 
-export const streamedBodyKey = createContextKey<StreamedBody | undefined>(undefined, { description: 'streamed request body' });
+export const streamedBodyKey = createContextKey<StreamedBody | undefined>(undefined, {
+  description: 'streamed request body',
+});
 
 export interface StreamedResponse {
   /** Set by the service: the body, then sent instead of the HttpBody's `data`. */
   body?: { readonly length: number; readonly chunks: AsyncIterable<Uint8Array> };
 }
 
-export const streamedResponseKey = createContextKey<StreamedResponse | undefined>(undefined, { description: 'streamed response body' });
+export const streamedResponseKey = createContextKey<StreamedResponse | undefined>(undefined, {
+  description: 'streamed response body',
+});

@@ -46,8 +46,14 @@ export class OneTimeRecords<T> {
 
   /** Stores a record under `id` (default: a new random id, 256 bits), replacing any earlier one. */
   async issue(payload: T, id: string = newSecret()): Promise<{ id: string; expiresAt: Date }> {
-    const stored: Stored<T> = { payload, expiresAtMs: this.now() + this.validMs, serial: randomBytes(12).toString('base64url') };
-    await this.sharedState.set(this.key(id), JSON.stringify(stored), { ttlMs: this.validMs + RETENTION_MS });
+    const stored: Stored<T> = {
+      payload,
+      expiresAtMs: this.now() + this.validMs,
+      serial: randomBytes(12).toString('base64url'),
+    };
+    await this.sharedState.set(this.key(id), JSON.stringify(stored), {
+      ttlMs: this.validMs + RETENTION_MS,
+    });
     return { id, expiresAt: new Date(stored.expiresAtMs) };
   }
 
@@ -57,14 +63,24 @@ export class OneTimeRecords<T> {
     if (text === null) return undefined;
     const stored = JSON.parse(text) as Stored<T>;
     const used = await this.sharedState.exists(this.usedKey(stored.serial));
-    return { payload: stored.payload, expiresAt: new Date(stored.expiresAtMs), expired: this.now() >= stored.expiresAtMs, used, serial: stored.serial };
+    return {
+      payload: stored.payload,
+      expiresAt: new Date(stored.expiresAtMs),
+      expired: this.now() >= stored.expiresAtMs,
+      used,
+      serial: stored.serial,
+    };
   }
 
   /**
    * The usable record under `id`: `unknown()` when there is none or it is not `mine` (someone
    * else's is none of the caller's business), 410 GONE when expired or used.
    */
-  async live(id: string, unknown: () => ConnectError, mine: (payload: T) => boolean = () => true): Promise<OneTimeRecord<T>> {
+  async live(
+    id: string,
+    unknown: () => ConnectError,
+    mine: (payload: T) => boolean = () => true,
+  ): Promise<OneTimeRecord<T>> {
     const record = await this.read(id);
     if (!record || !mine(record.payload)) throw unknown();
     if (record.expired || record.used) throw gone(`The ${this.what} expired or was already used`);
@@ -78,12 +94,19 @@ export class OneTimeRecords<T> {
 
   /** Marks the record used; false when it already was (a concurrent consumer won). */
   markUsed(record: OneTimeRecord<T>): Promise<boolean> {
-    return this.sharedState.set(this.usedKey(record.serial), '1', { ttlMs: this.validMs + RETENTION_MS, onlyIfAbsent: true });
+    return this.sharedState.set(this.usedKey(record.serial), '1', {
+      ttlMs: this.validMs + RETENTION_MS,
+      onlyIfAbsent: true,
+    });
   }
 
   /** Counts an attempt at the record (e.g. a wrong code) and returns the count so far. */
   countAttempt(record: OneTimeRecord<T>): Promise<number> {
-    return this.sharedState.incrementBy(`${this.namespace}:attempts:${record.serial}`, 1, this.validMs + RETENTION_MS);
+    return this.sharedState.incrementBy(
+      `${this.namespace}:attempts:${record.serial}`,
+      1,
+      this.validMs + RETENTION_MS,
+    );
   }
 
   private key(id: string): string {

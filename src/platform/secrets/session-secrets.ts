@@ -6,7 +6,8 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 
 export const newSecret = (bytes = 32): string => randomBytes(bytes).toString('base64url');
 
-export const hashSecret = (secret: string): string => createHash('sha256').update(secret).digest('hex');
+export const hashSecret = (secret: string): string =>
+  createHash('sha256').update(secret).digest('hex');
 
 /** Constant-time comparison of a presented secret with a stored hash. */
 export function matchesHash(secret: string, storedHash: string): boolean {

@@ -24,7 +24,11 @@ export class BucketedChannel {
    * however many buckets it took with it (they come back together, on one connection or one
    * cluster node).
    */
-  async subscribeAll(state: SharedState, handler: (message: string) => void | Promise<void>, onResubscribed?: () => void): Promise<Unsubscribe> {
+  async subscribeAll(
+    state: SharedState,
+    handler: (message: string) => void | Promise<void>,
+    onResubscribed?: () => void,
+  ): Promise<Unsubscribe> {
     let pending = false;
     const resubscribed =
       onResubscribed &&
@@ -36,12 +40,20 @@ export class BucketedChannel {
           onResubscribed();
         });
       });
-    const subscribed = await Promise.allSettled(ALL_SHARD_BUCKETS.map((bucket) => state.subscribe(this.inBucket(bucket), handler, resubscribed)));
-    const unsubscribes = subscribed.flatMap((outcome) => (outcome.status === 'fulfilled' ? [outcome.value] : []));
+    const subscribed = await Promise.allSettled(
+      ALL_SHARD_BUCKETS.map((bucket) =>
+        state.subscribe(this.inBucket(bucket), handler, resubscribed),
+      ),
+    );
+    const unsubscribes = subscribed.flatMap((outcome) =>
+      outcome.status === 'fulfilled' ? [outcome.value] : [],
+    );
     const unsubscribeAll = async () => {
       await Promise.all(unsubscribes.map((unsubscribe) => unsubscribe()));
     };
-    const failed = subscribed.find((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected');
+    const failed = subscribed.find(
+      (outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected',
+    );
     if (failed) {
       await unsubscribeAll().catch(() => undefined);
       throw failed.reason;

@@ -130,6 +130,9 @@ export class MemorySharedState implements SharedState {
 /** Redis's Lua-to-reply conversion: numbers are truncated to integers. */
 function asRedisReply(reply: ScriptReply): ScriptReply {
   if (typeof reply === 'number') return Math.trunc(reply);
-  if (Array.isArray(reply)) return (reply as ReadonlyArray<string | number>).map((item) => (typeof item === 'number' ? Math.trunc(item) : item));
+  if (Array.isArray(reply))
+    return (reply as ReadonlyArray<string | number>).map((item) =>
+      typeof item === 'number' ? Math.trunc(item) : item,
+    );
   return reply;
 }

@@ -76,7 +76,12 @@ export class MemoryStore implements LocalScriptState {
     const due: [string, number][] = [];
     for (const entry of set) if (entry[1] <= max) due.push(entry);
     // Code-unit order is byte order for the ASCII members scripts use (JSON, ids).
-    return due.sort(([memberA, a], [memberB, b]) => a - b || (memberA < memberB ? -1 : memberA > memberB ? 1 : 0)).slice(0, count);
+    return due
+      .sort(
+        ([memberA, a], [memberB, b]) =>
+          a - b || (memberA < memberB ? -1 : memberA > memberB ? 1 : 0),
+      )
+      .slice(0, count);
   }
 
   zcard(key: string): number {
@@ -132,7 +137,8 @@ export class MemoryStore implements LocalScriptState {
     listeners.add(listener);
     return () => {
       listeners.delete(listener);
-      if (listeners.size === 0 && this.channels.get(channel) === listeners) this.channels.delete(channel);
+      if (listeners.size === 0 && this.channels.get(channel) === listeners)
+        this.channels.delete(channel);
     };
   }
 

@@ -25,7 +25,8 @@ import { shardBucketOf, shardBucketTag } from './shard-buckets.js';
 /** A bucket's marker: set, without expiry, once every mirror has been rebuilt from the store. Its value is the rebuild's id. */
 export const mirrorsCompleteKey = (bucket: number) => `${shardBucketTag(bucket)}:mirrors:complete`;
 /** The id of the bucket's rebuild in progress; a flush during the rebuild removes it, and the rebuild does not count there. */
-export const mirrorsRebuildingKey = (bucket: number) => `${shardBucketTag(bucket)}:mirrors:rebuilding`;
+export const mirrorsRebuildingKey = (bucket: number) =>
+  `${shardBucketTag(bucket)}:mirrors:rebuilding`;
 
 /** The key of a mirrored record, in the bucket of `routingId` (the id its lookups are routed by). */
 export function mirrorKey(routingId: string, name: string): string {
@@ -41,12 +42,21 @@ const lookUp = defineScript<[], number>({
   keys: 3,
   lua: `if redis.call('EXISTS', KEYS[1]) == 0 then return -1 end
 return redis.call('EXISTS', KEYS[2], KEYS[3])`,
-  local: (state, [marker, ...keys]) => (state.get(marker!) === null ? -1 : keys.filter((key) => state.get(key) !== null).length),
+  local: (state, [marker, ...keys]) =>
+    state.get(marker!) === null ? -1 : keys.filter((key) => state.get(key) !== null).length,
 });
 
 /** Whether either key (both made by `mirrorKey` with `routingId`) exists in a complete mirror (pass one key twice to test one). */
-export async function lookUpMirror(state: SharedState, routingId: string, keys: readonly [string, string]): Promise<MirrorAnswer> {
-  const found = await state.run(lookUp, [mirrorsCompleteKey(shardBucketOf(routingId)), ...keys], []);
+export async function lookUpMirror(
+  state: SharedState,
+  routingId: string,
+  keys: readonly [string, string],
+): Promise<MirrorAnswer> {
+  const found = await state.run(
+    lookUp,
+    [mirrorsCompleteKey(shardBucketOf(routingId)), ...keys],
+    [],
+  );
   return found < 0 ? 'unknown' : found > 0 ? 'found' : 'absent';
 }
 
@@ -54,7 +64,11 @@ export async function lookUpMirror(state: SharedState, routingId: string, keys: 
  * The value of one mirrored key (made by `mirrorKey` with `routingId`), in one round trip with its
  * marker; `unknown` while the mirror is incomplete (boxed, so that no stored value can pass for it).
  */
-export async function readMirror(state: SharedState, routingId: string, key: string): Promise<{ readonly value: string | null } | 'unknown'> {
+export async function readMirror(
+  state: SharedState,
+  routingId: string,
+  key: string,
+): Promise<{ readonly value: string | null } | 'unknown'> {
   const [marker, value] = await state.getMany([mirrorsCompleteKey(shardBucketOf(routingId)), key]);
   return marker == null ? 'unknown' : { value: value ?? null };
 }
@@ -63,7 +77,10 @@ export async function readMirror(state: SharedState, routingId: string, key: str
  * Which of many records exist in a complete mirror: one round trip (MGET with the marker) per
  * bucket involved, all at once; `unknown` when any of those buckets cannot vouch.
  */
-export async function lookUpMirrorEach(state: SharedState, records: readonly { routingId: string; key: string }[]): Promise<boolean[] | 'unknown'> {
+export async function lookUpMirrorEach(
+  state: SharedState,
+  records: readonly { routingId: string; key: string }[],
+): Promise<boolean[] | 'unknown'> {
   const byBucket = new Map<number, number[]>();
   records.forEach(({ routingId }, index) => {
     const bucket = shardBucketOf(routingId);
@@ -72,7 +89,10 @@ export async function lookUpMirrorEach(state: SharedState, records: readonly { r
   const found = new Array<boolean>(records.length).fill(false);
   const answers = await Promise.all(
     [...byBucket].map(async ([bucket, indexes]) => {
-      const [marker, ...values] = await state.getMany([mirrorsCompleteKey(bucket), ...indexes.map((index) => records[index]!.key)]);
+      const [marker, ...values] = await state.getMany([
+        mirrorsCompleteKey(bucket),
+        ...indexes.map((index) => records[index]!.key),
+      ]);
       if (marker == null) return 'unknown';
       indexes.forEach((index, position) => (found[index] = values[position] !== null));
       return 'known';

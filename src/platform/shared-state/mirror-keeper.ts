@@ -10,7 +10,11 @@ import { randomUUID } from 'node:crypto';
 import type { Logger } from '../logging/logger.js';
 import type { OutageLog } from '../logging/outage-log.js';
 import { RepeatingWork } from '../logging/repeating-work.js';
-import { completeRebuild, mirrorsCompleteKey, mirrorsRebuildingKey } from './mirror-completeness.js';
+import {
+  completeRebuild,
+  mirrorsCompleteKey,
+  mirrorsRebuildingKey,
+} from './mirror-completeness.js';
 import { ALL_SHARD_BUCKETS } from './shard-buckets.js';
 import type { SharedState } from './shared-state.js';
 
@@ -55,18 +59,34 @@ export class MirrorKeeper {
   }
 
   private async rebuildIfIncomplete(): Promise<void> {
-    const complete = await Promise.all(ALL_SHARD_BUCKETS.map((bucket) => this.state.exists(mirrorsCompleteKey(bucket))));
+    const complete = await Promise.all(
+      ALL_SHARD_BUCKETS.map((bucket) => this.state.exists(mirrorsCompleteKey(bucket))),
+    );
     const incomplete = ALL_SHARD_BUCKETS.filter((bucket) => !complete[bucket]);
     if (incomplete.length === 0) return;
     const rebuildId = randomUUID();
-    await Promise.all(incomplete.map((bucket) => this.state.set(mirrorsRebuildingKey(bucket), rebuildId, { ttlMs: REBUILD_TTL_MS })));
+    await Promise.all(
+      incomplete.map((bucket) =>
+        this.state.set(mirrorsRebuildingKey(bucket), rebuildId, { ttlMs: REBUILD_TTL_MS }),
+      ),
+    );
     const copied: Record<string, number> = {};
     for (const source of this.sources) copied[source.name] = await source.restore();
-    const outcomes = await Promise.all(incomplete.map((bucket) => this.state.run(completeRebuild, [mirrorsRebuildingKey(bucket), mirrorsCompleteKey(bucket)], [rebuildId])));
+    const outcomes = await Promise.all(
+      incomplete.map((bucket) =>
+        this.state.run(
+          completeRebuild,
+          [mirrorsRebuildingKey(bucket), mirrorsCompleteKey(bucket)],
+          [rebuildId],
+        ),
+      ),
+    );
     const completed = outcomes.filter((outcome) => outcome === 1).length;
     this.logger.info(
       { copied, buckets: incomplete.length, completed },
-      completed === incomplete.length ? 'shared-state mirrors rebuilt from the store' : 'shared-state mirrors copied; another rebuild or a flush came in between',
+      completed === incomplete.length
+        ? 'shared-state mirrors rebuilt from the store'
+        : 'shared-state mirrors copied; another rebuild or a flush came in between',
     );
   }
 }

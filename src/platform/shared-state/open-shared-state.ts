@@ -22,7 +22,10 @@ export async function openSharedState(options: OpenSharedStateOptions): Promise<
     logger.info({ keyPrefix }, 'shared state: in-process (REDIS_URL unset; one process only)');
     return new MemorySharedState({ keyPrefix, logger });
   }
-  logger.info({ keyPrefix, redis: redactPassword(redisUrl), cluster: redisCluster }, redisCluster ? 'shared state: Redis Cluster' : 'shared state: Redis');
+  logger.info(
+    { keyPrefix, redis: redactPassword(redisUrl), cluster: redisCluster },
+    redisCluster ? 'shared state: Redis Cluster' : 'shared state: Redis',
+  );
   return RedisSharedState.connect({ url: redisUrl, cluster: redisCluster, keyPrefix, logger });
 }
 

@@ -17,7 +17,9 @@ export class PlainSubscriber implements ChannelSubscriber {
     private readonly connection: Redis,
     private readonly events: SubscriberEvents,
   ) {
-    connection.on('message', (channel: string, message: string) => events.message(channel, message));
+    connection.on('message', (channel: string, message: string) =>
+      events.message(channel, message),
+    );
     let connectedBefore = false;
     connection.on('ready', () => {
       if (connectedBefore) void this.resubscribe();

@@ -33,7 +33,11 @@ export type Connection = Redis | Cluster;
  * closed the socket cleanly or reset it under a command in flight (ECONNRESET) is a matter of
  * timing, and neither is a bug with a stack worth reading.
  */
-export function reportConnectionState(connection: Connection, role: string, logger: SharedStateLogger): void {
+export function reportConnectionState(
+  connection: Connection,
+  role: string,
+  logger: SharedStateLogger,
+): void {
   let healthy = true;
   let lastError: Error | undefined;
   connection.on('error', (error: Error) => {
@@ -42,7 +46,10 @@ export function reportConnectionState(connection: Connection, role: string, logg
   connection.on('reconnecting', () => {
     if (!healthy) return;
     healthy = false;
-    logger.warn({ cause: lastError?.message, role }, 'Redis connection unavailable; shared-state commands fail until it is back');
+    logger.warn(
+      { cause: lastError?.message, role },
+      'Redis connection unavailable; shared-state commands fail until it is back',
+    );
   });
   connection.on('ready', () => {
     lastError = undefined;

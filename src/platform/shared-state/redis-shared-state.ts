@@ -93,12 +93,23 @@ export class RedisSharedState implements SharedState {
    */
   static async connect(options: RedisSharedStateOptions): Promise<RedisSharedState> {
     if (options.cluster) return RedisSharedState.connectCluster(options);
-    const commands = new Redis(options.url, { ...CONNECTION_OPTIONS, connectionName: `${options.keyPrefix}commands` });
+    const commands = new Redis(options.url, {
+      ...CONNECTION_OPTIONS,
+      connectionName: `${options.keyPrefix}commands`,
+    });
     const subscriber = commands.duplicate({ connectionName: `${options.keyPrefix}subscriber` });
-    for (const [connection, role] of [[commands, 'commands'], [subscriber, 'subscriber']] as const) {
+    for (const [connection, role] of [
+      [commands, 'commands'],
+      [subscriber, 'subscriber'],
+    ] as const) {
       reportConnectionState(connection, role, options.logger);
     }
-    const state = new RedisSharedState(commands, options.keyPrefix, options.logger, (events) => new PlainSubscriber(subscriber, events));
+    const state = new RedisSharedState(
+      commands,
+      options.keyPrefix,
+      options.logger,
+      (events) => new PlainSubscriber(subscriber, events),
+    );
     // A failed first attempt is logged by reportConnectionState, and ioredis retries.
     await Promise.allSettled([commands.connect(), subscriber.connect()]);
     return state;
@@ -133,7 +144,12 @@ export class RedisSharedState implements SharedState {
     });
     reportConnectionState(cluster, 'cluster', options.logger);
     const subscriberOptions = { ...nodeOptions, connectionName: `${options.keyPrefix}ssubscriber` };
-    const state = new RedisSharedState(cluster, options.keyPrefix, options.logger, (events) => new ShardedSubscriptions(cluster, subscriberOptions, events, options.logger));
+    const state = new RedisSharedState(
+      cluster,
+      options.keyPrefix,
+      options.logger,
+      (events) => new ShardedSubscriptions(cluster, subscriberOptions, events, options.logger),
+    );
     // As for one Redis: a failed first attempt is logged, and the client keeps trying.
     await cluster.connect().catch(() => undefined);
     return state;
@@ -152,7 +168,9 @@ export class RedisSharedState implements SharedState {
     assertTtlMs(options.ttlMs);
     const expiry = options.ttlMs === undefined ? [] : ['PX', options.ttlMs];
     const condition = options.onlyIfAbsent === true ? ['NX'] : [];
-    const reply = await answered(this.commands.call('SET', this.keyPrefix + key, value, ...expiry, ...condition));
+    const reply = await answered(
+      this.commands.call('SET', this.keyPrefix + key, value, ...expiry, ...condition),
+    );
     return reply === 'OK';
   }
 
@@ -183,23 +201,41 @@ export class RedisSharedState implements SharedState {
     const fullKeys = keys.map((key) => this.keyPrefix + key);
     const loaded = this.loaded(script);
     try {
-      return (await this.commands.evalsha(loaded.sha, script.keys, ...fullKeys, ...argv)) as TResult;
+      return (await this.commands.evalsha(
+        loaded.sha,
+        script.keys,
+        ...fullKeys,
+        ...argv,
+      )) as TResult;
     } catch (error) {
       // Not in this server's script cache yet (first use, restart, failover): EVAL loads it.
       if (!(error instanceof Error && error.message.startsWith('NOSCRIPT'))) throw asOutage(error);
-      return (await answered(this.commands.eval(loaded.source, script.keys, ...fullKeys, ...argv))) as TResult;
+      return (await answered(
+        this.commands.eval(loaded.source, script.keys, ...fullKeys, ...argv),
+      )) as TResult;
     }
   }
 
   async publish(channel: string, message: string): Promise<void> {
     const fullChannel = this.keyPrefix + channel;
-    await answered(this.sharded ? this.commands.spublish(fullChannel, message) : this.commands.publish(fullChannel, message));
+    await answered(
+      this.sharded
+        ? this.commands.spublish(fullChannel, message)
+        : this.commands.publish(fullChannel, message),
+    );
   }
 
   /** Resolves once Redis has confirmed the subscription (see the ChannelSubscriber in use). */
-  async subscribe(channel: string, handler: MessageHandler, onResubscribed?: () => void): Promise<Unsubscribe> {
+  async subscribe(
+    channel: string,
+    handler: MessageHandler,
+    onResubscribed?: () => void,
+  ): Promise<Unsubscribe> {
     const fullChannel = this.keyPrefix + channel;
-    const listener: Listener = { deliver: (message) => deliverMessage(handler, message, fullChannel, this.logger), resubscribed: onResubscribed };
+    const listener: Listener = {
+      deliver: (message) => deliverMessage(handler, message, fullChannel, this.logger),
+      resubscribed: onResubscribed,
+    };
     let listeners = this.listeners.get(fullChannel);
     if (listeners === undefined) {
       listeners = new Set();
@@ -214,14 +250,18 @@ export class RedisSharedState implements SharedState {
     }
     // Rejects when Redis cannot be told (outage); the handler is detached either way.
     return async () => {
-      if (this.detach(fullChannel, listener)) await answered(this.subscriber.unsubscribe(fullChannel));
+      if (this.detach(fullChannel, listener))
+        await answered(this.subscriber.unsubscribe(fullChannel));
     };
   }
 
   /** On a cluster the channel's own shard is asked: only it knows the channel's sharded subscribers. */
   async hasSubscribers(channel: string): Promise<boolean> {
     const fullChannel = this.keyPrefix + channel;
-    const reply = this.commands instanceof Cluster ? this.shardOf(this.commands, fullChannel).pubsub('SHARDNUMSUB', fullChannel) : this.commands.pubsub('NUMSUB', fullChannel);
+    const reply =
+      this.commands instanceof Cluster
+        ? this.shardOf(this.commands, fullChannel).pubsub('SHARDNUMSUB', fullChannel)
+        : this.commands.pubsub('NUMSUB', fullChannel);
     const [, count] = (await answered(reply)) as [string, number];
     return count > 0;
   }
@@ -233,14 +273,17 @@ export class RedisSharedState implements SharedState {
       return;
     }
     const masters = this.commands.status === 'ready' ? this.commands.nodes('master') : [];
-    if (masters.length === 0) throw new DependencyUnavailableError('redis', 'the Redis Cluster is not connected');
+    if (masters.length === 0)
+      throw new DependencyUnavailableError('redis', 'the Redis Cluster is not connected');
     await answered(Promise.all([...masters.map((node) => node.ping()), this.subscriber.check()]));
   }
 
   /** Idempotent: disconnecting an ended ioredis connection again would leave a 2 s timer. */
   close(): Promise<void> {
     this.listeners.clear();
-    this.closed ??= Promise.all([closeConnection(this.commands), this.subscriber.close()]).then(() => undefined);
+    this.closed ??= Promise.all([closeConnection(this.commands), this.subscriber.close()]).then(
+      () => undefined,
+    );
     return this.closed;
   }
 
@@ -262,8 +305,11 @@ export class RedisSharedState implements SharedState {
   /** The master connection serving the slot of a key or shard channel (for what ioredis cannot route by itself). */
   private shardOf(cluster: Cluster, key: string): Redis {
     const nodeKey = cluster.slots[calculateSlot(key)]?.[0];
-    const node = cluster.nodes('master').find((each) => `${each.options.host}:${each.options.port}` === nodeKey);
-    if (node === undefined) throw new DependencyUnavailableError('redis', 'no Redis Cluster node serves the slot');
+    const node = cluster
+      .nodes('master')
+      .find((each) => `${each.options.host}:${each.options.port}` === nodeKey);
+    if (node === undefined)
+      throw new DependencyUnavailableError('redis', 'no Redis Cluster node serves the slot');
     return node;
   }
 

@@ -8,7 +8,10 @@
 /** How many buckets: well above any shard count this service plans for (docs/capacity.md). */
 export const SHARD_BUCKET_COUNT = 256;
 
-export const ALL_SHARD_BUCKETS: readonly number[] = Array.from({ length: SHARD_BUCKET_COUNT }, (_, bucket) => bucket);
+export const ALL_SHARD_BUCKETS: readonly number[] = Array.from(
+  { length: SHARD_BUCKET_COUNT },
+  (_, bucket) => bucket,
+);
 
 /** The bucket of a routing id: FNV-1a, stable across processes and versions. */
 export function shardBucketOf(routingId: string): number {

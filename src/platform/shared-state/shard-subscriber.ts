@@ -34,7 +34,9 @@ export class ShardSubscriber {
     this.connection.on('error', (error: Error) => {
       lastError = error.message;
     });
-    this.connection.on('smessage', (channel: string, message: string) => events.message(channel, message));
+    this.connection.on('smessage', (channel: string, message: string) =>
+      events.message(channel, message),
+    );
     this.connection.on('ready', () => events.ready());
     this.connection.on('close', () => {
       const held = this.confirmed.size > 0;
@@ -77,15 +79,19 @@ export class ShardSubscriber {
     if (this.connection.status !== 'ready') return []; // its 'ready' brings another sync
     const wanted = new Set(channels);
     const extra = [...this.confirmed].filter((channel) => !wanted.has(channel));
-    const missing = channels.filter((channel) => !this.confirmed.has(channel) && !this.pending.has(channel));
+    const missing = channels.filter(
+      (channel) => !this.confirmed.has(channel) && !this.pending.has(channel),
+    );
     for (const channel of missing) this.pending.add(channel);
     const unsubscribed = Promise.allSettled(extra.map((channel) => this.unsubscribe(channel)));
     const subscribed = await Promise.all(
       missing.map((channel) =>
-        this.subscribe(channel).then(
-          () => [channel],
-          () => [],
-        ).finally(() => this.pending.delete(channel)),
+        this.subscribe(channel)
+          .then(
+            () => [channel],
+            () => [],
+          )
+          .finally(() => this.pending.delete(channel)),
       ),
     );
     await unsubscribed;

@@ -48,7 +48,8 @@ export class ShardedSubscriptions implements ChannelSubscriber {
 
   async subscribe(channel: string): Promise<void> {
     const owner = this.ownerOf(channel);
-    if (owner === undefined) throw new DependencyUnavailableError('redis', 'the Redis Cluster slot map is not known yet');
+    if (owner === undefined)
+      throw new DependencyUnavailableError('redis', 'the Redis Cluster slot map is not known yet');
     await this.shardAt(owner).subscribe(channel);
     this.delivered.add(channel);
   }
@@ -62,7 +63,11 @@ export class ShardedSubscriptions implements ChannelSubscriber {
 
   async check(): Promise<void> {
     const missing = this.missing();
-    if (missing > 0) throw new DependencyUnavailableError('redis', `${missing} sharded subscriptions are not in place`);
+    if (missing > 0)
+      throw new DependencyUnavailableError(
+        'redis',
+        `${missing} sharded subscriptions are not in place`,
+      );
     await Promise.all([...this.shards.values()].map((shard) => shard.ping()));
   }
 
@@ -100,8 +105,11 @@ export class ShardedSubscriptions implements ChannelSubscriber {
       this.shards.delete(owner);
       void shard.close();
     }
-    const subscribed = await Promise.all([...byOwner].map(([owner, channels]) => this.shardAt(owner).sync(channels)));
-    for (const channel of subscribed.flat()) if (this.delivered.has(channel)) this.events.restored(channel);
+    const subscribed = await Promise.all(
+      [...byOwner].map(([owner, channels]) => this.shardAt(owner).sync(channels)),
+    );
+    for (const channel of subscribed.flat())
+      if (this.delivered.has(channel)) this.events.restored(channel);
     if (!this.healthy && !this.closed && this.missing() === 0) {
       this.healthy = true;
       this.logger.info({ role: 'sharded subscriber' }, 'Redis sharded subscriptions restored');
@@ -130,7 +138,11 @@ export class ShardedSubscriptions implements ChannelSubscriber {
     if (shard === undefined) {
       const separator = owner.lastIndexOf(':');
       shard = new ShardSubscriber(
-        { ...this.nodeOptions, host: owner.slice(0, separator), port: Number(owner.slice(separator + 1)) },
+        {
+          ...this.nodeOptions,
+          host: owner.slice(0, separator),
+          port: Number(owner.slice(separator + 1)),
+        },
         {
           message: (channel, message) => this.events.message(channel, message),
           ready: () => void this.reconcile(),
@@ -145,6 +157,9 @@ export class ShardedSubscriptions implements ChannelSubscriber {
   private lost(cause: string | undefined): void {
     if (!this.healthy || this.closed) return;
     this.healthy = false;
-    this.logger.warn({ cause, role: 'sharded subscriber' }, 'Redis sharded subscriptions lost; they are made again when their masters are back');
+    this.logger.warn(
+      { cause, role: 'sharded subscriber' },
+      'Redis sharded subscriptions lost; they are made again when their masters are back',
+    );
   }
 }

@@ -86,7 +86,11 @@ export interface SharedState {
    * to the backing store was lost (Redis only): what was published in between is lost, so a
    * subscriber that must not miss anything catches up from the state it mirrors.
    */
-  subscribe(channel: string, handler: MessageHandler, onResubscribed?: () => void): Promise<Unsubscribe>;
+  subscribe(
+    channel: string,
+    handler: MessageHandler,
+    onResubscribed?: () => void,
+  ): Promise<Unsubscribe>;
   /**
    * Whether any process (pod) is subscribed to the channel at this moment (PUBSUB NUMSUB; on a
    * Redis Cluster PUBSUB SHARDNUMSUB, asked of the shard that holds the channel): a publish now
@@ -168,8 +172,10 @@ export interface ScriptDefinition<TResult extends ScriptReply> {
 declare const argumentTypes: unique symbol;
 
 /** A defined script; `TArgs` types the `args` that `run` accepts for it. */
-export interface SharedStateScript<TArgs extends readonly ScriptArg[], TResult extends ScriptReply>
-  extends Readonly<ScriptDefinition<TResult>> {
+export interface SharedStateScript<
+  TArgs extends readonly ScriptArg[],
+  TResult extends ScriptReply,
+> extends Readonly<ScriptDefinition<TResult>> {
   readonly [argumentTypes]?: TArgs;
 }
 

@@ -72,8 +72,16 @@ export interface Collection<T extends Document> {
   insertOne(doc: NewDocument<T>): Promise<string>;
   /** Ordered: stops at the first error; the documents before it stay inserted. */
   insertMany(docs: NewDocument<T>[]): Promise<string[]>;
-  updateOne(filter: StoreFilter<T>, update: StoreUpdate<T>, options?: UpdateOptions): Promise<UpdateResult>;
-  updateMany(filter: StoreFilter<T>, update: StoreUpdate<T>, options?: UpdateOptions): Promise<UpdateResult>;
+  updateOne(
+    filter: StoreFilter<T>,
+    update: StoreUpdate<T>,
+    options?: UpdateOptions,
+  ): Promise<UpdateResult>;
+  updateMany(
+    filter: StoreFilter<T>,
+    update: StoreUpdate<T>,
+    options?: UpdateOptions,
+  ): Promise<UpdateResult>;
   findOneAndUpdate(
     filter: StoreFilter<T>,
     update: StoreUpdate<T>,
@@ -113,7 +121,11 @@ export interface DocumentStore {
    */
   ensureIndexes(indexes: IndexSpec[]): Promise<void>;
   /** Which index answers `filter` (MongoDB: explain's winning plan). For tests and diagnostics. */
-  explain(collection: string, filter: Record<string, unknown>, options?: { sort?: SortSpec }): Promise<QueryPlan>;
+  explain(
+    collection: string,
+    filter: Record<string, unknown>,
+    options?: { sort?: SortSpec },
+  ): Promise<QueryPlan>;
   /** Throws when the store cannot serve requests. */
   ping(): Promise<void>;
   /** Flushes everything pending; the store is unusable afterwards. */

@@ -8,21 +8,37 @@ import { isOperatorObject } from './operator-object.js';
 import { refused } from './store-command-error.js';
 
 /** The operators MongoDB 6.0+ accepts in a partialFilterExpression (docs: "Partial Indexes"). */
-const PARTIAL_FILTER_OPERATORS = new Set(['$eq', '$gt', '$gte', '$lt', '$lte', '$type', '$exists', '$in']);
+const PARTIAL_FILTER_OPERATORS = new Set([
+  '$eq',
+  '$gt',
+  '$gte',
+  '$lt',
+  '$lte',
+  '$type',
+  '$exists',
+  '$in',
+]);
 
 export function checkIndexSpec(spec: IndexSpec): void {
   const fields = Object.keys(spec.key);
   if (spec.expireAfterSeconds !== undefined) {
     // MongoDB refuses with 67 CannotCreateIndex (before 5.0 it accepted and never expired anything).
     if (fields.length !== 1) {
-      throw refused('CannotCreateIndex', `TTL indexes are single-field indexes, compound indexes do not support TTL (${spec.name})`);
+      throw refused(
+        'CannotCreateIndex',
+        `TTL indexes are single-field indexes, compound indexes do not support TTL (${spec.name})`,
+      );
     }
     // 197 InvalidIndexSpecificationOption: documents would never expire by their _id.
     if (fields[0] === '_id') {
-      throw refused('InvalidIndexSpecificationOption', `The field 'expireAfterSeconds' is not valid for an _id index specification (${spec.name})`);
+      throw refused(
+        'InvalidIndexSpecificationOption',
+        `The field 'expireAfterSeconds' is not valid for an _id index specification (${spec.name})`,
+      );
     }
   }
-  if (spec.partialFilterExpression !== undefined) checkPartialFilter(spec.partialFilterExpression, spec.name);
+  if (spec.partialFilterExpression !== undefined)
+    checkPartialFilter(spec.partialFilterExpression, spec.name);
 }
 
 /**
@@ -43,12 +59,16 @@ function checkPartialFilter(filter: Record<string, unknown>, index: string): voi
       continue;
     }
     for (const [operator, argument] of Object.entries(condition)) {
-      if (!PARTIAL_FILTER_OPERATORS.has(operator)) throw unsupported(operator === '$ne' || operator === '$nin' ? '$not' : operator, index);
+      if (!PARTIAL_FILTER_OPERATORS.has(operator))
+        throw unsupported(operator === '$ne' || operator === '$nin' ? '$not' : operator, index);
       if (operator === '$exists' && !argument) throw unsupported('$not $exists', index);
     }
   }
 }
 
 function unsupported(expression: string, index: string) {
-  return refused('CannotCreateIndex', `Expression not supported in partial index: ${expression} (${index})`);
+  return refused(
+    'CannotCreateIndex',
+    `Expression not supported in partial index: ${expression} (${index})`,
+  );
 }

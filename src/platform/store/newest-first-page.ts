@@ -21,11 +21,23 @@ export async function newestFirstPage<T extends Document, K extends keyof T & st
   after: CursorPosition | undefined,
 ): Promise<NewestFirstPage<T>> {
   const filter = after
-    ? ({ ...scope, $or: [{ [dateField]: { $lt: new Date(after.sortValue) } }, { [dateField]: new Date(after.sortValue), _id: { $gt: after.id } }] } as StoreFilter<T>)
+    ? ({
+        ...scope,
+        $or: [
+          { [dateField]: { $lt: new Date(after.sortValue) } },
+          { [dateField]: new Date(after.sortValue), _id: { $gt: after.id } },
+        ],
+      } as StoreFilter<T>)
     : scope;
-  const found = await collection.find(filter, { sort: { [dateField]: -1, _id: 1 }, limit: limit + 1 });
+  const found = await collection.find(filter, {
+    sort: { [dateField]: -1, _id: 1 },
+    limit: limit + 1,
+  });
   const items = found.slice(0, limit);
   const last = items[items.length - 1];
-  const nextCursor = found.length > limit && last ? encodeCursor({ sortValue: (last[dateField] as Date).getTime(), id: last._id }) : '';
+  const nextCursor =
+    found.length > limit && last
+      ? encodeCursor({ sortValue: (last[dateField] as Date).getTime(), id: last._id })
+      : '';
   return { items, nextCursor };
 }

@@ -21,7 +21,9 @@ export interface OpenStoreOptions {
 export async function openStore(options: OpenStoreOptions): Promise<DocumentStore> {
   const { mongodbUrl, mongodbAllowStandalone, logger, ...embedded } = options;
   if (mongodbUrl) {
-    const store = await MongoDocumentStore.connect(mongodbUrl, { allowStandalone: mongodbAllowStandalone ?? false });
+    const store = await MongoDocumentStore.connect(mongodbUrl, {
+      allowStandalone: mongodbAllowStandalone ?? false,
+    });
     logger.info({ store: 'mongodb' }, 'store opened');
     return store;
   }

@@ -84,6 +84,7 @@ export class SequenceNumbering {
   private remember(key: string, last: number): void {
     this.lastNumbers.delete(key);
     this.lastNumbers.set(key, last);
-    if (this.lastNumbers.size > REMEMBERED_KEYS) this.lastNumbers.delete(this.lastNumbers.keys().next().value!);
+    if (this.lastNumbers.size > REMEMBERED_KEYS)
+      this.lastNumbers.delete(this.lastNumbers.keys().next().value!);
   }
 }

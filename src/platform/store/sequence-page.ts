@@ -36,25 +36,34 @@ export async function sequencePage<T extends Document & { sequence: number }>(
   scope: (range: SequenceRange) => StoreFilter<T>,
   request: SequencePageRequest,
 ): Promise<SequencePage<T>> {
-  if (request.beforeCursor !== '' && request.afterCursor !== '') throw invalidArgument('Give at most one of before_cursor and after_cursor');
+  if (request.beforeCursor !== '' && request.afterCursor !== '')
+    throw invalidArgument('Give at most one of before_cursor and after_cursor');
   const limit = pageSize(request.pageSize);
   const before = sequenceOf(request.beforeCursor, conversationId);
   const after = sequenceOf(request.afterCursor, conversationId);
-  const exists = async (range: SequenceRange) => (await records.findOne(scope(range), { projection: { _id: 1 } })) !== null;
+  const exists = async (range: SequenceRange) =>
+    (await records.findOne(scope(range), { projection: { _id: 1 } })) !== null;
 
   let page: T[];
   let hasMoreBefore: boolean;
   let hasMoreAfter: boolean;
   if (after !== undefined) {
-    const found = await records.find(scope({ $gt: after }), { sort: { sequence: 1 }, limit: limit + 1 });
+    const found = await records.find(scope({ $gt: after }), {
+      sort: { sequence: 1 },
+      limit: limit + 1,
+    });
     page = found.slice(0, limit);
     hasMoreAfter = found.length > limit;
     hasMoreBefore = page.length > 0 && (await exists({ $lt: page[0]!.sequence }));
   } else {
-    const found = await records.find(scope(before === undefined ? {} : { $lt: before }), { sort: { sequence: -1 }, limit: limit + 1 });
+    const found = await records.find(scope(before === undefined ? {} : { $lt: before }), {
+      sort: { sequence: -1 },
+      limit: limit + 1,
+    });
     page = found.slice(0, limit).reverse();
     hasMoreBefore = found.length > limit;
-    const newest = page[page.length - 1]?.sequence ?? (before === undefined ? undefined : before - 1);
+    const newest =
+      page[page.length - 1]?.sequence ?? (before === undefined ? undefined : before - 1);
     hasMoreAfter = newest !== undefined && before !== undefined && (await exists({ $gt: newest }));
   }
   const first = page[0];
@@ -68,12 +77,17 @@ export async function sequencePage<T extends Document & { sequence: number }>(
   };
 }
 
-const cursorAt = (conversationId: string, sequence: number) => encodeCursor({ sortValue: sequence, id: conversationId });
+const cursorAt = (conversationId: string, sequence: number) =>
+  encodeCursor({ sortValue: sequence, id: conversationId });
 
 function sequenceOf(cursor: string, conversationId: string): number | undefined {
   const position = decodeCursor(cursor);
   if (!position) return undefined;
-  if (position.id !== conversationId || !Number.isInteger(position.sortValue) || position.sortValue < 0) {
+  if (
+    position.id !== conversationId ||
+    !Number.isInteger(position.sortValue) ||
+    position.sortValue < 0
+  ) {
     throw invalidArgument('cursor does not belong to this conversation');
   }
   return position.sortValue;

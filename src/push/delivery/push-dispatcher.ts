@@ -71,10 +71,12 @@ export class PushDispatcher {
 
   private async loop(): Promise<void> {
     while (!this.stopped) {
-      const claimed = await this.deps.queue.claim(BATCH, this.deps.leaseMs).catch((error: unknown) => {
-        this.report(error, 'push queue not read');
-        return [];
-      });
+      const claimed = await this.deps.queue
+        .claim(BATCH, this.deps.leaseMs)
+        .catch((error: unknown) => {
+          this.report(error, 'push queue not read');
+          return [];
+        });
       await this.updateStats();
       if (claimed.length === 0) await this.idle();
       else await Promise.all(claimed.map((job) => this.work(job)));
@@ -104,9 +106,19 @@ export class PushDispatcher {
     const subscriptions = await this.deps.subscriptions.forAccount(address);
     if (subscriptions.length === 0) return;
     const active = new Set(await this.deps.activeSessionsOf(address));
-    const ended = [...new Set(subscriptions.filter((s) => !active.has(s.sessionId)).map((s) => s.sessionId))];
-    if (ended.length > 0) this.deps.metrics.subscriptionsRemoved.inc({ reason: 'session_ended' }, await this.deps.subscriptions.removeOfSessions(ended));
-    await Promise.all(subscriptions.filter((s) => active.has(s.sessionId)).map((subscription) => this.wakeDevice(subscription, job)));
+    const ended = [
+      ...new Set(subscriptions.filter((s) => !active.has(s.sessionId)).map((s) => s.sessionId)),
+    ];
+    if (ended.length > 0)
+      this.deps.metrics.subscriptionsRemoved.inc(
+        { reason: 'session_ended' },
+        await this.deps.subscriptions.removeOfSessions(ended),
+      );
+    await Promise.all(
+      subscriptions
+        .filter((s) => active.has(s.sessionId))
+        .map((subscription) => this.wakeDevice(subscription, job)),
+    );
   }
 
   private async wakeDevice(subscription: PushSubscriptionRecord, job: WakeJob): Promise<void> {
@@ -116,7 +128,12 @@ export class PushDispatcher {
       return;
     }
     const quietKey = `push:quiet:${subscription._id}:${kind}`;
-    if (!(await this.deps.sharedState.set(quietKey, '1', { ttlMs: this.deps.coalesceWindowMs, onlyIfAbsent: true }))) {
+    if (
+      !(await this.deps.sharedState.set(quietKey, '1', {
+        ttlMs: this.deps.coalesceWindowMs,
+        onlyIfAbsent: true,
+      }))
+    ) {
       this.deps.metrics.skipped.inc({ reason: 'coalesced' });
       return;
     }
@@ -148,7 +165,10 @@ export class PushDispatcher {
     if (result.outcome !== 'retry') {
       const removed = await this.deps.subscriptions.removeGone(job.subscriptionId, job);
       if (removed) metrics.subscriptionsRemoved.inc({ reason: result.outcome });
-      this.deps.logger.info({ subscriptionId: job.subscriptionId, status: result.status }, 'push subscription removed: the push service refused it');
+      this.deps.logger.info(
+        { subscriptionId: job.subscriptionId, status: result.status },
+        'push subscription removed: the push service refused it',
+      );
       return true;
     }
     const attempt = job.attempt + 1;
@@ -169,7 +189,9 @@ export class PushDispatcher {
     try {
       const { depth, earliestDueAt } = await this.deps.queue.stats();
       this.deps.metrics.queueDepth.set(depth);
-      this.deps.metrics.queueAge.set(earliestDueAt === null ? 0 : Math.max(0, now - earliestDueAt) / 1000);
+      this.deps.metrics.queueAge.set(
+        earliestDueAt === null ? 0 : Math.max(0, now - earliestDueAt) / 1000,
+      );
     } catch (error) {
       this.report(error, 'push queue statistics not read');
     }

@@ -23,7 +23,11 @@
  * clients still catch up when they next connect.
  */
 import { randomId } from '../../platform/random/random-id.js';
-import { SHARD_BUCKET_COUNT, shardBucketOf, shardBucketTag } from '../../platform/shared-state/shard-buckets.js';
+import {
+  SHARD_BUCKET_COUNT,
+  shardBucketOf,
+  shardBucketTag,
+} from '../../platform/shared-state/shard-buckets.js';
 import { defineScript } from '../../platform/shared-state/shared-state.js';
 import type { SharedState } from '../../platform/shared-state/shared-state.js';
 import type { WakeKind, WakeUp } from './wake-kinds.js';
@@ -77,7 +81,9 @@ export interface ClaimedJob {
  */
 export const QUEUE_PARTS = 16;
 export const QUEUE_KEYS: readonly string[] = Array.from({ length: QUEUE_PARTS }, (_, part) =>
-  part === 0 ? 'push:{queue}:due' : `push:${shardBucketTag((part * SHARD_BUCKET_COUNT) / QUEUE_PARTS)}:due`,
+  part === 0
+    ? 'push:{queue}:due'
+    : `push:${shardBucketTag((part * SHARD_BUCKET_COUNT) / QUEUE_PARTS)}:due`,
 );
 
 const addJob = defineScript<[dueAt: number, member: string], number>({
@@ -145,7 +151,11 @@ export class PushQueue {
   constructor(private readonly state: SharedState) {}
 
   async add(job: NewJob, dueAt = Date.now()): Promise<void> {
-    const key = QUEUE_KEYS[shardBucketOf(job.type === 'wake' ? (job.addresses[0] ?? '') : job.subscriptionId) % QUEUE_PARTS]!;
+    const key =
+      QUEUE_KEYS[
+        shardBucketOf(job.type === 'wake' ? (job.addresses[0] ?? '') : job.subscriptionId) %
+          QUEUE_PARTS
+      ]!;
     await this.state.run(addJob, [key], [dueAt, JSON.stringify({ ...job, id: newJobId() })]);
   }
 
@@ -155,7 +165,11 @@ export class PushQueue {
     for (let visited = 0; visited < QUEUE_PARTS && claimed.length < count; visited++) {
       const key = QUEUE_KEYS[this.nextPart]!;
       this.nextPart = (this.nextPart + 1) % QUEUE_PARTS;
-      const reply = await this.state.run(claimJobs, [key], [now, now + leaseMs, count - claimed.length]);
+      const reply = await this.state.run(
+        claimJobs,
+        [key],
+        [now, now + leaseMs, count - claimed.length],
+      );
       for (let i = 0; i < reply.length; i += 2) {
         const member = reply[i]!;
         claimed.push({ job: readJob(member), member, key, dueAt: Number(reply[i + 1]) });
@@ -176,8 +190,14 @@ export class PushQueue {
   /** Jobs held (due, leased or waiting for a retry) and the earliest due time among them (null when none). */
   async stats(): Promise<{ depth: number; earliestDueAt: number | null }> {
     const parts = await Promise.all(QUEUE_KEYS.map((key) => this.state.run(queueStats, [key], [])));
-    const earliest = parts.map(([, first]) => first).filter((first) => first !== '-1').map(Number);
-    return { depth: parts.reduce((sum, [depth]) => sum + depth, 0), earliestDueAt: earliest.length > 0 ? Math.min(...earliest) : null };
+    const earliest = parts
+      .map(([, first]) => first)
+      .filter((first) => first !== '-1')
+      .map(Number);
+    return {
+      depth: parts.reduce((sum, [depth]) => sum + depth, 0),
+      earliestDueAt: earliest.length > 0 ? Math.min(...earliest) : null,
+    };
   }
 }
 
@@ -186,5 +206,7 @@ const newJobId = () => randomId(9);
 /** A queued job; a wake job queued by a version before WAKE_JOB_ADDRESSES named one `address` (a rolling update). */
 function readJob(member: string): PushJob {
   const job = JSON.parse(member) as PushJob | (Omit<WakeJob, 'addresses'> & { address: string });
-  return 'address' in job ? { type: 'wake', id: job.id, addresses: [job.address], wake: job.wake } : job;
+  return 'address' in job
+    ? { type: 'wake', id: job.id, addresses: [job.address], wake: job.wake }
+    : job;
 }

@@ -24,7 +24,11 @@ import { WAKE_KINDS } from './wake-kinds.js';
 export type SendOutcome =
   | { readonly outcome: 'sent' }
   | { readonly outcome: 'gone' | 'rejected'; readonly status: number }
-  | { readonly outcome: 'retry'; readonly reason: 'server_error' | 'throttled' | 'network'; readonly retryAfterMs: number | null };
+  | {
+      readonly outcome: 'retry';
+      readonly reason: 'server_error' | 'throttled' | 'network';
+      readonly retryAfterMs: number | null;
+    };
 
 export interface PushSenderOptions {
   readonly vapid: VapidKeys;
@@ -50,22 +54,30 @@ export class PushSender {
     // Keep-alive: pushes to one push service reuse connections. A proxy brings its own agent.
     // Extra CAs go in one secure context made here: as a `ca` option the agent would join the
     // whole list of roots into its connection-pool key on every request, and parse it per connection.
-    const secureContext = options.extraCa ? createSecureContext({ ca: [...rootCertificates, options.extraCa] }) : undefined;
-    this.agent = options.proxyUrl ? undefined : new Agent({ keepAlive: true, ...(secureContext ? { secureContext } : {}) });
+    const secureContext = options.extraCa
+      ? createSecureContext({ ca: [...rootCertificates, options.extraCa] })
+      : undefined;
+    this.agent = options.proxyUrl
+      ? undefined
+      : new Agent({ keepAlive: true, ...(secureContext ? { secureContext } : {}) });
   }
 
   async send(job: DeliveryJob): Promise<SendOutcome> {
     const { ttlSeconds, urgency } = WAKE_KINDS[job.kind];
     try {
-      await webPush.sendNotification({ endpoint: job.endpoint, keys: { p256dh: job.p256dh, auth: job.auth } }, job.payload, {
-        headers: { Authorization: this.vapidAuthorization(new URL(job.endpoint).origin) },
-        TTL: Math.max(0, Math.min(ttlSeconds, Math.floor((job.expiresAt - Date.now()) / 1000))),
-        urgency,
-        topic: job.kind,
-        contentEncoding: 'aes128gcm',
-        timeout: this.options.timeoutMs,
-        ...(this.options.proxyUrl ? { proxy: this.options.proxyUrl } : { agent: this.agent }),
-      });
+      await webPush.sendNotification(
+        { endpoint: job.endpoint, keys: { p256dh: job.p256dh, auth: job.auth } },
+        job.payload,
+        {
+          headers: { Authorization: this.vapidAuthorization(new URL(job.endpoint).origin) },
+          TTL: Math.max(0, Math.min(ttlSeconds, Math.floor((job.expiresAt - Date.now()) / 1000))),
+          urgency,
+          topic: job.kind,
+          contentEncoding: 'aes128gcm',
+          timeout: this.options.timeoutMs,
+          ...(this.options.proxyUrl ? { proxy: this.options.proxyUrl } : { agent: this.agent }),
+        },
+      );
       return { outcome: 'sent' };
     } catch (error) {
       return outcomeOf(error);
@@ -78,7 +90,14 @@ export class PushSender {
     if (cached && cached.renewAt > now) return cached.authorization;
     const { subject, publicKey, privateKey } = this.options.vapid;
     const expiration = Math.floor(now / 1000) + VAPID_LIFETIME_SECONDS;
-    const { Authorization: authorization } = webPush.getVapidHeaders(audience, subject, publicKey, privateKey, 'aes128gcm', expiration);
+    const { Authorization: authorization } = webPush.getVapidHeaders(
+      audience,
+      subject,
+      publicKey,
+      privateKey,
+      'aes128gcm',
+      expiration,
+    );
     if (this.vapidHeaders.size >= MAX_CACHED_AUDIENCES) this.vapidHeaders.clear();
     this.vapidHeaders.set(audience, { authorization, renewAt: now + VAPID_REUSE_MS });
     return authorization;
@@ -90,17 +109,31 @@ export class PushSender {
 }
 
 function outcomeOf(error: unknown): SendOutcome {
-  if (!(error instanceof webPush.WebPushError)) return { outcome: 'retry', reason: 'network', retryAfterMs: null };
+  if (!(error instanceof webPush.WebPushError))
+    return { outcome: 'retry', reason: 'network', retryAfterMs: null };
   const status = error.statusCode;
   if (status === 404 || status === 410) return { outcome: 'gone', status };
-  if (status === 429) return { outcome: 'retry', reason: 'throttled', retryAfterMs: retryAfterMs(error.headers['retry-after']) };
-  if (status === 408 || status >= 500) return { outcome: 'retry', reason: 'server_error', retryAfterMs: retryAfterMs(error.headers['retry-after']) };
+  if (status === 429)
+    return {
+      outcome: 'retry',
+      reason: 'throttled',
+      retryAfterMs: retryAfterMs(error.headers['retry-after']),
+    };
+  if (status === 408 || status >= 500)
+    return {
+      outcome: 'retry',
+      reason: 'server_error',
+      retryAfterMs: retryAfterMs(error.headers['retry-after']),
+    };
   if (status >= 400) return { outcome: 'rejected', status };
   return { outcome: 'retry', reason: 'server_error', retryAfterMs: null };
 }
 
 /** `Retry-After` as delay-seconds or an HTTP date (RFC 9110 section 10.2.3); null when absent or unreadable. */
-export function retryAfterMs(header: string | string[] | undefined, now = Date.now()): number | null {
+export function retryAfterMs(
+  header: string | string[] | undefined,
+  now = Date.now(),
+): number | null {
   const value = Array.isArray(header) ? header[0] : header;
   if (value === undefined) return null;
   const text = value.trim();

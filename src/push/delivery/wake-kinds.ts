@@ -16,7 +16,10 @@ export const WAKE_KINDS = {
   call: { ttlSeconds: 60, urgency: 'high' },
   /** A guardian is asked to approve an account recovery (recovery area, wired by the app). */
   recovery_request: { ttlSeconds: 3 * 24 * 3600, urgency: 'high' },
-} as const satisfies Record<string, { ttlSeconds: number; urgency: 'very-low' | 'low' | 'normal' | 'high' }>;
+} as const satisfies Record<
+  string,
+  { ttlSeconds: number; urgency: 'very-low' | 'low' | 'normal' | 'high' }
+>;
 
 export type WakeKind = keyof typeof WAKE_KINDS;
 

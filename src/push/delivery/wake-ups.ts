@@ -32,7 +32,11 @@ export class WakeUps {
       jobs.push(
         this.queue.add({ type: 'wake', addresses: batch, wake }).catch((error: unknown) => {
           if (error instanceof DependencyUnavailableError) this.outages.report(error);
-          else this.logger.error({ err: error, kind: wake.kind, recipients: batch.length }, 'push wake-up not queued');
+          else
+            this.logger.error(
+              { err: error, kind: wake.kind, recipients: batch.length },
+              'push wake-up not queued',
+            );
         }),
       );
     }

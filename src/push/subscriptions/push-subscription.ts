@@ -23,7 +23,8 @@ export interface PushSubscriptionRecord {
 
 export const PUSH_SUBSCRIPTIONS = 'push_subscriptions';
 
-export const subscriptionIdOf = (endpoint: string): string => createHash('sha256').update(endpoint).digest('base64url');
+export const subscriptionIdOf = (endpoint: string): string =>
+  createHash('sha256').update(endpoint).digest('base64url');
 
 export const pushSubscriptionIndexes: IndexSpec[] = [
   { collection: PUSH_SUBSCRIPTIONS, name: 'address_updated', key: { address: 1, updatedAt: 1 } },

@@ -17,13 +17,23 @@ export class PushSubscriptions {
   }
 
   /** Stores the subscription for the caller's session; `created` is false when the endpoint was known (it is updated and moved). */
-  async subscribe(owner: { address: string; sessionId: string }, subscription: CheckedSubscription): Promise<{ id: string; created: boolean }> {
+  async subscribe(
+    owner: { address: string; sessionId: string },
+    subscription: CheckedSubscription,
+  ): Promise<{ id: string; created: boolean }> {
     const id = subscriptionIdOf(subscription.endpoint);
     const now = new Date();
     const result = await this.records.updateOne(
       { _id: id },
       {
-        $set: { endpoint: subscription.endpoint, p256dh: subscription.p256dh, auth: subscription.auth, address: owner.address, sessionId: owner.sessionId, updatedAt: now },
+        $set: {
+          endpoint: subscription.endpoint,
+          p256dh: subscription.p256dh,
+          auth: subscription.auth,
+          address: owner.address,
+          sessionId: owner.sessionId,
+          updatedAt: now,
+        },
         $setOnInsert: { createdAt: now },
       },
       { upsert: true },
@@ -34,7 +44,10 @@ export class PushSubscriptions {
 
   /** Removes the caller's subscription of this endpoint; false when the caller had none. */
   async unsubscribe(address: string, endpoint: string): Promise<boolean> {
-    const { deletedCount } = await this.records.deleteOne({ _id: subscriptionIdOf(endpoint), address });
+    const { deletedCount } = await this.records.deleteOne({
+      _id: subscriptionIdOf(endpoint),
+      address,
+    });
     return deletedCount > 0;
   }
 
@@ -47,7 +60,11 @@ export class PushSubscriptions {
    * (new keys) after the push that failed was queued.
    */
   async removeGone(id: string, endpointKeys: { p256dh: string; auth: string }): Promise<boolean> {
-    const { deletedCount } = await this.records.deleteOne({ _id: id, p256dh: endpointKeys.p256dh, auth: endpointKeys.auth });
+    const { deletedCount } = await this.records.deleteOne({
+      _id: id,
+      p256dh: endpointKeys.p256dh,
+      auth: endpointKeys.auth,
+    });
     return deletedCount > 0;
   }
 
@@ -69,7 +86,11 @@ export class PushSubscriptions {
   }
 
   private async trim(address: string): Promise<void> {
-    const surplus = await this.records.find({ address }, { sort: { updatedAt: -1 }, skip: MAX_PER_ACCOUNT, projection: { _id: 1 } });
-    if (surplus.length > 0) await this.records.deleteMany({ _id: { $in: surplus.map((record) => record._id) } });
+    const surplus = await this.records.find(
+      { address },
+      { sort: { updatedAt: -1 }, skip: MAX_PER_ACCOUNT, projection: { _id: 1 } },
+    );
+    if (surplus.length > 0)
+      await this.records.deleteMany({ _id: { $in: surplus.map((record) => record._id) } });
   }
 }

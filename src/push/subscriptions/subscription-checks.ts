@@ -18,14 +18,19 @@ export interface CheckedSubscription {
   readonly auth: string;
 }
 
-export function checkSubscription(endpoint: string, keys: { auth: string; p256dh: string } | undefined): CheckedSubscription {
+export function checkSubscription(
+  endpoint: string,
+  keys: { auth: string; p256dh: string } | undefined,
+): CheckedSubscription {
   checkEndpoint(endpoint);
   if (!keys) throw invalidArgument('keys is required: { auth, p256dh }');
   const auth = decodeBase64Url(keys.auth, 'keys.auth');
   if (auth.length !== 16) throw invalidArgument('keys.auth must be 16 bytes (base64url)');
   const point = decodeBase64Url(keys.p256dh, 'keys.p256dh');
   if (point.length !== 65 || point[0] !== 0x04 || !isOnP256(point)) {
-    throw invalidArgument('keys.p256dh must be a 65-byte uncompressed P-256 public key (base64url)');
+    throw invalidArgument(
+      'keys.p256dh must be a 65-byte uncompressed P-256 public key (base64url)',
+    );
   }
   // Stored without padding, the way browsers and the encryption library spell them.
   return { endpoint, p256dh: point.toString('base64url'), auth: auth.toString('base64url') };
@@ -33,14 +38,20 @@ export function checkSubscription(endpoint: string, keys: { auth: string; p256dh
 
 export function checkEndpoint(endpoint: string): void {
   if (endpoint === '') throw invalidArgument('endpoint is required');
-  if (endpoint.length > MAX_ENDPOINT_LENGTH) throw invalidArgument(`endpoint must have at most ${MAX_ENDPOINT_LENGTH} characters`);
+  if (endpoint.length > MAX_ENDPOINT_LENGTH)
+    throw invalidArgument(`endpoint must have at most ${MAX_ENDPOINT_LENGTH} characters`);
   let url: URL;
   try {
     url = new URL(endpoint);
   } catch {
     throw invalidArgument('endpoint must be an https URL');
   }
-  if (url.protocol !== 'https:' || url.hostname === '' || url.username !== '' || url.password !== '') {
+  if (
+    url.protocol !== 'https:' ||
+    url.hostname === '' ||
+    url.username !== '' ||
+    url.password !== ''
+  ) {
     throw invalidArgument('endpoint must be an https URL without credentials');
   }
 }

@@ -23,7 +23,11 @@ export async function loadVapidKeys(settings: PushSettings, dataDir: string): Pr
   const pair =
     settings.vapidPublicKey !== undefined && settings.vapidPrivateKey !== undefined
       ? { publicKey: settings.vapidPublicKey, privateKey: settings.vapidPrivateKey }
-      : (JSON.parse(await readOrCreateKeyFile(dataDir, FILE_NAME, async () => JSON.stringify(webPush.generateVAPIDKeys()))) as { publicKey: string; privateKey: string });
+      : (JSON.parse(
+          await readOrCreateKeyFile(dataDir, FILE_NAME, async () =>
+            JSON.stringify(webPush.generateVAPIDKeys()),
+          ),
+        ) as { publicKey: string; privateKey: string });
   checkPair(pair.publicKey, pair.privateKey);
   return { subject: settings.vapidSubject, ...pair };
 }
@@ -31,7 +35,8 @@ export async function loadVapidKeys(settings: PushSettings, dataDir: string): Pr
 /** The public key must be the private key's: a mismatch would sign pushes that every push service refuses. */
 function checkPair(publicKey: string, privateKey: string): void {
   const scalar = Buffer.from(privateKey, 'base64url');
-  if (scalar.length !== 32) throw new Error('PUSH_VAPID_PRIVATE_KEY must be a 32-byte P-256 private key, base64url');
+  if (scalar.length !== 32)
+    throw new Error('PUSH_VAPID_PRIVATE_KEY must be a 32-byte P-256 private key, base64url');
   const ecdh = createECDH('prime256v1');
   ecdh.setPrivateKey(scalar);
   if (!ecdh.getPublicKey().equals(Buffer.from(publicKey, 'base64url'))) {

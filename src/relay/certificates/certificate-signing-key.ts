@@ -20,12 +20,18 @@ export interface CertificateSigningKey {
 
 const FILE_NAME = 'sender-certificate-key.pem';
 
-export async function loadCertificateSigningKey(settings: RelaySettings, dataDir: string): Promise<CertificateSigningKey> {
+export async function loadCertificateSigningKey(
+  settings: RelaySettings,
+  dataDir: string,
+): Promise<CertificateSigningKey> {
   const pem =
     settings.signingKey ??
-    (await readOrCreateKeyFile(dataDir, FILE_NAME, async () => generateKeyPairSync('ed25519').privateKey.export({ format: 'pem', type: 'pkcs8' }).toString()));
+    (await readOrCreateKeyFile(dataDir, FILE_NAME, async () =>
+      generateKeyPairSync('ed25519').privateKey.export({ format: 'pem', type: 'pkcs8' }).toString(),
+    ));
   const privateKey = createPrivateKey(pem);
-  if (privateKey.asymmetricKeyType !== 'ed25519') throw new Error('SENDER_CERT_SIGNING_KEY must be an Ed25519 private key (PKCS#8 PEM)');
+  if (privateKey.asymmetricKeyType !== 'ed25519')
+    throw new Error('SENDER_CERT_SIGNING_KEY must be an Ed25519 private key (PKCS#8 PEM)');
   const publicJwk = createPublicKey(privateKey).export({ format: 'jwk' }) as JWK;
   return {
     keyId: settings.keyId ?? (await calculateJwkThumbprint(publicJwk)),

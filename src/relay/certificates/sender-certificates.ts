@@ -26,7 +26,9 @@ export class SenderCertificates {
     private readonly now: () => Date = () => new Date(),
   ) {}
 
-  issue(sender: Pick<SignedBundle, 'address' | 'identityKey' | 'ed25519PublicKey'>): SenderCertificate {
+  issue(
+    sender: Pick<SignedBundle, 'address' | 'identityKey' | 'ed25519PublicKey'>,
+  ): SenderCertificate {
     const issuedAt = this.now();
     const data = create(SenderCertificateDataSchema, {
       senderAddress: sender.address,

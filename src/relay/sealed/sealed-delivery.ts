@@ -37,7 +37,10 @@ export class SealedDelivery {
    */
   async deliver(envelope: SealedEnvelope): Promise<boolean> {
     const connected = await this.events.isConnected(envelope.recipient).catch((error: unknown) => {
-      this.logger.warn({ err: error, messageId: envelope._id }, 'sealed envelope queued: shared state did not say whether its recipient is connected');
+      this.logger.warn(
+        { err: error, messageId: envelope._id },
+        'sealed envelope queued: shared state did not say whether its recipient is connected',
+      );
       return false;
     });
     if (!connected) {
@@ -53,9 +56,14 @@ export class SealedDelivery {
   /** Hands over every queued envelope of a recipient who just connected, oldest first. */
   async drain(recipient: string): Promise<void> {
     const lock = `relay:drain:{${recipient}}`;
-    if (!(await this.sharedState.set(lock, '1', { ttlMs: DRAIN_LOCK_MS, onlyIfAbsent: true }))) return;
+    if (!(await this.sharedState.set(lock, '1', { ttlMs: DRAIN_LOCK_MS, onlyIfAbsent: true })))
+      return;
     try {
-      for (let next = await this.mailbox.claim({ recipient }); next; next = await this.mailbox.claim({ recipient })) {
+      for (
+        let next = await this.mailbox.claim({ recipient });
+        next;
+        next = await this.mailbox.claim({ recipient })
+      ) {
         if (!(await this.handOver(next))) return;
       }
     } finally {
@@ -64,13 +72,20 @@ export class SealedDelivery {
   }
 
   private async handOver(envelope: SealedEnvelope): Promise<boolean> {
-    const data = { message_id: envelope._id, sealed_payload: envelope.payload, received_at: envelope.receivedAt.toISOString() };
+    const data = {
+      message_id: envelope._id,
+      sealed_payload: envelope.payload,
+      received_at: envelope.receivedAt.toISOString(),
+    };
     try {
       await this.events.publishDurable(envelope.recipient, eventJson('sealed.message', data));
       return true;
     } catch (error) {
       await this.mailbox.release(envelope);
-      this.logger.warn({ err: error, messageId: envelope._id }, 'sealed envelope kept queued: its event could not be published');
+      this.logger.warn(
+        { err: error, messageId: envelope._id },
+        'sealed envelope kept queued: its event could not be published',
+      );
       return false;
     }
   }

@@ -24,7 +24,16 @@ export const QUEUE_TTL_MS = 30 * 24 * 60 * 60 * 1000;
 export const RETRY_WINDOW_MS = 24 * 60 * 60 * 1000;
 
 export const sealedEnvelopeIndexes: IndexSpec[] = [
-  { collection: SEALED_ENVELOPES, name: 'recipient_client_id', key: { recipient: 1, clientMessageId: 1 }, unique: true },
-  { collection: SEALED_ENVELOPES, name: 'queue', key: { recipient: 1, deliveredAt: 1, receivedAt: 1 } },
+  {
+    collection: SEALED_ENVELOPES,
+    name: 'recipient_client_id',
+    key: { recipient: 1, clientMessageId: 1 },
+    unique: true,
+  },
+  {
+    collection: SEALED_ENVELOPES,
+    name: 'queue',
+    key: { recipient: 1, deliveredAt: 1, receivedAt: 1 },
+  },
   { collection: SEALED_ENVELOPES, name: 'expiry', key: { expiresAt: 1 }, expireAfterSeconds: 0 },
 ];

@@ -10,7 +10,9 @@ import { DuplicateKeyError } from '../../platform/store/document-store.js';
 import { QUEUE_TTL_MS, RETRY_WINDOW_MS, SEALED_ENVELOPES } from './sealed-envelope.js';
 import type { SealedEnvelope } from './sealed-envelope.js';
 
-export type Accepted = { readonly duplicate: false; readonly envelope: SealedEnvelope } | { readonly duplicate: true; readonly envelope: SealedEnvelope };
+export type Accepted =
+  | { readonly duplicate: false; readonly envelope: SealedEnvelope }
+  | { readonly duplicate: true; readonly envelope: SealedEnvelope };
 
 export class SealedMailbox {
   private readonly envelopes: Collection<SealedEnvelope>;
@@ -35,7 +37,10 @@ export class SealedMailbox {
       return { duplicate: false, envelope };
     } catch (error) {
       if (!(error instanceof DuplicateKeyError)) throw error;
-      const first = await this.envelopes.findOne({ recipient, clientMessageId }, { projection: { payload: 0 } });
+      const first = await this.envelopes.findOne(
+        { recipient, clientMessageId },
+        { projection: { payload: 0 } },
+      );
       // Gone between the two reads only if it expired just now: the retry is then new.
       if (!first) return this.accept(recipient, clientMessageId, payload);
       return { duplicate: true, envelope: first };
@@ -47,7 +52,10 @@ export class SealedMailbox {
     const now = Date.now();
     return this.envelopes.findOneAndUpdate(
       { ...filter, deliveredAt: null },
-      { $set: { deliveredAt: new Date(now), expiresAt: new Date(now + RETRY_WINDOW_MS) }, $unset: { payload: '' } },
+      {
+        $set: { deliveredAt: new Date(now), expiresAt: new Date(now + RETRY_WINDOW_MS) },
+        $unset: { payload: '' },
+      },
       { sort: { receivedAt: 1 }, returnDocument: 'before' },
     );
   }
@@ -56,7 +64,13 @@ export class SealedMailbox {
   async release(envelope: SealedEnvelope): Promise<void> {
     await this.envelopes.updateOne(
       { _id: envelope._id },
-      { $set: { payload: envelope.payload, deliveredAt: null, expiresAt: new Date(envelope.receivedAt.getTime() + QUEUE_TTL_MS) } },
+      {
+        $set: {
+          payload: envelope.payload,
+          deliveredAt: null,
+          expiresAt: new Date(envelope.receivedAt.getTime() + QUEUE_TTL_MS),
+        },
+      },
     );
   }
 
@@ -71,6 +85,9 @@ export class SealedMailbox {
   }
 
   async isDelivered(id: string): Promise<boolean> {
-    return (await this.envelopes.findOne({ _id: id }, { projection: { deliveredAt: 1 } }))?.deliveredAt != null;
+    return (
+      (await this.envelopes.findOne({ _id: id }, { projection: { deliveredAt: 1 } }))
+        ?.deliveredAt != null
+    );
   }
 }

@@ -14,8 +14,17 @@ export interface Violation {
 }
 
 interface Report {
-  readonly summary: { readonly violations: readonly { readonly rule: { readonly name: string }; readonly from: string; readonly to: string }[] };
-  readonly modules: readonly { readonly source: string; readonly dependencies: readonly { readonly resolved: string }[] }[];
+  readonly summary: {
+    readonly violations: readonly {
+      readonly rule: { readonly name: string };
+      readonly from: string;
+      readonly to: string;
+    }[];
+  };
+  readonly modules: readonly {
+    readonly source: string;
+    readonly dependencies: readonly { readonly resolved: string }[];
+  }[];
 }
 
 /**
@@ -31,7 +40,8 @@ function topFolderCycles(report: Report): Violation[] {
     const from = top(module.source);
     for (const { resolved } of module.dependencies) {
       const to = top(resolved);
-      if (from !== undefined && to !== undefined && from !== to) edges.set(from, (edges.get(from) ?? new Set()).add(to));
+      if (from !== undefined && to !== undefined && from !== to)
+        edges.set(from, (edges.get(from) ?? new Set()).add(to));
     }
   }
   const reaches = (start: string, goal: string): boolean => {
@@ -49,7 +59,11 @@ function topFolderCycles(report: Report): Violation[] {
     return false;
   };
   return [...edges]
-    .flatMap(([from, tos]) => [...tos].filter((to) => reaches(to, from)).map((to) => ({ rule: 'no-top-folder-cycles', from: `src/${from}`, to: `src/${to}` })))
+    .flatMap(([from, tos]) =>
+      [...tos]
+        .filter((to) => reaches(to, from))
+        .map((to) => ({ rule: 'no-top-folder-cycles', from: `src/${from}`, to: `src/${to}` })),
+    )
     .sort((a, b) => `${a.from} ${a.to}`.localeCompare(`${b.from} ${b.to}`));
 }
 
@@ -58,8 +72,21 @@ function topFolderCycles(report: Report): Violation[] {
  * report is what counts), and the cycles between the folders directly under src/.
  */
 export async function violationsIn(cwd: string): Promise<Violation[]> {
-  const run = promisify(execFile)(process.execPath, [CLI, 'src', '--config', RULES, '--output-type', 'json'], { cwd, maxBuffer: 64 * 1024 * 1024 });
-  const { stdout } = await run.catch((failure: { stdout?: string }) => ({ stdout: failure.stdout ?? '' }));
+  const run = promisify(execFile)(
+    process.execPath,
+    [CLI, 'src', '--config', RULES, '--output-type', 'json'],
+    { cwd, maxBuffer: 64 * 1024 * 1024 },
+  );
+  const { stdout } = await run.catch((failure: { stdout?: string }) => ({
+    stdout: failure.stdout ?? '',
+  }));
   const report = JSON.parse(stdout) as Report;
-  return [...report.summary.violations.map((violation) => ({ rule: violation.rule.name, from: violation.from, to: violation.to })), ...topFolderCycles(report)];
+  return [
+    ...report.summary.violations.map((violation) => ({
+      rule: violation.rule.name,
+      from: violation.from,
+      to: violation.to,
+    })),
+    ...topFolderCycles(report),
+  ];
 }

@@ -40,10 +40,12 @@ export function foreignConstructions(root: string): string[] {
     const visit = (node: ts.Node): void => {
       if (ts.isNewExpression(node)) {
         let symbol = checker.getSymbolAtLocation(node.expression);
-        if (symbol && symbol.flags & ts.SymbolFlags.Alias) symbol = checker.getAliasedSymbol(symbol);
+        if (symbol && symbol.flags & ts.SymbolFlags.Alias)
+          symbol = checker.getAliasedSymbol(symbol);
         const declaredIn = symbol?.declarations?.[0]?.getSourceFile().fileName;
         const owner = declaredIn === undefined ? undefined : areaOf(declaredIn);
-        if (owner && owner !== area) found.push(`${path.relative(root, sourceFile.fileName)}: new ${symbol?.name} (${owner})`);
+        if (owner && owner !== area)
+          found.push(`${path.relative(root, sourceFile.fileName)}: new ${symbol?.name} (${owner})`);
       }
       ts.forEachChild(node, visit);
     };

@@ -16,20 +16,33 @@ export interface EnvoyConfigMap {
 }
 
 export function envoyConfigMap(manifests: readonly Manifest[]): EnvoyConfigMap {
-  const configMap = findManifest(manifests, 'ConfigMap', '-envoy') as unknown as { data: Record<string, string>; binaryData: Record<string, string> };
+  const configMap = findManifest(manifests, 'ConfigMap', '-envoy') as unknown as {
+    data: Record<string, string>;
+    binaryData: Record<string, string>;
+  };
   const bootstrapText = configMap.data['envoy.yaml'] ?? '';
   return {
     bootstrapText,
     bootstrap: parse(bootstrapText) as Record<string, unknown>,
     data: configMap.data,
-    binaryData: Object.fromEntries(Object.entries(configMap.binaryData).map(([key, value]) => [key, Buffer.from(value, 'base64')])),
+    binaryData: Object.fromEntries(
+      Object.entries(configMap.binaryData).map(([key, value]) => [
+        key,
+        Buffer.from(value, 'base64'),
+      ]),
+    ),
   };
 }
 
 export interface EnvoyRoute {
   name: string;
   match: { path?: string; prefix?: string };
-  route?: { cluster: string; timeout?: string; idle_timeout?: string; upgrade_configs?: { upgrade_type: string }[] };
+  route?: {
+    cluster: string;
+    timeout?: string;
+    idle_timeout?: string;
+    upgrade_configs?: { upgrade_type: string }[];
+  };
   metadata?: { filter_metadata?: Record<string, Record<string, string>> };
   typed_per_filter_config?: Record<string, { disabled?: boolean }>;
 }
@@ -37,11 +50,14 @@ export interface EnvoyRoute {
 // `any`: walking a large, loosely typed JSON document.
 export function httpConnectionManager(bootstrap: Record<string, unknown>): Json {
   const listener = (bootstrap as Json).static_resources.listeners[0];
-  return listener.filter_chains[0].filters.find((f: Json) => f.name === 'envoy.filters.network.http_connection_manager').typed_config;
+  return listener.filter_chains[0].filters.find(
+    (f: Json) => f.name === 'envoy.filters.network.http_connection_manager',
+  ).typed_config;
 }
 
 export function httpFilter(bootstrap: Record<string, unknown>, name: string): Json {
-  return httpConnectionManager(bootstrap).http_filters.find((f: Json) => f.name === name)?.typed_config;
+  return httpConnectionManager(bootstrap).http_filters.find((f: Json) => f.name === name)
+    ?.typed_config;
 }
 
 export function routes(bootstrap: Record<string, unknown>): EnvoyRoute[] {
@@ -51,6 +67,8 @@ export function routes(bootstrap: Record<string, unknown>): EnvoyRoute[] {
 /** The first route matching a path, as Envoy's route table picks it (exact path or prefix). */
 export function routeFor(bootstrap: Record<string, unknown>, path: string): EnvoyRoute | undefined {
   return routes(bootstrap).find((route) =>
-    route.match.path !== undefined ? route.match.path === path : path.startsWith(route.match.prefix ?? '\u0000'),
+    route.match.path !== undefined
+      ? route.match.path === path
+      : path.startsWith(route.match.prefix ?? '\u0000'),
   );
 }

@@ -6,7 +6,14 @@
  * imports are all shipped are built (the package lacks the OpenCensus/OpenTelemetry protos).
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
@@ -17,7 +24,8 @@ import { parse } from 'yaml';
 
 const require = createRequire(import.meta.url);
 const xdsRoot = dirname(require.resolve('@grpc/grpc-js-xds/package.json'));
-const xdsVersion = JSON.parse(readFileSync(join(xdsRoot, 'package.json'), 'utf8')).version as string;
+const xdsVersion = JSON.parse(readFileSync(join(xdsRoot, 'package.json'), 'utf8'))
+  .version as string;
 const MODULES = ['envoy-api', 'xds', 'googleapis'];
 
 export interface EnvoySchema {
@@ -34,7 +42,8 @@ export function envoySchema(): EnvoySchema {
   if (!existsSync(output)) buildSchema(workspace, output);
   const registry = createFileRegistry(fromBinary(FileDescriptorSetSchema, readFileSync(output)));
   const bootstrap = registry.getMessage('envoy.config.bootstrap.v3.Bootstrap');
-  if (!bootstrap) throw new Error('envoy.config.bootstrap.v3.Bootstrap is missing from the Envoy schema');
+  if (!bootstrap)
+    throw new Error('envoy.config.bootstrap.v3.Bootstrap is missing from the Envoy schema');
   cached = { registry, bootstrap };
   return cached;
 }
@@ -48,16 +57,22 @@ export function parseBootstrap(text: string): Message {
 function buildSchema(workspace: string, output: string): void {
   mkdirSync(join(workspace, 'pgv', 'validate'), { recursive: true });
   for (const name of MODULES) {
-    if (!existsSync(join(workspace, name))) symlinkSync(join(xdsRoot, 'deps', name), join(workspace, name));
+    if (!existsSync(join(workspace, name)))
+      symlinkSync(join(xdsRoot, 'deps', name), join(workspace, name));
   }
   writeFileSync(join(workspace, 'pgv', 'validate', 'validate.proto'), currentValidateProto());
   writeFileSync(
     join(workspace, 'buf.yaml'),
-    ['version: v2', 'modules:', ...[...MODULES, 'pgv'].map((path) => `  - path: ${path}`), ''].join('\n'),
+    ['version: v2', 'modules:', ...[...MODULES, 'pgv'].map((path) => `  - path: ${path}`), ''].join(
+      '\n',
+    ),
   );
   const paths = buildableEnvoyProtos(workspace).flatMap((file) => ['--path', file]);
   const buf = join(dirname(require.resolve('@bufbuild/buf/package.json')), 'bin', 'buf');
-  execFileSync(buf, ['build', '--exclude-source-info', '-o', output, ...paths], { cwd: workspace, stdio: 'pipe' });
+  execFileSync(buf, ['build', '--exclude-source-info', '-o', output, ...paths], {
+    cwd: workspace,
+    stdio: 'pipe',
+  });
 }
 
 /**
@@ -66,13 +81,31 @@ function buildSchema(workspace: string, output: string): void {
  * message under protoc-gen-validate's own field numbers.
  */
 function currentValidateProto(): string {
-  const source = readFileSync(join(xdsRoot, 'deps', 'protoc-gen-validate', 'validate', 'validate.proto'), 'utf8');
+  const source = readFileSync(
+    join(xdsRoot, 'deps', 'protoc-gen-validate', 'validate', 'validate.proto'),
+    'utf8',
+  );
   const numbers: Record<string, number> = { String: 26, Bytes: 14, Repeated: 5, Map: 6 };
-  for (const numeric of ['Float', 'Double', 'Int32', 'Int64', 'UInt32', 'UInt64', 'SInt32', 'SInt64', 'Fixed32', 'Fixed64', 'SFixed32', 'SFixed64']) {
+  for (const numeric of [
+    'Float',
+    'Double',
+    'Int32',
+    'Int64',
+    'UInt32',
+    'UInt64',
+    'SInt32',
+    'SInt64',
+    'Fixed32',
+    'Fixed64',
+    'SFixed32',
+    'SFixed64',
+  ]) {
     numbers[numeric] = 8;
   }
   return source.replace(/^message (\w+)Rules \{$/gm, (line, kind: string) =>
-    numbers[kind] === undefined ? line : `${line}\n  optional bool ignore_empty = ${numbers[kind]};`,
+    numbers[kind] === undefined
+      ? line
+      : `${line}\n  optional bool ignore_empty = ${numbers[kind]};`,
   );
 }
 
@@ -99,11 +132,17 @@ function buildableEnvoyProtos(workspace: string): string[] {
 }
 
 function importsOf(file: string): string[] {
-  return [...readFileSync(file, 'utf8').matchAll(/^import\s+(?:public\s+)?"([^"]+)";/gm)].map((match) => match[1] as string);
+  return [...readFileSync(file, 'utf8').matchAll(/^import\s+(?:public\s+)?"([^"]+)";/gm)].map(
+    (match) => match[1] as string,
+  );
 }
 
 function protoFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
-    entry.isDirectory() ? protoFiles(join(dir, entry.name)) : entry.name.endsWith('.proto') ? [join(dir, entry.name)] : [],
+    entry.isDirectory()
+      ? protoFiles(join(dir, entry.name))
+      : entry.name.endsWith('.proto')
+        ? [join(dir, entry.name)]
+        : [],
   );
 }

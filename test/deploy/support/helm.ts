@@ -15,7 +15,10 @@ export const PRODUCTION_VALUES = join(CHART, 'ci', 'production-values.yaml');
 let helmPath: string | undefined;
 
 function helm(): string {
-  helmPath ??= join(REPO, execFileSync('bash', [join(REPO, 'scripts', 'install-helm.sh')], { encoding: 'utf8' }).trim());
+  helmPath ??= join(
+    REPO,
+    execFileSync('bash', [join(REPO, 'scripts', 'install-helm.sh')], { encoding: 'utf8' }).trim(),
+  );
   return helmPath;
 }
 
@@ -33,7 +36,10 @@ export interface RenderResult {
 }
 
 /** `helm template` of the chart with the given values files and --set-json assignments. */
-export function renderChart(valuesFiles: readonly string[] = [], setJson: readonly string[] = []): RenderResult {
+export function renderChart(
+  valuesFiles: readonly string[] = [],
+  setJson: readonly string[] = [],
+): RenderResult {
   const args = ['template', 'release', CHART, '--namespace', 'messaging'];
   for (const file of valuesFiles) args.push('--values', file);
   for (const assignment of setJson) args.push('--set-json', assignment);
@@ -42,17 +48,25 @@ export function renderChart(valuesFiles: readonly string[] = [], setJson: readon
 }
 
 /** The rendered manifests; throws with Helm's message when rendering fails. */
-export function renderManifests(valuesFiles: readonly string[] = [], setJson: readonly string[] = []): Manifest[] {
+export function renderManifests(
+  valuesFiles: readonly string[] = [],
+  setJson: readonly string[] = [],
+): Manifest[] {
   const result = renderChart(valuesFiles, setJson);
   if (result.status !== 0) throw new Error(`helm template failed:\n${result.stderr}`);
   return parseAllDocuments(result.stdout).flatMap((document) => {
-    if (document.errors.length > 0) throw new Error(`rendered YAML is invalid: ${document.errors[0]?.message}`);
+    if (document.errors.length > 0)
+      throw new Error(`rendered YAML is invalid: ${document.errors[0]?.message}`);
     const value = document.toJS() as Manifest | null;
     return value === null ? [] : [value];
   });
 }
 
-export function findManifest(manifests: readonly Manifest[], kind: string, nameSuffix: string): Manifest {
+export function findManifest(
+  manifests: readonly Manifest[],
+  kind: string,
+  nameSuffix: string,
+): Manifest {
   const found = manifests.find((m) => m.kind === kind && m.metadata.name.endsWith(nameSuffix));
   if (!found) throw new Error(`no ${kind} named *${nameSuffix}`);
   return found;

@@ -27,8 +27,12 @@ export async function history(http: Api, conversation: Conversation): Promise<St
   const messages: StoredMessage[] = [];
   let cursor = '';
   do {
-    const page = await http.get(`/api/v1/messages?peer_address=${conversation.sender.user.address}&page_size=200${cursor && `&before_cursor=${cursor}`}`, bearer(conversation.recipient));
-    if (page.status !== 200) throw new Error(`history: ${page.status} ${JSON.stringify(page.body)}`);
+    const page = await http.get(
+      `/api/v1/messages?peer_address=${conversation.sender.user.address}&page_size=200${cursor && `&before_cursor=${cursor}`}`,
+      bearer(conversation.recipient),
+    );
+    if (page.status !== 200)
+      throw new Error(`history: ${page.status} ${JSON.stringify(page.body)}`);
     messages.unshift(...(page.body.messages as StoredMessage[]));
     cursor = page.body.before_cursor as string;
   } while (cursor !== '');
@@ -36,23 +40,38 @@ export async function history(http: Api, conversation: Conversation): Promise<St
 }
 
 /** Each conversation of the load, as its recipient reads it. */
-export async function histories(http: Api, load: MessageLoad): Promise<Map<Conversation, StoredMessage[]>> {
+export async function histories(
+  http: Api,
+  load: MessageLoad,
+): Promise<Map<Conversation, StoredMessage[]>> {
   const read = new Map<Conversation, StoredMessage[]>();
-  for (const conversation of load.conversations) read.set(conversation, await history(http, conversation));
+  for (const conversation of load.conversations)
+    read.set(conversation, await history(http, conversation));
   return read;
 }
 
 /** Every message the load saw acknowledged is stored, and no message is stored twice. */
-export function expectEveryAcknowledgedStored(load: MessageLoad, stored: Map<Conversation, StoredMessage[]>): void {
+export function expectEveryAcknowledgedStored(
+  load: MessageLoad,
+  stored: Map<Conversation, StoredMessage[]>,
+): void {
   const lost: string[] = [];
   const repeated: string[] = [];
   for (const [conversation, messages] of stored) {
     const ids = new Set(messages.map((message) => message.id));
-    lost.push(...load.acknowledged.get(conversation)!.filter((message) => !ids.has(message.id)).map((message) => message.clientMessageId));
+    lost.push(
+      ...load.acknowledged
+        .get(conversation)!
+        .filter((message) => !ids.has(message.id))
+        .map((message) => message.clientMessageId),
+    );
     const clientIds = messages.map((message) => message.client_message_id);
     repeated.push(...clientIds.filter((id, index) => clientIds.indexOf(id) !== index));
   }
-  expect({ acknowledgedButLost: lost, storedTwice: repeated }).toEqual({ acknowledgedButLost: [], storedTwice: [] });
+  expect({ acknowledgedButLost: lost, storedTwice: repeated }).toEqual({
+    acknowledgedButLost: [],
+    storedTwice: [],
+  });
 }
 
 /**
@@ -61,7 +80,9 @@ export function expectEveryAcknowledgedStored(load: MessageLoad, stored: Map<Con
  */
 export function expectNoSequenceHoles(stored: Map<Conversation, StoredMessage[]>): void {
   const holes = [...stored].flatMap(([conversation, messages]) =>
-    sequenceHoles(messages.map((message) => message.sequence)).map((hole) => `${conversation.sender.user.address.slice(0, 10)}: ${hole}`),
+    sequenceHoles(messages.map((message) => message.sequence)).map(
+      (hole) => `${conversation.sender.user.address.slice(0, 10)}: ${hole}`,
+    ),
   );
   expect({ sequenceHoles: holes }).toEqual({ sequenceHoles: [] });
 }
@@ -71,7 +92,8 @@ function sequenceHoles(sequences: readonly number[]): string[] {
   const holes: string[] = [];
   let expected = 1;
   for (const sequence of sequences) {
-    if (sequence > expected) holes.push(sequence - 1 === expected ? `${expected}` : `${expected}-${sequence - 1}`);
+    if (sequence > expected)
+      holes.push(sequence - 1 === expected ? `${expected}` : `${expected}-${sequence - 1}`);
     expected = sequence + 1;
   }
   return holes;
@@ -92,9 +114,14 @@ function sequenceHoles(sequences: readonly number[]): string[] {
  * up to `LATE_ANNOUNCEMENT_MS` for the device to get what it misses before it fails, and a late
  * one does not count as the last message the device got before the next (deliveredInOrder).
  */
-export async function expectNoSilentGap(device: RealtimeDevice, stored: readonly StoredMessage[], options: { exact: boolean }): Promise<void> {
+export async function expectNoSilentGap(
+  device: RealtimeDevice,
+  stored: readonly StoredMessage[],
+  options: { exact: boolean },
+): Promise<void> {
   const deadline = Date.now() + LATE_ANNOUNCEMENT_MS;
-  while (silentGap(device, stored, options).silentlyMissed.length > 0 && Date.now() < deadline) await sleep(100);
+  while (silentGap(device, stored, options).silentlyMissed.length > 0 && Date.now() < deadline)
+    await sleep(100);
   expect(silentGap(device, stored, options)).toEqual({ duplicates: [], silentlyMissed: [] });
   if (options.exact) expect(device.delivered).toEqual(stored.map((message) => message.id));
 }
@@ -102,11 +129,20 @@ export async function expectNoSilentGap(device: RealtimeDevice, stored: readonly
 /** The sweeper's grace and interval (src/messaging/messages/announcement-sweeper.ts), and a margin. */
 const LATE_ANNOUNCEMENT_MS = 10_000;
 
-function silentGap(device: RealtimeDevice, stored: readonly StoredMessage[], options: { exact: boolean }) {
-  const handedOver = device.seen.flatMap((entry) => (entry.kind === 'message' ? [`${entry.id} on stream ${entry.frame.stream}`] : []));
+function silentGap(
+  device: RealtimeDevice,
+  stored: readonly StoredMessage[],
+  options: { exact: boolean },
+) {
+  const handedOver = device.seen.flatMap((entry) =>
+    entry.kind === 'message' ? [`${entry.id} on stream ${entry.frame.stream}`] : [],
+  );
   const duplicates = handedOver.filter((key, index) => handedOver.indexOf(key) !== index);
   const seenAt = new Map<string, number>();
-  device.seen.forEach((entry, index) => entry.kind === 'message' && !seenAt.has(entry.id) && seenAt.set(entry.id, index));
+  device.seen.forEach(
+    (entry, index) =>
+      entry.kind === 'message' && !seenAt.has(entry.id) && seenAt.set(entry.id, index),
+  );
   const inOrder = deliveredInOrder(stored, seenAt);
   const silentlyMissed: number[] = [];
   let lastDeliveredAt = -1;
@@ -116,7 +152,9 @@ function silentGap(device: RealtimeDevice, stored: readonly StoredMessage[], opt
       if (inOrder.has(message.id)) lastDeliveredAt = Math.max(lastDeliveredAt, at);
       continue;
     }
-    const signalled = !options.exact && device.seen.some((entry, index) => entry.kind === 'resync' && index > lastDeliveredAt);
+    const signalled =
+      !options.exact &&
+      device.seen.some((entry, index) => entry.kind === 'resync' && index > lastDeliveredAt);
     if (!signalled) silentlyMissed.push(message.sequence);
   }
   return { duplicates, silentlyMissed };
@@ -127,7 +165,10 @@ function silentGap(device: RealtimeDevice, stored: readonly StoredMessage[], opt
  * (after later ones) does not move the point after which a resync must have come for the
  * messages after it: they were stored before that resync, and the client's re-read has them.
  */
-function deliveredInOrder(stored: readonly StoredMessage[], seenAt: ReadonlyMap<string, number>): Set<string> {
+function deliveredInOrder(
+  stored: readonly StoredMessage[],
+  seenAt: ReadonlyMap<string, number>,
+): Set<string> {
   const inOrder = new Set<string>();
   let firstLaterSeenAt = Infinity;
   for (const message of [...stored].reverse()) {
@@ -141,7 +182,12 @@ function deliveredInOrder(stored: readonly StoredMessage[], seenAt: ReadonlyMap<
 
 /** A failure envelope with 503 UNAVAILABLE and a whole positive number of seconds in Retry-After. */
 export function expectUnavailable(reply: Reply, what: string): void {
-  expect({ what, status: reply.status, code: reply.body?.code, retryAfter: reply.headers.get('retry-after') }).toEqual({
+  expect({
+    what,
+    status: reply.status,
+    code: reply.body?.code,
+    retryAfter: reply.headers.get('retry-after'),
+  }).toEqual({
     what,
     status: 503,
     code: 'UNAVAILABLE',
@@ -160,14 +206,20 @@ export interface SecurityMarks {
   readonly blocked: SignedIn;
 }
 
-export async function makeSecurityMarks(http: Api, signIn: () => Promise<SignedIn>): Promise<SecurityMarks> {
+export async function makeSecurityMarks(
+  http: Api,
+  signIn: () => Promise<SignedIn>,
+): Promise<SecurityMarks> {
   const endedSession = await signIn();
   expect((await http.post('/api/v1/logout', {}, bearer(endedSession))).status).toBe(200);
   const { user } = await signIn();
   const spentSignIn = await user.initializeBody('sign-in');
   expect((await http.post('/api/v1/initialize', spentSignIn)).status).toBe(200);
   const [blocker, blocked] = [await signIn(), await signIn()];
-  expect((await http.post('/api/v1/block-contact', { address: blocked.user.address }, bearer(blocker))).status).toBe(200);
+  expect(
+    (await http.post('/api/v1/block-contact', { address: blocked.user.address }, bearer(blocker)))
+      .status,
+  ).toBe(200);
   return { endedSession, spentSignIn, blocker, blocked };
 }
 
@@ -176,15 +228,23 @@ export async function makeSecurityMarks(http: Api, signIn: () => Promise<SignedI
  * and opens /ws on no pod; the spent signature signs nobody in (401 REPLAY_DETECTED); the
  * blocked user's call offer is refused on every pod (CALL_REFUSED).
  */
-export async function expectMarksHold(http: Api, wsPods: readonly ChildService[], marks: SecurityMarks): Promise<void> {
+export async function expectMarksHold(
+  http: Api,
+  wsPods: readonly ChildService[],
+  marks: SecurityMarks,
+): Promise<void> {
   const ended = marks.endedSession;
   // The call offers first: they wait out the documented 4503 while a pod's mirrors are being
   // rebuilt, so that the checks after them meet a recovered cluster rather than pass on a
   // refusal of everyone. Then /ws before REST: a REST call with the ended session's token may
   // write its "ended" mark to shared state again, and a client that only holds a socket never
   // makes one.
-  const offers = await Promise.all(wsPods.map((pod) => callOffer(http.baseUrl, pod, marks.blocked, marks.blocker)));
-  const sockets = await Promise.all(wsPods.map((pod) => connectWs(pod.baseUrl, { protocols: ['bearer', ended.accessToken] })));
+  const offers = await Promise.all(
+    wsPods.map((pod) => callOffer(http.baseUrl, pod, marks.blocked, marks.blocker)),
+  );
+  const sockets = await Promise.all(
+    wsPods.map((pod) => connectWs(pod.baseUrl, { protocols: ['bearer', ended.accessToken] })),
+  );
   const rest = await http.listSessions(ended.accessToken);
   const ticket = await http.post('/api/v1/auth/ws-ticket', {}, bearer(ended));
   const replay = await http.post('/api/v1/initialize', marks.spentSignIn);
@@ -202,13 +262,24 @@ export async function expectMarksHold(http: Api, wsPods: readonly ChildService[]
 }
 
 /** 'refused', or what an opened connection greeted with. */
-const wsRefusal = (outcome: WsOutcome) => (outcome.opened ? `opened: ${JSON.stringify(outcome.greeting)}` : 'refused');
+const wsRefusal = (outcome: WsOutcome) =>
+  outcome.opened ? `opened: ${JSON.stringify(outcome.greeting)}` : 'refused';
 
 /** `from` offers `to` a call on `pod`: the error code, or `ack` when it went through. */
-async function callOffer(apiBaseUrl: string, pod: ChildService, from: SignedIn, to: SignedIn): Promise<string> {
+async function callOffer(
+  apiBaseUrl: string,
+  pod: ChildService,
+  from: SignedIn,
+  to: SignedIn,
+): Promise<string> {
   const client = await connectOnceAvailable(apiBaseUrl, pod, from);
   try {
-    const answer = await client.request({ type: 'call.offer', call_id: `fault-${randomUUID()}`, to: to.user.address, sdp: 'v=0' });
+    const answer = await client.request({
+      type: 'call.offer',
+      call_id: `fault-${randomUUID()}`,
+      to: to.user.address,
+      sdp: 'v=0',
+    });
     return answer.type === 'ack' ? 'ack' : answer.code;
   } finally {
     client.close();
@@ -216,7 +287,11 @@ async function callOffer(apiBaseUrl: string, pod: ChildService, from: SignedIn, 
 }
 
 /** Connects as a client would: a 4503 refusal ("reconnect later") is retried for up to 10 s. */
-async function connectOnceAvailable(apiBaseUrl: string, pod: ChildService, session: SignedIn): Promise<RealtimeClient> {
+async function connectOnceAvailable(
+  apiBaseUrl: string,
+  pod: ChildService,
+  session: SignedIn,
+): Promise<RealtimeClient> {
   const deadline = Date.now() + 10_000;
   for (;;) {
     try {

@@ -10,7 +10,10 @@
  * Rate limits are on, as in production (their Redis fail modes are part of an outage), with
  * buckets wide enough for a load generator that sends everything from 127.0.0.1.
  */
-import { startPrivateDeployment, startSingleProcess as startOneProcess } from '../../support/private-deployment.js';
+import {
+  startPrivateDeployment,
+  startSingleProcess as startOneProcess,
+} from '../../support/private-deployment.js';
 import type { Deployment } from '../../support/private-deployment.js';
 import type { PrivateRedis } from '../../support/private-redis.js';
 
@@ -23,9 +26,17 @@ const settings = {
   // set MONGODB_URL): empty means unset. Shared state is too (REDIS_URL is set by the launcher).
   MONGODB_URL: '',
   RATE_LIMITS_ENABLED: 'true',
-  RATE_LIMIT_OVERRIDES: JSON.stringify({ ip: wide, user: wide, auth: wide, default: wide, 'AuthService.Initialize': wide, 'MessagesService.SendMessage': wide }),
+  RATE_LIMIT_OVERRIDES: JSON.stringify({
+    ip: wide,
+    user: wide,
+    auth: wide,
+    default: wide,
+    'AuthService.Initialize': wide,
+    'MessagesService.SendMessage': wide,
+  }),
 };
 
 export const startSingleProcess = (): Promise<FaultCluster> => startOneProcess(settings);
 
-export const startCluster = (): Promise<FaultCluster> => startPrivateDeployment('cluster', settings);
+export const startCluster = (): Promise<FaultCluster> =>
+  startPrivateDeployment('cluster', settings);

@@ -54,7 +54,9 @@ export class MessageLoad {
     readonly conversations: readonly Conversation[],
     private readonly label: string,
   ) {
-    this.loops = conversations.map((conversation, index) => this.sendLoop(conversation, `${label}-${index}`));
+    this.loops = conversations.map((conversation, index) =>
+      this.sendLoop(conversation, `${label}-${index}`),
+    );
   }
 
   /** Milliseconds since the load started (the time base of `refusals`). */
@@ -64,7 +66,9 @@ export class MessageLoad {
 
   /** The first acknowledgement at or after `at` (ms since the start), if any yet. */
   firstAcknowledgedAfter(at: number): number | undefined {
-    const times = [...this.acknowledged.values()].flatMap((list) => list.map((message) => message.at)).filter((time) => time >= at);
+    const times = [...this.acknowledged.values()]
+      .flatMap((list) => list.map((message) => message.at))
+      .filter((time) => time >= at);
     return times.length === 0 ? undefined : Math.min(...times);
   }
 
@@ -77,7 +81,10 @@ export class MessageLoad {
     const target = this.acknowledgedCount + count;
     const deadline = Date.now() + timeoutMs;
     while (this.acknowledgedCount < target) {
-      if (Date.now() > deadline) throw new Error(`load: ${this.acknowledgedCount} acknowledged, expected ${target} within ${timeoutMs} ms; last refusals ${JSON.stringify(this.refusals.slice(-3))}`);
+      if (Date.now() > deadline)
+        throw new Error(
+          `load: ${this.acknowledgedCount} acknowledged, expected ${target} within ${timeoutMs} ms; last refusals ${JSON.stringify(this.refusals.slice(-3))}`,
+        );
       await sleep(20);
     }
   }
@@ -93,23 +100,50 @@ export class MessageLoad {
     this.acknowledged.set(conversation, acknowledged);
     for (let n = 1; this.running; n += 1) {
       const clientMessageId = `${tag}-${n}`;
-      const body = JSON.stringify({ client_message_id: clientMessageId, recipient_address: conversation.recipient.user.address, ciphertext: Buffer.from(`${this.label} ${tag} #${n}`).toString('base64') });
+      const body = JSON.stringify({
+        client_message_id: clientMessageId,
+        recipient_address: conversation.recipient.user.address,
+        ciphertext: Buffer.from(`${this.label} ${tag} #${n}`).toString('base64'),
+      });
       while (this.running) {
         const sentAt = Date.now();
         const answer = await this.post(body, conversation.sender);
         if (answer.status === 200) {
-          const { chat_message: message, duplicate } = answer.body as { chat_message: { id: string; sequence: number }; duplicate: boolean };
-          acknowledged.push({ at: this.now(), id: message.id, clientMessageId, sequence: message.sequence, duplicate });
+          const { chat_message: message, duplicate } = answer.body as {
+            chat_message: { id: string; sequence: number };
+            duplicate: boolean;
+          };
+          acknowledged.push({
+            at: this.now(),
+            id: message.id,
+            clientMessageId,
+            sequence: message.sequence,
+            duplicate,
+          });
           break;
         }
-        this.refusals.push({ at: sentAt - this.startedAt, tookMs: Date.now() - sentAt, status: answer.status, code: answer.code, retryAfter: answer.retryAfter });
+        this.refusals.push({
+          at: sentAt - this.startedAt,
+          tookMs: Date.now() - sentAt,
+          status: answer.status,
+          code: answer.code,
+          retryAfter: answer.retryAfter,
+        });
         await sleep(RETRY_DELAY_MS);
       }
       await sleep(PACE_MS);
     }
   }
 
-  private async post(body: string, sender: SignedIn): Promise<{ status: Refusal['status']; body?: unknown; code?: string; retryAfter?: string | null }> {
+  private async post(
+    body: string,
+    sender: SignedIn,
+  ): Promise<{
+    status: Refusal['status'];
+    body?: unknown;
+    code?: string;
+    retryAfter?: string | null;
+  }> {
     try {
       const response = await fetch(`${this.api.baseUrl}/api/v1/send`, {
         method: 'POST',
@@ -117,8 +151,14 @@ export class MessageLoad {
         body,
         signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
       });
-      const parsed = (await response.json().catch(() => undefined)) as { code?: string } | undefined;
-      return { status: response.status, body: parsed, code: parsed?.code, retryAfter: response.headers.get('retry-after') };
+      const parsed = (await response.json().catch(() => undefined)) as
+        { code?: string } | undefined;
+      return {
+        status: response.status,
+        body: parsed,
+        code: parsed?.code,
+        retryAfter: response.headers.get('retry-after'),
+      };
     } catch (error) {
       return { status: (error as Error).name === 'TimeoutError' ? 'timeout' : 'no connection' };
     }
@@ -126,8 +166,12 @@ export class MessageLoad {
 }
 
 /** Pairs of newly registered users, each sender writing to its own recipient. */
-export async function conversations(signIn: () => Promise<SignedIn>, count: number): Promise<Conversation[]> {
+export async function conversations(
+  signIn: () => Promise<SignedIn>,
+  count: number,
+): Promise<Conversation[]> {
   const pairs: Conversation[] = [];
-  for (let i = 0; i < count; i += 1) pairs.push({ sender: await signIn(), recipient: await signIn() });
+  for (let i = 0; i < count; i += 1)
+    pairs.push({ sender: await signIn(), recipient: await signIn() });
   return pairs;
 }

@@ -12,7 +12,9 @@ import { sleep } from '../../support/session-api.js';
 import type { SignedIn } from '../../support/wallet.js';
 
 /** What the device saw, in order: a message handed over, or the order to re-read REST. */
-export type Seen = { readonly kind: 'message'; readonly id: string; readonly frame: Frame } | { readonly kind: 'resync'; readonly frame: Frame };
+export type Seen =
+  | { readonly kind: 'message'; readonly id: string; readonly frame: Frame }
+  | { readonly kind: 'resync'; readonly frame: Frame };
 
 const RECONNECT_DELAY_MS = 200;
 
@@ -38,9 +40,16 @@ export class RealtimeDevice {
   }
 
   /** Connects to `pods[firstPod]`; later reconnections go round the list from there. */
-  static async connect(apiBaseUrl: string, pods: readonly ChildService[], session: SignedIn, firstPod = 0): Promise<RealtimeDevice> {
+  static async connect(
+    apiBaseUrl: string,
+    pods: readonly ChildService[],
+    session: SignedIn,
+    firstPod = 0,
+  ): Promise<RealtimeDevice> {
     const device = new RealtimeDevice(apiBaseUrl, pods, session, firstPod);
-    device.adopt(await RealtimeClient.connect(apiBaseUrl, pods[firstPod]!.baseUrl, session.accessToken));
+    device.adopt(
+      await RealtimeClient.connect(apiBaseUrl, pods[firstPod]!.baseUrl, session.accessToken),
+    );
     return device;
   }
 
@@ -56,7 +65,10 @@ export class RealtimeDevice {
   async received(id: string, timeoutMs = 15_000): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     while (!this.delivered.includes(id)) {
-      if (Date.now() > deadline) throw new Error(`message ${id} not delivered within ${timeoutMs} ms; close codes ${JSON.stringify(this.closeCodes)}, ${this.failedAttempts} failed reconnection attempts, ${this.resyncs.length} resyncs`);
+      if (Date.now() > deadline)
+        throw new Error(
+          `message ${id} not delivered within ${timeoutMs} ms; close codes ${JSON.stringify(this.closeCodes)}, ${this.failedAttempts} failed reconnection attempts, ${this.resyncs.length} resyncs`,
+        );
       await sleep(50);
     }
   }
@@ -65,7 +77,10 @@ export class RealtimeDevice {
   async connected(timeoutMs = 15_000): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     while (this.client === undefined || this.client.closeCode !== undefined) {
-      if (Date.now() > deadline) throw new Error(`not reconnected within ${timeoutMs} ms; close codes ${JSON.stringify(this.closeCodes)}`);
+      if (Date.now() > deadline)
+        throw new Error(
+          `not reconnected within ${timeoutMs} ms; close codes ${JSON.stringify(this.closeCodes)}`,
+        );
       await sleep(50);
     }
   }
@@ -81,7 +96,9 @@ export class RealtimeDevice {
     // Frames that arrived with the greeting are already in `client.frames`; later ones come
     // through the listener. Both are taken in this one synchronous step, so none is seen twice.
     for (const frame of client.frames) this.record(frame);
-    client.socket.on('message', (data) => this.record(JSON.parse((data as Buffer).toString()) as Frame));
+    client.socket.on('message', (data) =>
+      this.record(JSON.parse((data as Buffer).toString()) as Frame),
+    );
     client.socket.once('close', (code) => {
       this.closeCodes.push(code);
       if (this.running) this.reconnecting = this.reconnect();
@@ -89,19 +106,26 @@ export class RealtimeDevice {
   }
 
   private record(frame: Frame): void {
-    if (frame.type === 'message.new') this.seen.push({ kind: 'message', id: frame.data.message.id, frame });
+    if (frame.type === 'message.new')
+      this.seen.push({ kind: 'message', id: frame.data.message.id, frame });
     if (frame.type === 'resync_required') this.seen.push({ kind: 'resync', frame });
     // The greeting's position is the stream's head, not what this device has processed (a
     // replay may follow it): it only counts when nothing else is known yet.
     if (frame.type === 'hello' && this.position !== undefined) return;
-    if (typeof frame.seq === 'number' && typeof frame.stream === 'string') this.position = { stream: frame.stream, seq: frame.seq };
+    if (typeof frame.seq === 'number' && typeof frame.stream === 'string')
+      this.position = { stream: frame.stream, seq: frame.seq };
   }
 
   private async reconnect(): Promise<void> {
     while (this.running) {
       this.podIndex = (this.podIndex + 1) % this.pods.length;
       try {
-        const client = await RealtimeClient.connect(this.apiBaseUrl, this.pods[this.podIndex]!.baseUrl, this.session.accessToken, this.position);
+        const client = await RealtimeClient.connect(
+          this.apiBaseUrl,
+          this.pods[this.podIndex]!.baseUrl,
+          this.session.accessToken,
+          this.position,
+        );
         if (!this.running) return client.close();
         return this.adopt(client);
       } catch (error) {

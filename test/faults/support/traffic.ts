@@ -15,10 +15,24 @@ export interface Traffic {
 }
 
 /** `senders` conversations; recipient `i`'s device starts on ws pod `firstPod(i)`. */
-export async function startTraffic(cluster: FaultCluster, label: string, senders: number, firstPod: (index: number) => number): Promise<Traffic> {
+export async function startTraffic(
+  cluster: FaultCluster,
+  label: string,
+  senders: number,
+  firstPod: (index: number) => number,
+): Promise<Traffic> {
   const pairs = await conversations(cluster.signIn, senders);
   const devices = new Map<Conversation, RealtimeDevice>();
-  for (const [index, conversation] of pairs.entries()) devices.set(conversation, await RealtimeDevice.connect(cluster.api.baseUrl, cluster.wsPods, conversation.recipient, firstPod(index)));
+  for (const [index, conversation] of pairs.entries())
+    devices.set(
+      conversation,
+      await RealtimeDevice.connect(
+        cluster.api.baseUrl,
+        cluster.wsPods,
+        conversation.recipient,
+        firstPod(index),
+      ),
+    );
   const load = new MessageLoad(cluster.api, pairs, label);
   return {
     load,

@@ -3,7 +3,13 @@
  * else), cookie-authenticated unsafe requests need the double-submitted CSRF token, the CSRF
  * token rotates, and POST /api/v1/session/resume turns an access token back into fresh cookies.
  */
-import { cookieAuth, expectFailure, expectOk, sessionCookies, setCookiesOf } from '../../support/session-api.js';
+import {
+  cookieAuth,
+  expectFailure,
+  expectOk,
+  sessionCookies,
+  setCookiesOf,
+} from '../../support/session-api.js';
 import { serviceForThisFile } from '../../support/service-for-tests.js';
 import { bearer, signIn } from '../../support/wallet.js';
 import type { SignedIn } from '../../support/wallet.js';
@@ -12,15 +18,21 @@ const running = serviceForThisFile();
 
 const THIRTY_DAYS_S = String(30 * 24 * 3600);
 const me = (headers: Record<string, string>) => running.api.get('/api/v1/session/me', headers);
-const wsTicket = (headers: Record<string, string>) => running.api.post('/api/v1/auth/ws-ticket', {}, headers);
+const wsTicket = (headers: Record<string, string>) =>
+  running.api.post('/api/v1/auth/ws-ticket', {}, headers);
 /** Cookie and matching CSRF header of a session: what a well-behaved browser client sends. */
-const browser = (session: SignedIn, csrf = session.csrfToken) => cookieAuth({ ...sessionCookies(session), csrf }, csrf);
+const browser = (session: SignedIn, csrf = session.csrfToken) =>
+  cookieAuth({ ...sessionCookies(session), csrf }, csrf);
 
 describe('GET /api/v1/session/me', () => {
   it('answers the session and the user to the session cookie', async () => {
     const session = await signIn(running.service.baseUrl);
     const body = expectOk(await me(cookieAuth(sessionCookies(session))));
-    expect(body.session).toMatchObject({ id: session.sessionId, current: true, auth_method: 'wallet' });
+    expect(body.session).toMatchObject({
+      id: session.sessionId,
+      current: true,
+      auth_method: 'wallet',
+    });
     expect(body.user).toEqual({
       address: session.user.address.toLowerCase(),
       username: session.user.username,
@@ -37,7 +49,11 @@ describe('GET /api/v1/session/me', () => {
 
   it('refuses a session cookie whose secret does not match', async () => {
     const session = await signIn(running.service.baseUrl);
-    expectFailure(await me(cookieAuth({ session: `${session.sessionId}.forged-secret` })), 401, 'UNAUTHORIZED');
+    expectFailure(
+      await me(cookieAuth({ session: `${session.sessionId}.forged-secret` })),
+      401,
+      'UNAUTHORIZED',
+    );
   });
 
   it('refuses the cookie of an ended session', async () => {
@@ -55,24 +71,48 @@ describe('CSRF protection of cookie-authenticated unsafe requests', () => {
 
   it('refuses a wrong X-CSRF-Token', async () => {
     const session = await signIn(running.service.baseUrl);
-    expectFailure(await wsTicket(cookieAuth(sessionCookies(session), 'wrong-token')), 403, 'CSRF_TOKEN_INVALID');
+    expectFailure(
+      await wsTicket(cookieAuth(sessionCookies(session), 'wrong-token')),
+      403,
+      'CSRF_TOKEN_INVALID',
+    );
   });
 
   it('refuses a header that does not match the CSRF cookie, or without the cookie', async () => {
     const session = await signIn(running.service.baseUrl);
-    expectFailure(await wsTicket(cookieAuth({ ...sessionCookies(session), csrf: 'other' }, session.csrfToken)), 403, 'CSRF_TOKEN_INVALID');
-    expectFailure(await wsTicket(cookieAuth({ session: session.cookies.svc_session! }, session.csrfToken)), 403, 'CSRF_TOKEN_INVALID');
+    expectFailure(
+      await wsTicket(cookieAuth({ ...sessionCookies(session), csrf: 'other' }, session.csrfToken)),
+      403,
+      'CSRF_TOKEN_INVALID',
+    );
+    expectFailure(
+      await wsTicket(cookieAuth({ session: session.cookies.svc_session! }, session.csrfToken)),
+      403,
+      'CSRF_TOKEN_INVALID',
+    );
   });
 
   it("refuses another session's CSRF token, even when header and cookie agree", async () => {
     const session = await signIn(running.service.baseUrl);
     const other = await signIn(running.service.baseUrl);
-    expectFailure(await wsTicket(cookieAuth({ session: session.cookies.svc_session!, csrf: other.csrfToken }, other.csrfToken)), 403, 'CSRF_TOKEN_INVALID');
+    expectFailure(
+      await wsTicket(
+        cookieAuth(
+          { session: session.cookies.svc_session!, csrf: other.csrfToken },
+          other.csrfToken,
+        ),
+      ),
+      403,
+      'CSRF_TOKEN_INVALID',
+    );
   });
 
   it('accepts the right header with the right cookie', async () => {
     const session = await signIn(running.service.baseUrl);
-    expect(expectOk(await wsTicket(browser(session)))).toMatchObject({ ticket: expect.any(String), expires_in: 30 });
+    expect(expectOk(await wsTicket(browser(session)))).toMatchObject({
+      ticket: expect.any(String),
+      expires_in: 30,
+    });
   });
 
   it('does not ask Bearer callers for a CSRF token', async () => {
@@ -98,13 +138,18 @@ describe('POST /api/v1/auth/csrf', () => {
 
   it('needs the current token itself when cookie-authenticated', async () => {
     const session = await signIn(running.service.baseUrl);
-    expectFailure(await running.api.post('/api/v1/auth/csrf', {}, cookieAuth(sessionCookies(session))), 403, 'CSRF_TOKEN_INVALID');
+    expectFailure(
+      await running.api.post('/api/v1/auth/csrf', {}, cookieAuth(sessionCookies(session))),
+      403,
+      'CSRF_TOKEN_INVALID',
+    );
     expectOk(await wsTicket(browser(session)));
   });
 
   it('rotates for a Bearer caller too', async () => {
     const session = await signIn(running.service.baseUrl);
-    const fresh = expectOk(await running.api.post('/api/v1/auth/csrf', {}, bearer(session))).csrf_token as string;
+    const fresh = expectOk(await running.api.post('/api/v1/auth/csrf', {}, bearer(session)))
+      .csrf_token as string;
     expectFailure(await wsTicket(browser(session)), 403, 'CSRF_TOKEN_INVALID');
     expectOk(await wsTicket(browser(session, fresh)));
   });
@@ -120,8 +165,19 @@ describe('POST /api/v1/session/resume', () => {
 
     const set = setCookiesOf(reply);
     expect(Object.keys(set).sort()).toEqual(['svc_csrf', 'svc_session']);
-    expect(set.svc_session!.attributes).toMatchObject({ httponly: '', secure: '', samesite: 'Strict', path: '/', 'max-age': THIRTY_DAYS_S });
-    expect(set.svc_csrf!.attributes).toMatchObject({ secure: '', samesite: 'Strict', path: '/', 'max-age': THIRTY_DAYS_S });
+    expect(set.svc_session!.attributes).toMatchObject({
+      httponly: '',
+      secure: '',
+      samesite: 'Strict',
+      path: '/',
+      'max-age': THIRTY_DAYS_S,
+    });
+    expect(set.svc_csrf!.attributes).toMatchObject({
+      secure: '',
+      samesite: 'Strict',
+      path: '/',
+      'max-age': THIRTY_DAYS_S,
+    });
     expect(set.svc_csrf!.attributes).not.toHaveProperty('httponly');
     expect(set.svc_csrf!.value).toBe(body.csrf_token);
     expect(set.svc_session!.value).not.toBe(session.cookies.svc_session);
@@ -137,19 +193,33 @@ describe('POST /api/v1/session/resume', () => {
     const session = await signIn(running.service.baseUrl);
     expectFailure(await running.api.post('/api/v1/session/resume', {}), 401, 'UNAUTHORIZED');
     expectOk(await running.api.post('/api/v1/logout', {}, bearer(session)));
-    expectFailure(await running.api.post('/api/v1/session/resume', {}, bearer(session)), 401, 'UNAUTHORIZED');
+    expectFailure(
+      await running.api.post('/api/v1/session/resume', {}, bearer(session)),
+      401,
+      'UNAUTHORIZED',
+    );
   });
 });
 
 describe('POST /api/v1/auth/session/logout with the cookie', () => {
   it('needs the CSRF token, then ends the session and clears the cookies', async () => {
     const session = await signIn(running.service.baseUrl);
-    expectFailure(await running.api.post('/api/v1/auth/session/logout', {}, cookieAuth(sessionCookies(session))), 403, 'CSRF_TOKEN_INVALID');
+    expectFailure(
+      await running.api.post(
+        '/api/v1/auth/session/logout',
+        {},
+        cookieAuth(sessionCookies(session)),
+      ),
+      403,
+      'CSRF_TOKEN_INVALID',
+    );
     expectOk(await me(cookieAuth(sessionCookies(session))));
 
     const reply = await running.api.post('/api/v1/auth/session/logout', {}, browser(session));
     expectOk(reply);
-    expect(Object.values(setCookiesOf(reply)).map((cookie) => cookie.attributes['max-age'])).toEqual(['0', '0']);
+    expect(
+      Object.values(setCookiesOf(reply)).map((cookie) => cookie.attributes['max-age']),
+    ).toEqual(['0', '0']);
     expectFailure(await me(cookieAuth(sessionCookies(session))), 401, 'UNAUTHORIZED');
     expectFailure(await running.api.listSessions(session.accessToken), 401, 'UNAUTHORIZED');
   });

@@ -10,7 +10,8 @@ import { bearer, signIn } from '../../support/wallet.js';
 const running = serviceForThisFile();
 
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
-const register = (auth: HeaderMap, device: Record<string, unknown>) => running.api.post('/api/v1/auth/register-device', device, auth);
+const register = (auth: HeaderMap, device: Record<string, unknown>) =>
+  running.api.post('/api/v1/auth/register-device', device, auth);
 const list = (auth: HeaderMap, query = '') => running.api.get(`/api/v1/auth/devices${query}`, auth);
 
 /** A fresh account's Bearer headers. */
@@ -18,7 +19,9 @@ const newAccount = async () => bearer(await signIn(running.service.baseUrl));
 
 it('registers a device and lists it', async () => {
   const auth = await newAccount();
-  const body = expectOk(await register(auth, { name: "Alice's phone", platform: 'ios', push_token: 'apns-token-1' }));
+  const body = expectOk(
+    await register(auth, { name: "Alice's phone", platform: 'ios', push_token: 'apns-token-1' }),
+  );
   expect(body.created).toBe(true);
   expect(body.device).toEqual({
     id: expect.stringMatching(/^\S+$/),
@@ -33,10 +36,19 @@ it('registers a device and lists it', async () => {
 
 it('re-registering with device_id updates that device instead of adding one', async () => {
   const auth = await newAccount();
-  const first = expectOk(await register(auth, { name: 'Laptop', platform: 'desktop', push_token: 'token-a' })).device;
-  const updated = expectOk(await register(auth, { device_id: first.id, name: 'Work laptop', platform: 'web' }));
+  const first = expectOk(
+    await register(auth, { name: 'Laptop', platform: 'desktop', push_token: 'token-a' }),
+  ).device;
+  const updated = expectOk(
+    await register(auth, { device_id: first.id, name: 'Work laptop', platform: 'web' }),
+  );
   expect(updated.created).toBe(false);
-  expect(updated.device).toMatchObject({ id: first.id, name: 'Work laptop', platform: 'web', created_at: first.created_at });
+  expect(updated.device).toMatchObject({
+    id: first.id,
+    name: 'Work laptop',
+    platform: 'web',
+    created_at: first.created_at,
+  });
   // An omitted push token removes the stored one.
   expect(updated.device).not.toHaveProperty('push_token');
   const listed = expectOk(await list(auth));
@@ -56,7 +68,11 @@ it('lists page by page with page_size 1 and next_cursor, every device once, most
 it('lists devices registered in the same millisecond each exactly once', async () => {
   const auth = await newAccount();
   const registered = await Promise.all(
-    Array.from({ length: 12 }, (_, i) => register(auth, { name: `device-${i}`, platform: 'web' }).then((reply) => expectOk(reply).device.id as string)),
+    Array.from({ length: 12 }, (_, i) =>
+      register(auth, { name: `device-${i}`, platform: 'web' }).then(
+        (reply) => expectOk(reply).device.id as string,
+      ),
+    ),
   );
   const listed = await listAllPages(auth, 1);
   expect(listed).toHaveLength(12);
@@ -69,7 +85,12 @@ async function listAllPages(auth: HeaderMap, pageSize: number): Promise<string[]
   const ids: string[] = [];
   let cursor = '';
   for (let page = 0; page < 50; page++) {
-    const body = expectOk(await list(auth, `?page_size=${pageSize}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`));
+    const body = expectOk(
+      await list(
+        auth,
+        `?page_size=${pageSize}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+      ),
+    );
     ids.push(...body.devices.map((d: { id: string }) => d.id));
     cursor = body.next_cursor;
     if (cursor === '') return ids;
@@ -90,8 +111,16 @@ it('deletes a device; deleting it again or an unknown id is 404', async () => {
   const drop = expectOk(await register(auth, { name: 'drop', platform: 'web' })).device;
   expectOk(await running.api.delete(`/api/v1/auth/devices/${drop.id}`, auth));
   expect(expectOk(await list(auth)).devices.map((d: { id: string }) => d.id)).toEqual([keep.id]);
-  expectFailure(await running.api.delete(`/api/v1/auth/devices/${drop.id}`, auth), 404, 'NOT_FOUND');
-  expectFailure(await running.api.delete('/api/v1/auth/devices/no-such-device', auth), 404, 'NOT_FOUND');
+  expectFailure(
+    await running.api.delete(`/api/v1/auth/devices/${drop.id}`, auth),
+    404,
+    'NOT_FOUND',
+  );
+  expectFailure(
+    await running.api.delete('/api/v1/auth/devices/no-such-device', auth),
+    404,
+    'NOT_FOUND',
+  );
 });
 
 it("cannot see, update or delete another account's device", async () => {
@@ -99,29 +128,53 @@ it("cannot see, update or delete another account's device", async () => {
   const stranger = await newAccount();
   const device = expectOk(await register(owner, { name: 'mine', platform: 'ios' })).device;
   expect(expectOk(await list(stranger)).devices).toEqual([]);
-  expectFailure(await register(stranger, { device_id: device.id, name: 'hijacked', platform: 'ios' }), 404, 'NOT_FOUND');
-  expectFailure(await running.api.delete(`/api/v1/auth/devices/${device.id}`, stranger), 404, 'NOT_FOUND');
+  expectFailure(
+    await register(stranger, { device_id: device.id, name: 'hijacked', platform: 'ios' }),
+    404,
+    'NOT_FOUND',
+  );
+  expectFailure(
+    await running.api.delete(`/api/v1/auth/devices/${device.id}`, stranger),
+    404,
+    'NOT_FOUND',
+  );
   expect(expectOk(await list(owner)).devices).toEqual([device]);
 });
 
 it('answers 404 for re-registering an unknown device_id', async () => {
   const auth = await newAccount();
-  expectFailure(await register(auth, { device_id: 'no-such-device', name: 'x', platform: 'ios' }), 404, 'NOT_FOUND');
+  expectFailure(
+    await register(auth, { device_id: 'no-such-device', name: 'x', platform: 'ios' }),
+    404,
+    'NOT_FOUND',
+  );
 });
 
 it('refuses an invalid platform or name with 400, registering nothing', async () => {
   const auth = await newAccount();
-  expectFailure(await register(auth, { name: 'phone', platform: 'symbian' }), 400, 'INVALID_ARGUMENT');
+  expectFailure(
+    await register(auth, { name: 'phone', platform: 'symbian' }),
+    400,
+    'INVALID_ARGUMENT',
+  );
   expectFailure(await register(auth, { name: 'phone' }), 400, 'INVALID_ARGUMENT');
   expectFailure(await register(auth, { name: '', platform: 'ios' }), 400, 'INVALID_ARGUMENT');
-  expectFailure(await register(auth, { name: 'x'.repeat(65), platform: 'ios' }), 400, 'INVALID_ARGUMENT');
+  expectFailure(
+    await register(auth, { name: 'x'.repeat(65), platform: 'ios' }),
+    400,
+    'INVALID_ARGUMENT',
+  );
   expect(expectOk(await list(auth)).devices).toEqual([]);
 });
 
 it('moves a push token to the device that registers it last', async () => {
   const auth = await newAccount();
-  const old = expectOk(await register(auth, { name: 'old', platform: 'android', push_token: 'fcm-shared' })).device;
-  const fresh = expectOk(await register(auth, { name: 'new', platform: 'android', push_token: 'fcm-shared' })).device;
+  const old = expectOk(
+    await register(auth, { name: 'old', platform: 'android', push_token: 'fcm-shared' }),
+  ).device;
+  const fresh = expectOk(
+    await register(auth, { name: 'new', platform: 'android', push_token: 'fcm-shared' }),
+  ).device;
   const listed = expectOk(await list(auth)).devices as { id: string; push_token?: string }[];
   expect(listed.find((d) => d.id === fresh.id)?.push_token).toBe('fcm-shared');
   expect(listed.find((d) => d.id === old.id)).not.toHaveProperty('push_token');
@@ -130,12 +183,28 @@ it('moves a push token to the device that registers it last', async () => {
 describe('a push token registered by another account', () => {
   // A push token names an app install; when it shows up under another account the install has
   // changed hands, so the token moves and the former account's device stops receiving pushes.
-  it('moves to the caller\'s new device; the former holder keeps its device without the token', async () => {
+  it("moves to the caller's new device; the former holder keeps its device without the token", async () => {
     const former = await newAccount();
     const caller = await newAccount();
-    const held = expectOk(await register(former, { name: 'sold phone', platform: 'ios', push_token: 'apns-changed-hands' })).device;
-    const body = expectOk(await register(caller, { name: 'bought phone', platform: 'ios', push_token: 'apns-changed-hands' }));
-    expect(body).toMatchObject({ created: true, message: 'Device registered', device: { name: 'bought phone', push_token: 'apns-changed-hands' } });
+    const held = expectOk(
+      await register(former, {
+        name: 'sold phone',
+        platform: 'ios',
+        push_token: 'apns-changed-hands',
+      }),
+    ).device;
+    const body = expectOk(
+      await register(caller, {
+        name: 'bought phone',
+        platform: 'ios',
+        push_token: 'apns-changed-hands',
+      }),
+    );
+    expect(body).toMatchObject({
+      created: true,
+      message: 'Device registered',
+      device: { name: 'bought phone', push_token: 'apns-changed-hands' },
+    });
     expect(expectOk(await list(caller)).devices).toEqual([body.device]);
     const { push_token: _moved, ...heldWithoutToken } = held;
     expect(expectOk(await list(former)).devices).toEqual([heldWithoutToken]);
@@ -144,10 +213,26 @@ describe('a push token registered by another account', () => {
   it('moves to an existing device of the caller updated by device_id', async () => {
     const former = await newAccount();
     const caller = await newAccount();
-    expectOk(await register(former, { name: 'holder', platform: 'android', push_token: 'fcm-changed-hands' }));
+    expectOk(
+      await register(former, {
+        name: 'holder',
+        platform: 'android',
+        push_token: 'fcm-changed-hands',
+      }),
+    );
     const mine = expectOk(await register(caller, { name: 'mine', platform: 'android' })).device;
-    const body = expectOk(await register(caller, { device_id: mine.id, name: 'mine', platform: 'android', push_token: 'fcm-changed-hands' }));
-    expect(body).toMatchObject({ created: false, device: { id: mine.id, push_token: 'fcm-changed-hands' } });
+    const body = expectOk(
+      await register(caller, {
+        device_id: mine.id,
+        name: 'mine',
+        platform: 'android',
+        push_token: 'fcm-changed-hands',
+      }),
+    );
+    expect(body).toMatchObject({
+      created: false,
+      device: { id: mine.id, push_token: 'fcm-changed-hands' },
+    });
     expect(expectOk(await list(former)).devices[0]).not.toHaveProperty('push_token');
   });
 
@@ -155,17 +240,29 @@ describe('a push token registered by another account', () => {
     const former = await newAccount();
     const caller = await newAccount();
     expectOk(await register(former, { name: 'holder', platform: 'web', push_token: 'held-token' }));
-    const held = expectOk(await register(caller, { name: 'a', platform: 'web', push_token: 'held-token' }));
-    const fresh = expectOk(await register(caller, { name: 'a', platform: 'web', push_token: 'never-seen-token' }));
+    const held = expectOk(
+      await register(caller, { name: 'a', platform: 'web', push_token: 'held-token' }),
+    );
+    const fresh = expectOk(
+      await register(caller, { name: 'a', platform: 'web', push_token: 'never-seen-token' }),
+    );
     expect(Object.keys(held).sort()).toEqual(Object.keys(fresh).sort());
     expect({ ...held, device: undefined }).toEqual({ ...fresh, device: undefined });
   });
 
   it('ends with exactly one holder when several accounts register it at once', async () => {
     const accounts = await Promise.all(Array.from({ length: 6 }, () => newAccount()));
-    const replies = await Promise.all(accounts.map((auth, i) => register(auth, { name: `racer-${i}`, platform: 'android', push_token: 'fcm-raced' })));
+    const replies = await Promise.all(
+      accounts.map((auth, i) =>
+        register(auth, { name: `racer-${i}`, platform: 'android', push_token: 'fcm-raced' }),
+      ),
+    );
     for (const reply of replies) expectOk(reply);
-    const holders = (await Promise.all(accounts.map(async (auth) => expectOk(await list(auth)).devices))).flat().filter((d: { push_token?: string }) => d.push_token === 'fcm-raced');
+    const holders = (
+      await Promise.all(accounts.map(async (auth) => expectOk(await list(auth)).devices))
+    )
+      .flat()
+      .filter((d: { push_token?: string }) => d.push_token === 'fcm-raced');
     expect(holders).toHaveLength(1);
   });
 });

@@ -22,7 +22,9 @@ const refreshProof = (key: KeyPair) => proof(key, '/api/v1/auth/refresh');
 
 /** Signs in with a DPoP proof of `key` for the sign-in request: the new family is bound to it. */
 async function boundSignIn(key: KeyPair): Promise<SignedIn> {
-  return signIn(service.baseUrl, undefined, 'register', { dpop: await proof(key, '/api/v1/initialize') });
+  return signIn(service.baseUrl, undefined, 'register', {
+    dpop: await proof(key, '/api/v1/initialize'),
+  });
 }
 
 it('binds the family of a sign-in that carries a proof: a refresh without a proof is refused', async () => {
@@ -32,26 +34,44 @@ it('binds the family of a sign-in that carries a proof: a refresh without a proo
 
 it('refuses a refresh with a proof made with another key', async () => {
   const session = await boundSignIn(clientKey);
-  expectFailure(await api.refresh(session.refreshToken, { dpop: await refreshProof(otherKey) }), 401, 'INVALID_DPOP_PROOF');
+  expectFailure(
+    await api.refresh(session.refreshToken, { dpop: await refreshProof(otherKey) }),
+    401,
+    'INVALID_DPOP_PROOF',
+  );
 });
 
 it('refuses a proof of the right key made for another URL', async () => {
   const session = await boundSignIn(clientKey);
-  expectFailure(await api.refresh(session.refreshToken, { dpop: await proof(clientKey, '/api/v1/initialize') }), 401, 'INVALID_DPOP_PROOF');
+  expectFailure(
+    await api.refresh(session.refreshToken, { dpop: await proof(clientKey, '/api/v1/initialize') }),
+    401,
+    'INVALID_DPOP_PROOF',
+  );
 });
 
 it('refreshes with a valid proof, and the next refresh still needs one', async () => {
   const session = await boundSignIn(clientKey);
-  const rotated = expectOk(await api.refresh(session.refreshToken, { dpop: await refreshProof(clientKey) }));
+  const rotated = expectOk(
+    await api.refresh(session.refreshToken, { dpop: await refreshProof(clientKey) }),
+  );
   expectFailure(await api.refresh(rotated.refresh_token), 401, 'INVALID_DPOP_PROOF');
-  expectFailure(await api.refresh(rotated.refresh_token, { dpop: await refreshProof(otherKey) }), 401, 'INVALID_DPOP_PROOF');
+  expectFailure(
+    await api.refresh(rotated.refresh_token, { dpop: await refreshProof(otherKey) }),
+    401,
+    'INVALID_DPOP_PROOF',
+  );
   expectOk(await api.refresh(rotated.refresh_token, { dpop: await refreshProof(clientKey) }));
 });
 
 it('a refused proof does not use up the refresh token: the holder of the key can still refresh', async () => {
   const session = await boundSignIn(clientKey);
   expectFailure(await api.refresh(session.refreshToken), 401, 'INVALID_DPOP_PROOF');
-  expectFailure(await api.refresh(session.refreshToken, { dpop: await refreshProof(otherKey) }), 401, 'INVALID_DPOP_PROOF');
+  expectFailure(
+    await api.refresh(session.refreshToken, { dpop: await refreshProof(otherKey) }),
+    401,
+    'INVALID_DPOP_PROOF',
+  );
   expectOk(await api.refresh(session.refreshToken, { dpop: await refreshProof(clientKey) }));
 });
 
@@ -59,7 +79,11 @@ it('refuses a replayed proof', async () => {
   const session = await boundSignIn(clientKey);
   const used = await refreshProof(clientKey);
   const rotated = expectOk(await api.refresh(session.refreshToken, { dpop: used }));
-  expectFailure(await api.refresh(rotated.refresh_token, { dpop: used }), 401, 'INVALID_DPOP_PROOF');
+  expectFailure(
+    await api.refresh(rotated.refresh_token, { dpop: used }),
+    401,
+    'INVALID_DPOP_PROOF',
+  );
 });
 
 it('leaves a family unbound when the sign-in carries no proof', async () => {

@@ -5,16 +5,28 @@
  * the handshake is refused with 4503 (could not be checked, retry) until the cache is rebuilt,
  * which happens without restarting any process. A live session works again after the rebuild.
  */
-import { Api, expectAccessAccepted, expectAccessRefused, expectOk, signInAgain } from '../../support/session-api.js';
+import {
+  Api,
+  expectAccessAccepted,
+  expectAccessRefused,
+  expectOk,
+  signInAgain,
+} from '../../support/session-api.js';
 import { connectWs } from '../../support/session-ws.js';
 import type { WsOutcome } from '../../support/session-ws.js';
 import { acrossRestart } from '../../support/start-service.js';
-import { DEPLOYMENTS_AND_REDIS_CLUSTER, deploymentForThisBlock, eventually } from '../../support/private-deployment.js';
+import {
+  DEPLOYMENTS_AND_REDIS_CLUSTER,
+  deploymentForThisBlock,
+  eventually,
+} from '../../support/private-deployment.js';
 import { TestUser, bearer, signIn } from '../../support/wallet.js';
 import type { SignedIn } from '../../support/wallet.js';
 
-const viaBearer = (url: string, session: SignedIn) => connectWs(url, { protocols: ['bearer', session.accessToken] });
-const closeCodeOf = (outcome: WsOutcome) => ('closeCode' in outcome ? outcome.closeCode : outcome.opened ? 'opened' : outcome.status);
+const viaBearer = (url: string, session: SignedIn) =>
+  connectWs(url, { protocols: ['bearer', session.accessToken] });
+const closeCodeOf = (outcome: WsOutcome) =>
+  'closeCode' in outcome ? outcome.closeCode : outcome.opened ? 'opened' : outcome.status;
 
 describe('a single process with in-memory shared state, restarted', () => {
   it("does not let an ended session's access token open /ws or call REST", async () => {
@@ -53,10 +65,14 @@ describe.each(DEPLOYMENTS_AND_REDIS_CLUSTER)('on a %s with its own Redis', (shap
   const settledOutcomes = (session: SignedIn) =>
     Promise.all(
       running.deployment.wsUrls.map((wsUrl) =>
-        eventually(async () => {
-          const code = closeCodeOf(await viaBearer(wsUrl, session));
-          return code === 4503 ? undefined : code;
-        }, 20_000, 'the shared-state cache rebuild'),
+        eventually(
+          async () => {
+            const code = closeCodeOf(await viaBearer(wsUrl, session));
+            return code === 4503 ? undefined : code;
+          },
+          20_000,
+          'the shared-state cache rebuild',
+        ),
       ),
     );
 

@@ -3,14 +3,22 @@
  * request for that long has ended, one that keeps being used stays valid, however the
  * requests fall relative to each other.
  */
-import { cookieAuth, expectAccessAccepted, expectFailure, expectOk, sessionCookies, sleep } from '../../support/session-api.js';
+import {
+  cookieAuth,
+  expectAccessAccepted,
+  expectFailure,
+  expectOk,
+  sessionCookies,
+  sleep,
+} from '../../support/session-api.js';
 import { signIn } from '../../support/wallet.js';
 import type { SignedIn } from '../../support/wallet.js';
 import { serviceForThisFile } from '../../support/service-for-tests.js';
 
 const { service, api } = serviceForThisFile({ SERVICE_SESSION_IDLE_TIMEOUT: '2s' });
 
-const me = (session: SignedIn) => api.get('/api/v1/session/me', cookieAuth(sessionCookies(session)));
+const me = (session: SignedIn) =>
+  api.get('/api/v1/session/me', cookieAuth(sessionCookies(session)));
 
 it('ends a session left unused for 3 s: its access and refresh tokens are refused', async () => {
   const session = await signIn(service.baseUrl);

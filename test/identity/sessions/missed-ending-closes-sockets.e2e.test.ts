@@ -48,11 +48,18 @@ async function expectStillReceiving(socket: RealtimeClient, staying: SignedIn): 
   const sent = expectOk(
     await running.deployment.http.post(
       '/api/v1/send',
-      { client_message_id: `still-${Date.now()}`, recipient_address: staying.user.address, ciphertext: Buffer.from('still here').toString('base64') },
+      {
+        client_message_id: `still-${Date.now()}`,
+        recipient_address: staying.user.address,
+        ciphertext: Buffer.from('still here').toString('base64'),
+      },
       bearer(sender),
     ),
   ).chat_message;
-  expect((await socket.next('message.new', (frame) => frame.data.message.id === sent.id, 10_000)).data.message.id).toBe(sent.id);
+  expect(
+    (await socket.next('message.new', (frame) => frame.data.message.id === sent.id, 10_000)).data
+      .message.id,
+  ).toBe(sent.id);
   expect(socket.closeCode).toBeUndefined();
 }
 
@@ -84,7 +91,10 @@ it('a session ended while a ws pod was cut off from Redis has its socket there c
 it('while the ended-session marks cannot vouch the check closes nothing, and it closes the ended session once they are rebuilt', async () => {
   const { deployment } = running;
   const { ending, staying } = await twoSessions();
-  const [endingSocket, stayingSocket] = [await running.connect(ending.accessToken, cutOffPod()), await running.connect(staying.accessToken, cutOffPod())];
+  const [endingSocket, stayingSocket] = [
+    await running.connect(ending.accessToken, cutOffPod()),
+    await running.connect(staying.accessToken, cutOffPod()),
+  ];
 
   proxy!.cut();
   expectOk(await deployment.http.post('/api/v1/logout', {}, bearer(ending)));

@@ -3,7 +3,13 @@
  * pair, the presented token becomes used, presenting it again revokes the family and ends the
  * session, and of two concurrent exchanges of one token exactly one wins.
  */
-import { expectAccessAccepted, expectAccessRefused, expectFailure, expectOk, expectSessionEnded } from '../../support/session-api.js';
+import {
+  expectAccessAccepted,
+  expectAccessRefused,
+  expectFailure,
+  expectOk,
+  expectSessionEnded,
+} from '../../support/session-api.js';
 import { serviceForThisFile } from '../../support/service-for-tests.js';
 import { signIn } from '../../support/wallet.js';
 
@@ -53,22 +59,35 @@ describe('POST /api/v1/auth/refresh', () => {
 
     expectFailure(await running.api.refresh(session.refreshToken), 401, 'REPLAY_DETECTED');
 
-    await expectSessionEnded(running.api, { accessToken: rotated.access_token, refreshToken: rotated.refresh_token });
+    await expectSessionEnded(running.api, {
+      accessToken: rotated.access_token,
+      refreshToken: rotated.refresh_token,
+    });
     await expectAccessRefused(running.api, session.accessToken);
   });
 
   it('answers exactly one of two concurrent exchanges of one token with a pair; the other is reuse', async () => {
     for (let round = 0; round < 5; round++) {
       const session = await signIn(running.service.baseUrl);
-      const replies = await Promise.all([running.api.refresh(session.refreshToken), running.api.refresh(session.refreshToken)]);
+      const replies = await Promise.all([
+        running.api.refresh(session.refreshToken),
+        running.api.refresh(session.refreshToken),
+      ]);
       const winners = replies.filter((reply) => reply.status === 200);
       const losers = replies.filter((reply) => reply.status !== 200);
       expect(winners).toHaveLength(1);
       expect(losers).toHaveLength(1);
-      expect(winners[0]!.body).toMatchObject({ success: true, token_type: 'Bearer', session_id: session.sessionId });
+      expect(winners[0]!.body).toMatchObject({
+        success: true,
+        token_type: 'Bearer',
+        session_id: session.sessionId,
+      });
       expectFailure(losers[0]!, 401, 'REPLAY_DETECTED');
       // The loser presented a used token: that is reuse, so (spec) the family is revoked.
-      await expectSessionEnded(running.api, { accessToken: winners[0]!.body.access_token, refreshToken: winners[0]!.body.refresh_token });
+      await expectSessionEnded(running.api, {
+        accessToken: winners[0]!.body.access_token,
+        refreshToken: winners[0]!.body.refresh_token,
+      });
     }
   });
 });

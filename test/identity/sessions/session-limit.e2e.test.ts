@@ -3,7 +3,12 @@
  * session (its access and refresh tokens are refused at once), and the session list shows the
  * five that remain, the caller's own first.
  */
-import { expectAccessAccepted, expectOk, expectSessionEnded, signInAgain } from '../../support/session-api.js';
+import {
+  expectAccessAccepted,
+  expectOk,
+  expectSessionEnded,
+  signInAgain,
+} from '../../support/session-api.js';
 import { serviceForThisFile } from '../../support/service-for-tests.js';
 import { TestUser, signIn } from '../../support/wallet.js';
 import type { SignedIn } from '../../support/wallet.js';
@@ -25,13 +30,18 @@ it('keeps five sessions: the sixth sign-in ends the first', async () => {
 });
 
 it('evicts by true recency: the session in use right now stays, the least recently used one goes', async () => {
-  const [busiest, idlest, ...others] = (await signInTimes(new TestUser(), 5)) as [SignedIn, SignedIn, ...SignedIn[]];
+  const [busiest, idlest, ...others] = (await signInTimes(new TestUser(), 5)) as [
+    SignedIn,
+    SignedIn,
+    ...SignedIn[],
+  ];
   // Activity is written to the store at most once a minute: this request is not written yet.
   await expectAccessAccepted(running.api, busiest.accessToken);
   await signInAgain(running.service.baseUrl, busiest.user);
 
   await expectSessionEnded(running.api, idlest);
-  for (const session of [busiest, ...others]) await expectAccessAccepted(running.api, session.accessToken);
+  for (const session of [busiest, ...others])
+    await expectAccessAccepted(running.api, session.accessToken);
 });
 
 it('lists the five active sessions, the current one first and flagged current', async () => {

@@ -30,11 +30,27 @@ afterAll(async () => {
 
 const redis = new MemoryStore();
 const pod = () => {
-  const sharedState = new MemorySharedState({ keyPrefix: 'svc:', logger: createLogger('silent'), store: redis });
-  return new SessionManager(store, new Revocations(sharedState, 60_000), new SessionActivity(sharedState), { ttlMs: 3_600_000, idleTimeoutMs: 0 });
+  const sharedState = new MemorySharedState({
+    keyPrefix: 'svc:',
+    logger: createLogger('silent'),
+    store: redis,
+  });
+  return new SessionManager(
+    store,
+    new Revocations(sharedState, 60_000),
+    new SessionActivity(sharedState),
+    { ttlMs: 3_600_000, idleTimeoutMs: 0 },
+  );
 };
 const tick = () => new Promise((resolve) => setTimeout(resolve, 5));
-const init = { address: '0xabc', authMethod: 'wallet' as const, deviceName: 'd', userAgent: 'ua', ip: '127.0.0.1', dpopJkt: null };
+const init = {
+  address: '0xabc',
+  authMethod: 'wallet' as const,
+  deviceName: 'd',
+  userAgent: 'ua',
+  ip: '127.0.0.1',
+  dpopJkt: null,
+};
 
 it('a request on another pod, not yet written to the store, keeps its session from eviction', async () => {
   const [podA, podB] = [pod(), pod()];

@@ -16,7 +16,15 @@ beforeAll(async () => {
 
 it('refuses a refresh token used as a Bearer token with 401', async () => {
   expectFailure(await api.listSessions(session.refreshToken), 401, 'UNAUTHORIZED');
-  expectFailure(await api.post('/api/v1/auth/ws-ticket', {}, { authorization: `Bearer ${session.refreshToken}` }), 401, 'UNAUTHORIZED');
+  expectFailure(
+    await api.post(
+      '/api/v1/auth/ws-ticket',
+      {},
+      { authorization: `Bearer ${session.refreshToken}` },
+    ),
+    401,
+    'UNAUTHORIZED',
+  );
 });
 
 it('refuses an access token posted as refresh_token with 401, and does not end the session', async () => {

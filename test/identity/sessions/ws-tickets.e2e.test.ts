@@ -15,9 +15,17 @@ beforeAll(async () => {
   session = await signIn(service.baseUrl);
 });
 
-const issueTicket = async (holder = session): Promise<string> => expectOk(await api.post('/api/v1/auth/ws-ticket', {}, bearer(holder))).ticket;
+const issueTicket = async (holder = session): Promise<string> =>
+  expectOk(await api.post('/api/v1/auth/ws-ticket', {}, bearer(holder))).ticket;
 // A fresh user's greeting: its position in its (still empty) event stream (docs/realtime.md).
-const hello = (holder: SignedIn) => ({ type: 'hello', address: holder.user.address.toLowerCase(), stream: '', seq: 0, resumed: false, heartbeat_seconds: 60 });
+const hello = (holder: SignedIn) => ({
+  type: 'hello',
+  address: holder.user.address.toLowerCase(),
+  stream: '',
+  seq: 0,
+  resumed: false,
+  heartbeat_seconds: 60,
+});
 
 describe('POST /api/v1/auth/ws-ticket', () => {
   it('issues a ticket valid 30 seconds', async () => {
@@ -43,7 +51,11 @@ describe('POST /api/v1/auth/ws-ticket', () => {
 describe('a ticket', () => {
   it('opens /ws once: the server greets the ticket holder', async () => {
     const ticket = await issueTicket();
-    expect(await connectWs(service.baseUrl, { ticket })).toEqual({ opened: true, protocol: '', greeting: hello(session) });
+    expect(await connectWs(service.baseUrl, { ticket })).toEqual({
+      opened: true,
+      protocol: '',
+      greeting: hello(session),
+    });
   });
 
   it('is refused with 401 on its second use', async () => {
@@ -54,7 +66,10 @@ describe('a ticket', () => {
 
   it('opens the connection of the account it was issued to', async () => {
     const other = await signIn(service.baseUrl);
-    expect(await connectWs(service.baseUrl, { ticket: await issueTicket(other) })).toMatchObject({ opened: true, greeting: hello(other) });
+    expect(await connectWs(service.baseUrl, { ticket: await issueTicket(other) })).toMatchObject({
+      opened: true,
+      greeting: hello(other),
+    });
   });
 
   it('is refused with 401 when made up, and so is a handshake without any credential', async () => {
@@ -84,19 +99,30 @@ describe('a ticket', () => {
 
 describe('the JWT subprotocol fallback', () => {
   it('opens with `bearer, <access token>` and confirms the protocol `bearer`', async () => {
-    const outcome = await connectWs(service.baseUrl, { protocols: ['bearer', session.accessToken] });
+    const outcome = await connectWs(service.baseUrl, {
+      protocols: ['bearer', session.accessToken],
+    });
     expect(outcome).toEqual({ opened: true, protocol: 'bearer', greeting: hello(session) });
   });
 
   it('refuses a refresh token, a made-up token and another scheme', async () => {
-    expectWsRefused(await connectWs(service.baseUrl, { protocols: ['bearer', session.refreshToken] }), 401);
+    expectWsRefused(
+      await connectWs(service.baseUrl, { protocols: ['bearer', session.refreshToken] }),
+      401,
+    );
     expectWsRefused(await connectWs(service.baseUrl, { protocols: ['bearer', 'a.b.c'] }), 401);
-    expectWsRefused(await connectWs(service.baseUrl, { protocols: ['token', session.accessToken] }), 401);
+    expectWsRefused(
+      await connectWs(service.baseUrl, { protocols: ['token', session.accessToken] }),
+      401,
+    );
   });
 
   it("refuses an ended session's access token", async () => {
     const ended = await signIn(service.baseUrl);
     expectOk(await api.post('/api/v1/logout', {}, bearer(ended)));
-    expectWsRefused(await connectWs(service.baseUrl, { protocols: ['bearer', ended.accessToken] }), 401);
+    expectWsRefused(
+      await connectWs(service.baseUrl, { protocols: ['bearer', ended.accessToken] }),
+      401,
+    );
   });
 });

@@ -8,7 +8,13 @@
 import { AuditLog } from '../../../src/identity/audit/audit-log.js';
 import type { AuditEntry } from '../../../src/identity/audit/audit-log.js';
 import { TestUser } from '../../support/wallet.js';
-import { expectFailure, expectSignedIn, freshMessage, postInitialize, signedBody } from '../../support/signin-http.js';
+import {
+  expectFailure,
+  expectSignedIn,
+  freshMessage,
+  postInitialize,
+  signedBody,
+} from '../../support/signin-http.js';
 import type { HttpAnswer } from '../../support/signin-http.js';
 import { stopAndReadStore } from '../../support/signin-store.js';
 import { serviceForThisFile } from '../../support/service-for-tests.js';
@@ -27,12 +33,40 @@ async function post(requestId: string, body: { signature: string }) {
 const { service } = serviceForThisFile();
 beforeAll(async () => {
   const registration = await signedBody(user, freshMessage('registration compact', user));
-  expectFailure(await post('audit-bad-template', await signedBody(user, `${freshMessage('registration compact', user)}\n`)), 401, 'UNAUTHORIZED');
-  expectFailure(await post('audit-expired', await signedBody(user, freshMessage('registration compact', user, { timestamp: Date.now() - 10 * 60_000 }))), 401, 'EXPIRED_SIGNATURE');
-  expectFailure(await post('audit-malformed', { ...registration, signature: registration.signature.slice(0, 40) }), 400, 'INVALID_ARGUMENT');
+  expectFailure(
+    await post(
+      'audit-bad-template',
+      await signedBody(user, `${freshMessage('registration compact', user)}\n`),
+    ),
+    401,
+    'UNAUTHORIZED',
+  );
+  expectFailure(
+    await post(
+      'audit-expired',
+      await signedBody(
+        user,
+        freshMessage('registration compact', user, { timestamp: Date.now() - 10 * 60_000 }),
+      ),
+    ),
+    401,
+    'EXPIRED_SIGNATURE',
+  );
+  expectFailure(
+    await post('audit-malformed', {
+      ...registration,
+      signature: registration.signature.slice(0, 40),
+    }),
+    400,
+    'INVALID_ARGUMENT',
+  );
   expectSignedIn(await post('audit-registration', registration), user, true);
   expectFailure(await post('audit-replay', registration), 401, 'REPLAY_DETECTED');
-  expectSignedIn(await post('audit-sign-in', await signedBody(user, freshMessage('sign-in', user))), user, false);
+  expectSignedIn(
+    await post('audit-sign-in', await signedBody(user, freshMessage('sign-in', user))),
+    user,
+    false,
+  );
 
   entries = await stopAndReadStore(service, (store) => new AuditLog(store).list({}, 1000));
 });
@@ -49,22 +83,39 @@ describe('the audit collection after failed and successful sign-ins', () => {
     ['audit-expired', 'EXPIRED_SIGNATURE'],
     ['audit-malformed', 'INVALID_ARGUMENT'],
   ])('%s: sign_in_failed with the reason %s in detail', (requestId, reason) => {
-    expect(entryOf(requestId)).toMatchObject({ event: 'sign_in_failed', detail: reason, requestId, ip: expect.stringMatching(/127\.0\.0\.1/) });
+    expect(entryOf(requestId)).toMatchObject({
+      event: 'sign_in_failed',
+      detail: reason,
+      requestId,
+      ip: expect.stringMatching(/127\.0\.0\.1/),
+    });
   });
 
   it('audit-replay: sign_in_failed with REPLAY_DETECTED and the wallet', () => {
-    expect(entryOf('audit-replay')).toMatchObject({ event: 'sign_in_failed', detail: 'REPLAY_DETECTED', address: user.address.toLowerCase() });
+    expect(entryOf('audit-replay')).toMatchObject({
+      event: 'sign_in_failed',
+      detail: 'REPLAY_DETECTED',
+      address: user.address.toLowerCase(),
+    });
   });
 
   it('audit-registration: registration with the account and the new session', () => {
     const { answer } = sent.get('audit-registration')!;
-    expect(entryOf('audit-registration')).toMatchObject({ event: 'registration', address: user.address.toLowerCase(), sessionId: answer.body.session_id });
+    expect(entryOf('audit-registration')).toMatchObject({
+      event: 'registration',
+      address: user.address.toLowerCase(),
+      sessionId: answer.body.session_id,
+    });
   });
 
   it('audit-sign-in: sign_in with the account and the new session', () => {
     const { answer } = sent.get('audit-sign-in')!;
     expect(answer.body.session_id).not.toBe(sent.get('audit-registration')!.answer.body.session_id);
-    expect(entryOf('audit-sign-in')).toMatchObject({ event: 'sign_in', address: user.address.toLowerCase(), sessionId: answer.body.session_id });
+    expect(entryOf('audit-sign-in')).toMatchObject({
+      event: 'sign_in',
+      address: user.address.toLowerCase(),
+      sessionId: answer.body.session_id,
+    });
   });
 
   it('holds exactly these six entries, timestamped, and neither signatures nor tokens', () => {
@@ -74,14 +125,23 @@ describe('the audit collection after failed and successful sign-ins', () => {
     for (const { signature, answer } of sent.values()) {
       expect(stored).not.toContain(signature.slice(2, 66).toLowerCase());
       if (answer.status === 200) {
-        for (const secret of [answer.body.access_token, answer.body.refresh_token, answer.body.csrf_token]) expect(stored).not.toContain(String(secret).toLowerCase());
+        for (const secret of [
+          answer.body.access_token,
+          answer.body.refresh_token,
+          answer.body.csrf_token,
+        ])
+          expect(stored).not.toContain(String(secret).toLowerCase());
       }
     }
   });
 
   it('the log lines of the same requests carry the same request ids and statuses', () => {
     for (const [requestId, { answer }] of sent) {
-      expect(service.logs.filter((line) => line.requestId === requestId && line.route === '/api/v1/initialize').map((line) => line.status)).toEqual([answer.status]);
+      expect(
+        service.logs
+          .filter((line) => line.requestId === requestId && line.route === '/api/v1/initialize')
+          .map((line) => line.status),
+      ).toEqual([answer.status]);
     }
   });
 });

@@ -16,39 +16,73 @@ beforeAll(async () => {
   stranger = await signIn(service.baseUrl);
 });
 
-const check = (body: unknown, headers: Record<string, string> = {}) => postJson(service.baseUrl, '/api/v1/check-username', body, headers);
+const check = (body: unknown, headers: Record<string, string> = {}) =>
+  postJson(service.baseUrl, '/api/v1/check-username', body, headers);
 
 describe('a valid name', () => {
   it('that nobody holds: available', async () => {
     const answer = await check({ username: 'carol_99' });
     expect(answer.status).toBe(200);
-    expect(answer.body).toEqual({ success: true, message: expect.any(String), username: 'carol_99', valid: true, available: true, reason: '' });
+    expect(answer.body).toEqual({
+      success: true,
+      message: expect.any(String),
+      username: 'carol_99',
+      valid: true,
+      available: true,
+      reason: '',
+    });
   });
 
   it('typed with capitals: checked and reported lowercased', async () => {
     const answer = await check({ username: 'Carol_99' });
     expect(answer.status).toBe(200);
-    expect(answer.body).toMatchObject({ username: 'carol_99', valid: true, available: true, reason: '' });
+    expect(answer.body).toMatchObject({
+      username: 'carol_99',
+      valid: true,
+      available: true,
+      reason: '',
+    });
   });
 
-  it.each(['same case', 'other case'])('that another account holds (%s): taken', async (spelling) => {
-    const username = spelling === 'same case' ? holder.user.username : holder.user.username.toUpperCase();
-    const answer = await check({ username });
-    expect(answer.status).toBe(200);
-    expect(answer.body).toEqual({ success: true, message: expect.any(String), username: holder.user.username, valid: true, available: false, reason: 'taken' });
-  });
+  it.each(['same case', 'other case'])(
+    'that another account holds (%s): taken',
+    async (spelling) => {
+      const username =
+        spelling === 'same case' ? holder.user.username : holder.user.username.toUpperCase();
+      const answer = await check({ username });
+      expect(answer.status).toBe(200);
+      expect(answer.body).toEqual({
+        success: true,
+        message: expect.any(String),
+        username: holder.user.username,
+        valid: true,
+        available: false,
+        reason: 'taken',
+      });
+    },
+  );
 });
 
 describe('an invalid name', () => {
   const INVALID = ['1abc', 'ab', 'ab-cd', 'Ab cd', `a${'b'.repeat(32)}`];
 
-  it.each(INVALID)('"%s": 200, not valid, not available, with a human-readable message and a reason', async (username) => {
-    const answer = await check({ username });
-    expect(answer.status).toBe(200);
-    expect(answer.body).toEqual({ success: true, message: expect.any(String), username: username.toLowerCase(), valid: false, available: false, reason: expect.any(String) });
-    expect(answer.body.message).not.toBe('');
-    expect(answer.body.reason).not.toBe('');
-  });
+  it.each(INVALID)(
+    '"%s": 200, not valid, not available, with a human-readable message and a reason',
+    async (username) => {
+      const answer = await check({ username });
+      expect(answer.status).toBe(200);
+      expect(answer.body).toEqual({
+        success: true,
+        message: expect.any(String),
+        username: username.toLowerCase(),
+        valid: false,
+        available: false,
+        reason: expect.any(String),
+      });
+      expect(answer.body.message).not.toBe('');
+      expect(answer.body.reason).not.toBe('');
+    },
+  );
 
   // CheckUsernameResponse.reason is a machine value (`invalid`, `taken` or `reserved`).
   it.each(INVALID)('"%s": reason is the machine value invalid', async (username) => {
@@ -60,12 +94,22 @@ describe('an invalid name', () => {
 describe('reserved names and trimming', () => {
   it('reports a reserved name as valid but not available', async () => {
     const answer = await check({ username: 'Admin' });
-    expect(answer.body).toMatchObject({ username: 'admin', valid: true, available: false, reason: 'reserved' });
+    expect(answer.body).toMatchObject({
+      username: 'admin',
+      valid: true,
+      available: false,
+      reason: 'reserved',
+    });
   });
 
   it('checks the name as it would be stored: trimmed and lowercased', async () => {
     const answer = await check({ username: '  Carol_9 ' });
-    expect(answer.body).toMatchObject({ username: 'carol_9', valid: true, available: true, reason: '' });
+    expect(answer.body).toMatchObject({
+      username: 'carol_9',
+      valid: true,
+      available: true,
+      reason: '',
+    });
   });
 });
 
@@ -86,15 +130,22 @@ describe('a missing or oversized name', () => {
 });
 
 describe('with a Bearer token', () => {
-  it('the holder\'s own name is available to the holder, in any case', async () => {
+  it("the holder's own name is available to the holder, in any case", async () => {
     for (const username of [holder.user.username, holder.user.username.toUpperCase()]) {
       const answer = await check({ username }, bearer(holder));
       expect(answer.status).toBe(200);
-      expect(answer.body).toEqual({ success: true, message: expect.any(String), username: holder.user.username, valid: true, available: true, reason: '' });
+      expect(answer.body).toEqual({
+        success: true,
+        message: expect.any(String),
+        username: holder.user.username,
+        valid: true,
+        available: true,
+        reason: '',
+      });
     }
   });
 
-  it('the holder\'s name is still taken for another signed-in account', async () => {
+  it("the holder's name is still taken for another signed-in account", async () => {
     const answer = await check({ username: holder.user.username }, bearer(stranger));
     expect(answer.status).toBe(200);
     expect(answer.body).toMatchObject({ available: false, reason: 'taken' });
@@ -108,7 +159,11 @@ describe('with a Bearer token', () => {
     ['another scheme', 'Basic dXNlcjpwYXNz'],
   ])('401 UNAUTHORIZED with %s, never ignored', async (_, header) => {
     const authorization =
-      header === 'refresh' ? `Bearer ${holder.refreshToken}` : header === 'tampered' ? `Bearer ${holder.accessToken.slice(0, -4)}AAAA` : header;
+      header === 'refresh'
+        ? `Bearer ${holder.refreshToken}`
+        : header === 'tampered'
+          ? `Bearer ${holder.accessToken.slice(0, -4)}AAAA`
+          : header;
     expectFailure(await check({ username: 'carol_99' }, { authorization }), 401, 'UNAUTHORIZED');
   });
 });

@@ -7,7 +7,11 @@
 import { Api, expectFailure, expectOk } from '../../support/session-api.js';
 import type { Reply } from '../../support/session-api.js';
 import { acrossRestart } from '../../support/start-service.js';
-import { DEPLOYMENTS_AND_REDIS_CLUSTER, deploymentForThisBlock, eventually } from '../../support/private-deployment.js';
+import {
+  DEPLOYMENTS_AND_REDIS_CLUSTER,
+  deploymentForThisBlock,
+  eventually,
+} from '../../support/private-deployment.js';
 import { TestUser } from '../../support/wallet.js';
 
 /** A registration accepted once; returns the body, to be presented again. */
@@ -21,7 +25,12 @@ describe('a single process with in-memory shared state, restarted', () => {
   it('refuses a signature spent before the restart', async () => {
     await acrossRestart(
       (service) => acceptedOnce(new Api(service.baseUrl)),
-      async (service, spent) => expectFailure(await new Api(service.baseUrl).post('/api/v1/initialize', spent), 401, 'REPLAY_DETECTED'),
+      async (service, spent) =>
+        expectFailure(
+          await new Api(service.baseUrl).post('/api/v1/initialize', spent),
+          401,
+          'REPLAY_DETECTED',
+        ),
     );
   });
 });
@@ -30,15 +39,28 @@ describe.each(DEPLOYMENTS_AND_REDIS_CLUSTER)('on a %s with its own Redis', (shap
   // Abuse controls on, as in production: sign-in then needs Redis (lockouts, fail-closed
   // buckets), so an outage refuses it. The buckets are widened for the test's many sign-ins.
   const wide = { limit: 100_000, burst: 10_000 };
-  const overrides = { ip: wide, user: wide, auth: wide, default: wide, 'AuthService.Initialize': wide };
-  const running = deploymentForThisBlock(shape, { RATE_LIMITS_ENABLED: 'true', RATE_LIMIT_OVERRIDES: JSON.stringify(overrides) });
+  const overrides = {
+    ip: wide,
+    user: wide,
+    auth: wide,
+    default: wide,
+    'AuthService.Initialize': wide,
+  };
+  const running = deploymentForThisBlock(shape, {
+    RATE_LIMITS_ENABLED: 'true',
+    RATE_LIMIT_OVERRIDES: JSON.stringify(overrides),
+  });
 
   /** Presents `body` until the answer is not a 503 of the outage. */
   const settledAnswer = (body: Record<string, unknown>) =>
-    eventually(async () => {
-      const reply: Reply = await running.api.post('/api/v1/initialize', body);
-      return reply.status === 503 ? undefined : reply;
-    }, 20_000, 'recovery from the outage');
+    eventually(
+      async () => {
+        const reply: Reply = await running.api.post('/api/v1/initialize', body);
+        return reply.status === 503 ? undefined : reply;
+      },
+      20_000,
+      'recovery from the outage',
+    );
 
   it('Redis restarted empty: the spent signature is still REPLAY_DETECTED', async () => {
     const spent = await acceptedOnce(running.api);

@@ -4,7 +4,13 @@
  * are valid templates correctly signed by wallet_address.
  */
 import { TestUser, signIn } from '../../support/wallet.js';
-import { expectFailure, expectNoAccount, expectSignedIn, freshMessage, signAndPost } from '../../support/signin-http.js';
+import {
+  expectFailure,
+  expectNoAccount,
+  expectSignedIn,
+  freshMessage,
+  signAndPost,
+} from '../../support/signin-http.js';
 import { serviceForThisFile } from '../../support/service-for-tests.js';
 
 let user: TestUser;
@@ -23,14 +29,20 @@ describe('the Timestamp line', () => {
     ['an hour in the past', () => Date.now() - 60 * MINUTE],
     ['in seconds instead of milliseconds', () => Math.floor(Date.now() / 1000)],
   ])('401 EXPIRED_SIGNATURE when %s', async (_, timestamp) => {
-    const answer = await signAndPost(service.baseUrl, user, freshMessage('sign-in', user, { timestamp: timestamp() }));
+    const answer = await signAndPost(
+      service.baseUrl,
+      user,
+      freshMessage('sign-in', user, { timestamp: timestamp() }),
+    );
     expectFailure(answer, 401, 'EXPIRED_SIGNATURE');
     expect(answer.setCookies).toEqual([]);
   });
 
   it('401 EXPIRED_SIGNATURE for a registration too, and no account is created', async () => {
     const newcomer = new TestUser();
-    const stale = freshMessage('registration compact', newcomer, { timestamp: Date.now() - TOLERANCE - 5000 });
+    const stale = freshMessage('registration compact', newcomer, {
+      timestamp: Date.now() - TOLERANCE - 5000,
+    });
     expectFailure(await signAndPost(service.baseUrl, newcomer, stale), 401, 'EXPIRED_SIGNATURE');
     await expectNoAccount(service.baseUrl, newcomer);
   });
@@ -39,6 +51,14 @@ describe('the Timestamp line', () => {
     ['4 min 30 s in the past', () => Date.now() - TOLERANCE + 30_000],
     ['4 min 30 s in the future', () => Date.now() + TOLERANCE - 30_000],
   ])('is accepted %s (control)', async (_, timestamp) => {
-    expectSignedIn(await signAndPost(service.baseUrl, user, freshMessage('sign-in', user, { timestamp: timestamp() })), user, false);
+    expectSignedIn(
+      await signAndPost(
+        service.baseUrl,
+        user,
+        freshMessage('sign-in', user, { timestamp: timestamp() }),
+      ),
+      user,
+      false,
+    );
   });
 });

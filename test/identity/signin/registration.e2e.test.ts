@@ -32,7 +32,9 @@ function cookiesByName(lines: string[]): Record<string, SetCookie> {
       attributes: Object.fromEntries(
         attributes.map((attribute) => {
           const at = attribute.indexOf('=');
-          return at < 0 ? [attribute.toLowerCase(), ''] : [attribute.slice(0, at).toLowerCase(), attribute.slice(at + 1)];
+          return at < 0
+            ? [attribute.toLowerCase(), '']
+            : [attribute.slice(0, at).toLowerCase(), attribute.slice(at + 1)];
         }),
       ),
     };
@@ -43,14 +45,21 @@ function cookiesByName(lines: string[]): Record<string, SetCookie> {
 /** The token members, the session cookie and the CSRF cookie of a successful sign-in. */
 function expectSession(answer: HttpAnswer, sentAt: number): void {
   const body = answer.body;
-  expect(body).toMatchObject({ success: true, token_type: 'Bearer', expires_in: 900, mfa_required: false });
+  expect(body).toMatchObject({
+    success: true,
+    token_type: 'Bearer',
+    expires_in: 900,
+    mfa_required: false,
+  });
   expect(body.access_token).toMatch(JWT);
   expect(body.refresh_token).toMatch(JWT);
   expect(body.refresh_token).not.toBe(body.access_token);
   expect(body.expires_at).toMatch(ISO_MS);
   expect(body.refresh_expires_at).toMatch(ISO_MS);
   expect(Math.abs(Date.parse(body.expires_at) - (sentAt + 900 * SECOND))).toBeLessThan(30 * SECOND);
-  expect(Math.abs(Date.parse(body.refresh_expires_at) - (sentAt + 7 * DAY))).toBeLessThan(30 * SECOND);
+  expect(Math.abs(Date.parse(body.refresh_expires_at) - (sentAt + 7 * DAY))).toBeLessThan(
+    30 * SECOND,
+  );
   expect(typeof body.session_id).toBe('string');
   expect(body.session_id).not.toBe('');
   expect(typeof body.csrf_token).toBe('string');
@@ -60,7 +69,12 @@ function expectSession(answer: HttpAnswer, sentAt: number): void {
   expect(Object.keys(cookies).sort()).toEqual(['svc_csrf', 'svc_session']);
   const session = cookies.svc_session!;
   expect(session.value).not.toBe('');
-  expect(session.attributes).toMatchObject({ httponly: '', secure: '', samesite: 'Strict', path: '/' });
+  expect(session.attributes).toMatchObject({
+    httponly: '',
+    secure: '',
+    samesite: 'Strict',
+    path: '/',
+  });
   const csrf = cookies.svc_csrf!;
   expect(csrf.value).toBe(body.csrf_token);
   expect(csrf.attributes).toMatchObject({ secure: '', samesite: 'Strict', path: '/' });
@@ -83,11 +97,20 @@ describe.each(REGISTRATIONS)('$variant', ({ variant, displayName }) => {
 
   it('creates the account: 200, the token members, the user and both cookies', async () => {
     const sentAt = Date.now();
-    const answer = await signAndPost(service.baseUrl, user, freshMessage(variant, user, { username: typedUsername(user), name: displayName }));
+    const answer = await signAndPost(
+      service.baseUrl,
+      user,
+      freshMessage(variant, user, { username: typedUsername(user), name: displayName }),
+    );
     expect(answer.status).toBe(200);
     expect(answer.body).toMatchObject({
       is_new_user: true,
-      user: { address: user.address.toLowerCase(), username: user.username, display_name: displayName, mfa_enabled: false },
+      user: {
+        address: user.address.toLowerCase(),
+        username: user.username,
+        display_name: displayName,
+        mfa_enabled: false,
+      },
     });
     expectSession(answer, sentAt);
   });
@@ -96,27 +119,51 @@ describe.each(REGISTRATIONS)('$variant', ({ variant, displayName }) => {
     const sentAt = Date.now();
     const answer = await signAndPost(service.baseUrl, user, freshMessage('sign-in', user));
     expectSignedIn(answer, user, false);
-    expect(answer.body.user).toEqual({ address: user.address.toLowerCase(), username: user.username, display_name: displayName, mfa_enabled: false });
+    expect(answer.body.user).toEqual({
+      address: user.address.toLowerCase(),
+      username: user.username,
+      display_name: displayName,
+      mfa_enabled: false,
+    });
     expectSession(answer, sentAt);
   });
 });
 
 describe('a registration message from a wallet that already has an account', () => {
   const user = new TestUser();
-  const profile = () => ({ address: user.address.toLowerCase(), username: user.username, display_name: 'First Name', mfa_enabled: false });
+  const profile = () => ({
+    address: user.address.toLowerCase(),
+    username: user.username,
+    display_name: 'First Name',
+    mfa_enabled: false,
+  });
   const otherName = `${user.username.slice(0, 28)}_alt`;
 
   beforeAll(async () => {
-    const answer = await signAndPost(service.baseUrl, user, freshMessage('registration compact', user, { name: 'First Name' }));
+    const answer = await signAndPost(
+      service.baseUrl,
+      user,
+      freshMessage('registration compact', user, { name: 'First Name' }),
+    );
     expect(answer.status).toBe(200);
     expect(answer.body.is_new_user).toBe(true);
   });
 
-  it.each<VariantName>(['registration compact', 'registration spaced', 'registration-short compact', 'registration-short spaced'])(
+  it.each<VariantName>([
+    'registration compact',
+    'registration spaced',
+    'registration-short compact',
+    'registration-short spaced',
+  ])(
     'signs in with %s and keeps the profile although the username and name differ',
     async (variant) => {
       const sentAt = Date.now();
-      const answer = await signAndPost(service.baseUrl, user, freshMessage(variant, user, { username: otherName, name: 'Second Name' }), { username: otherName });
+      const answer = await signAndPost(
+        service.baseUrl,
+        user,
+        freshMessage(variant, user, { username: otherName, name: 'Second Name' }),
+        { username: otherName },
+      );
       expectSignedIn(answer, user, false);
       expect(answer.body.user).toEqual(profile());
       expectSession(answer, sentAt);
@@ -124,7 +171,9 @@ describe('a registration message from a wallet that already has an account', () 
   );
 
   it('left the other username free and the profile unchanged', async () => {
-    const check = await postJson(service.baseUrl, '/api/v1/check-username', { username: otherName });
+    const check = await postJson(service.baseUrl, '/api/v1/check-username', {
+      username: otherName,
+    });
     expect(check.status).toBe(200);
     expect(check.body).toMatchObject({ username: otherName, valid: true, available: true });
     const again = await signAndPost(service.baseUrl, user, freshMessage('sign-in', user));

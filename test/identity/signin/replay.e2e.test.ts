@@ -4,7 +4,13 @@
  * the recovery bit 0/1), gives 401 REPLAY_DETECTED.
  */
 import { TestUser, signIn } from '../../support/wallet.js';
-import { expectFailure, expectSignedIn, freshMessage, postInitialize, signedBody } from '../../support/signin-http.js';
+import {
+  expectFailure,
+  expectSignedIn,
+  freshMessage,
+  postInitialize,
+  signedBody,
+} from '../../support/signin-http.js';
 import { respellings, splitSignature } from '../../support/signin-signatures.js';
 import { serviceForThisFile } from '../../support/service-for-tests.js';
 
@@ -40,26 +46,43 @@ describe('a spent signature', () => {
     expectFailure(await postInitialize(service.baseUrl, body), 401, 'REPLAY_DETECTED');
   });
 
-  it.each([27, 28] as const)('401 REPLAY_DETECTED in every other spelling of a signature with v %i', async (v) => {
-    const body = await bodyWithV(v);
-    expectSignedIn(await postInitialize(service.baseUrl, body), user, false);
-    const spellings = respellings(body.signature);
-    expect(spellings['v as recovery bit'].slice(-2)).toBe(v === 27 ? '00' : '01');
-    // All three at once: uppercase, no 0x, v as the recovery bit.
-    const combined = `${body.signature.slice(2, -2).toUpperCase()}0${v - 27}`;
-    for (const signature of [...Object.values(spellings), combined]) {
-      expect(signature).not.toBe(body.signature);
-      expectFailure(await postInitialize(service.baseUrl, { ...body, signature }), 401, 'REPLAY_DETECTED');
-    }
-  });
+  it.each([27, 28] as const)(
+    '401 REPLAY_DETECTED in every other spelling of a signature with v %i',
+    async (v) => {
+      const body = await bodyWithV(v);
+      expectSignedIn(await postInitialize(service.baseUrl, body), user, false);
+      const spellings = respellings(body.signature);
+      expect(spellings['v as recovery bit'].slice(-2)).toBe(v === 27 ? '00' : '01');
+      // All three at once: uppercase, no 0x, v as the recovery bit.
+      const combined = `${body.signature.slice(2, -2).toUpperCase()}0${v - 27}`;
+      for (const signature of [...Object.values(spellings), combined]) {
+        expect(signature).not.toBe(body.signature);
+        expectFailure(
+          await postInitialize(service.baseUrl, { ...body, signature }),
+          401,
+          'REPLAY_DETECTED',
+        );
+      }
+    },
+  );
 });
 
 describe('every spelling is the same signature (control)', () => {
-  it.each(SPELLINGS)('a signature first presented %s signs in, and its original spelling is then a replay', async (spelling) => {
-    for (const v of [27, 28] as const) {
-      const body = await bodyWithV(v);
-      expectSignedIn(await postInitialize(service.baseUrl, { ...body, signature: respellings(body.signature)[spelling] }), user, false);
-      expectFailure(await postInitialize(service.baseUrl, body), 401, 'REPLAY_DETECTED');
-    }
-  });
+  it.each(SPELLINGS)(
+    'a signature first presented %s signs in, and its original spelling is then a replay',
+    async (spelling) => {
+      for (const v of [27, 28] as const) {
+        const body = await bodyWithV(v);
+        expectSignedIn(
+          await postInitialize(service.baseUrl, {
+            ...body,
+            signature: respellings(body.signature)[spelling],
+          }),
+          user,
+          false,
+        );
+        expectFailure(await postInitialize(service.baseUrl, body), 401, 'REPLAY_DETECTED');
+      }
+    },
+  );
 });

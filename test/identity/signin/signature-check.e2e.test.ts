@@ -8,7 +8,13 @@
  * SIGNATURE_WORKERS=2): the answers and error codes must not depend on where it is recovered.
  */
 import { TestUser, signIn } from '../../support/wallet.js';
-import { expectFailure, expectSignedIn, freshMessage, postInitialize, signedBody } from '../../support/signin-http.js';
+import {
+  expectFailure,
+  expectSignedIn,
+  freshMessage,
+  postInitialize,
+  signedBody,
+} from '../../support/signin-http.js';
 import { highSTwin, isHighS, recoverAllowingHighS } from '../../support/signin-signatures.js';
 import { startChildService } from '../../support/child-service.js';
 import type { ChildService } from '../../support/child-service.js';
@@ -25,7 +31,10 @@ async function builtServiceWithWorkers(): Promise<ChildService> {
 
 describe.each<[string, () => ServiceUnderTest<StartedService>]>([
   ['recovered on the main thread', () => serviceForThisFile()],
-  ['recovered by 2 worker threads', () => serviceForThisFile({}, { start: builtServiceWithWorkers })],
+  [
+    'recovered by 2 worker threads',
+    () => serviceForThisFile({}, { start: builtServiceWithWorkers }),
+  ],
 ])('signer %s', (_where, startService) => {
   let user: TestUser;
   const { service } = startService();
@@ -35,24 +44,41 @@ describe.each<[string, () => ServiceUnderTest<StartedService>]>([
 
   describe('the signer', () => {
     it('401 UNAUTHORIZED when another wallet signed the message', async () => {
-      const answer = await postInitialize(service.baseUrl, await signedBody(user, freshMessage('sign-in', user), {}, new TestUser()));
+      const answer = await postInitialize(
+        service.baseUrl,
+        await signedBody(user, freshMessage('sign-in', user), {}, new TestUser()),
+      );
       expectFailure(answer, 401, 'UNAUTHORIZED');
     });
 
     it('401 UNAUTHORIZED when another wallet signed a registration for a new wallet', async () => {
       const newcomer = new TestUser();
-      const answer = await postInitialize(service.baseUrl, await signedBody(newcomer, freshMessage('registration compact', newcomer), {}, new TestUser()));
+      const answer = await postInitialize(
+        service.baseUrl,
+        await signedBody(
+          newcomer,
+          freshMessage('registration compact', newcomer),
+          {},
+          new TestUser(),
+        ),
+      );
       expectFailure(answer, 401, 'UNAUTHORIZED');
     });
 
-    it('401 UNAUTHORIZED for the wallet\'s own signature of another message', async () => {
-      const signature = await user.sign(freshMessage('sign-in', user, { timestamp: Date.now() - 1000 }));
-      const answer = await postInitialize(service.baseUrl, { wallet_address: user.address, message: freshMessage('sign-in', user), signature });
+    it("401 UNAUTHORIZED for the wallet's own signature of another message", async () => {
+      const signature = await user.sign(
+        freshMessage('sign-in', user, { timestamp: Date.now() - 1000 }),
+      );
+      const answer = await postInitialize(service.baseUrl, {
+        wallet_address: user.address,
+        message: freshMessage('sign-in', user),
+        signature,
+      });
       expectFailure(answer, 401, 'UNAUTHORIZED');
     });
   });
 
-  describe('the high-S twin (s\' = n - s, v flipped)', () => {
+  describe("the high-S twin (s' = n - s, v flipped)", () => {
     it('401 UNAUTHORIZED although it recovers the same wallet; the low-S original then signs in', async () => {
       const body = await signedBody(user, freshMessage('sign-in', user));
       const twin = highSTwin(body.signature);
@@ -60,14 +86,22 @@ describe.each<[string, () => ServiceUnderTest<StartedService>]>([
       expect(isHighS(twin)).toBe(true);
       expect(recoverAllowingHighS(body.message, twin)).toBe(user.address);
 
-      expectFailure(await postInitialize(service.baseUrl, { ...body, signature: twin }), 401, 'UNAUTHORIZED');
+      expectFailure(
+        await postInitialize(service.baseUrl, { ...body, signature: twin }),
+        401,
+        'UNAUTHORIZED',
+      );
       expectSignedIn(await postInitialize(service.baseUrl, body), user, false);
     });
 
-    it('401 UNAUTHORIZED for a new wallet\'s registration, which then succeeds with the original', async () => {
+    it("401 UNAUTHORIZED for a new wallet's registration, which then succeeds with the original", async () => {
       const newcomer = new TestUser();
       const body = await signedBody(newcomer, freshMessage('registration-short compact', newcomer));
-      expectFailure(await postInitialize(service.baseUrl, { ...body, signature: highSTwin(body.signature) }), 401, 'UNAUTHORIZED');
+      expectFailure(
+        await postInitialize(service.baseUrl, { ...body, signature: highSTwin(body.signature) }),
+        401,
+        'UNAUTHORIZED',
+      );
       expectSignedIn(await postInitialize(service.baseUrl, body), newcomer, true);
     });
   });
@@ -81,7 +115,11 @@ describe.each<[string, () => ServiceUnderTest<StartedService>]>([
       ['v outside {0, 1, 27, 28}', (signature) => `${signature.slice(0, -2)}1d`],
     ])('400 INVALID_ARGUMENT when %s', async (_, mangle) => {
       const body = await signedBody(user, freshMessage('sign-in', user));
-      expectFailure(await postInitialize(service.baseUrl, { ...body, signature: mangle(body.signature) }), 400, 'INVALID_ARGUMENT');
+      expectFailure(
+        await postInitialize(service.baseUrl, { ...body, signature: mangle(body.signature) }),
+        400,
+        'INVALID_ARGUMENT',
+      );
     });
   });
 });

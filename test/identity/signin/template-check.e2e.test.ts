@@ -4,7 +4,13 @@
  * properly signed by the wallet, so only the template can be the reason.
  */
 import { TestUser, signIn } from '../../support/wallet.js';
-import { expectFailure, expectSignedIn, freshMessage, postInitialize, signAndPost } from '../../support/signin-http.js';
+import {
+  expectFailure,
+  expectSignedIn,
+  freshMessage,
+  postInitialize,
+  signAndPost,
+} from '../../support/signin-http.js';
 import { serviceForThisFile } from '../../support/service-for-tests.js';
 
 let user: TestUser;
@@ -22,14 +28,28 @@ const NOT_A_TEMPLATE: [string, () => string][] = [
   ['a leading space', () => ` ${signInTemplate()}`],
   ['a trailing space', () => `${signInTemplate()} `],
   ['another SERVICE_NAME', () => freshMessage('sign-in', user, { service: 'Other Service' })],
-  ['template 1 without the blank line after the title', () => signInTemplate().replace('Service Sign In\n\n', 'Service Sign In\n')],
-  ['template 1 without the blank line after the statement', () => signInTemplate().replace('to Service.\n\n', 'to Service.\n')],
-  ['template 1 with two blank lines after the title', () => signInTemplate().replace('Service Sign In\n\n', 'Service Sign In\n\n\n')],
+  [
+    'template 1 without the blank line after the title',
+    () => signInTemplate().replace('Service Sign In\n\n', 'Service Sign In\n'),
+  ],
+  [
+    'template 1 without the blank line after the statement',
+    () => signInTemplate().replace('to Service.\n\n', 'to Service.\n'),
+  ],
+  [
+    'template 1 with two blank lines after the title',
+    () => signInTemplate().replace('Service Sign In\n\n', 'Service Sign In\n\n\n'),
+  ],
   [
     'template 2 with a blank line only before Wallet',
-    () => freshMessage('registration compact', user).replace('with Service.\n', 'with Service.\n\n'),
+    () =>
+      freshMessage('registration compact', user).replace('with Service.\n', 'with Service.\n\n'),
   ],
-  ['template 3 with a blank line before Timestamp', () => freshMessage('registration-short compact', user).replace('\nTimestamp:', '\n\nTimestamp:')],
+  [
+    'template 3 with a blank line before Timestamp',
+    () =>
+      freshMessage('registration-short compact', user).replace('\nTimestamp:', '\n\nTimestamp:'),
+  ],
 ];
 
 describe('a signed message that is not a template', () => {
@@ -45,7 +65,15 @@ describe('a signed message that is not a template', () => {
 
   it('401 UNAUTHORIZED for a new wallet too (not 400 username required)', async () => {
     const newcomer = new TestUser();
-    expectFailure(await signAndPost(service.baseUrl, newcomer, `${freshMessage('registration compact', newcomer)}\n`), 401, 'UNAUTHORIZED');
+    expectFailure(
+      await signAndPost(
+        service.baseUrl,
+        newcomer,
+        `${freshMessage('registration compact', newcomer)}\n`,
+      ),
+      401,
+      'UNAUTHORIZED',
+    );
   });
 });
 
@@ -54,7 +82,11 @@ describe('the template is checked before the signature', () => {
 
   it('a garbage signature with a valid template is a malformed request: 400 INVALID_ARGUMENT (control)', async () => {
     for (const signature of GARBAGE) {
-      const answer = await postInitialize(service.baseUrl, { wallet_address: user.address, message: signInTemplate(), signature });
+      const answer = await postInitialize(service.baseUrl, {
+        wallet_address: user.address,
+        message: signInTemplate(),
+        signature,
+      });
       expectFailure(answer, 400, 'INVALID_ARGUMENT');
     }
   });
@@ -62,7 +94,11 @@ describe('the template is checked before the signature', () => {
   it('the same garbage signature with a message that is not a template: 401 UNAUTHORIZED', async () => {
     for (const signature of GARBAGE) {
       for (const [, build] of NOT_A_TEMPLATE) {
-        const answer = await postInitialize(service.baseUrl, { wallet_address: user.address, message: build(), signature });
+        const answer = await postInitialize(service.baseUrl, {
+          wallet_address: user.address,
+          message: build(),
+          signature,
+        });
         expectFailure(answer, 401, 'UNAUTHORIZED');
       }
     }

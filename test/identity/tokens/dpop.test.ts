@@ -22,9 +22,19 @@ let validator: DpopValidator;
 let keyPair: KeyPair;
 
 const newValidator = (options: Partial<DpopValidatorOptions> = {}) =>
-  new DpopValidator({ sharedState: new MemorySharedState({ keyPrefix: 'test:', logger: pino({ enabled: false }), store }), ...options });
+  new DpopValidator({
+    sharedState: new MemorySharedState({
+      keyPrefix: 'test:',
+      logger: pino({ enabled: false }),
+      store,
+    }),
+    ...options,
+  });
 const secondsFromNow = (seconds: number) => () => new Date(Date.now() + seconds * 1000);
-const request = (header: DpopRequest['header'], overrides: Partial<DpopRequest> = {}): DpopRequest => ({ header, method: 'POST', uri: URI, ...overrides });
+const request = (
+  header: DpopRequest['header'],
+  overrides: Partial<DpopRequest> = {},
+): DpopRequest => ({ header, method: 'POST', uri: URI, ...overrides });
 
 beforeAll(async () => {
   keyPair = await generateKeyPair('ES256');
@@ -41,7 +51,8 @@ async function expectRefused(promise: Promise<unknown>, detail: RegExp): Promise
     () => undefined,
     (rejection: unknown) => rejection,
   );
-  if (!(error instanceof DpopProofError)) throw new Error(`expected a DpopProofError, got ${String(error)}`);
+  if (!(error instanceof DpopProofError))
+    throw new Error(`expected a DpopProofError, got ${String(error)}`);
   expect({ reason: error.reason, message: error.message, detail: error.detail }).toEqual({
     reason: 'INVALID_DPOP_PROOF',
     message: 'invalid DPoP proof',
@@ -58,39 +69,63 @@ interface CraftOptions {
 }
 
 /** A proof made by hand with a new key, for what the `dpop` library cannot produce. */
-async function craftProof({ header = {}, claims = {}, signWith }: CraftOptions = {}): Promise<string> {
+async function craftProof({
+  header = {},
+  claims = {},
+  signWith,
+}: CraftOptions = {}): Promise<string> {
   const { privateKey, publicKey } = await jose.generateKeyPair('ES256');
   const jwk = await jose.exportJWK(publicKey);
-  return new jose.SignJWT({ jti: randomUUID(), htm: 'POST', htu: URI, iat: Math.floor(Date.now() / 1000), ...claims })
+  return new jose.SignJWT({
+    jti: randomUUID(),
+    htm: 'POST',
+    htu: URI,
+    iat: Math.floor(Date.now() / 1000),
+    ...claims,
+  })
     .setProtectedHeader({ alg: 'ES256', typ: 'dpop+jwt', jwk, ...header })
     .sign(signWith ?? privateKey);
 }
 
 describe('valid proofs', () => {
-  it.each<JWSAlgorithm>(['ES256', 'Ed25519', 'RS256', 'PS256'])('a %s proof from the dpop library is accepted, with its key thumbprint', async (alg) => {
-    const keys = await generateKeyPair(alg);
-    const proof = await generateProof(keys, URI, 'POST');
+  it.each<JWSAlgorithm>(['ES256', 'Ed25519', 'RS256', 'PS256'])(
+    'a %s proof from the dpop library is accepted, with its key thumbprint',
+    async (alg) => {
+      const keys = await generateKeyPair(alg);
+      const proof = await generateProof(keys, URI, 'POST');
 
-    const result = await validator.validate(request(proof));
+      const result = await validator.validate(request(proof));
 
-    expect(result).toEqual({ jkt: await calculateThumbprint(keys.publicKey), jti: jose.decodeJwt(proof).jti });
-  });
+      expect(result).toEqual({
+        jkt: await calculateThumbprint(keys.publicKey),
+        jti: jose.decodeJwt(proof).jti,
+      });
+    },
+  );
 
   it('a proof for the bound key is accepted', async () => {
     const jkt = await calculateThumbprint(keyPair.publicKey);
-    await expect(validator.validate(request(await generateProof(keyPair, URI, 'POST'), { expectedJkt: jkt }))).resolves.toMatchObject({ jkt });
+    await expect(
+      validator.validate(request(await generateProof(keyPair, URI, 'POST'), { expectedJkt: jkt })),
+    ).resolves.toMatchObject({ jkt });
   });
 
   it('a hand-made proof is accepted (the baseline of the forgeries below)', async () => {
-    await expect(validator.validate(request(await craftProof()))).resolves.toMatchObject({ jti: expect.any(String) });
+    await expect(validator.validate(request(await craftProof()))).resolves.toMatchObject({
+      jti: expect.any(String),
+    });
   });
 
   it('a nonce is not required, and ignored when sent', async () => {
-    await expect(validator.validate(request(await generateProof(keyPair, URI, 'POST', 'some-nonce')))).resolves.toBeDefined();
+    await expect(
+      validator.validate(request(await generateProof(keyPair, URI, 'POST', 'some-nonce'))),
+    ).resolves.toBeDefined();
   });
 
   it('an array holding exactly one header value is accepted', async () => {
-    await expect(validator.validate(request([await generateProof(keyPair, URI, 'POST')]))).resolves.toBeDefined();
+    await expect(
+      validator.validate(request([await generateProof(keyPair, URI, 'POST')])),
+    ).resolves.toBeDefined();
   });
 });
 
@@ -98,21 +133,40 @@ describe('binding', () => {
   it('a proof made with another key than the bound one is refused', async () => {
     const other = await generateKeyPair('ES256');
     const expectedJkt = await calculateThumbprint(other.publicKey);
-    await expectRefused(validator.validate(request(await generateProof(keyPair, URI, 'POST'), { expectedJkt })), /not the key the token is bound to/);
+    await expectRefused(
+      validator.validate(request(await generateProof(keyPair, URI, 'POST'), { expectedJkt })),
+      /not the key the token is bound to/,
+    );
   });
 
   it('binds a refresh token at sign-in and accepts only that key at refresh', async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'dpop-'));
     try {
       const tokens = new TokenService({ keyRing: await loadKeyRing({ dataDir }) });
-      const atSignIn = await validator.validate(request(await generateProof(keyPair, 'https://api.example.com/api/v1/initialize', 'POST'), { uri: 'https://api.example.com/api/v1/initialize' }));
-      const { token } = await tokens.issueRefreshToken({ sub: '0xab', sid: 's', fam: 'f', jkt: atSignIn.jkt });
+      const atSignIn = await validator.validate(
+        request(await generateProof(keyPair, 'https://api.example.com/api/v1/initialize', 'POST'), {
+          uri: 'https://api.example.com/api/v1/initialize',
+        }),
+      );
+      const { token } = await tokens.issueRefreshToken({
+        sub: '0xab',
+        sid: 's',
+        fam: 'f',
+        jkt: atSignIn.jkt,
+      });
 
       const { jkt } = await tokens.verifyRefreshToken(token);
       const other = await generateKeyPair('ES256');
 
-      await expect(validator.validate(request(await generateProof(keyPair, URI, 'POST'), { expectedJkt: jkt }))).resolves.toBeDefined();
-      await expectRefused(validator.validate(request(await generateProof(other, URI, 'POST'), { expectedJkt: jkt })), /bound/);
+      await expect(
+        validator.validate(
+          request(await generateProof(keyPair, URI, 'POST'), { expectedJkt: jkt }),
+        ),
+      ).resolves.toBeDefined();
+      await expectRefused(
+        validator.validate(request(await generateProof(other, URI, 'POST'), { expectedJkt: jkt })),
+        /bound/,
+      );
     } finally {
       await rm(dataDir, { recursive: true, force: true });
     }
@@ -121,8 +175,14 @@ describe('binding', () => {
 
 describe('method and URI', () => {
   it('a proof for another method is refused (methods are case-sensitive)', async () => {
-    await expectRefused(validator.validate(request(await generateProof(keyPair, URI, 'GET'))), /htm/);
-    await expectRefused(validator.validate(request(await generateProof(keyPair, URI, 'post'))), /htm/);
+    await expectRefused(
+      validator.validate(request(await generateProof(keyPair, URI, 'GET'))),
+      /htm/,
+    );
+    await expectRefused(
+      validator.validate(request(await generateProof(keyPair, URI, 'post'))),
+      /htm/,
+    );
   });
 
   it.each([
@@ -135,7 +195,10 @@ describe('method and URI', () => {
     ['a relative URI', '/api/v1/auth/refresh'],
     ['a non-http scheme', 'wss://api.example.com/api/v1/auth/refresh'],
   ])('a proof for %s is refused', async (_, htu) => {
-    await expectRefused(validator.validate(request(await generateProof(keyPair, htu, 'POST'))), /htu/);
+    await expectRefused(
+      validator.validate(request(await generateProof(keyPair, htu, 'POST'))),
+      /htu/,
+    );
   });
 
   it.each([
@@ -146,13 +209,23 @@ describe('method and URI', () => {
     ['percent-encoded unreserved characters', 'https://api.example.com/api/v1/auth/%72efresh', URI],
     ['percent-encoding case', 'https://api.example.com/a%2fb', 'https://api.example.com/a%2Fb'],
     ['dot segments', 'https://api.example.com/api/v1/x/../auth/./refresh', URI],
-    ['an explicit http default port', 'http://localhost:80/api/v1/auth/refresh', 'http://localhost/api/v1/auth/refresh'],
+    [
+      'an explicit http default port',
+      'http://localhost:80/api/v1/auth/refresh',
+      'http://localhost/api/v1/auth/refresh',
+    ],
   ])('equivalent spellings are accepted: %s', async (_, htu, uri) => {
-    await expect(validator.validate(request(await generateProof(keyPair, htu, 'POST'), { uri }))).resolves.toBeDefined();
+    await expect(
+      validator.validate(request(await generateProof(keyPair, htu, 'POST'), { uri })),
+    ).resolves.toBeDefined();
   });
 
   it('a request URI the server cannot compare is a programming error, not a bad proof', async () => {
-    await expect(validator.validate(request(await generateProof(keyPair, URI, 'POST'), { uri: '/api/v1/auth/refresh' }))).rejects.toThrow(TypeError);
+    await expect(
+      validator.validate(
+        request(await generateProof(keyPair, URI, 'POST'), { uri: '/api/v1/auth/refresh' }),
+      ),
+    ).rejects.toThrow(TypeError);
   });
 });
 
@@ -160,10 +233,20 @@ describe('freshness', () => {
   it('accepts an iat up to 60 seconds away either way, and refuses one further', async () => {
     const proof = () => generateProof(keyPair, URI, 'POST');
 
-    await expect(newValidator({ now: secondsFromNow(55) }).validate(request(await proof()))).resolves.toBeDefined();
-    await expect(newValidator({ now: secondsFromNow(-55) }).validate(request(await proof()))).resolves.toBeDefined();
-    await expectRefused(newValidator({ now: secondsFromNow(65) }).validate(request(await proof())), /iat/);
-    await expectRefused(newValidator({ now: secondsFromNow(-65) }).validate(request(await proof())), /iat/);
+    await expect(
+      newValidator({ now: secondsFromNow(55) }).validate(request(await proof())),
+    ).resolves.toBeDefined();
+    await expect(
+      newValidator({ now: secondsFromNow(-55) }).validate(request(await proof())),
+    ).resolves.toBeDefined();
+    await expectRefused(
+      newValidator({ now: secondsFromNow(65) }).validate(request(await proof())),
+      /iat/,
+    );
+    await expectRefused(
+      newValidator({ now: secondsFromNow(-65) }).validate(request(await proof())),
+      /iat/,
+    );
   });
 
   it('the window is configurable', async () => {
@@ -188,7 +271,12 @@ describe('freshness', () => {
         return super.set(key, value, options);
       }
     }
-    const recording = new DpopValidator({ sharedState: new RecordingSharedState({ keyPrefix: 'test:', logger: pino({ enabled: false }) }) });
+    const recording = new DpopValidator({
+      sharedState: new RecordingSharedState({
+        keyPrefix: 'test:',
+        logger: pino({ enabled: false }),
+      }),
+    });
 
     await recording.validate(request(await generateProof(keyPair, URI, 'POST')));
 
@@ -206,8 +294,12 @@ describe('freshness', () => {
 
   it('the same jti under two different keys is two different proofs', async () => {
     const jti = randomUUID();
-    await expect(validator.validate(request(await craftProof({ claims: { jti } })))).resolves.toMatchObject({ jti });
-    await expect(validator.validate(request(await craftProof({ claims: { jti } })))).resolves.toMatchObject({ jti });
+    await expect(
+      validator.validate(request(await craftProof({ claims: { jti } }))),
+    ).resolves.toMatchObject({ jti });
+    await expect(
+      validator.validate(request(await craftProof({ claims: { jti } }))),
+    ).resolves.toMatchObject({ jti });
   });
 });
 
@@ -226,14 +318,22 @@ describe('malformed and forged proofs', () => {
   });
 
   it('a proof without jwk header is refused', async () => {
-    await expectRefused(validator.validate(request(await craftProof({ header: { jwk: undefined } }))), /jwk/);
+    await expectRefused(
+      validator.validate(request(await craftProof({ header: { jwk: undefined } }))),
+      /jwk/,
+    );
   });
 
   it('a proof whose jwk is a private key is refused', async () => {
     const { privateKey } = await jose.generateKeyPair('ES256', { extractable: true });
     const privateJwk: JWK = await jose.exportJWK(privateKey);
     expect(privateJwk.d).toBeDefined();
-    await expectRefused(validator.validate(request(await craftProof({ header: { jwk: privateJwk }, signWith: privateKey }))), /public key/);
+    await expectRefused(
+      validator.validate(
+        request(await craftProof({ header: { jwk: privateJwk }, signWith: privateKey })),
+      ),
+      /public key/,
+    );
   });
 
   it.each([
@@ -246,42 +346,74 @@ describe('malformed and forged proofs', () => {
 
   it('a proof signed by another key than its jwk is refused', async () => {
     const { privateKey } = await jose.generateKeyPair('ES256');
-    await expectRefused(validator.validate(request(await craftProof({ signWith: privateKey }))), /signature verification failed/);
+    await expectRefused(
+      validator.validate(request(await craftProof({ signWith: privateKey }))),
+      /signature verification failed/,
+    );
   });
 
   it('a symmetric (HS256) proof is refused, whatever its jwk', async () => {
     const secret = new Uint8Array(32).fill(7);
     const jwk = { kty: 'oct', k: jose.base64url.encode(secret) };
-    await expectRefused(validator.validate(request(await craftProof({ header: { alg: 'HS256', jwk }, signWith: secret }))), /alg/);
+    await expectRefused(
+      validator.validate(
+        request(await craftProof({ header: { alg: 'HS256', jwk }, signWith: secret })),
+      ),
+      /alg/,
+    );
   });
 
   it('an unsigned (alg none) proof is refused', async () => {
     const proof = await generateProof(keyPair, URI, 'POST');
-    const unsignedHeader = jose.base64url.encode(JSON.stringify({ ...jose.decodeProtectedHeader(proof), alg: 'none' }));
+    const unsignedHeader = jose.base64url.encode(
+      JSON.stringify({ ...jose.decodeProtectedHeader(proof), alg: 'none' }),
+    );
     const payload = proof.split('.')[1] as string;
 
-    await expectRefused(validator.validate(request(`${unsignedHeader}.${payload}.`)), /compact JWS/);
+    await expectRefused(
+      validator.validate(request(`${unsignedHeader}.${payload}.`)),
+      /compact JWS/,
+    );
     await expectRefused(validator.validate(request(`${unsignedHeader}.${payload}.AAAA`)), /alg/);
   });
 
   it('a proof whose alg does not fit its key is refused', async () => {
     const { privateKey } = await jose.generateKeyPair('EdDSA');
     // Signed by an Ed25519 key and labelled EdDSA, but the jwk it carries is a P-256 key.
-    await expectRefused(validator.validate(request(await craftProof({ header: { alg: 'EdDSA' }, signWith: privateKey }))), /JWK "alg"/);
+    await expectRefused(
+      validator.validate(
+        request(await craftProof({ header: { alg: 'EdDSA' }, signWith: privateKey })),
+      ),
+      /JWK "alg"/,
+    );
   });
 
   it.each(['jti', 'htm', 'htu', 'iat'])('a proof without %s is refused', async (claim) => {
-    await expectRefused(validator.validate(request(await craftProof({ claims: { [claim]: undefined } }))), new RegExp(claim));
+    await expectRefused(
+      validator.validate(request(await craftProof({ claims: { [claim]: undefined } }))),
+      new RegExp(claim),
+    );
   });
 
   it('a proof with an empty jti is refused', async () => {
-    await expectRefused(validator.validate(request(await craftProof({ claims: { jti: '' } }))), /jti/);
+    await expectRefused(
+      validator.validate(request(await craftProof({ claims: { jti: '' } }))),
+      /jti/,
+    );
   });
 
   it('a tampered claim breaks the signature', async () => {
     const proof = await generateProof(keyPair, 'https://api.example.com/elsewhere', 'POST');
     const [header, payload, signature] = proof.split('.') as [string, string, string];
-    const changed = { ...(JSON.parse(new TextDecoder().decode(jose.base64url.decode(payload))) as JWTPayload), htu: URI };
-    await expectRefused(validator.validate(request(`${header}.${jose.base64url.encode(JSON.stringify(changed))}.${signature}`)), /signature verification failed/);
+    const changed = {
+      ...(JSON.parse(new TextDecoder().decode(jose.base64url.decode(payload))) as JWTPayload),
+      htu: URI,
+    };
+    await expectRefused(
+      validator.validate(
+        request(`${header}.${jose.base64url.encode(JSON.stringify(changed))}.${signature}`),
+      ),
+      /signature verification failed/,
+    );
   });
 });

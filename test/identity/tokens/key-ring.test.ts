@@ -37,7 +37,9 @@ describe('the embedded signing key', () => {
 
 describe('a configured signing key', () => {
   it('is read from PKCS#8 PEM, named by its thumbprint unless a kid is given, and writes nothing', async () => {
-    const pem = await exportPKCS8((await generateKeyPair('ES256', { extractable: true })).privateKey);
+    const pem = await exportPKCS8(
+      (await generateKeyPair('ES256', { extractable: true })).privateKey,
+    );
 
     const unnamed = await loadKeyRing({ dataDir, signingKey: pem });
     const named = await loadKeyRing({ dataDir, signingKey: pem, signingKeyId: 'k-2026' });
@@ -49,9 +51,15 @@ describe('a configured signing key', () => {
   });
 
   it('is read from a SEC1 PEM (openssl ecparam -genkey)', async () => {
-    const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256', privateKeyEncoding: { type: 'sec1', format: 'pem' }, publicKeyEncoding: { type: 'spki', format: 'pem' } });
+    const { privateKey } = generateKeyPairSync('ec', {
+      namedCurve: 'P-256',
+      privateKeyEncoding: { type: 'sec1', format: 'pem' },
+      publicKeyEncoding: { type: 'spki', format: 'pem' },
+    });
     expect(privateKey).toContain('BEGIN EC PRIVATE KEY');
-    await expect(loadKeyRing({ dataDir, signingKey: privateKey })).resolves.toMatchObject({ signingKey: { alg: 'ES256' } });
+    await expect(loadKeyRing({ dataDir, signingKey: privateKey })).resolves.toMatchObject({
+      signingKey: { alg: 'ES256' },
+    });
   });
 
   it('is read from a private JWK, keeping its kid', async () => {
@@ -65,7 +73,9 @@ describe('a configured signing key', () => {
 
   it('refuses an unsupported key type', async () => {
     const { privateKey } = await generateKeyPair('RS256', { extractable: true });
-    await expect(loadKeyRing({ dataDir, signingKey: await exportPKCS8(privateKey) })).rejects.toThrow(/Ed25519 or P-256/);
+    await expect(
+      loadKeyRing({ dataDir, signingKey: await exportPKCS8(privateKey) }),
+    ).rejects.toThrow(/Ed25519 or P-256/);
   });
 
   it('refuses malformed JSON without quoting it', async () => {
@@ -111,10 +121,18 @@ describe('configured verification keys', () => {
     const load = (verificationKeysJwks: string) => loadKeyRing({ dataDir, verificationKeysJwks });
 
     await expect(load(JSON.stringify({ keys: [privateJwk] }))).rejects.toThrow(/private key/);
-    await expect(load(JSON.stringify({ keys: [{ ...publicJwk, kid: undefined }] }))).rejects.toThrow(/has no kid/);
-    await expect(load(JSON.stringify({ keys: [publicJwk, publicJwk] }))).rejects.toThrow(/share the kid p/);
-    await expect(load(JSON.stringify({ keys: [{ ...publicJwk, kid: signing.signingKey.kid }] }))).rejects.toThrow(/share the kid/);
+    await expect(
+      load(JSON.stringify({ keys: [{ ...publicJwk, kid: undefined }] })),
+    ).rejects.toThrow(/has no kid/);
+    await expect(load(JSON.stringify({ keys: [publicJwk, publicJwk] }))).rejects.toThrow(
+      /share the kid p/,
+    );
+    await expect(
+      load(JSON.stringify({ keys: [{ ...publicJwk, kid: signing.signingKey.kid }] })),
+    ).rejects.toThrow(/share the kid/);
     await expect(load(JSON.stringify([publicJwk]))).rejects.toThrow(/must be a JWKS/);
-    await expect(load(JSON.stringify({ keys: [{ ...publicJwk, alg: 'ES256' }] }))).rejects.toThrow(/declares alg ES256/);
+    await expect(load(JSON.stringify({ keys: [{ ...publicJwk, alg: 'ES256' }] }))).rejects.toThrow(
+      /declares alg ES256/,
+    );
   });
 });

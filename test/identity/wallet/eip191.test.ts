@@ -8,33 +8,52 @@ import { CURVE_ORDER, highSTwin, signatureHex } from './sign-in-fixtures.js';
 
 const signer = new Wallet(`0x${'42'.repeat(32)}`);
 const ADDRESS = signer.address.toLowerCase();
-const MESSAGES = ['hello', '', 'line one\nline two', 'café', 'Username: josé 🦊', '你好，世界', 'tab\there'];
+const MESSAGES = [
+  'hello',
+  '',
+  'line one\nline two',
+  'café',
+  'Username: josé 🦊',
+  '你好，世界',
+  'tab\there',
+];
 
 /** The same signature in every spelling the contract allows. */
 function spellings(signature: string): string[] {
   const v = signature.slice(-2);
   const bare = signature.slice(2, -2);
   const bit = v === '1b' ? '00' : '01';
-  return [signature, signature.slice(2), `0x${bare.toUpperCase()}${v}`, `0x${bare}${bit}`, `${bare.toUpperCase()}${bit}`];
+  return [
+    signature,
+    signature.slice(2),
+    `0x${bare.toUpperCase()}${v}`,
+    `0x${bare}${bit}`,
+    `${bare.toUpperCase()}${bit}`,
+  ];
 }
 
 const SECP256K1_P = 0xfffffffffffffffffffffffffffffffffffffffffffffffffffffffefffffc2fn;
 
 function modPow(base: bigint, exponent: bigint, modulus: bigint): bigint {
   let result = 1n;
-  for (let b = base % modulus, e = exponent; e > 0n; e >>= 1n, b = (b * b) % modulus) if (e & 1n) result = (result * b) % modulus;
+  for (let b = base % modulus, e = exponent; e > 0n; e >>= 1n, b = (b * b) % modulus)
+    if (e & 1n) result = (result * b) % modulus;
   return result;
 }
 
 /** The smallest r for which x = r is not on the curve (x^3 + 7 is not a square mod p). */
 function offCurveX(): bigint {
-  for (let x = 1n; ; x++) if (modPow(x ** 3n + 7n, (SECP256K1_P - 1n) / 2n, SECP256K1_P) === SECP256K1_P - 1n) return x;
+  for (let x = 1n; ; x++)
+    if (modPow(x ** 3n + 7n, (SECP256K1_P - 1n) / 2n, SECP256K1_P) === SECP256K1_P - 1n) return x;
 }
 
 describe('personalMessageHash', () => {
-  it.each(MESSAGES)('matches ethers.hashMessage for %p (length prefix in UTF-8 bytes)', (message) => {
-    expect(hexlify(personalMessageHash(message))).toBe(hashMessage(message));
-  });
+  it.each(MESSAGES)(
+    'matches ethers.hashMessage for %p (length prefix in UTF-8 bytes)',
+    (message) => {
+      expect(hexlify(personalMessageHash(message))).toBe(hashMessage(message));
+    },
+  );
 });
 
 describe('recoverPersonalSignAddress', () => {
@@ -56,14 +75,20 @@ describe('recoverPersonalSignAddress', () => {
   it('recovers the same signer from every spelling of the signature', async () => {
     const signature = await signer.signMessage('café');
     for (const spelling of spellings(signature)) {
-      expect(recoverPersonalSignAddress('café', spelling)).toMatchObject({ ok: true, address: ADDRESS });
+      expect(recoverPersonalSignAddress('café', spelling)).toMatchObject({
+        ok: true,
+        address: ADDRESS,
+      });
     }
   });
 
   it('refuses the high-S twin of a valid signature', async () => {
     const signature = await signer.signMessage('hello');
     expect(recoverPersonalSignAddress('hello', signature).ok).toBe(true);
-    expect(recoverPersonalSignAddress('hello', highSTwin(signature))).toMatchObject({ ok: false, code: 'HIGH_S' });
+    expect(recoverPersonalSignAddress('hello', highSTwin(signature))).toMatchObject({
+      ok: false,
+      code: 'HIGH_S',
+    });
   });
 
   it.each([
@@ -77,12 +102,17 @@ describe('recoverPersonalSignAddress', () => {
     ['surrounding space', ` 0x${'11'.repeat(64)}1b`],
     ['double prefix', `0x0x${'11'.repeat(64)}1b`],
   ])('refuses a malformed signature (%s)', (_case, signature) => {
-    expect(recoverPersonalSignAddress('hello', signature)).toMatchObject({ ok: false, code: 'MALFORMED_SIGNATURE' });
+    expect(recoverPersonalSignAddress('hello', signature)).toMatchObject({
+      ok: false,
+      code: 'MALFORMED_SIGNATURE',
+    });
   });
 
   it.each([2, 3, 26, 29, 35, 37, 255])('refuses v = %i', async (v) => {
     const { r, s } = Signature.from(await signer.signMessage('hello'));
-    expect(recoverPersonalSignAddress('hello', signatureHex(BigInt(r), BigInt(s), v))).toMatchObject({
+    expect(
+      recoverPersonalSignAddress('hello', signatureHex(BigInt(r), BigInt(s), v)),
+    ).toMatchObject({
       ok: false,
       code: 'INVALID_RECOVERY_ID',
     });
@@ -95,7 +125,10 @@ describe('recoverPersonalSignAddress', () => {
     ['s = n', 1n, CURVE_ORDER],
     ['r = 2^256 - 1', 2n ** 256n - 1n, 1n],
   ])('refuses scalars out of range (%s)', (_case, r, s) => {
-    expect(recoverPersonalSignAddress('hello', signatureHex(r, s, 27))).toMatchObject({ ok: false, code: 'SCALAR_OUT_OF_RANGE' });
+    expect(recoverPersonalSignAddress('hello', signatureHex(r, s, 27))).toMatchObject({
+      ok: false,
+      code: 'SCALAR_OUT_OF_RANGE',
+    });
   });
 
   it('refuses an r that is no point on the curve', () => {
@@ -117,7 +150,8 @@ describe('canonicalSignature', () => {
       const signature = await signer.signMessage(message);
       const expected = canonicalFromEthers(signature);
       expect(expected).toMatch(/^[0-9a-f]{128}0[01]$/);
-      for (const spelling of spellings(signature)) expect(canonicalSignature(spelling)).toEqual({ ok: true, canonical: expected });
+      for (const spelling of spellings(signature))
+        expect(canonicalSignature(spelling)).toEqual({ ok: true, canonical: expected });
     }
   });
 
@@ -130,11 +164,17 @@ describe('canonicalSignature', () => {
   it('draws the low-S line at floor(n / 2) (EIP-2)', () => {
     const half = CURVE_ORDER >> 1n;
     expect(canonicalSignature(signatureHex(1n, half, 27)).ok).toBe(true);
-    expect(canonicalSignature(signatureHex(1n, half + 1n, 27))).toMatchObject({ ok: false, code: 'HIGH_S' });
+    expect(canonicalSignature(signatureHex(1n, half + 1n, 27))).toMatchObject({
+      ok: false,
+      code: 'HIGH_S',
+    });
   });
 
   it('refuses what recovery refuses', () => {
     expect(canonicalSignature('0x1234')).toMatchObject({ ok: false, code: 'MALFORMED_SIGNATURE' });
-    expect(canonicalSignature(signatureHex(1n, 1n, 29))).toMatchObject({ ok: false, code: 'INVALID_RECOVERY_ID' });
+    expect(canonicalSignature(signatureHex(1n, 1n, 29))).toMatchObject({
+      ok: false,
+      code: 'INVALID_RECOVERY_ID',
+    });
   });
 });

@@ -1,12 +1,23 @@
 import { createHash } from 'node:crypto';
-import { hasProofOfWork, isWellFormedPowNonce, solveProofOfWork } from '../../../src/identity/wallet/proof-of-work.js';
+import {
+  hasProofOfWork,
+  isWellFormedPowNonce,
+  solveProofOfWork,
+} from '../../../src/identity/wallet/proof-of-work.js';
 import { SERVICE, message } from './sign-in-fixtures.js';
 
-const MESSAGE = message('registration compact', { wallet: `0x${'ab'.repeat(20)}`, username: 'josé', name: 'Zoë 🦊' });
+const MESSAGE = message('registration compact', {
+  wallet: `0x${'ab'.repeat(20)}`,
+  username: 'josé',
+  name: 'Zoë 🦊',
+});
 
 /** Leading zero bits of sha256(message ‖ nonce), counted with node:crypto as an independent oracle. */
 function zeroBits(text: string, nonce: string): number {
-  const digest = createHash('sha256').update(Buffer.from(text, 'utf8')).update(Buffer.from(nonce, 'utf8')).digest();
+  const digest = createHash('sha256')
+    .update(Buffer.from(text, 'utf8'))
+    .update(Buffer.from(nonce, 'utf8'))
+    .digest();
   let bits = 0;
   for (const byte of digest) {
     if (byte !== 0) return bits + Math.clz32(byte) - 24;
@@ -42,7 +53,9 @@ describe('proof of work', () => {
       [MESSAGE.replace('josé', 'jose'), nonce],
     ];
     const verdicts = candidates.map(([text, candidate]) => hasProofOfWork(text, candidate, 12));
-    expect(verdicts).toEqual(candidates.map(([text, candidate]) => zeroBits(text, candidate) >= 12));
+    expect(verdicts).toEqual(
+      candidates.map(([text, candidate]) => zeroBits(text, candidate) >= 12),
+    );
     expect(verdicts).toContain(false);
   });
 
@@ -58,7 +71,9 @@ describe('proof of work', () => {
     const text = `${SERVICE}\ud83e`;
     const nonce = ['', '1', '2', '3', '4', '5', '6', '7']
       .map((suffix) => `\udd8a${suffix}`)
-      .find((candidate) => zeroBits(text, candidate) !== zeroBits(`${text}${candidate}`, '')) as string;
+      .find(
+        (candidate) => zeroBits(text, candidate) !== zeroBits(`${text}${candidate}`, ''),
+      ) as string;
     const bits = zeroBits(text, nonce);
     expect(hasProofOfWork(text, nonce, bits)).toBe(true);
     expect(hasProofOfWork(text, nonce, bits + 1)).toBe(false);

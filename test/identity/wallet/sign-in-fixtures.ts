@@ -87,7 +87,12 @@ export const VARIANTS: Variant[] = [
     kind: 'registration-short',
     lines: (f) => {
       const d = defaults(f);
-      return [`${d.service} Registration`, `Wallet: ${f.wallet}`, `Username: ${d.username}`, `Timestamp: ${d.timestamp}`];
+      return [
+        `${d.service} Registration`,
+        `Wallet: ${f.wallet}`,
+        `Username: ${d.username}`,
+        `Timestamp: ${d.timestamp}`,
+      ];
     },
   },
   {
@@ -95,14 +100,22 @@ export const VARIANTS: Variant[] = [
     kind: 'registration-short',
     lines: (f) => {
       const d = defaults(f);
-      return [`${d.service} Registration`, '', `Wallet: ${f.wallet}`, `Username: ${d.username}`, `Timestamp: ${d.timestamp}`];
+      return [
+        `${d.service} Registration`,
+        '',
+        `Wallet: ${f.wallet}`,
+        `Username: ${d.username}`,
+        `Timestamp: ${d.timestamp}`,
+      ];
     },
   },
 ];
 
-export const variant = (name: VariantName): Variant => VARIANTS.find((v) => v.name === name) as Variant;
+export const variant = (name: VariantName): Variant =>
+  VARIANTS.find((v) => v.name === name) as Variant;
 
-export const message = (name: VariantName, fields: TemplateFields): string => variant(name).lines(fields).join('\n');
+export const message = (name: VariantName, fields: TemplateFields): string =>
+  variant(name).lines(fields).join('\n');
 
 /** secp256k1 group order, for building high-S twins and out-of-range scalars. */
 export const CURVE_ORDER = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;

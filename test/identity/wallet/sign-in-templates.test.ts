@@ -19,8 +19,17 @@ describe('parseSignInMessage', () => {
   });
 
   it('keeps the username and name exactly as written', () => {
-    const result = parse(message('registration compact', { wallet: WALLET, username: ' Bob  Smith ', name: '  Dr. Ünal 🦊 ' }));
-    expect(result).toMatchObject({ ok: true, parsed: { username: ' Bob  Smith ', displayName: '  Dr. Ünal 🦊 ' } });
+    const result = parse(
+      message('registration compact', {
+        wallet: WALLET,
+        username: ' Bob  Smith ',
+        name: '  Dr. Ünal 🦊 ',
+      }),
+    );
+    expect(result).toMatchObject({
+      ok: true,
+      parsed: { username: ' Bob  Smith ', displayName: '  Dr. Ünal 🦊 ' },
+    });
   });
 
   it('accepts an empty Name (the display name is optional) but not an empty Username', () => {
@@ -29,7 +38,10 @@ describe('parseSignInMessage', () => {
       parsed: { displayName: '' },
     });
     for (const name of ['registration compact', 'registration-short spaced'] as const) {
-      expect(parse(message(name, { wallet: WALLET, username: '' }))).toEqual({ ok: false, detail: expect.stringMatching(/Username/) });
+      expect(parse(message(name, { wallet: WALLET, username: '' }))).toEqual({
+        ok: false,
+        detail: expect.stringMatching(/Username/),
+      });
     }
   });
 
@@ -55,7 +67,10 @@ describe('parseSignInMessage', () => {
     ['0X' + 'a'.repeat(40)],
     ['a'.repeat(40)],
   ])('refuses the wallet %s', (wallet) => {
-    expect(parse(message('sign-in', { wallet }))).toEqual({ ok: false, detail: expect.stringMatching(/Wallet/) });
+    expect(parse(message('sign-in', { wallet }))).toEqual({
+      ok: false,
+      detail: expect.stringMatching(/Wallet/),
+    });
   });
 
   it.each([
@@ -84,9 +99,15 @@ describe('parseSignInMessage', () => {
   it('compares the service name literally, never as a pattern', () => {
     const service = 'Acme.Chat (beta)+';
     expect(parse(message('sign-in', { wallet: WALLET, service }), service).ok).toBe(true);
-    expect(parse(message('sign-in', { wallet: WALLET, service: 'AcmexChat (beta)+' }), service).ok).toBe(false);
-    expect(parse(message('sign-in', { wallet: WALLET, service: 'Acme.Chat (beta)' }), service).ok).toBe(false);
-    expect(parse(message('sign-in', { wallet: WALLET, service: 'acme.chat (beta)+' }), service).ok).toBe(false);
+    expect(
+      parse(message('sign-in', { wallet: WALLET, service: 'AcmexChat (beta)+' }), service).ok,
+    ).toBe(false);
+    expect(
+      parse(message('sign-in', { wallet: WALLET, service: 'Acme.Chat (beta)' }), service).ok,
+    ).toBe(false);
+    expect(
+      parse(message('sign-in', { wallet: WALLET, service: 'acme.chat (beta)+' }), service).ok,
+    ).toBe(false);
   });
 
   it('refuses a message with a carriage return anywhere, even inside a free-text field', () => {
@@ -107,12 +128,19 @@ describe('parseSignInMessage', () => {
     const registrationTitle = [`${SERVICE} Registration`, ...signIn.slice(1)];
     expect(parse(registrationTitle.join('\n')).ok).toBe(false);
     const short = variant('registration-short compact').lines({ wallet: WALLET });
-    expect(parse([...short.slice(0, 3), 'Name: Alice', ...short.slice(3)].join('\n')).ok).toBe(false);
+    expect(parse([...short.slice(0, 3), 'Name: Alice', ...short.slice(3)].join('\n')).ok).toBe(
+      false,
+    );
     expect(parse([...short, 'Nonce: 1'].join('\n')).ok).toBe(false);
     expect(parse('').ok).toBe(false);
   });
 
-  it.each(['', ' Service', 'Service ', 'Ser\nvice', 'Service\r'])('throws on the unusable service name %p', (service) => {
-    expect(() => parseSignInMessage(message('sign-in', { wallet: WALLET }), service)).toThrow(TypeError);
-  });
+  it.each(['', ' Service', 'Service ', 'Ser\nvice', 'Service\r'])(
+    'throws on the unusable service name %p',
+    (service) => {
+      expect(() => parseSignInMessage(message('sign-in', { wallet: WALLET }), service)).toThrow(
+        TypeError,
+      );
+    },
+  );
 });

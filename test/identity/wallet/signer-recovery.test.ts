@@ -9,7 +9,9 @@ import { recoverPersonalSignAddress } from '../../../src/identity/wallet/eip191.
 import type { SignerRecovery as SignerRecoveryClass } from '../../../src/identity/wallet/signer-recovery.js';
 import { highSTwin } from './sign-in-fixtures.js';
 
-const { SignerRecovery } = (await import(builtModule('identity/wallet/signer-recovery.js'))) as { SignerRecovery: typeof SignerRecoveryClass };
+const { SignerRecovery } = (await import(builtModule('identity/wallet/signer-recovery.js'))) as {
+  SignerRecovery: typeof SignerRecoveryClass;
+};
 
 const logged: string[] = [];
 const logger = {
@@ -29,7 +31,8 @@ async function signedCases(count: number): Promise<{ message: string; signature:
     if (i % 4 === 0) cases.push({ message, signature: highSTwin(signature) }); // HIGH_S
     if (i % 4 === 1) cases.push({ message, signature: signature.slice(0, -2) }); // MALFORMED_SIGNATURE
     if (i % 4 === 2) cases.push({ message, signature: `${signature.slice(0, -2)}1d` }); // INVALID_RECOVERY_ID
-    if (i % 4 === 3) cases.push({ message, signature: `0x${'f'.repeat(64)}${signature.slice(66)}` }); // SCALAR_OUT_OF_RANGE
+    if (i % 4 === 3)
+      cases.push({ message, signature: `0x${'f'.repeat(64)}${signature.slice(66)}` }); // SCALAR_OUT_OF_RANGE
   }
   return cases;
 }
@@ -46,10 +49,16 @@ it('answers exactly what the calling thread would, successes and every failure c
   pool = new SignerRecovery({ workers: 2, logger });
   pool.start();
   const cases = await signedCases(40);
-  const answers = await Promise.all(cases.map(({ message, signature }) => pool.recover(message, signature)));
-  expect(answers).toEqual(cases.map(({ message, signature }) => recoverPersonalSignAddress(message, signature)));
+  const answers = await Promise.all(
+    cases.map(({ message, signature }) => pool.recover(message, signature)),
+  );
+  expect(answers).toEqual(
+    cases.map(({ message, signature }) => recoverPersonalSignAddress(message, signature)),
+  );
   const codes = new Set(answers.map((answer) => (answer.ok ? 'ok' : answer.code)));
-  expect(codes).toEqual(new Set(['ok', 'HIGH_S', 'MALFORMED_SIGNATURE', 'INVALID_RECOVERY_ID', 'SCALAR_OUT_OF_RANGE']));
+  expect(codes).toEqual(
+    new Set(['ok', 'HIGH_S', 'MALFORMED_SIGNATURE', 'INVALID_RECOVERY_ID', 'SCALAR_OUT_OF_RANGE']),
+  );
   expect(logged).toEqual(['signature workers started']);
 });
 
@@ -58,7 +67,9 @@ it('recovers off the calling thread: the event loop turns while the workers are 
   pool.start();
   const cases = (await signedCases(60)).filter(({ signature }) => signature.length === 132);
   let settled = 0;
-  const answers = cases.map(({ message, signature }) => pool.recover(message, signature).then(() => settled++));
+  const answers = cases.map(({ message, signature }) =>
+    pool.recover(message, signature).then(() => settled++),
+  );
   // Had they run here, every job would be settled before the next turn of the event loop.
   await new Promise((resolve) => setImmediate(resolve));
   expect(settled).toBeLessThan(cases.length);
@@ -70,12 +81,18 @@ it('stop() lets every job handed out finish before the threads end', async () =>
   pool = new SignerRecovery({ workers: 2, logger });
   pool.start();
   const cases = await signedCases(100);
-  const answers = Promise.all(cases.map(({ message, signature }) => pool.recover(message, signature)));
+  const answers = Promise.all(
+    cases.map(({ message, signature }) => pool.recover(message, signature)),
+  );
   await pool.stop();
-  expect(await answers).toEqual(cases.map(({ message, signature }) => recoverPersonalSignAddress(message, signature)));
+  expect(await answers).toEqual(
+    cases.map(({ message, signature }) => recoverPersonalSignAddress(message, signature)),
+  );
   // After the stop, a late caller is still answered, on its own thread.
   const [late] = cases;
-  expect(await pool.recover(late!.message, late!.signature)).toEqual(recoverPersonalSignAddress(late!.message, late!.signature));
+  expect(await pool.recover(late!.message, late!.signature)).toEqual(
+    recoverPersonalSignAddress(late!.message, late!.signature),
+  );
 });
 
 it('SIGNATURE_WORKERS=0 recovers on the calling thread and starts no worker', async () => {
@@ -83,7 +100,9 @@ it('SIGNATURE_WORKERS=0 recovers on the calling thread and starts no worker', as
   pool.start();
   const [valid] = await signedCases(1);
   let settledFirst = false;
-  const answer = pool.recover(valid!.message, valid!.signature).then((result) => ((settledFirst = true), result));
+  const answer = pool
+    .recover(valid!.message, valid!.signature)
+    .then((result) => ((settledFirst = true), result));
   await Promise.resolve();
   expect(settledFirst).toBe(true);
   expect(await answer).toEqual(recoverPersonalSignAddress(valid!.message, valid!.signature));
@@ -96,12 +115,20 @@ it('a worker that dies hands its jobs back, answered on the calling thread, and 
   const cases = await signedCases(40);
   const [first] = cases;
   await pool.recover(first!.message, first!.signature); // the worker is up
-  const answers = Promise.all(cases.map(({ message, signature }) => pool.recover(message, signature)));
+  const answers = Promise.all(
+    cases.map(({ message, signature }) => pool.recover(message, signature)),
+  );
   // The worker is private to the pool: reached here only to kill it, as a crash would.
-  const { threads } = pool as unknown as { threads: { worker: { terminate(): Promise<number> } }[] };
+  const { threads } = pool as unknown as {
+    threads: { worker: { terminate(): Promise<number> } }[];
+  };
   await threads[0]!.worker.terminate();
-  expect(await answers).toEqual(cases.map(({ message, signature }) => recoverPersonalSignAddress(message, signature)));
+  expect(await answers).toEqual(
+    cases.map(({ message, signature }) => recoverPersonalSignAddress(message, signature)),
+  );
   expect(logged).toContain('signature worker exited');
   expect(threads).toHaveLength(1);
-  expect(await pool.recover(first!.message, first!.signature)).toEqual(recoverPersonalSignAddress(first!.message, first!.signature));
+  expect(await pool.recover(first!.message, first!.signature)).toEqual(
+    recoverPersonalSignAddress(first!.message, first!.signature),
+  );
 });

@@ -1,14 +1,30 @@
 import { Wallet } from 'ethers';
-import { SIGN_IN_TOLERANCE_MS, verifySignInMessage, type SignInAttempt } from '../../../src/identity/wallet/verify-sign-in.js';
+import {
+  SIGN_IN_TOLERANCE_MS,
+  verifySignInMessage,
+  type SignInAttempt,
+} from '../../../src/identity/wallet/verify-sign-in.js';
 import { SignerRecovery } from '../../../src/identity/wallet/signer-recovery.js';
 import { silentLogger } from '../../support/silent-logger.js';
-import { NOW_MS, SERVICE, VARIANTS, highSTwin, message, variant, type VariantName } from './sign-in-fixtures.js';
+import {
+  NOW_MS,
+  SERVICE,
+  VARIANTS,
+  highSTwin,
+  message,
+  variant,
+  type VariantName,
+} from './sign-in-fixtures.js';
 
 const alice = new Wallet(`0x${'42'.repeat(32)}`);
 const mallory = new Wallet(`0x${'66'.repeat(32)}`);
 const ALICE = alice.address; // EIP-55 mixed case
 
-async function attempt(text: string, overrides: Partial<SignInAttempt> = {}, signer = alice): Promise<SignInAttempt> {
+async function attempt(
+  text: string,
+  overrides: Partial<SignInAttempt> = {},
+  signer = alice,
+): Promise<SignInAttempt> {
   return {
     walletAddress: ALICE,
     message: text,
@@ -24,7 +40,8 @@ async function attempt(text: string, overrides: Partial<SignInAttempt> = {}, sig
 const signers = new SignerRecovery({ workers: 0, logger: silentLogger });
 const verifyAttempt = (signed: SignInAttempt) => verifySignInMessage(signed, signers);
 
-const verify = async (text: string, overrides: Partial<SignInAttempt> = {}, signer = alice) => verifyAttempt(await attempt(text, overrides, signer));
+const verify = async (text: string, overrides: Partial<SignInAttempt> = {}, signer = alice) =>
+  verifyAttempt(await attempt(text, overrides, signer));
 
 const rejected = (reason: string) => ({ ok: false, reason, detail: expect.any(String) });
 
@@ -44,8 +61,12 @@ describe('verifySignInMessage: accepted', () => {
   it('binds the wallet case-insensitively on both sides', async () => {
     const lower = ALICE.toLowerCase();
     const upper = `0x${ALICE.slice(2).toUpperCase()}`;
-    expect(await verify(message('sign-in', { wallet: lower }), { walletAddress: upper })).toMatchObject({ ok: true, address: lower });
-    expect(await verify(message('sign-in', { wallet: upper }), { walletAddress: lower })).toMatchObject({ ok: true, address: lower });
+    expect(
+      await verify(message('sign-in', { wallet: lower }), { walletAddress: upper }),
+    ).toMatchObject({ ok: true, address: lower });
+    expect(
+      await verify(message('sign-in', { wallet: upper }), { walletAddress: lower }),
+    ).toMatchObject({ ok: true, address: lower });
   });
 
   it('needs no request username, and treats an empty one as absent', async () => {
@@ -55,11 +76,17 @@ describe('verifySignInMessage: accepted', () => {
   });
 
   it('ignores a request username for template 1, which has no Username line', async () => {
-    expect((await verify(message('sign-in', { wallet: ALICE }), { username: 'whoever' })).ok).toBe(true);
+    expect((await verify(message('sign-in', { wallet: ALICE }), { username: 'whoever' })).ok).toBe(
+      true,
+    );
   });
 
   it('hashes non-ASCII content by its UTF-8 byte length (signed by ethers)', async () => {
-    const text = message('registration spaced', { wallet: ALICE, username: 'josé', name: 'Zoë 🦊 山田' });
+    const text = message('registration spaced', {
+      wallet: ALICE,
+      username: 'josé',
+      name: 'Zoë 🦊 山田',
+    });
     expect(await verify(text, { username: 'josé' })).toMatchObject({
       ok: true,
       parsed: { username: 'josé', displayName: 'Zoë 🦊 山田' },
@@ -69,7 +96,8 @@ describe('verifySignInMessage: accepted', () => {
 });
 
 describe('verifySignInMessage: check 1, template', () => {
-  const withLines = (name: VariantName, edit: (lines: string[]) => string[]) => edit(variant(name).lines({ wallet: ALICE })).join('\n');
+  const withLines = (name: VariantName, edit: (lines: string[]) => string[]) =>
+    edit(variant(name).lines({ wallet: ALICE })).join('\n');
   const swapAfterWallet = (lines: string[]) => {
     const at = lines.findIndex((line) => line.startsWith('Wallet: '));
     const copy = [...lines];
@@ -86,41 +114,63 @@ describe('verifySignInMessage: check 1, template', () => {
     ['an extra blank line before Timestamp', (name) => withLines(name, beforeTimestamp)],
     ['a wrong service name', (name) => message(name, { wallet: ALICE, service: 'Servise' })],
     ['reordered lines', (name) => withLines(name, swapAfterWallet)],
-    ['a 20-digit timestamp', (name) => message(name, { wallet: ALICE, timestamp: `0${NOW_MS}000000` })],
+    [
+      'a 20-digit timestamp',
+      (name) => message(name, { wallet: ALICE, timestamp: `0${NOW_MS}000000` }),
+    ],
     ['a zero timestamp', (name) => message(name, { wallet: ALICE, timestamp: 0 })],
   ];
 
   describe.each(VARIANTS.map((v) => v.name))('%s', (name) => {
-    it.each(cases)('refuses %s as UNAUTHORIZED, before checking the signature', async (_case, build) => {
-      const text = build(name);
-      expect(await verify(text)).toEqual(rejected('UNAUTHORIZED'));
-      // Even a malformed signature and wallet get the template's answer: check 1 comes first.
-      expect(await verifyAttempt({ ...(await attempt(text)), signature: 'zz', walletAddress: 'nope' })).toEqual(rejected('UNAUTHORIZED'));
-    });
+    it.each(cases)(
+      'refuses %s as UNAUTHORIZED, before checking the signature',
+      async (_case, build) => {
+        const text = build(name);
+        expect(await verify(text)).toEqual(rejected('UNAUTHORIZED'));
+        // Even a malformed signature and wallet get the template's answer: check 1 comes first.
+        expect(
+          await verifyAttempt({ ...(await attempt(text)), signature: 'zz', walletAddress: 'nope' }),
+        ).toEqual(rejected('UNAUTHORIZED'));
+      },
+    );
 
     it('refuses a seconds-resolution timestamp as EXPIRED_SIGNATURE', async () => {
-      expect(await verify(message(name, { wallet: ALICE, timestamp: Math.floor(NOW_MS / 1000) }))).toEqual(
-        rejected('EXPIRED_SIGNATURE'),
-      );
+      expect(
+        await verify(message(name, { wallet: ALICE, timestamp: Math.floor(NOW_MS / 1000) })),
+      ).toEqual(rejected('EXPIRED_SIGNATURE'));
     });
   });
 
-  it.each(['sign-in', 'registration spaced', 'registration-short spaced'] as const)('refuses a doubled blank line in %s', async (name) => {
-    expect(await verify(withLines(name, (lines) => [lines[0] as string, '', ...lines.slice(1)]))).toEqual(rejected('UNAUTHORIZED'));
-  });
+  it.each(['sign-in', 'registration spaced', 'registration-short spaced'] as const)(
+    'refuses a doubled blank line in %s',
+    async (name) => {
+      expect(
+        await verify(withLines(name, (lines) => [lines[0] as string, '', ...lines.slice(1)])),
+      ).toEqual(rejected('UNAUTHORIZED'));
+    },
+  );
 
-  it.each(['sign-in', 'registration spaced'] as const)('refuses %s with either blank line missing', async (name) => {
-    for (const blank of [1, 3]) {
-      expect(await verify(withLines(name, (lines) => lines.filter((_line, i) => i !== blank)))).toEqual(rejected('UNAUTHORIZED'));
-    }
-  });
+  it.each(['sign-in', 'registration spaced'] as const)(
+    'refuses %s with either blank line missing',
+    async (name) => {
+      for (const blank of [1, 3]) {
+        expect(
+          await verify(withLines(name, (lines) => lines.filter((_line, i) => i !== blank))),
+        ).toEqual(rejected('UNAUTHORIZED'));
+      }
+    },
+  );
 
   it('refuses template 1 without blank lines (it has one layout only)', async () => {
-    expect(await verify(withLines('sign-in', (lines) => lines.filter((line) => line !== '')))).toEqual(rejected('UNAUTHORIZED'));
+    expect(
+      await verify(withLines('sign-in', (lines) => lines.filter((line) => line !== ''))),
+    ).toEqual(rejected('UNAUTHORIZED'));
   });
 
   it('refuses any string that was accepted before 2026-08-12', async () => {
-    expect(await verify(`Sign in to ${SERVICE} as ${ALICE} at ${NOW_MS}`)).toEqual(rejected('UNAUTHORIZED'));
+    expect(await verify(`Sign in to ${SERVICE} as ${ALICE} at ${NOW_MS}`)).toEqual(
+      rejected('UNAUTHORIZED'),
+    );
   });
 });
 
@@ -131,22 +181,30 @@ describe('verifySignInMessage: check 2, wallet binding', () => {
     expect(await verify(text, {}, mallory)).toEqual(rejected('UNAUTHORIZED'));
   });
 
-  it.each(['', ALICE.slice(0, -1), ALICE.slice(2), `${ALICE}0`, `0X${ALICE.slice(2)}`, ` ${ALICE}`])(
-    'refuses the malformed wallet_address %p as INVALID_ARGUMENT',
-    async (walletAddress) => {
-      expect(await verify(message('sign-in', { wallet: ALICE }), { walletAddress })).toEqual(rejected('INVALID_ARGUMENT'));
-    },
-  );
+  it.each([
+    '',
+    ALICE.slice(0, -1),
+    ALICE.slice(2),
+    `${ALICE}0`,
+    `0X${ALICE.slice(2)}`,
+    ` ${ALICE}`,
+  ])('refuses the malformed wallet_address %p as INVALID_ARGUMENT', async (walletAddress) => {
+    expect(await verify(message('sign-in', { wallet: ALICE }), { walletAddress })).toEqual(
+      rejected('INVALID_ARGUMENT'),
+    );
+  });
 
-  it.each(['registration compact', 'registration spaced', 'registration-short compact', 'registration-short spaced'] as const)(
-    'refuses a request username other than the one signed in %s',
-    async (name) => {
-      const text = message(name, { wallet: ALICE, username: 'alice' });
-      for (const username of ['bob', 'Alice', 'alice ', ' alice']) {
-        expect(await verify(text, { username })).toEqual(rejected('UNAUTHORIZED'));
-      }
-    },
-  );
+  it.each([
+    'registration compact',
+    'registration spaced',
+    'registration-short compact',
+    'registration-short spaced',
+  ] as const)('refuses a request username other than the one signed in %s', async (name) => {
+    const text = message(name, { wallet: ALICE, username: 'alice' });
+    for (const username of ['bob', 'Alice', 'alice ', ' alice']) {
+      expect(await verify(text, { username })).toEqual(rejected('UNAUTHORIZED'));
+    }
+  });
 
   it('reports the binding before a bad signature', async () => {
     const signed = await attempt(message('sign-in', { wallet: mallory.address }));
@@ -174,19 +232,29 @@ describe('verifySignInMessage: check 3, signature', () => {
     ['v = 2', (sig: string) => `${sig.slice(0, -2)}02`],
   ])('refuses a malformed signature (%s) as INVALID_ARGUMENT', async (_case, mangle) => {
     const signed = await attempt(text);
-    expect(await verifyAttempt({ ...signed, signature: mangle(signed.signature) })).toEqual(rejected('INVALID_ARGUMENT'));
+    expect(await verifyAttempt({ ...signed, signature: mangle(signed.signature) })).toEqual(
+      rejected('INVALID_ARGUMENT'),
+    );
   });
 
   it('refuses a missing (empty) signature as UNAUTHORIZED, like any request with only one of the two', async () => {
-    expect(await verifyAttempt({ ...(await attempt(text)), signature: '' })).toEqual(rejected('UNAUTHORIZED'));
-    expect(await verifyAttempt({ ...(await attempt(text)), message: '' })).toEqual(rejected('UNAUTHORIZED'));
+    expect(await verifyAttempt({ ...(await attempt(text)), signature: '' })).toEqual(
+      rejected('UNAUTHORIZED'),
+    );
+    expect(await verifyAttempt({ ...(await attempt(text)), message: '' })).toEqual(
+      rejected('UNAUTHORIZED'),
+    );
   });
 
   it('refuses the high-S twin of a signature that passes', async () => {
     const signed = await attempt(text);
     expect((await verifyAttempt(signed)).ok).toBe(true);
     const twin = await verifyAttempt({ ...signed, signature: highSTwin(signed.signature) });
-    expect(twin).toEqual({ ok: false, reason: 'UNAUTHORIZED', detail: expect.stringMatching(/high-S/) });
+    expect(twin).toEqual({
+      ok: false,
+      reason: 'UNAUTHORIZED',
+      detail: expect.stringMatching(/high-S/),
+    });
   });
 
   it('accepts every spelling of a signature under one replay key', async () => {
@@ -194,7 +262,13 @@ describe('verifySignInMessage: check 3, signature', () => {
     const sig = signed.signature;
     const bare = sig.slice(2, -2);
     const bit = sig.endsWith('1b') ? '00' : '01';
-    const spellings = [sig, sig.slice(2), `0x${bare.toUpperCase()}${sig.slice(-2)}`, `0x${bare}${bit}`, `${bare.toUpperCase()}${bit}`];
+    const spellings = [
+      sig,
+      sig.slice(2),
+      `0x${bare.toUpperCase()}${sig.slice(-2)}`,
+      `0x${bare}${bit}`,
+      `${bare.toUpperCase()}${bit}`,
+    ];
     const keys: string[] = [];
     for (const signature of spellings) {
       const result = await verifyAttempt({ ...signed, signature });
@@ -212,7 +286,8 @@ describe('verifySignInMessage: check 3, signature', () => {
 });
 
 describe('verifySignInMessage: check 4, freshness', () => {
-  const at = (offsetMs: number) => verify(message('registration-short compact', { wallet: ALICE, timestamp: NOW_MS + offsetMs }));
+  const at = (offsetMs: number) =>
+    verify(message('registration-short compact', { wallet: ALICE, timestamp: NOW_MS + offsetMs }));
 
   it('defaults to 5 minutes', () => {
     expect(SIGN_IN_TOLERANCE_MS).toBe(300_000);
@@ -222,9 +297,12 @@ describe('verifySignInMessage: check 4, freshness', () => {
     expect((await at(offset)).ok).toBe(true);
   });
 
-  it.each([300_001, -300_001, 24 * 3_600_000])('refuses a timestamp %i ms from server time as EXPIRED_SIGNATURE', async (offset) => {
-    expect(await at(offset)).toEqual(rejected('EXPIRED_SIGNATURE'));
-  });
+  it.each([300_001, -300_001, 24 * 3_600_000])(
+    'refuses a timestamp %i ms from server time as EXPIRED_SIGNATURE',
+    async (offset) => {
+      expect(await at(offset)).toEqual(rejected('EXPIRED_SIGNATURE'));
+    },
+  );
 
   it('honours a custom tolerance', async () => {
     const text = message('sign-in', { wallet: ALICE, timestamp: NOW_MS - 1_000 });

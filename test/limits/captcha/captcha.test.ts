@@ -29,7 +29,12 @@ let verifier: CaptchaVerifier;
 
 beforeAll(async () => {
   provider = await startFakeCaptchaProvider(SECRET, 2_000);
-  verifier = createCaptchaVerifier({ provider: 'turnstile', secret: SECRET, verifyUrl: provider.url, timeoutMs: TIMEOUT_MS });
+  verifier = createCaptchaVerifier({
+    provider: 'turnstile',
+    secret: SECRET,
+    verifyUrl: provider.url,
+    timeoutMs: TIMEOUT_MS,
+  });
 });
 
 afterAll(async () => {
@@ -78,7 +83,11 @@ describe('captcha verifier', () => {
 
   it('refuses other tokens, and a wrong secret gets no success', async () => {
     await expect(verifier.verify('bad', CLIENT_IP)).resolves.toBe(false);
-    const wrongSecret = createCaptchaVerifier({ provider: 'hcaptcha', secret: 'nope', verifyUrl: provider.url });
+    const wrongSecret = createCaptchaVerifier({
+      provider: 'hcaptcha',
+      secret: 'nope',
+      verifyUrl: provider.url,
+    });
     await expect(wrongSecret.verify('good', CLIENT_IP)).resolves.toBe(false);
   });
 
@@ -96,7 +105,12 @@ describe('captcha verifier', () => {
     expect((status as CaptchaUnavailableError).reason).toBe('status');
     const junk = await verifier.verify('junk', CLIENT_IP).catch((e: unknown) => e);
     expect((junk as CaptchaUnavailableError).reason).toBe('malformed');
-    const closed = createCaptchaVerifier({ provider: 'turnstile', secret: SECRET, verifyUrl: 'http://127.0.0.1:1/siteverify', timeoutMs: 1_000 });
+    const closed = createCaptchaVerifier({
+      provider: 'turnstile',
+      secret: SECRET,
+      verifyUrl: 'http://127.0.0.1:1/siteverify',
+      timeoutMs: 1_000,
+    });
     const network = await closed.verify('good', CLIENT_IP).catch((e: unknown) => e);
     expect(network).toBeInstanceOf(CaptchaUnavailableError);
     for (const error of [status, junk, network] as Error[]) {
@@ -106,14 +120,20 @@ describe('captcha verifier', () => {
     }
   });
 
-  it('uses each provider\'s siteverify URL by default', async () => {
+  it("uses each provider's siteverify URL by default", async () => {
     const urls: string[] = [];
     const fakeFetch = (async (url: string | URL | Request) => {
       urls.push(typeof url === 'string' ? url : url instanceof URL ? url.href : url.url);
       return new Response(JSON.stringify({ success: true }), { status: 200 });
     }) as typeof fetch;
-    await createCaptchaVerifier({ provider: 'turnstile', secret: SECRET, fetch: fakeFetch }).verify('t', CLIENT_IP);
-    await createCaptchaVerifier({ provider: 'hcaptcha', secret: SECRET, fetch: fakeFetch }).verify('t', CLIENT_IP);
+    await createCaptchaVerifier({ provider: 'turnstile', secret: SECRET, fetch: fakeFetch }).verify(
+      't',
+      CLIENT_IP,
+    );
+    await createCaptchaVerifier({ provider: 'hcaptcha', secret: SECRET, fetch: fakeFetch }).verify(
+      't',
+      CLIENT_IP,
+    );
     expect(urls).toEqual([
       'https://challenges.cloudflare.com/turnstile/v0/siteverify',
       'https://api.hcaptcha.com/siteverify',
@@ -174,7 +194,9 @@ describe('captcha gate', () => {
     let calls = 0;
     const gate = captchaGate({ verify: async () => (calls++, false) });
     await expect(run(getVersion, {}, gate)).resolves.toBe(true);
-    await expect(run(AuthService.method.checkUsername, { username: 'alice' }, gate)).resolves.toBe(true);
+    await expect(run(AuthService.method.checkUsername, { username: 'alice' }, gate)).resolves.toBe(
+      true,
+    );
     expect(calls).toBe(0);
   });
 

@@ -12,7 +12,10 @@ export interface FakeCaptchaProvider {
   close(): Promise<void>;
 }
 
-export async function startFakeCaptchaProvider(expectedSecret: string, slowMs = 1_000): Promise<FakeCaptchaProvider> {
+export async function startFakeCaptchaProvider(
+  expectedSecret: string,
+  slowMs = 1_000,
+): Promise<FakeCaptchaProvider> {
   const received: FakeCaptchaProvider['received'] = [];
   const timers = new Set<NodeJS.Timeout>();
   const server = createServer((req, res) => {
@@ -26,7 +29,11 @@ export async function startFakeCaptchaProvider(expectedSecret: string, slowMs = 
         res.end(body);
       };
       if (req.method !== 'POST') return answer(405, '{}');
-      if (form.secret !== expectedSecret) return answer(200, JSON.stringify({ success: false, 'error-codes': ['invalid-input-secret'] }));
+      if (form.secret !== expectedSecret)
+        return answer(
+          200,
+          JSON.stringify({ success: false, 'error-codes': ['invalid-input-secret'] }),
+        );
       switch (form.response) {
         case 'good':
           return answer(200, JSON.stringify({ success: true, hostname: 'localhost' }));
@@ -43,7 +50,10 @@ export async function startFakeCaptchaProvider(expectedSecret: string, slowMs = 
         case 'junk':
           return answer(200, '<html>oops</html>');
         default:
-          return answer(200, JSON.stringify({ success: false, 'error-codes': ['invalid-input-response'] }));
+          return answer(
+            200,
+            JSON.stringify({ success: false, 'error-codes': ['invalid-input-response'] }),
+          );
       }
     });
   });

@@ -13,7 +13,8 @@ test('ids have the asked number of random bytes and never repeat, across refills
 
 test('the bytes are spread over every value (not a stuck or zeroed pool)', () => {
   const counts = new Array<number>(256).fill(0);
-  for (let i = 0; i < 2000; i++) for (const byte of Buffer.from(randomId(16), 'base64url')) counts[byte]! += 1;
+  for (let i = 0; i < 2000; i++)
+    for (const byte of Buffer.from(randomId(16), 'base64url')) counts[byte]! += 1;
   // 32,000 bytes: 125 expected per value; a broken generator leaves values unseen.
   expect(Math.min(...counts)).toBeGreaterThan(60);
   expect(Math.max(...counts)).toBeLessThan(200);

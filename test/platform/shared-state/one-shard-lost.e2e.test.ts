@@ -11,7 +11,12 @@ import { Redis } from 'ioredis';
 import { shardBucketOf, shardBucketTag } from '../../../src/platform/shared-state/shard-buckets.js';
 import { deploymentForThisBlock, eventually } from '../../support/private-deployment.js';
 import type { RealtimeClient } from '../../support/realtime-client.js';
-import { expectAccessAccepted, expectAccessRefused, expectOk, signInAgain } from '../../support/session-api.js';
+import {
+  expectAccessAccepted,
+  expectAccessRefused,
+  expectOk,
+  signInAgain,
+} from '../../support/session-api.js';
 import { connectWs } from '../../support/session-ws.js';
 import type { WsOutcome } from '../../support/session-ws.js';
 import { TestUser, bearer, signIn } from '../../support/wallet.js';
@@ -19,16 +24,23 @@ import type { SignedIn } from '../../support/wallet.js';
 
 const running = deploymentForThisBlock('cluster on Redis Cluster');
 
-const closeCodeOf = (outcome: WsOutcome) => ('closeCode' in outcome ? outcome.closeCode : outcome.opened ? 'opened' : outcome.status);
+const closeCodeOf = (outcome: WsOutcome) =>
+  'closeCode' in outcome ? outcome.closeCode : outcome.opened ? 'opened' : outcome.status;
 
 /** Every ws pod, until none says 4503 any more; the answers meanwhile are all 4503. */
 const settledOutcomes = (session: SignedIn) =>
   Promise.all(
     running.deployment.wsUrls.map((wsUrl) =>
-      eventually(async () => {
-        const code = closeCodeOf(await connectWs(wsUrl, { protocols: ['bearer', session.accessToken] }));
-        return code === 4503 ? undefined : code;
-      }, 20_000, 'the rebuild of the lost shard'),
+      eventually(
+        async () => {
+          const code = closeCodeOf(
+            await connectWs(wsUrl, { protocols: ['bearer', session.accessToken] }),
+          );
+          return code === 4503 ? undefined : code;
+        },
+        20_000,
+        'the rebuild of the lost shard',
+      ),
     ),
   );
 
@@ -38,7 +50,9 @@ async function masterOf(routingId: string): Promise<number> {
   const admin = new Redis(cluster.ports[0]!, '127.0.0.1');
   try {
     const slot = calculateSlot(shardBucketTag(shardBucketOf(routingId)));
-    const [, , master] = (await admin.cluster('SLOTS')).find(([start, end]) => start <= slot && slot <= end)!;
+    const [, , master] = (await admin.cluster('SLOTS')).find(
+      ([start, end]) => start <= slot && slot <= end,
+    )!;
     return cluster.ports.indexOf(master![1]);
   } finally {
     admin.disconnect();
@@ -55,7 +69,10 @@ it('an ended session stays refused and a block holds across the loss of their sh
 
   const [alice, bob] = [await signIn(deployment.apiUrl), await signIn(deployment.apiUrl)];
   expectOk(await api.post('/api/v1/block-contact', { address: alice.user.address }, bearer(bob)));
-  const aliceSocket: RealtimeClient = await running.connect(alice.accessToken, deployment.wsUrls[0]!);
+  const aliceSocket: RealtimeClient = await running.connect(
+    alice.accessToken,
+    deployment.wsUrls[0]!,
+  );
 
   await deployment.redisCluster!.restartNodeEmpty(lost);
 
@@ -64,9 +81,18 @@ it('an ended session stays refused and a block holds across the loss of their sh
   await expectAccessRefused(api, ended.accessToken);
   await expectAccessAccepted(api, live.accessToken);
   let calls = 0;
-  const offered = await eventually(async () => {
-    const answer = await aliceSocket.request({ type: 'call.offer', call_id: `after-${++calls}`, to: bob.user.address, sdp: 'v=0' });
-    return answer.type === 'error' && answer.code === 'UNAVAILABLE' ? undefined : answer;
-  }, 20_000, 'the rebuild of the block mirror');
+  const offered = await eventually(
+    async () => {
+      const answer = await aliceSocket.request({
+        type: 'call.offer',
+        call_id: `after-${++calls}`,
+        to: bob.user.address,
+        sdp: 'v=0',
+      });
+      return answer.type === 'error' && answer.code === 'UNAVAILABLE' ? undefined : answer;
+    },
+    20_000,
+    'the rebuild of the block mirror',
+  );
   expect(offered).toMatchObject({ type: 'error', code: 'CALL_REFUSED' });
 });

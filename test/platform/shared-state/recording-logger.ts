@@ -10,7 +10,10 @@ export interface LogRecord {
 /** A real pino logger whose lines are kept in memory, so tests can assert on them. */
 export function recordingLogger(): { logger: Logger; records: LogRecord[] } {
   const records: LogRecord[] = [];
-  const logger = pino({ level: 'debug' }, { write: (line: string) => records.push(JSON.parse(line) as LogRecord) });
+  const logger = pino(
+    { level: 'debug' },
+    { write: (line: string) => records.push(JSON.parse(line) as LogRecord) },
+  );
   return { logger, records };
 }
 

@@ -27,7 +27,9 @@ export async function withRedis(define: (url: string) => void): Promise<void> {
     });
     return;
   }
-  console.warn(`SKIP Redis shared-state tests: no Redis answers at ${where} (set REDIS_URL to require it)`);
+  console.warn(
+    `SKIP Redis shared-state tests: no Redis answers at ${where} (set REDIS_URL to require it)`,
+  );
   test.skip(`Redis at ${where}`, () => undefined);
 }
 
@@ -51,7 +53,11 @@ export async function deleteKeys(url: string, prefix: string): Promise<void> {
 }
 
 async function redisAnswers(url: string): Promise<boolean> {
-  const probe = new Redis(url, { lazyConnect: true, retryStrategy: () => null, connectTimeout: 1000 });
+  const probe = new Redis(url, {
+    lazyConnect: true,
+    retryStrategy: () => null,
+    connectTimeout: 1000,
+  });
   probe.on('error', () => undefined); // the outcome is reported by connect()/ping()
   try {
     await probe.connect();

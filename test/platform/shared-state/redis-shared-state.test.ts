@@ -20,7 +20,6 @@ async function rejectionTime(operation: () => Promise<unknown>): Promise<number>
   return Date.now() - started;
 }
 
-
 describe('RedisSharedState with no Redis listening', () => {
   const { logger, records } = recordingLogger();
   let state: SharedState;
@@ -28,7 +27,11 @@ describe('RedisSharedState with no Redis listening', () => {
 
   beforeAll(async () => {
     const started = Date.now();
-    state = await openSharedState({ redisUrl: 'redis://127.0.0.1:1', keyPrefix: 'unreachable:', logger });
+    state = await openSharedState({
+      redisUrl: 'redis://127.0.0.1:1',
+      keyPrefix: 'unreachable:',
+      logger,
+    });
     openMs = Date.now() - started;
   });
 
@@ -38,11 +41,18 @@ describe('RedisSharedState with no Redis listening', () => {
 
   test('opening resolves promptly and logs the outage', () => {
     expect(openMs).toBeLessThan(2500);
-    expect(records.some((record) => record.level === LEVEL.warn && /unavailable/.test(record.msg))).toBe(true);
+    expect(
+      records.some((record) => record.level === LEVEL.warn && /unavailable/.test(record.msg)),
+    ).toBe(true);
   });
 
   test('ping and every command reject at once, not after a timeout', async () => {
-    const script = defineScript<[], number>({ name: 'one', keys: 0, lua: 'return 1', local: () => 1 });
+    const script = defineScript<[], number>({
+      name: 'one',
+      keys: 0,
+      lua: 'return 1',
+      local: () => 1,
+    });
     const operations: Array<() => Promise<unknown>> = [
       () => state.ping(),
       () => state.get('k'),
@@ -61,8 +71,13 @@ describe('RedisSharedState with no Redis listening', () => {
   });
 
   test('every command rejects as an outage (503), not as a server bug', async () => {
-    const operations: Array<() => Promise<unknown>> = [() => state.get('k'), () => state.publish('c', 'm'), () => state.hasSubscribers('c')];
-    for (const operation of operations) await expect(operation()).rejects.toBeInstanceOf(DependencyUnavailableError);
+    const operations: Array<() => Promise<unknown>> = [
+      () => state.get('k'),
+      () => state.publish('c', 'm'),
+      () => state.hasSubscribers('c'),
+    ];
+    for (const operation of operations)
+      await expect(operation()).rejects.toBeInstanceOf(DependencyUnavailableError);
   });
 });
 
@@ -128,47 +143,77 @@ await withRedis((redisUrl) => {
       });
 
       proxy.cut();
-      await passesEventually(async () => {
-        await expect(state.ping()).rejects.toThrow();
-      }, 8000, 50);
+      await passesEventually(
+        async () => {
+          await expect(state.ping()).rejects.toThrow();
+        },
+        8000,
+        50,
+      );
       expect(await rejectionTime(() => state.get('k'))).toBeLessThan(200);
-      expect(await rejectionTime(() => state.subscribe('other', () => undefined))).toBeLessThan(200);
+      expect(await rejectionTime(() => state.subscribe('other', () => undefined))).toBeLessThan(
+        200,
+      );
 
       proxy.restore();
       await passesEventually(() => state.ping(), 8000, 50);
       await state.set('after-outage', 'ok');
       expect(await direct.get('after-outage')).toBe('ok');
       // Resubscription runs right after reconnecting; publish until it has taken effect.
-      await passesEventually(async () => {
-        await direct.publish('events', 'after outage');
-        expect(received).toContain('after outage');
-      }, 8000, 50);
-      expect(records.some((record) => record.level === LEVEL.warn && /unavailable/.test(record.msg))).toBe(true);
-      expect(records.some((record) => record.level === LEVEL.info && /restored/.test(record.msg))).toBe(true);
+      await passesEventually(
+        async () => {
+          await direct.publish('events', 'after outage');
+          expect(received).toContain('after outage');
+        },
+        8000,
+        50,
+      );
+      expect(
+        records.some((record) => record.level === LEVEL.warn && /unavailable/.test(record.msg)),
+      ).toBe(true);
+      expect(
+        records.some((record) => record.level === LEVEL.info && /restored/.test(record.msg)),
+      ).toBe(true);
     });
 
     test('a subscription restored after the connection was lost says so, and from then on receives', async () => {
       const state = await open(proxy.url);
       const received: string[] = [];
       let resubscribed = 0;
-      await state.subscribe('endings', (message) => void received.push(message), () => (resubscribed += 1));
+      await state.subscribe(
+        'endings',
+        (message) => void received.push(message),
+        () => (resubscribed += 1),
+      );
 
       proxy.cut();
-      await passesEventually(async () => {
-        await expect(state.ping()).rejects.toThrow();
-      }, 8000, 50);
+      await passesEventually(
+        async () => {
+          await expect(state.ping()).rejects.toThrow();
+        },
+        8000,
+        50,
+      );
       await direct.publish('endings', 'lost while away');
       expect(resubscribed).toBe(0);
 
       proxy.restore();
-      await passesEventually(async () => {
-        expect(resubscribed).toBe(1);
-      }, 8000, 50);
+      await passesEventually(
+        async () => {
+          expect(resubscribed).toBe(1);
+        },
+        8000,
+        50,
+      );
       // Told only once the subscription is in effect: a publish right after it arrives.
       await direct.publish('endings', 'after');
-      await passesEventually(async () => {
-        expect(received).toEqual(['after']);
-      }, 8000, 50);
+      await passesEventually(
+        async () => {
+          expect(received).toEqual(['after']);
+        },
+        8000,
+        50,
+      );
     });
 
     test('a command in flight when the connection drops rejects and is never replayed', async () => {

@@ -22,7 +22,8 @@ const compareAndDelete = defineScript<[expected: string], number>({
   keys: 1,
   lua: `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
 return 0`,
-  local: (state, keys, [expected]) => (state.get(keys[0]!) === expected ? Number(state.delete(keys[0]!)) : 0),
+  local: (state, keys, [expected]) =>
+    state.get(keys[0]!) === expected ? Number(state.delete(keys[0]!)) : 0,
 });
 
 /** GET, add one, SET: loses updates if split into separate commands, never as a script. */
@@ -115,7 +116,8 @@ function inbox() {
     async received(count: number, timeoutMs = 3000): Promise<string[]> {
       const deadline = Date.now() + timeoutMs;
       while (messages.length < count) {
-        if (Date.now() > deadline) throw new Error(`received ${messages.length} of ${count} messages`);
+        if (Date.now() > deadline)
+          throw new Error(`received ${messages.length} of ${count} messages`);
         await new Promise<void>((resolve) => {
           wake = resolve;
           setTimeout(resolve, 20);
@@ -126,7 +128,10 @@ function inbox() {
   };
 }
 
-export function describeSharedStateContract(name: string, createHarness: () => SharedStateHarness): void {
+export function describeSharedStateContract(
+  name: string,
+  createHarness: () => SharedStateHarness,
+): void {
   describe(`SharedState contract: ${name}`, () => {
     let harness: SharedStateHarness;
     let podA: SharedState;
@@ -200,7 +205,9 @@ export function describeSharedStateContract(name: string, createHarness: () => S
         const key = unique('replay');
         const pods = [podA, podB];
         const results = await Promise.all(
-          Array.from({ length: 20 }, (_, i) => pods[i % 2]!.set(key, `writer-${i}`, { onlyIfAbsent: true, ttlMs: 60_000 })),
+          Array.from({ length: 20 }, (_, i) =>
+            pods[i % 2]!.set(key, `writer-${i}`, { onlyIfAbsent: true, ttlMs: 60_000 }),
+          ),
         );
         expect(results.filter(Boolean)).toHaveLength(1);
         expect(await podA.get(key)).toBe(`writer-${results.indexOf(true)}`);
@@ -226,7 +233,9 @@ export function describeSharedStateContract(name: string, createHarness: () => S
         const key = unique('single-use');
         await podA.set(key, 'the-ticket', { ttlMs: 30_000 });
         const pods = [podA, podB];
-        const results = await Promise.all(Array.from({ length: 20 }, (_, i) => pods[i % 2]!.take(key)));
+        const results = await Promise.all(
+          Array.from({ length: 20 }, (_, i) => pods[i % 2]!.take(key)),
+        );
         expect(results.filter((value) => value !== null)).toEqual(['the-ticket']);
       });
 
@@ -250,8 +259,12 @@ export function describeSharedStateContract(name: string, createHarness: () => S
       test('50 concurrent increments on two pods all count', async () => {
         const key = unique('concurrent-counter');
         const pods = [podA, podB];
-        const results = await Promise.all(Array.from({ length: 50 }, (_, i) => pods[i % 2]!.incrementBy(key, 1, 60_000)));
-        expect([...results].sort((x, y) => x - y)).toEqual(Array.from({ length: 50 }, (_, i) => i + 1));
+        const results = await Promise.all(
+          Array.from({ length: 50 }, (_, i) => pods[i % 2]!.incrementBy(key, 1, 60_000)),
+        );
+        expect([...results].sort((x, y) => x - y)).toEqual(
+          Array.from({ length: 50 }, (_, i) => i + 1),
+        );
         expect(await podA.get(key)).toBe('50');
       });
 
@@ -292,7 +305,9 @@ export function describeSharedStateContract(name: string, createHarness: () => S
         await podA.set(key, 'owner', { ttlMs: 30_000 });
         const pods = [podA, podB];
         const results = await Promise.all(
-          Array.from({ length: 20 }, (_, i) => pods[i % 2]!.run(compareAndDelete, [key], ['owner'])),
+          Array.from({ length: 20 }, (_, i) =>
+            pods[i % 2]!.run(compareAndDelete, [key], ['owner']),
+          ),
         );
         expect(results.filter((deleted) => deleted === 1)).toHaveLength(1);
       });
@@ -300,8 +315,12 @@ export function describeSharedStateContract(name: string, createHarness: () => S
       test('40 concurrent read-modify-write runs on two pods never interleave', async () => {
         const key = unique('rmw');
         const pods = [podA, podB];
-        const results = await Promise.all(Array.from({ length: 40 }, (_, i) => pods[i % 2]!.run(readModifyWrite, [key], [])));
-        expect([...results].sort((x, y) => x - y)).toEqual(Array.from({ length: 40 }, (_, i) => i + 1));
+        const results = await Promise.all(
+          Array.from({ length: 40 }, (_, i) => pods[i % 2]!.run(readModifyWrite, [key], [])),
+        );
+        expect([...results].sort((x, y) => x - y)).toEqual(
+          Array.from({ length: 40 }, (_, i) => i + 1),
+        );
         expect(await podA.get(key)).toBe('40');
       });
 
@@ -332,7 +351,10 @@ export function describeSharedStateContract(name: string, createHarness: () => S
         const counter = unique('published-counter');
         const received = inbox();
         const unsubscribe = await podB.subscribe(counter, received.handler);
-        await Promise.all([podA.run(countAndPublish, [counter], []), podA.run(countAndPublish, [counter], [])]);
+        await Promise.all([
+          podA.run(countAndPublish, [counter], []),
+          podA.run(countAndPublish, [counter], []),
+        ]);
         await podB.run(countAndPublish, [counter], []);
         expect(await received.received(3)).toEqual(['1', '2', '3']);
         await unsubscribe();
@@ -366,7 +388,8 @@ export function describeSharedStateContract(name: string, createHarness: () => S
           await podB.subscribe(channel, onOtherPod.handler),
         ];
         await podA.publish(channel, 'to all');
-        for (const box of [first, second, onOtherPod]) expect(await box.received(1)).toEqual(['to all']);
+        for (const box of [first, second, onOtherPod])
+          expect(await box.received(1)).toEqual(['to all']);
         for (const unsubscribe of unsubscribes) await unsubscribe();
       });
 
@@ -465,7 +488,10 @@ export function describeSharedStateContract(name: string, createHarness: () => S
         const channel = unique('isolated-channel');
         const main = inbox();
         const other = inbox();
-        const unsubscribes = [await podA.subscribe(channel, main.handler), await otherDeployment.subscribe(channel, other.handler)];
+        const unsubscribes = [
+          await podA.subscribe(channel, main.handler),
+          await otherDeployment.subscribe(channel, other.handler),
+        ];
         await podB.publish(channel, 'for main');
         // Messages reach a subscriber in publish order, so once `other` has its own
         // message, a leaked 'for main' would have arrived before it.

@@ -39,7 +39,11 @@ function redisHarness(url: string): SharedStateHarness {
   const opened: SharedState[] = [];
   return {
     async open(keyPrefix) {
-      const state = await openSharedState({ redisUrl: url, keyPrefix: runPrefix + keyPrefix, logger });
+      const state = await openSharedState({
+        redisUrl: url,
+        keyPrefix: runPrefix + keyPrefix,
+        logger,
+      });
       opened.push(state);
       return state;
     },
@@ -57,7 +61,12 @@ function redisClusterHarness(): SharedStateHarness {
   return {
     async open(keyPrefix) {
       cluster ??= startPrivateRedisCluster();
-      const state = await openSharedState({ redisUrl: (await cluster).url, redisCluster: true, keyPrefix, logger });
+      const state = await openSharedState({
+        redisUrl: (await cluster).url,
+        redisCluster: true,
+        keyPrefix,
+        logger,
+      });
       opened.push(state);
       return state;
     },

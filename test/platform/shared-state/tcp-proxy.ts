@@ -25,7 +25,10 @@ export async function startTcpProxy(targetUrl: string): Promise<TcpProxy> {
       return;
     }
     const upstream = net.connect(Number(target.port || 6379), target.hostname);
-    for (const [socket, peer] of [[client, upstream], [upstream, client]] as const) {
+    for (const [socket, peer] of [
+      [client, upstream],
+      [upstream, client],
+    ] as const) {
       sockets.add(socket);
       socket.pipe(peer);
       socket.on('error', () => peer.destroy());

@@ -17,7 +17,6 @@ const PREFIX = 'outage:';
 /** Enough channels that every master serves several. */
 const CHANNELS = Array.from({ length: 20 }, (_, index) => `events-${index}`);
 
-
 let cluster: PrivateRedisCluster;
 let subscriber: SharedState;
 let publisher: SharedState;
@@ -27,18 +26,37 @@ const restored = new Map<string, number>(CHANNELS.map((channel) => [channel, 0])
 
 /** Publishes on every channel until each has delivered `message` (pub/sub drops what finds no subscriber). */
 const everyChannelDelivers = (message: string, timeoutMs: number) =>
-  passesEventually(async () => {
-    for (const channel of CHANNELS) if (!received.get(channel)!.includes(message)) await publisher.publish(channel, message);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(CHANNELS.filter((channel) => !received.get(channel)!.includes(message))).toEqual([]);
-  }, timeoutMs, 100);
+  passesEventually(
+    async () => {
+      for (const channel of CHANNELS)
+        if (!received.get(channel)!.includes(message)) await publisher.publish(channel, message);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(CHANNELS.filter((channel) => !received.get(channel)!.includes(message))).toEqual([]);
+    },
+    timeoutMs,
+    100,
+  );
 
 beforeAll(async () => {
   cluster = await startPrivateRedisCluster();
-  subscriber = await openSharedState({ redisUrl: cluster.url, redisCluster: true, keyPrefix: PREFIX, logger });
-  publisher = await openSharedState({ redisUrl: cluster.url, redisCluster: true, keyPrefix: PREFIX, logger });
+  subscriber = await openSharedState({
+    redisUrl: cluster.url,
+    redisCluster: true,
+    keyPrefix: PREFIX,
+    logger,
+  });
+  publisher = await openSharedState({
+    redisUrl: cluster.url,
+    redisCluster: true,
+    keyPrefix: PREFIX,
+    logger,
+  });
   for (const channel of CHANNELS) {
-    await subscriber.subscribe(channel, (message) => void received.get(channel)!.push(message), () => restored.set(channel, restored.get(channel)! + 1));
+    await subscriber.subscribe(
+      channel,
+      (message) => void received.get(channel)!.push(message),
+      () => restored.set(channel, restored.get(channel)! + 1),
+    );
   }
 }, 60_000);
 
@@ -81,8 +99,16 @@ test('every master stopped for 3 s and back empty: not ready meanwhile, then rea
   expect(Date.now() - back).toBeLessThan(12_000);
   // Each listener was told that its subscription was lost and is back.
   expect(CHANNELS.filter((channel) => restored.get(channel)! < 1)).toEqual([]);
-  expect(records.some((record) => record.level === LEVEL.warn && /sharded subscriptions lost/.test(record.msg))).toBe(true);
-  expect(records.some((record) => record.level === LEVEL.info && /sharded subscriptions restored/.test(record.msg))).toBe(true);
+  expect(
+    records.some(
+      (record) => record.level === LEVEL.warn && /sharded subscriptions lost/.test(record.msg),
+    ),
+  ).toBe(true);
+  expect(
+    records.some(
+      (record) => record.level === LEVEL.info && /sharded subscriptions restored/.test(record.msg),
+    ),
+  ).toBe(true);
 }, 60_000);
 
 test('readiness reflects the subscriber side: subscriber connections killed, commands intact', async () => {
@@ -96,7 +122,11 @@ test('readiness reflects the subscriber side: subscriber connections killed, com
       admin.disconnect();
     }
   }
-  await passesEventually(() => expect(subscriber.ping()).rejects.toThrow(/sharded subscriptions are not in place/), 2000, 100);
+  await passesEventually(
+    () => expect(subscriber.ping()).rejects.toThrow(/sharded subscriptions are not in place/),
+    2000,
+    100,
+  );
   expect(await subscriber.set('commands-still-work', 'yes')).toBe(true);
 
   await passesEventually(() => subscriber.ping(), 10_000, 100);

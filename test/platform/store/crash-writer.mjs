@@ -18,7 +18,14 @@ const payload = 'p'.repeat(100);
 
 async function worker(w) {
   for (let k = 0; ; k += 1) {
-    const id = await docs.insertOne({ _id: `${run}-w${w}-${k}`, run, w, k, payload, at: new Date() });
+    const id = await docs.insertOne({
+      _id: `${run}-w${w}-${k}`,
+      run,
+      w,
+      k,
+      payload,
+      at: new Date(),
+    });
     process.stdout.write(`i ${id}\n`);
     await counters.updateOne({ _id: `c${w}` }, { $set: { last: k } }, { upsert: true });
     process.stdout.write(`u ${w} ${k}\n`);

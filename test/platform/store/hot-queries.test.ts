@@ -49,18 +49,37 @@ forEachStore('hot_queries', (engine, open) => {
 
     async function plansOf(queries: RecordedQuery[]) {
       return Promise.all(
-        queries.map(async (query) => ({ ...query, plan: await subject.store.explain(query.collection, query.filter, query.sort ? { sort: query.sort } : {}) })),
+        queries.map(async (query) => ({
+          ...query,
+          plan: await subject.store.explain(
+            query.collection,
+            query.filter,
+            query.sort ? { sort: query.sort } : {},
+          ),
+        })),
       );
     }
     const scans = (planned: Awaited<ReturnType<typeof plansOf>>) =>
-      planned.filter(({ plan }) => plan.stage !== 'IXSCAN').map(({ collection, method, filter }) => `${collection}.${method} ${JSON.stringify(filter)}`);
+      planned
+        .filter(({ plan }) => plan.stage !== 'IXSCAN')
+        .map(
+          ({ collection, method, filter }) => `${collection}.${method} ${JSON.stringify(filter)}`,
+        );
 
     test('send, retry, history pages and the chat list', async () => {
       const { store, queries } = recordingStore(subject.store);
       await store.ensureIndexes(accountIndexes);
       const accounts = new AccountRepository(store);
       for (const address of [alice, bob]) {
-        await accounts.create({ _id: address, username: address.slice(2, 10), displayName: '', createdAt: new Date(), permissions: [], mfaEnabled: false, origin: 'wallet' });
+        await accounts.create({
+          _id: address,
+          username: address.slice(2, 10),
+          displayName: '',
+          createdAt: new Date(),
+          permissions: [],
+          mfaEnabled: false,
+          origin: 'wallet',
+        });
       }
       const state = new MemorySharedState({ keyPrefix: 'hot:', logger });
       const messaging = await messageSending(store, state);
@@ -100,15 +119,34 @@ forEachStore('hot_queries', (engine, open) => {
       await messaging.sender.send(bob, { ...send('g-1'), recipientAddress: '', groupId });
       await messaging.sweeper.sweepOnce();
       const history = new History(messaging.messages);
-      const page = await history.read(first.message.conversationId, alice, { pageSize: 1, beforeCursor: '', afterCursor: '' });
-      await history.read(first.message.conversationId, alice, { pageSize: 1, beforeCursor: page.beforeCursor, afterCursor: '' });
-      await new ChatList(messaging.conversations, messaging.messages, accounts, { chatsOf: async () => [], lastPosts: async () => new Map() }).page(bob, 20, undefined);
+      const page = await history.read(first.message.conversationId, alice, {
+        pageSize: 1,
+        beforeCursor: '',
+        afterCursor: '',
+      });
+      await history.read(first.message.conversationId, alice, {
+        pageSize: 1,
+        beforeCursor: page.beforeCursor,
+        afterCursor: '',
+      });
+      await new ChatList(messaging.conversations, messaging.messages, accounts, {
+        chatsOf: async () => [],
+        lastPosts: async () => new Map(),
+      }).page(bob, 20, undefined);
 
       const planned = await plansOf(queries);
-      expect(planned.map(({ collection }) => collection)).toEqual(expect.arrayContaining(['messages', 'conversations', 'conversation_members', 'accounts']));
+      expect(planned.map(({ collection }) => collection)).toEqual(
+        expect.arrayContaining(['messages', 'conversations', 'conversation_members', 'accounts']),
+      );
       // The sweeper's query and the announced marks ran, and through which index.
-      const announcing = planned.filter(({ method, filter }) => (method === 'find' && 'unannounced' in filter) || (method === 'updateMany' && '_id' in filter));
-      expect(announcing.map(({ method, plan }) => `${method} ${plan.indexes.join()}`)).toEqual(expect.arrayContaining(['find unannounced', 'updateMany _id_']));
+      const announcing = planned.filter(
+        ({ method, filter }) =>
+          (method === 'find' && 'unannounced' in filter) ||
+          (method === 'updateMany' && '_id' in filter),
+      );
+      expect(announcing.map(({ method, plan }) => `${method} ${plan.indexes.join()}`)).toEqual(
+        expect.arrayContaining(['find unannounced', 'updateMany _id_']),
+      );
       expect(scans(planned)).toEqual([]);
     });
 
@@ -118,7 +156,16 @@ forEachStore('hot_queries', (engine, open) => {
       const accounts = new AccountRepository(store);
       const carol = `0x${'c3'.repeat(20)}`;
       for (const address of [alice, bob, carol]) {
-        if (!(await accounts.find(address))) await accounts.create({ _id: address, username: address.slice(2, 10), displayName: '', createdAt: new Date(), permissions: [], mfaEnabled: false, origin: 'wallet' });
+        if (!(await accounts.find(address)))
+          await accounts.create({
+            _id: address,
+            username: address.slice(2, 10),
+            displayName: '',
+            createdAt: new Date(),
+            permissions: [],
+            mfaEnabled: false,
+            origin: 'wallet',
+          });
       }
       const state = new MemorySharedState({ keyPrefix: 'hot-groups:', logger });
       const messaging = await messageSending(store, state);
@@ -126,23 +173,60 @@ forEachStore('hot_queries', (engine, open) => {
       await store.ensureIndexes(groupsIndexes);
       const mediaItems = new MediaItems(store);
       const avatars = new HeldMedia(mediaItems);
-      const memberships = new Memberships(store, messaging.conversations, messaging.sender, avatars, new MessageAttachments(mediaItems), 1000);
+      const memberships = new Memberships(
+        store,
+        messaging.conversations,
+        messaging.sender,
+        avatars,
+        new MessageAttachments(mediaItems),
+        1000,
+      );
       const invites = new GroupInvites(store, memberships.removals);
-      const groups = new Groups(messaging.conversations, memberships, invites, blocks, new GroupCreation(memberships.groups, messaging.conversations, messaging.sender, avatars, 1000, 0));
+      const groups = new Groups(
+        messaging.conversations,
+        memberships,
+        invites,
+        blocks,
+        new GroupCreation(
+          memberships.groups,
+          messaging.conversations,
+          messaging.sender,
+          avatars,
+          1000,
+          0,
+        ),
+      );
       queries.length = 0;
 
-      const { group } = await groups.create(alice, { name: 'Hot', description: '', avatarMediaId: '', memberAddresses: [bob] });
+      const { group } = await groups.create(alice, {
+        name: 'Hot',
+        description: '',
+        avatarMediaId: '',
+        memberAddresses: [bob],
+      });
       const { code } = await invites.create(group._id, alice, 5, 0);
       await groups.join(carol, code);
       await groups.join(carol, code);
       await groups.listOf(bob, 20, undefined);
       await memberships.list(group._id);
-      await memberships.setRole(group._id, alice, (await memberships.member(group._id, carol))!, 'admin');
+      await memberships.setRole(
+        group._id,
+        alice,
+        (await memberships.member(group._id, carol))!,
+        'admin',
+      );
       await memberships.depart(group._id, bob, 'member_removed', alice);
       await memberships.depart(group._id, alice, 'member_left', alice);
 
       const planned = await plansOf(queries);
-      expect(planned.map(({ collection }) => collection)).toEqual(expect.arrayContaining(['groups', 'group_invites', 'group_removals', 'conversation_members']));
+      expect(planned.map(({ collection }) => collection)).toEqual(
+        expect.arrayContaining([
+          'groups',
+          'group_invites',
+          'group_removals',
+          'conversation_members',
+        ]),
+      );
       expect(scans(planned)).toEqual([]);
     });
 
@@ -150,9 +234,21 @@ forEachStore('hot_queries', (engine, open) => {
       const { store, queries } = recordingStore(subject.store);
       await store.ensureIndexes(sessionIndexes);
       const sharedState = new MemorySharedState({ keyPrefix: 'hot:', logger });
-      const sessions = new SessionManager(store, new Revocations(sharedState, 900_000), new SessionActivity(sharedState), { ttlMs: 3_600_000, idleTimeoutMs: 0 });
+      const sessions = new SessionManager(
+        store,
+        new Revocations(sharedState, 900_000),
+        new SessionActivity(sharedState),
+        { ttlMs: 3_600_000, idleTimeoutMs: 0 },
+      );
       queries.length = 0;
-      const opened = await sessions.open({ address: alice, authMethod: 'wallet', deviceName: 'test', userAgent: 'jest', ip: '127.0.0.1', dpopJkt: '' });
+      const opened = await sessions.open({
+        address: alice,
+        authMethod: 'wallet',
+        deviceName: 'test',
+        userAgent: 'jest',
+        ip: '127.0.0.1',
+        dpopJkt: '',
+      });
       await sessions.findActive(opened.session._id);
       await sessions.findByCookie(opened.cookieValue);
       await sessions.listActive(alice);

@@ -40,7 +40,11 @@ function runAndKill(run: string, inFlight: number, killAfter: number): Promise<A
   createInterface({ input: child.stdout }).on('line', (line) => {
     const [kind, a, b] = line.split(' ');
     if (kind === 'i') acknowledged.inserts.push(a!);
-    if (kind === 'u') acknowledged.counters.set(`c${a}`, Math.max(Number(b), acknowledged.counters.get(`c${a}`) ?? -1));
+    if (kind === 'u')
+      acknowledged.counters.set(
+        `c${a}`,
+        Math.max(Number(b), acknowledged.counters.get(`c${a}`) ?? -1),
+      );
     seen += 1;
     if (seen === killAfter) child.kill('SIGKILL');
   });
@@ -57,8 +61,17 @@ function runAndKill(run: string, inFlight: number, killAfter: number): Promise<A
 async function expectAllAcknowledgedPresent(acknowledged: Acknowledged): Promise<void> {
   const store = await EmbeddedDocumentStore.open({ dataDir, logger: silentLogger });
   try {
-    const docs = store.collection<{ _id: string; run: string; w: number; k: number; payload: string; at: Date }>('docs');
-    const found = new Set((await docs.find({ _id: { $in: acknowledged.inserts } })).map((doc) => doc._id));
+    const docs = store.collection<{
+      _id: string;
+      run: string;
+      w: number;
+      k: number;
+      payload: string;
+      at: Date;
+    }>('docs');
+    const found = new Set(
+      (await docs.find({ _id: { $in: acknowledged.inserts } })).map((doc) => doc._id),
+    );
     const missing = acknowledged.inserts.filter((id) => !found.has(id));
     expect(missing).toEqual([]);
     // No corruption: everything that came back (acknowledged or not) is whole.

@@ -23,7 +23,11 @@ export class ChangeSet {
    */
   replace(previous: StoredDocument, next: StoredDocument, changedFields?: readonly string[]): void {
     this.table.replace(previous, next);
-    this.mutations.push(changedFields ? patchOf(this.collection, next, changedFields) : { op: 'put', c: this.collection, doc: next });
+    this.mutations.push(
+      changedFields
+        ? patchOf(this.collection, next, changedFields)
+        : { op: 'put', c: this.collection, doc: next },
+    );
   }
 
   delete(id: string): void {
@@ -35,7 +39,11 @@ export class ChangeSet {
   }
 }
 
-function patchOf(collection: string, next: StoredDocument, changedFields: readonly string[]): Mutation {
+function patchOf(
+  collection: string,
+  next: StoredDocument,
+  changedFields: readonly string[],
+): Mutation {
   const set: Record<string, unknown> = {};
   const unset: string[] = [];
   for (const field of changedFields) {

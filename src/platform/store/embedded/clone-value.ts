@@ -13,7 +13,8 @@ export function cloneValue(value: unknown): unknown {
   if (value instanceof Date) return new Date(value.getTime());
   // `new Uint8Array(view)` copies natively; `Uint8Array.from` walks the bytes one by one.
   if (value instanceof Uint8Array) return new Binary(new Uint8Array(value));
-  if (value instanceof Binary) return new Binary(new Uint8Array(value.buffer.subarray(0, value.position)), value.sub_type);
+  if (value instanceof Binary)
+    return new Binary(new Uint8Array(value.buffer.subarray(0, value.position)), value.sub_type);
   if (value instanceof RegExp || isBsonValue(value)) return value; // immutable
   const copy: Record<string, unknown> = {};
   const fields = value as Record<string, unknown>;

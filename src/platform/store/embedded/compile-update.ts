@@ -18,7 +18,10 @@ export interface CompiledUpdate {
    * top-level fields only also says which (`changedFields`), and its copy shares the untouched
    * fields' values with `doc`: stored documents are never mutated, only replaced.
    */
-  applyTo(doc: StoredDocument, filter: Record<string, unknown>): { doc: StoredDocument; modified: boolean; changedFields?: string[] };
+  applyTo(
+    doc: StoredDocument,
+    filter: Record<string, unknown>,
+  ): { doc: StoredDocument; modified: boolean; changedFields?: string[] };
   /** The document an upsert inserts when nothing matched `filter`. */
   insertFor(filter: Record<string, unknown>): StoredDocument;
 }
@@ -56,7 +59,9 @@ export function compileUpdate(update: Record<string, unknown>): CompiledUpdate {
       return { doc: next, modified };
     },
     insertFor(filter) {
-      const onInsert: Operators = $setOnInsert ? { ...operators, $set: { ...operators.$set, ...$setOnInsert } } : operators;
+      const onInsert: Operators = $setOnInsert
+        ? { ...operators, $set: { ...operators.$set, ...$setOnInsert } }
+        : operators;
       // `_id` may come from the filter or from `$setOnInsert`; mingo refuses to $set it.
       const { _id: seedId, ...seed } = upsertSeed(filter);
       const { _id: setId, ...set } = onInsert.$set ?? {};
@@ -72,14 +77,20 @@ export function compileUpdate(update: Record<string, unknown>): CompiledUpdate {
 
 /** The operators that name at least one field (`{$set: {}}` changes nothing). */
 function withFields(operators: Operators): Operators {
-  return Object.fromEntries(Object.entries(operators).filter(([, fields]) => Object.keys(fields).length > 0));
+  return Object.fromEntries(
+    Object.entries(operators).filter(([, fields]) => Object.keys(fields).length > 0),
+  );
 }
 
 /**
  * Mutates `doc` by `present` (withFields); returns the modified paths. The filter is needed
  * only by the positional `$`.
  */
-function run(doc: Record<string, unknown>, present: Operators, filter: Record<string, unknown> | undefined): string[] {
+function run(
+  doc: Record<string, unknown>,
+  present: Operators,
+  filter: Record<string, unknown> | undefined,
+): string[] {
   if (Object.keys(present).length === 0) return [];
   const plain = applyPlainUpdate(doc, present);
   if (plain) return plain;
@@ -96,7 +107,8 @@ function run(doc: Record<string, unknown>, present: Operators, filter: Record<st
  */
 function patchForMingo(doc: Record<string, unknown>, operators: Operators): void {
   for (const [path, spec] of Object.entries(operators.$push ?? {})) {
-    if (hasModifiers(spec) && !path.includes('$') && resolve(doc, path) === undefined) setValue(doc, path, []);
+    if (hasModifiers(spec) && !path.includes('$') && resolve(doc, path) === undefined)
+      setValue(doc, path, []);
   }
   for (const spec of Object.values(operators.$addToSet ?? {})) {
     if (isEachSpec(spec)) spec.$each = unique(spec.$each);
@@ -108,9 +120,13 @@ function hasModifiers(spec: unknown): boolean {
 }
 
 function isEachSpec(spec: unknown): spec is { $each: unknown[] } & Record<string, unknown> {
-  return typeof spec === 'object' && spec !== null && Array.isArray((spec as { $each?: unknown }).$each);
+  return (
+    typeof spec === 'object' && spec !== null && Array.isArray((spec as { $each?: unknown }).$each)
+  );
 }
 
 function usesPositional(operators: Operators): boolean {
-  return Object.values(operators).some((fields) => Object.keys(fields).some((path) => /\.\$(\.|$)/.test(path)));
+  return Object.values(operators).some((fields) =>
+    Object.keys(fields).some((path) => /\.\$(\.|$)/.test(path)),
+  );
 }

@@ -5,9 +5,12 @@ import { join } from 'node:path';
  * Layout of DATA_DIR. Snapshot N holds the state as of the start of journal N; recovery
  * loads the newest snapshot and replays journals N, N+1, ... in order.
  */
-export const snapshotPath = (dir: string, generation: number): string => join(dir, `snapshot.${generation}.ejsonl`);
-export const snapshotTempPath = (dir: string, generation: number): string => join(dir, `snapshot.${generation}.tmp`);
-export const journalPath = (dir: string, generation: number): string => join(dir, `journal.${generation}.ejsonl`);
+export const snapshotPath = (dir: string, generation: number): string =>
+  join(dir, `snapshot.${generation}.ejsonl`);
+export const snapshotTempPath = (dir: string, generation: number): string =>
+  join(dir, `snapshot.${generation}.tmp`);
+export const journalPath = (dir: string, generation: number): string =>
+  join(dir, `journal.${generation}.ejsonl`);
 
 export interface DataFiles {
   snapshots: number[];
@@ -40,8 +43,12 @@ export async function removeObsolete(dir: string, base: number): Promise<void> {
   const { snapshots, journals, temporaries } = await listDataFiles(dir);
   const obsolete = [
     ...temporaries,
-    ...snapshots.filter((generation) => generation < base).map((generation) => snapshotPath(dir, generation)),
-    ...journals.filter((generation) => generation < base).map((generation) => journalPath(dir, generation)),
+    ...snapshots
+      .filter((generation) => generation < base)
+      .map((generation) => snapshotPath(dir, generation)),
+    ...journals
+      .filter((generation) => generation < base)
+      .map((generation) => journalPath(dir, generation)),
   ];
   await Promise.all(obsolete.map((path) => rm(path, { force: true })));
 }

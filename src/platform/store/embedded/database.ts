@@ -38,8 +38,12 @@ export class Database {
    */
   capture(): Mutation[] {
     const tables = [...this.tables.entries()];
-    const indexes = tables.flatMap(([, table]) => table.indexes().map((spec): Mutation => ({ op: 'index', spec })));
-    const docs = tables.flatMap(([c, table]) => [...table.documents()].map((doc): Mutation => ({ op: 'put', c, doc })));
+    const indexes = tables.flatMap(([, table]) =>
+      table.indexes().map((spec): Mutation => ({ op: 'index', spec })),
+    );
+    const docs = tables.flatMap(([c, table]) =>
+      [...table.documents()].map((doc): Mutation => ({ op: 'put', c, doc })),
+    );
     return [...indexes, ...docs];
   }
 

@@ -61,11 +61,19 @@ export class EmbeddedCollection<T extends Document> implements Collection<T> {
     return this.host.write(this.name, (changes) => docs.map((doc) => insert(changes, doc)));
   }
 
-  async updateOne(filter: StoreFilter<T>, update: StoreUpdate<T>, options: UpdateOptions = {}): Promise<UpdateResult> {
+  async updateOne(
+    filter: StoreFilter<T>,
+    update: StoreUpdate<T>,
+    options: UpdateOptions = {},
+  ): Promise<UpdateResult> {
     return this.update(filter, update, options, 1);
   }
 
-  async updateMany(filter: StoreFilter<T>, update: StoreUpdate<T>, options: UpdateOptions = {}): Promise<UpdateResult> {
+  async updateMany(
+    filter: StoreFilter<T>,
+    update: StoreUpdate<T>,
+    options: UpdateOptions = {},
+  ): Promise<UpdateResult> {
     return this.update(filter, update, options, 0);
   }
 
@@ -90,7 +98,10 @@ export class EmbeddedCollection<T extends Document> implements Collection<T> {
     return this.output(returned, options.projection);
   }
 
-  async findOneAndDelete(filter: StoreFilter<T>, options: FindOneAndDeleteOptions = {}): Promise<T | null> {
+  async findOneAndDelete(
+    filter: StoreFilter<T>,
+    options: FindOneAndDeleteOptions = {},
+  ): Promise<T | null> {
     const deleted = await this.host.write(this.name, (changes) => {
       const [match] = selectDocuments(changes.table, filter, { sort: options.sort, limit: 1 });
       if (match) changes.delete(match._id);
@@ -108,7 +119,12 @@ export class EmbeddedCollection<T extends Document> implements Collection<T> {
   }
 
   /** `limit` 1 for the *One variants, 0 for all matches. */
-  private async update(filter: Raw, update: Raw, options: UpdateOptions, limit: number): Promise<UpdateResult> {
+  private async update(
+    filter: Raw,
+    update: Raw,
+    options: UpdateOptions,
+    limit: number,
+  ): Promise<UpdateResult> {
     const compiled = compileUpdate(update);
     return this.host.write(this.name, (changes): UpdateResult => {
       const matches = selectDocuments(changes.table, filter, { limit });

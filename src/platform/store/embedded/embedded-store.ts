@@ -1,5 +1,12 @@
 import { type FileHandle, mkdir, open } from 'node:fs/promises';
-import type { Collection, Document, DocumentStore, IndexSpec, QueryPlan, SortSpec } from '../document-store.js';
+import type {
+  Collection,
+  Document,
+  DocumentStore,
+  IndexSpec,
+  QueryPlan,
+  SortSpec,
+} from '../document-store.js';
 import { checkIndexSpec } from '../index-spec-rules.js';
 import type { StoreLogger } from '../store-logger.js';
 import { ChangeSet } from './change-set.js';
@@ -38,7 +45,12 @@ export class EmbeddedDocumentStore implements DocumentStore, CollectionHost {
     private generation: number,
     private readonly releaseLock: () => Promise<void>,
   ) {
-    this.sweeper = new PeriodicTask(() => this.sweepExpired(), options.ttlSweepIntervalMs, options.logger, 'store TTL sweep');
+    this.sweeper = new PeriodicTask(
+      () => this.sweepExpired(),
+      options.ttlSweepIntervalMs,
+      options.logger,
+      'store TTL sweep',
+    );
   }
 
   static async open(options: EmbeddedStoreOptions): Promise<EmbeddedDocumentStore> {
@@ -51,7 +63,10 @@ export class EmbeddedDocumentStore implements DocumentStore, CollectionHost {
     const releaseLock = await acquireDataDirLock(settings.dataDir);
     try {
       const { db, generation, journalBytes } = await recover(settings.dataDir, settings.logger);
-      const journal = new Journal(await openJournalFile(settings.dataDir, generation), journalBytes);
+      const journal = new Journal(
+        await openJournalFile(settings.dataDir, generation),
+        journalBytes,
+      );
       settings.logger.info({ dataDir: settings.dataDir, generation }, 'embedded store opened');
       return new EmbeddedDocumentStore(settings, db, journal, generation, releaseLock);
     } catch (err) {
@@ -71,7 +86,11 @@ export class EmbeddedDocumentStore implements DocumentStore, CollectionHost {
     }
   }
 
-  async explain(collection: string, filter: Record<string, unknown>, options: { sort?: SortSpec } = {}): Promise<QueryPlan> {
+  async explain(
+    collection: string,
+    filter: Record<string, unknown>,
+    options: { sort?: SortSpec } = {},
+  ): Promise<QueryPlan> {
     return this.read(collection).explain(filter, options.sort);
   }
 
@@ -119,14 +138,18 @@ export class EmbeddedDocumentStore implements DocumentStore, CollectionHost {
     const now = Date.now();
     for (const spec of this.db.ttlIndexes()) {
       const ids = this.db.table(spec.collection).takeExpired(spec.name, now);
-      if (ids.length > 0) await this.write(spec.collection, (changes) => ids.forEach((id) => changes.delete(id)));
+      if (ids.length > 0)
+        await this.write(spec.collection, (changes) => ids.forEach((id) => changes.delete(id)));
     }
   }
 
   private compactIfDue(): void {
-    if (this.compaction || this.closed || this.journal.size < this.options.compactionThresholdBytes) return;
+    if (this.compaction || this.closed || this.journal.size < this.options.compactionThresholdBytes)
+      return;
     this.compaction = this.compact()
-      .catch((err: unknown) => this.options.logger.error({ err }, 'store compaction failed; the journal keeps growing'))
+      .catch((err: unknown) =>
+        this.options.logger.error({ err }, 'store compaction failed; the journal keeps growing'),
+      )
       .finally(() => (this.compaction = undefined));
   }
 

@@ -46,7 +46,9 @@ export class FieldIndex implements IndexReads {
 
   /** Null and missing values are never looked up (see isLookupValue), so they are not kept. */
   private keysOf(doc: StoredDocument): Set<string> {
-    const values = indexedValues(doc, this.path, true).filter((value) => value !== null && value !== undefined);
+    const values = indexedValues(doc, this.path, true).filter(
+      (value) => value !== null && value !== undefined,
+    );
     return new Set(values.map(keyOf));
   }
 }

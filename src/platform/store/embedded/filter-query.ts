@@ -21,7 +21,8 @@ const MONGO_PATH = '$mongoPath';
 const LOGICAL = new Set(['$and', '$or', '$nor']);
 const NEGATIONS: Record<string, string> = { $ne: '$eq', $nin: '$in' };
 
-const mongoPath: QueryOperator = (path: string, condition: unknown, _options: unknown) => pathPredicate(path, condition);
+const mongoPath: QueryOperator = (path: string, condition: unknown, _options: unknown) =>
+  pathPredicate(path, condition);
 const context = Context.init({ query: { [MONGO_PATH]: mongoPath } });
 
 /** Plain filters skip mingo (plain-filter.ts); the rest are compiled by it. */
@@ -32,8 +33,10 @@ export function compileFilter(filter: Record<string, unknown>): DocumentPredicat
 function rewrite(filter: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [key, condition] of Object.entries(filter)) {
-    if (LOGICAL.has(key) && Array.isArray(condition)) out[key] = condition.map((clause) => rewrite(clause as Record<string, unknown>));
-    else if (!key.startsWith('$') && needsMongoPaths(key, condition)) out[key] = { [MONGO_PATH]: condition };
+    if (LOGICAL.has(key) && Array.isArray(condition))
+      out[key] = condition.map((clause) => rewrite(clause as Record<string, unknown>));
+    else if (!key.startsWith('$') && needsMongoPaths(key, condition))
+      out[key] = { [MONGO_PATH]: condition };
     else out[key] = condition;
   }
   return out;
@@ -46,7 +49,12 @@ function needsMongoPaths(path: string, condition: unknown): boolean {
   if (condition === null) return true;
   if (!isOperatorObject(condition)) return false;
   const { $eq, $ne, $in, $nin } = condition;
-  return $eq === null || $ne === null || (Array.isArray($in) && $in.includes(null)) || (Array.isArray($nin) && $nin.includes(null));
+  return (
+    $eq === null ||
+    $ne === null ||
+    (Array.isArray($in) && $in.includes(null)) ||
+    (Array.isArray($nin) && $nin.includes(null))
+  );
 }
 
 type ValuePredicate = (values: unknown[]) => boolean;
@@ -66,9 +74,12 @@ function conditionPredicate(condition: unknown): ValuePredicate {
   const { $options, ...operators } = condition;
   const predicates = Object.entries(operators).map(([operator, argument]): ValuePredicate => {
     if (operator === '$regex') return anyValue(operator, argument, $options);
-    if (operator === '$exists') return (values) => values.some((value) => value !== undefined) === Boolean(argument);
+    if (operator === '$exists')
+      return (values) => values.some((value) => value !== undefined) === Boolean(argument);
     if (operator === '$not') {
-      const inner = conditionPredicate(argument instanceof RegExp ? { $regex: argument } : argument);
+      const inner = conditionPredicate(
+        argument instanceof RegExp ? { $regex: argument } : argument,
+      );
       return (values) => !inner(values);
     }
     const positive = NEGATIONS[operator];
@@ -83,6 +94,14 @@ function conditionPredicate(condition: unknown): ValuePredicate {
 
 /** mingo answers for one value at a time; a missing value is a missing field, so null matches it. */
 function anyValue(operator: string, argument: unknown, options?: unknown): ValuePredicate {
-  const query = new Query({ v: options === undefined ? { [operator]: argument } : { [operator]: argument, $options: options } }, {});
+  const query = new Query(
+    {
+      v:
+        options === undefined
+          ? { [operator]: argument }
+          : { [operator]: argument, $options: options },
+    },
+    {},
+  );
   return (values) => values.some((value) => query.test(value === undefined ? {} : { v: value }));
 }

@@ -29,7 +29,10 @@ function isLookupValue(value: unknown): boolean {
  * The values a filter pins `path` to, when it does so by equality (`v`, `{$eq: v}`,
  * `{$in: [...]}`); undefined when an index cannot narrow the search for this path.
  */
-export function equalityValues(filter: Record<string, unknown>, path: string): unknown[] | undefined {
+export function equalityValues(
+  filter: Record<string, unknown>,
+  path: string,
+): unknown[] | undefined {
   if (!Object.hasOwn(filter, path)) return undefined;
   const condition = filter[path];
   if (isLookupValue(condition)) return [condition];
@@ -52,7 +55,13 @@ export function indexedValues(doc: unknown, path: string, withArrays: boolean): 
   return out;
 }
 
-function collect(value: unknown, parts: string[], depth: number, withArrays: boolean, out: unknown[]): void {
+function collect(
+  value: unknown,
+  parts: string[],
+  depth: number,
+  withArrays: boolean,
+  out: unknown[],
+): void {
   const part = parts[depth];
   if (part === undefined) {
     if (!Array.isArray(value)) {
@@ -97,7 +106,11 @@ export interface IndexReads {
  * documents are never mutated, and an update that leaves a field alone shares its value with the
  * document it replaces. A new document (no `previous`) always needs its entries.
  */
-export function leavesAlone(index: IndexReads, previous: Record<string, unknown> | undefined, next: Record<string, unknown>): boolean {
+export function leavesAlone(
+  index: IndexReads,
+  previous: Record<string, unknown> | undefined,
+  next: Record<string, unknown>,
+): boolean {
   if (!previous || !index.reads) return false;
   for (const field of index.reads) if (previous[field] !== next[field]) return false;
   return true;

@@ -4,7 +4,13 @@ import type { Mutation } from './mutation.js';
 import { encodeRecord } from './record-codec.js';
 
 type Entry =
-  | { kind: 'record'; file: FileHandle; line: string; resolve: () => void; reject: (err: unknown) => void }
+  | {
+      kind: 'record';
+      file: FileHandle;
+      line: string;
+      resolve: () => void;
+      reject: (err: unknown) => void;
+    }
   | { kind: 'close'; file: FileHandle; resolve: () => void; reject: (err: unknown) => void };
 
 /**
@@ -37,7 +43,13 @@ export class Journal {
     if (this.failure) return Promise.reject(this.failure);
     const line = encodeRecord(mutations);
     this.bytes += Buffer.byteLength(line);
-    return this.enqueue((resolve, reject) => ({ kind: 'record', file: this.file, line, resolve, reject }));
+    return this.enqueue((resolve, reject) => ({
+      kind: 'record',
+      file: this.file,
+      line,
+      resolve,
+      reject,
+    }));
   }
 
   /**
@@ -53,12 +65,19 @@ export class Journal {
 
   /** Flushes what is pending and closes the file; later appends are refused. */
   close(): Promise<void> {
-    const closing = this.enqueue((resolve, reject) => ({ kind: 'close', file: this.file, resolve, reject }));
+    const closing = this.enqueue((resolve, reject) => ({
+      kind: 'close',
+      file: this.file,
+      resolve,
+      reject,
+    }));
     this.failure ??= new Error('journal is closed');
     return closing;
   }
 
-  private enqueue(make: (resolve: () => void, reject: (err: unknown) => void) => Entry): Promise<void> {
+  private enqueue(
+    make: (resolve: () => void, reject: (err: unknown) => void) => Entry,
+  ): Promise<void> {
     return new Promise((resolve, reject) => {
       this.queue.push(make(resolve, reject));
       if (!this.flushing && this.queue.length === 1) setImmediate(() => void this.flush());

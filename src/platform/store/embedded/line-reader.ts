@@ -16,7 +16,9 @@ export interface Line {
 export async function* readLines(path: string): AsyncGenerator<Line> {
   let pending: Buffer[] = [];
   let offset = 0;
-  for await (const chunk of createReadStream(path, { highWaterMark: 1 << 20 }) as AsyncIterable<Buffer>) {
+  for await (const chunk of createReadStream(path, {
+    highWaterMark: 1 << 20,
+  }) as AsyncIterable<Buffer>) {
     let start = 0;
     for (let newline = chunk.indexOf(10); newline !== -1; newline = chunk.indexOf(10, start)) {
       const line = Buffer.concat([...pending, chunk.subarray(start, newline)]);

@@ -18,7 +18,10 @@ interface Leaf {
 /** A predicate tree in the shape isSubsetOf walks: conjunctions, disjunctions and leaves. */
 type Expression = { and: Expression[] } | { or: Expression[] } | Leaf;
 
-export function impliesPartialFilter(query: Record<string, unknown>, partialFilter: Record<string, unknown>): boolean {
+export function impliesPartialFilter(
+  query: Record<string, unknown>,
+  partialFilter: Record<string, unknown>,
+): boolean {
   return isSubsetOf(parse(query), parse(partialFilter));
 }
 
@@ -29,8 +32,11 @@ function parse(filter: Record<string, unknown>): Expression {
       const clauses = condition.map((clause) => parse(clause as Record<string, unknown>));
       children.push(key === '$and' ? { and: clauses } : { or: clauses });
     } else if (!key.startsWith('$')) {
-      const operators = isOperatorObject(condition) ? Object.entries(condition) : [['$eq', condition] as const];
-      for (const [operator, argument] of operators) children.push({ path: key, operator, argument });
+      const operators = isOperatorObject(condition)
+        ? Object.entries(condition)
+        : [['$eq', condition] as const];
+      for (const [operator, argument] of operators)
+        children.push({ path: key, operator, argument });
     } else {
       children.push({ path: '', operator: key, argument: condition }); // $nor, $expr, ...: implies nothing
     }
@@ -57,10 +63,15 @@ function leafImplies(lhs: Leaf, rhs: Leaf): boolean {
   if (rhs.operator === '$exists' && rhs.argument) {
     if (COMPARISONS.has(lhs.operator)) return lhs.argument !== null;
     if (lhs.operator === '$in') return Array.isArray(lhs.argument) && !lhs.argument.includes(null);
-    return EXISTENCE_IMPLIED_BY.has(lhs.operator) && (lhs.operator !== '$exists' || Boolean(lhs.argument));
+    return (
+      EXISTENCE_IMPLIED_BY.has(lhs.operator) &&
+      (lhs.operator !== '$exists' || Boolean(lhs.argument))
+    );
   }
   if (rhs.operator === '$in' && Array.isArray(rhs.argument)) {
-    return rhs.argument.some((value) => leafImplies(lhs, { path: rhs.path, operator: '$eq', argument: value }));
+    return rhs.argument.some((value) =>
+      leafImplies(lhs, { path: rhs.path, operator: '$eq', argument: value }),
+    );
   }
   return false;
 }
@@ -68,9 +79,12 @@ function leafImplies(lhs: Leaf, rhs: Leaf): boolean {
 /** `a $eq 5` implies `a $gte 3`; only between values of one canonical type (numbers, strings, dates, ...). */
 function comparisonImplies(lhs: Leaf, rhs: Leaf): boolean {
   if (lhs.operator === '$in' && Array.isArray(lhs.argument)) {
-    return lhs.argument.every((value) => comparisonImplies({ ...lhs, operator: '$eq', argument: value }, rhs));
+    return lhs.argument.every((value) =>
+      comparisonImplies({ ...lhs, operator: '$eq', argument: value }, rhs),
+    );
   }
-  if (!COMPARISONS.has(lhs.operator) || !sameCanonicalType(lhs.argument, rhs.argument)) return false;
+  if (!COMPARISONS.has(lhs.operator) || !sameCanonicalType(lhs.argument, rhs.argument))
+    return false;
   const cmp = compareValues(lhs.argument, rhs.argument);
   if (lhs.operator === rhs.operator && cmp === 0) return true;
   const below = ['$lt', '$lte', '$eq'].includes(lhs.operator);

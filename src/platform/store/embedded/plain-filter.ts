@@ -35,7 +35,8 @@ export function compilePlainFilter(filter: Record<string, unknown>): DocumentPre
     test(doc) {
       for (const [field, holds] of conditions) {
         const present = Object.hasOwn(doc, field);
-        if (!holds(present ? (doc as Record<string, unknown>)[field] : undefined, present)) return false;
+        if (!holds(present ? (doc as Record<string, unknown>)[field] : undefined, present))
+          return false;
       }
       return true;
     },
@@ -63,7 +64,11 @@ function operatorPredicate(operator: string, argument: unknown): ValuePredicate 
     case '$exists':
       return typeof argument === 'boolean' ? (_value, present) => present === argument : undefined;
     case '$type':
-      return argument === 'string' ? (value) => typeof value === 'string' || (Array.isArray(value) && value.some((element) => typeof element === 'string')) : undefined;
+      return argument === 'string'
+        ? (value) =>
+            typeof value === 'string' ||
+            (Array.isArray(value) && value.some((element) => typeof element === 'string'))
+        : undefined;
     default:
       return undefined;
   }
@@ -72,9 +77,14 @@ function operatorPredicate(operator: string, argument: unknown): ValuePredicate 
 /** A Set, so that `$in` over a whole group's members costs one lookup per document (SameValueZero: 0 equals -0, as in MongoDB). */
 function equalsAny(accepted: readonly Scalar[]): ValuePredicate {
   const wanted = new Set<unknown>(accepted);
-  return (value) => wanted.has(value) || (Array.isArray(value) && value.some((element) => wanted.has(element)));
+  return (value) =>
+    wanted.has(value) || (Array.isArray(value) && value.some((element) => wanted.has(element)));
 }
 
 function isScalar(value: unknown): value is Scalar {
-  return typeof value === 'string' || typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value));
+  return (
+    typeof value === 'string' ||
+    typeof value === 'boolean' ||
+    (typeof value === 'number' && Number.isFinite(value))
+  );
 }

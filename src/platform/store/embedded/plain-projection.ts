@@ -12,7 +12,8 @@ type Projector = (doc: StoredDocument) => Record<string, unknown>;
 
 export function plainProjector(projection: Projection): Projector | undefined {
   const fields = Object.keys(projection);
-  if (fields.some((field) => field === '' || field.includes('.') || field.startsWith('$'))) return undefined;
+  if (fields.some((field) => field === '' || field.includes('.') || field.startsWith('$')))
+    return undefined;
   const included = fields.filter((field) => field !== '_id' && projection[field]);
   const excluded = fields.filter((field) => field !== '_id' && !projection[field]);
   if (included.length > 0 && excluded.length > 0) return undefined;

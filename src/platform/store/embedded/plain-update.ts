@@ -50,21 +50,32 @@ export function applyPlainUpdate(doc: Doc, operators: Operators): string[] | und
   for (const [operator, fields] of Object.entries(operators)) {
     if (!(operator in APPLY)) return undefined;
     for (const [field, value] of Object.entries(fields)) {
-      if (field === '' || field.includes('.') || field.includes('$') || !isPlain(operator, doc[field], value)) return undefined;
+      if (
+        field === '' ||
+        field.includes('.') ||
+        field.includes('$') ||
+        !isPlain(operator, doc[field], value)
+      )
+        return undefined;
     }
   }
   const modified: string[] = [];
   for (const [operator, fields] of Object.entries(operators)) {
-    for (const [field, value] of Object.entries(fields)) if (APPLY[operator]!(doc, field, value)) modified.push(field);
+    for (const [field, value] of Object.entries(fields))
+      if (APPLY[operator]!(doc, field, value)) modified.push(field);
   }
   return modified;
 }
 
 function isPlain(operator: string, present: unknown, value: unknown): boolean {
-  if (operator === '$inc') return typeof value === 'number' && (present === undefined || typeof present === 'number');
+  if (operator === '$inc')
+    return typeof value === 'number' && (present === undefined || typeof present === 'number');
   if (operator === '$max') {
     const kind = ordinal(value) === undefined ? undefined : typeof value;
-    return kind !== undefined && (present === undefined || (ordinal(present) !== undefined && typeof present === kind));
+    return (
+      kind !== undefined &&
+      (present === undefined || (ordinal(present) !== undefined && typeof present === kind))
+    );
   }
   return true;
 }

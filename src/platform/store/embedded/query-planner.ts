@@ -12,7 +12,11 @@ import { impliesPartialFilter } from './partial-filter-implication.js';
 /** Predicates the planner cannot turn into index bounds. */
 const UNINDEXABLE = new Set(['$size', '$where', '$expr']);
 
-export function planQuery(indexes: IndexSpec[], filter: Record<string, unknown>, sort: SortSpec | undefined): QueryPlan {
+export function planQuery(
+  indexes: IndexSpec[],
+  filter: Record<string, unknown>,
+  sort: SortSpec | undefined,
+): QueryPlan {
   const usable = indexes.filter((spec) => canUse(spec, filter, sort)).map((spec) => spec.name);
   if (usable.length > 0) return { stage: 'IXSCAN', indexes: usable.slice(0, 1) };
   // A top-level $or is answered by an index per clause, or not at all.
@@ -24,8 +28,13 @@ export function planQuery(indexes: IndexSpec[], filter: Record<string, unknown>,
   return { stage: 'COLLSCAN', indexes: [] };
 }
 
-function canUse(spec: IndexSpec, filter: Record<string, unknown>, sort: SortSpec | undefined): boolean {
-  if (spec.partialFilterExpression && !impliesPartialFilter(filter, spec.partialFilterExpression)) return false;
+function canUse(
+  spec: IndexSpec,
+  filter: Record<string, unknown>,
+  sort: SortSpec | undefined,
+): boolean {
+  if (spec.partialFilterExpression && !impliesPartialFilter(filter, spec.partialFilterExpression))
+    return false;
   const leading = Object.keys(spec.key)[0] as string;
   return constrains(filter, leading) || (sort !== undefined && Object.keys(sort)[0] === leading);
 }
@@ -33,10 +42,20 @@ function canUse(spec: IndexSpec, filter: Record<string, unknown>, sort: SortSpec
 /** A predicate of the top-level conjunction (also inside `$and`) bounds `path`. */
 function constrains(filter: Record<string, unknown>, path: string): boolean {
   return Object.entries(filter).some(([key, condition]) => {
-    if (key === '$and' && Array.isArray(condition)) return condition.some((clause) => constrains(clause as Record<string, unknown>, path));
-    if (key === path) return !isOperatorObject(condition) || Object.keys(condition).some((operator) => !UNINDEXABLE.has(operator));
+    if (key === '$and' && Array.isArray(condition))
+      return condition.some((clause) => constrains(clause as Record<string, unknown>, path));
+    if (key === path)
+      return (
+        !isOperatorObject(condition) ||
+        Object.keys(condition).some((operator) => !UNINDEXABLE.has(operator))
+      );
     // `{a: {$elemMatch: {b: ...}}}` bounds an index on `a.b`.
     const elemMatch = isOperatorObject(condition) ? condition.$elemMatch : undefined;
-    return path.startsWith(`${key}.`) && typeof elemMatch === 'object' && elemMatch !== null && constrains(elemMatch as Record<string, unknown>, path.slice(key.length + 1));
+    return (
+      path.startsWith(`${key}.`) &&
+      typeof elemMatch === 'object' &&
+      elemMatch !== null &&
+      constrains(elemMatch as Record<string, unknown>, path.slice(key.length + 1))
+    );
   });
 }

@@ -27,7 +27,8 @@ export async function recover(dir: string, logger: StoreLogger): Promise<Recover
   if (files.snapshots.length > 0) await loadSnapshot(dir, base, db);
   const journals = files.journals.filter((generation) => generation >= base);
   let journalBytes = 0;
-  for (const generation of journals) journalBytes = await replayJournal(journalPath(dir, generation), db, logger);
+  for (const generation of journals)
+    journalBytes = await replayJournal(journalPath(dir, generation), db, logger);
   await removeObsolete(dir, base);
   return { db, generation: journals.at(-1) ?? base, journalBytes };
 }

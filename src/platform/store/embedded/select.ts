@@ -51,7 +51,10 @@ function byIdOnly(table: Table, filter: Record<string, unknown>): StoredDocument
 }
 
 /** MongoDB projection semantics (inclusion or exclusion, `_id` kept unless excluded). */
-export function project(docs: StoredDocument[], projection: Projection | undefined): Record<string, unknown>[] {
+export function project(
+  docs: StoredDocument[],
+  projection: Projection | undefined,
+): Record<string, unknown>[] {
   if (!projection || Object.keys(projection).length === 0) return docs;
   const plain = plainProjector(projection);
   if (plain) return docs.map(plain);

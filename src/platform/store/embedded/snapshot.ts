@@ -12,7 +12,11 @@ const CHUNK_BYTES = 1 << 20;
  * then renamed into place and the directory fsync'd, so a snapshot file either exists
  * complete or not at all. Written in chunks so the event loop keeps serving requests.
  */
-export async function writeSnapshot(dir: string, generation: number, state: Mutation[]): Promise<void> {
+export async function writeSnapshot(
+  dir: string,
+  generation: number,
+  state: Mutation[],
+): Promise<void> {
   const temporary = snapshotTempPath(dir, generation);
   const file = await open(temporary, 'w');
   try {
@@ -43,7 +47,9 @@ export async function loadSnapshot(dir: string, generation: number, db: Database
   const path = snapshotPath(dir, generation);
   let count = 0;
   for await (const line of readLines(path)) {
-    const record = line.terminated ? (decodeRecord(line.text) as Mutation | SnapshotEnd | undefined) : undefined;
+    const record = line.terminated
+      ? (decodeRecord(line.text) as Mutation | SnapshotEnd | undefined)
+      : undefined;
     if (!record) throw new Error(`snapshot ${path} is corrupt at byte ${line.end}`);
     if (record.op === 'end') {
       if (record.count !== count) throw new Error(`snapshot ${path} is incomplete`);

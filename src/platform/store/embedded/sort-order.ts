@@ -11,7 +11,10 @@ import { indexedValues } from './index-keys.js';
 
 export function sortDocuments<T>(docs: T[], sort: SortSpec): T[] {
   const fields = Object.entries(sort);
-  const keyed = docs.map((doc) => ({ doc, keys: fields.map(([path, direction]) => sortKey(doc, path, direction)) }));
+  const keyed = docs.map((doc) => ({
+    doc,
+    keys: fields.map(([path, direction]) => sortKey(doc, path, direction)),
+  }));
   keyed.sort((a, b) => {
     for (let i = 0; i < fields.length; i += 1) {
       const order = compareValues(a.keys[i], b.keys[i]) * (fields[i]?.[1] ?? 1);
@@ -121,7 +124,10 @@ function compareObjects(a: Record<string, unknown>, b: Record<string, unknown>):
   for (let i = 0; i < Math.min(entriesA.length, entriesB.length); i += 1) {
     const [nameA, valueA] = entriesA[i] as [string, unknown];
     const [nameB, valueB] = entriesB[i] as [string, unknown];
-    const order = typeRank(valueA) - typeRank(valueB) || compareUtf8(nameA, nameB) || compareValues(valueA, valueB);
+    const order =
+      typeRank(valueA) - typeRank(valueB) ||
+      compareUtf8(nameA, nameB) ||
+      compareValues(valueA, valueB);
     if (order !== 0) return order;
   }
   return entriesA.length - entriesB.length;
@@ -136,7 +142,10 @@ function compareSequences(a: unknown[], b: unknown[]): number {
 }
 
 /** Shorter first, then by subtype, then byte by byte. */
-function compareBinary(a: { bytes: Uint8Array; subtype: number }, b: { bytes: Uint8Array; subtype: number }): number {
+function compareBinary(
+  a: { bytes: Uint8Array; subtype: number },
+  b: { bytes: Uint8Array; subtype: number },
+): number {
   if (a.bytes.length !== b.bytes.length) return a.bytes.length - b.bytes.length;
   if (a.subtype !== b.subtype) return a.subtype - b.subtype;
   for (let i = 0; i < a.bytes.length; i += 1) {

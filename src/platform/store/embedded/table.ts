@@ -10,7 +10,12 @@ import { ExpiryIndex } from './ttl.js';
 import { UniqueConstraint } from './unique-constraint.js';
 
 const PRIMARY_KEY = '_id_';
-const PRIMARY_INDEX: IndexSpec = { collection: '', name: PRIMARY_KEY, key: { _id: 1 }, unique: true };
+const PRIMARY_INDEX: IndexSpec = {
+  collection: '',
+  name: PRIMARY_KEY,
+  key: { _id: 1 },
+  unique: true,
+};
 
 /**
  * One collection in memory: documents by `_id` plus its indexes. Every write checks all
@@ -94,7 +99,11 @@ export class Table {
     if (conflict) throw conflict;
     if (spec.unique) this.uniques.push(buildUnique(spec, this.docs.values()));
     const leading = Object.keys(spec.key)[0];
-    if (leading !== undefined && needsFieldIndex(spec, leading) && !this.fieldIndexes.has(leading)) {
+    if (
+      leading !== undefined &&
+      needsFieldIndex(spec, leading) &&
+      !this.fieldIndexes.has(leading)
+    ) {
       const index = new FieldIndex(leading);
       for (const doc of this.docs.values()) index.add(doc);
       this.fieldIndexes.set(leading, index);
@@ -117,16 +126,31 @@ export class Table {
     const named = this.specs.get(spec.name);
     if (named) {
       if (identity(named) !== identity(spec)) {
-        return new IndexConflictError('IndexKeySpecsConflict', spec.collection, spec.name, `it exists as ${describe(named)}, declared as ${describe(spec)}`);
+        return new IndexConflictError(
+          'IndexKeySpecsConflict',
+          spec.collection,
+          spec.name,
+          `it exists as ${describe(named)}, declared as ${describe(spec)}`,
+        );
       }
       if (named.expireAfterSeconds !== spec.expireAfterSeconds) {
-        return new IndexConflictError('IndexOptionsConflict', spec.collection, spec.name, `it exists as ${describe(named)}, declared as ${describe(spec)}`);
+        return new IndexConflictError(
+          'IndexOptionsConflict',
+          spec.collection,
+          spec.name,
+          `it exists as ${describe(named)}, declared as ${describe(spec)}`,
+        );
       }
       return 'identical';
     }
     const sameKeys = [...this.specs.values()].find((other) => identity(other) === identity(spec));
     if (sameKeys) {
-      return new IndexConflictError('IndexOptionsConflict', spec.collection, spec.name, `Index already exists with a different name: ${sameKeys.name}`);
+      return new IndexConflictError(
+        'IndexOptionsConflict',
+        spec.collection,
+        spec.name,
+        `Index already exists with a different name: ${sameKeys.name}`,
+      );
     }
     return undefined;
   }
@@ -190,8 +214,10 @@ export class Table {
       if (previous) index.remove(previous);
       index.add(next);
     }
-    for (const expiry of this.expiries.values()) if (!leavesAlone(expiry, previous, next)) expiry.set(next);
-    for (const partial of this.partials) if (!leavesAlone(partial, previous, next)) partial.set(next);
+    for (const expiry of this.expiries.values())
+      if (!leavesAlone(expiry, previous, next)) expiry.set(next);
+    for (const partial of this.partials)
+      if (!leavesAlone(partial, previous, next)) partial.set(next);
     this.docs.set(next._id, next);
   }
 }
@@ -218,7 +244,11 @@ function needsFieldIndex(spec: IndexSpec, leading: string): boolean {
  * not part of it: collMod changes a TTL in place.
  */
 function identity(spec: IndexSpec): string {
-  return JSON.stringify([Object.entries(spec.key), !!spec.unique, spec.partialFilterExpression ?? null]);
+  return JSON.stringify([
+    Object.entries(spec.key),
+    !!spec.unique,
+    spec.partialFilterExpression ?? null,
+  ]);
 }
 
 function describe(spec: IndexSpec): string {

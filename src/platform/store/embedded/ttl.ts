@@ -58,7 +58,11 @@ export class ExpiryIndex implements IndexReads {
    */
   take(now: number): string[] {
     const ids: string[] = [];
-    for (let next = this.queue.peek(); next !== undefined && next.at <= now; next = this.queue.peek()) {
+    for (
+      let next = this.queue.peek();
+      next !== undefined && next.at <= now;
+      next = this.queue.peek()
+    ) {
       this.queue.pop();
       if (this.expiries.get(next.id) !== next.at) continue;
       this.expiries.delete(next.id);
@@ -70,13 +74,17 @@ export class ExpiryIndex implements IndexReads {
   private expiryOf(doc: StoredDocument): number | undefined {
     let earliest: number | undefined;
     for (const value of indexedValues(doc, this.field, false)) {
-      if (value instanceof Date && (earliest === undefined || value.getTime() < earliest)) earliest = value.getTime();
+      if (value instanceof Date && (earliest === undefined || value.getTime() < earliest))
+        earliest = value.getTime();
     }
     return earliest === undefined ? undefined : earliest + this.afterMs;
   }
 
   private rebuild(): void {
-    this.queue = new TinyQueue([...this.expiries].map(([id, at]) => ({ at, id })), byTime);
+    this.queue = new TinyQueue(
+      [...this.expiries].map(([id, at]) => ({ at, id })),
+      byTime,
+    );
   }
 }
 

@@ -2,7 +2,13 @@ import type { IndexSpec } from '../document-store.js';
 import type { DocumentPredicate } from './plain-filter.js';
 import { compileFilter } from './filter-query.js';
 import { impliesPartialFilter } from './partial-filter-implication.js';
-import { equalityValues, indexedValues, keyOf, partialFilterReads, topField } from './index-keys.js';
+import {
+  equalityValues,
+  indexedValues,
+  keyOf,
+  partialFilterReads,
+  topField,
+} from './index-keys.js';
 import type { IndexReads } from './index-keys.js';
 import type { StoredDocument } from './stored-document.js';
 
@@ -20,14 +26,20 @@ export class UniqueConstraint implements IndexReads {
 
   constructor(readonly spec: IndexSpec) {
     this.fields = Object.keys(spec.key);
-    this.partial = spec.partialFilterExpression ? compileFilter(spec.partialFilterExpression) : undefined;
-    const partialReads = spec.partialFilterExpression ? partialFilterReads(spec.partialFilterExpression) : [];
+    this.partial = spec.partialFilterExpression
+      ? compileFilter(spec.partialFilterExpression)
+      : undefined;
+    const partialReads = spec.partialFilterExpression
+      ? partialFilterReads(spec.partialFilterExpression)
+      : [];
     this.reads = partialReads && [...this.fields.map(topField), ...partialReads];
   }
 
   keysOf(doc: StoredDocument): string[] {
     if (this.partial && !this.partial.test(doc)) return [];
-    const perField = this.fields.map((field) => distinct(indexedValues(doc, field, false).map(keyOf)));
+    const perField = this.fields.map((field) =>
+      distinct(indexedValues(doc, field, false).map(keyOf)),
+    );
     return compoundKeys(perField);
   }
 
@@ -54,7 +66,8 @@ export class UniqueConstraint implements IndexReads {
    */
   lookup(filter: Record<string, unknown>): string[] | undefined {
     const { partialFilterExpression } = this.spec;
-    if (partialFilterExpression && !impliesPartialFilter(filter, partialFilterExpression)) return undefined;
+    if (partialFilterExpression && !impliesPartialFilter(filter, partialFilterExpression))
+      return undefined;
     const perField: string[][] = [];
     for (const field of this.fields) {
       const values = equalityValues(filter, field);
@@ -70,7 +83,8 @@ export class UniqueConstraint implements IndexReads {
 function compoundKeys(perField: string[][]): string[] {
   if (perField.length === 1) return perField[0] ?? [];
   let combos: string[][] = [[]];
-  for (const keys of perField) combos = combos.flatMap((prefix) => keys.map((key) => [...prefix, key]));
+  for (const keys of perField)
+    combos = combos.flatMap((prefix) => keys.map((key) => [...prefix, key]));
   return combos.map((combo) => JSON.stringify(combo));
 }
 

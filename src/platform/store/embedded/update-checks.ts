@@ -28,9 +28,14 @@ export function checkConflicts(operators: Operators): void {
   const seen: string[] = [];
   for (const fields of Object.values(operators)) {
     for (const path of Object.keys(fields)) {
-      const clash = seen.find((other) => other === path || isPrefix(other, path) || isPrefix(path, other));
+      const clash = seen.find(
+        (other) => other === path || isPrefix(other, path) || isPrefix(path, other),
+      );
       if (clash !== undefined) {
-        throw refused('ConflictingUpdateOperators', `Updating the path '${path}' would create a conflict at '${clash.length < path.length ? clash : path}'`);
+        throw refused(
+          'ConflictingUpdateOperators',
+          `Updating the path '${path}' would create a conflict at '${clash.length < path.length ? clash : path}'`,
+        );
       }
       seen.push(path);
     }
@@ -61,7 +66,10 @@ export function checkTypes(doc: Record<string, unknown>, operators: Operators): 
     for (const path of plainPaths(operators[operator])) {
       const value = valueAt(doc, path);
       if (value !== undefined && !Array.isArray(value)) {
-        throw refused('BadValue', `Cannot apply ${operator} to a non-array field. Field named '${path}' has non-array type ${typeName(value)}`);
+        throw refused(
+          'BadValue',
+          `Cannot apply ${operator} to a non-array field. Field named '${path}' has non-array type ${typeName(value)}`,
+        );
       }
     }
   }
@@ -70,7 +78,10 @@ export function checkTypes(doc: Record<string, unknown>, operators: Operators): 
 /** `_id` never changes: 66 ImmutableField, also when an upsert's `$setOnInsert` names another id than its filter. */
 export function checkIdUnchanged(id: unknown, newId: unknown): void {
   if (newId !== undefined && id !== undefined && newId !== id) {
-    throw refused('ImmutableField', "Performing an update on the path '_id' would modify the immutable field '_id'");
+    throw refused(
+      'ImmutableField',
+      "Performing an update on the path '_id' would modify the immutable field '_id'",
+    );
   }
 }
 
@@ -94,7 +105,12 @@ function valueAt(doc: unknown, path: string): unknown {
 function isNumeric(value: unknown): boolean {
   if (typeof value === 'number' || typeof value === 'bigint') return true;
   const bsonType = (value as { _bsontype?: unknown } | null)?._bsontype;
-  return bsonType === 'Long' || bsonType === 'Double' || bsonType === 'Int32' || bsonType === 'Decimal128';
+  return (
+    bsonType === 'Long' ||
+    bsonType === 'Double' ||
+    bsonType === 'Int32' ||
+    bsonType === 'Decimal128'
+  );
 }
 
 function typeName(value: unknown): string {

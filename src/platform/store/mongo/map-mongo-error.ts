@@ -1,4 +1,9 @@
-import { MongoError, MongoNetworkError, MongoServerError, MongoServerSelectionError } from 'mongodb';
+import {
+  MongoError,
+  MongoNetworkError,
+  MongoServerError,
+  MongoServerSelectionError,
+} from 'mongodb';
 import { DependencyUnavailableError } from '../../errors/dependency-unavailable.js';
 import type { IndexSpec } from '../document-store.js';
 import { DuplicateKeyError } from '../duplicate-key-error.js';
@@ -34,7 +39,10 @@ export async function mapMongoError<R>(operation: () => Promise<R>): Promise<R> 
  */
 function isOutage(err: unknown): boolean {
   if (err instanceof MongoNetworkError || err instanceof MongoServerSelectionError) return true;
-  return err instanceof MongoError && (err.hasErrorLabel('RetryableWriteError') || err.hasErrorLabel('ResetPool'));
+  return (
+    err instanceof MongoError &&
+    (err.hasErrorLabel('RetryableWriteError') || err.hasErrorLabel('ResetPool'))
+  );
 }
 
 /** The server names the index only inside its message: "... index: email_1 dup key: {...}". */
@@ -43,7 +51,10 @@ function indexName(err: MongoServerError): string {
 }
 
 /** createIndexes refused because the index exists with another spec or name: a clear start-up error. */
-export async function mapIndexConflict<R>(spec: IndexSpec, operation: () => Promise<R>): Promise<R> {
+export async function mapIndexConflict<R>(
+  spec: IndexSpec,
+  operation: () => Promise<R>,
+): Promise<R> {
   try {
     return await mapMongoError(operation);
   } catch (err) {
@@ -51,7 +62,12 @@ export async function mapIndexConflict<R>(spec: IndexSpec, operation: () => Prom
       throw new IndexConflictError('IndexOptionsConflict', spec.collection, spec.name, err.message);
     }
     if (err instanceof MongoServerError && err.code === MongoErrorCode.IndexKeySpecsConflict) {
-      throw new IndexConflictError('IndexKeySpecsConflict', spec.collection, spec.name, err.message);
+      throw new IndexConflictError(
+        'IndexKeySpecsConflict',
+        spec.collection,
+        spec.name,
+        err.message,
+      );
     }
     throw err;
   }

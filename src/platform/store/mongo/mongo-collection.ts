@@ -31,7 +31,9 @@ export class MongoCollection<T extends Document> implements Collection<T> {
   }
 
   async find(filter: StoreFilter<T>, options: FindOptions = {}): Promise<T[]> {
-    return (await mapMongoError(() => this.raw.find(filter as RawFilter, options).toArray())) as unknown as T[];
+    return (await mapMongoError(() =>
+      this.raw.find(filter as RawFilter, options).toArray(),
+    )) as unknown as T[];
   }
 
   countDocuments(filter: StoreFilter<T>): Promise<number> {
@@ -51,11 +53,19 @@ export class MongoCollection<T extends Document> implements Collection<T> {
     return withIds.map((doc) => doc._id);
   }
 
-  updateOne(filter: StoreFilter<T>, update: StoreUpdate<T>, options: UpdateOptions = {}): Promise<UpdateResult> {
+  updateOne(
+    filter: StoreFilter<T>,
+    update: StoreUpdate<T>,
+    options: UpdateOptions = {},
+  ): Promise<UpdateResult> {
     return this.update('one', filter, update, options);
   }
 
-  updateMany(filter: StoreFilter<T>, update: StoreUpdate<T>, options: UpdateOptions = {}): Promise<UpdateResult> {
+  updateMany(
+    filter: StoreFilter<T>,
+    update: StoreUpdate<T>,
+    options: UpdateOptions = {},
+  ): Promise<UpdateResult> {
     return this.update('many', filter, update, options);
   }
 
@@ -72,8 +82,13 @@ export class MongoCollection<T extends Document> implements Collection<T> {
     return result as T | null;
   }
 
-  async findOneAndDelete(filter: StoreFilter<T>, options: FindOneAndDeleteOptions = {}): Promise<T | null> {
-    return (await mapMongoError(() => this.raw.findOneAndDelete(filter as RawFilter, options))) as T | null;
+  async findOneAndDelete(
+    filter: StoreFilter<T>,
+    options: FindOneAndDeleteOptions = {},
+  ): Promise<T | null> {
+    return (await mapMongoError(() =>
+      this.raw.findOneAndDelete(filter as RawFilter, options),
+    )) as T | null;
   }
 
   async deleteOne(filter: StoreFilter<T>): Promise<DeleteResult> {
@@ -94,10 +109,13 @@ export class MongoCollection<T extends Document> implements Collection<T> {
   ): Promise<UpdateResult> {
     const rawFilter = filter as RawFilter;
     const rawUpdate = (options.upsert ? withUpsertId(rawFilter, update) : update) as RawUpdate;
-    const run = kind === 'one' ? this.raw.updateOne.bind(this.raw) : this.raw.updateMany.bind(this.raw);
+    const run =
+      kind === 'one' ? this.raw.updateOne.bind(this.raw) : this.raw.updateMany.bind(this.raw);
     const result = await mapMongoError(() => run(rawFilter, rawUpdate, options));
     const { matchedCount, modifiedCount, upsertedId } = result;
-    return upsertedId === null ? { matchedCount, modifiedCount } : { matchedCount, modifiedCount, upsertedId };
+    return upsertedId === null
+      ? { matchedCount, modifiedCount }
+      : { matchedCount, modifiedCount, upsertedId };
   }
 }
 

@@ -1,6 +1,13 @@
 import { type CreateIndexesOptions, type Db, MongoClient } from 'mongodb';
 import { parseMongoConnectionString } from '../../config/mongo-connection-string.js';
-import type { Collection, Document, DocumentStore, IndexSpec, QueryPlan, SortSpec } from '../document-store.js';
+import type {
+  Collection,
+  Document,
+  DocumentStore,
+  IndexSpec,
+  QueryPlan,
+  SortSpec,
+} from '../document-store.js';
 import { checkIndexSpec } from '../index-spec-rules.js';
 import { planFromExplain } from './explain-plan.js';
 import { mapIndexConflict } from './map-mongo-error.js';
@@ -19,7 +26,10 @@ export class MongoDocumentStore implements DocumentStore {
     private readonly db: Db,
   ) {}
 
-  static async connect(url: string, options: MongoConnectOptions = {}): Promise<MongoDocumentStore> {
+  static async connect(
+    url: string,
+    options: MongoConnectOptions = {},
+  ): Promise<MongoDocumentStore> {
     const { database } = parseMongoConnectionString(url);
     const client = new MongoClient(url, MONGO_CLIENT_OPTIONS);
     await client.connect();
@@ -41,12 +51,21 @@ export class MongoDocumentStore implements DocumentStore {
   async ensureIndexes(indexes: IndexSpec[]): Promise<void> {
     for (const spec of indexes) {
       checkIndexSpec(spec);
-      await mapIndexConflict(spec, () => this.db.collection(spec.collection).createIndex(spec.key, indexOptions(spec)));
+      await mapIndexConflict(spec, () =>
+        this.db.collection(spec.collection).createIndex(spec.key, indexOptions(spec)),
+      );
     }
   }
 
-  async explain(collection: string, filter: Record<string, unknown>, options: { sort?: SortSpec } = {}): Promise<QueryPlan> {
-    const explained = await this.db.collection(collection).find(filter, { sort: options.sort }).explain('queryPlanner');
+  async explain(
+    collection: string,
+    filter: Record<string, unknown>,
+    options: { sort?: SortSpec } = {},
+  ): Promise<QueryPlan> {
+    const explained = await this.db
+      .collection(collection)
+      .find(filter, { sort: options.sort })
+      .explain('queryPlanner');
     return planFromExplain(explained);
   }
 
@@ -78,6 +97,7 @@ function indexOptions(spec: IndexSpec): CreateIndexesOptions {
   const options: CreateIndexesOptions = { name: spec.name };
   if (spec.unique !== undefined) options.unique = spec.unique;
   if (spec.expireAfterSeconds !== undefined) options.expireAfterSeconds = spec.expireAfterSeconds;
-  if (spec.partialFilterExpression !== undefined) options.partialFilterExpression = spec.partialFilterExpression;
+  if (spec.partialFilterExpression !== undefined)
+    options.partialFilterExpression = spec.partialFilterExpression;
   return options;
 }

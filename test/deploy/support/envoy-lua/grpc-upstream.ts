@@ -12,7 +12,11 @@ export interface UpstreamResponse {
   readonly trailers?: HeaderList;
 }
 
-export async function grpcExchange(address: string, headers: HeaderList, message: Uint8Array): Promise<UpstreamResponse> {
+export async function grpcExchange(
+  address: string,
+  headers: HeaderList,
+  message: Uint8Array,
+): Promise<UpstreamResponse> {
   const session = connect(`http://${address}`);
   try {
     const stream = session.request(Object.fromEntries(headers));
@@ -30,7 +34,11 @@ export async function grpcExchange(address: string, headers: HeaderList, message
       stream.on('close', resolve);
       stream.on('error', reject);
     });
-    return { headers: responseHeaders, data: Buffer.concat(chunks), ...(trailers ? { trailers } : {}) };
+    return {
+      headers: responseHeaders,
+      data: Buffer.concat(chunks),
+      ...(trailers ? { trailers } : {}),
+    };
   } finally {
     session.close();
   }
@@ -38,14 +46,19 @@ export async function grpcExchange(address: string, headers: HeaderList, message
 
 function headerList(received: IncomingHttpHeaders): HeaderList {
   return Object.entries(received).flatMap(([key, value]) =>
-    value === undefined ? [] : (Array.isArray(value) ? value : [String(value)]).map((item): [string, string] => [key, item]),
+    value === undefined
+      ? []
+      : (Array.isArray(value) ? value : [String(value)]).map((item): [string, string] => [
+          key,
+          item,
+        ]),
   );
 }
 
 /** The messages of a gRPC body (uncompressed length-prefixed frames). */
 export function grpcMessages(data: Buffer): Buffer[] {
   const messages: Buffer[] = [];
-  for (let offset = 0; offset + 5 <= data.length; ) {
+  for (let offset = 0; offset + 5 <= data.length;) {
     if (data[offset] !== 0) throw new Error('compressed gRPC messages are not modelled');
     const length = data.readUInt32BE(offset + 1);
     messages.push(data.subarray(offset + 5, offset + 5 + length));

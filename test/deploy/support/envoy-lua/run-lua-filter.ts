@@ -53,11 +53,15 @@ export function withLuaJit(define: () => void): void {
   }
   if (luaJitRequired) {
     test('LuaJIT runs', () => {
-      throw new Error(`'${LUAJIT} -v' failed (${probe.error?.message ?? probe.stderr}): install Debian's luajit (CI requires it)`);
+      throw new Error(
+        `'${LUAJIT} -v' failed (${probe.error?.message ?? probe.stderr}): install Debian's luajit (CI requires it)`,
+      );
     });
     return;
   }
-  console.warn(`SKIP Envoy Lua filter tests: '${LUAJIT}' is not installed (apt-get install luajit; set REQUIRE_LUAJIT to require it)`);
+  console.warn(
+    `SKIP Envoy Lua filter tests: '${LUAJIT}' is not installed (apt-get install luajit; set REQUIRE_LUAJIT to require it)`,
+  );
   test.skip('Envoy Lua filters under LuaJIT', () => undefined);
 }
 
@@ -69,7 +73,10 @@ export function runLuaHook(run: HookRun): HookResult {
     writeFileSync(source, run.source);
     writeFileSync(input, `return ${luaLiteral(inputTable(run))}\n`);
     const result = spawnSync(LUAJIT, [STUB, source, input], { encoding: 'utf8' });
-    if (result.status !== 0) throw new Error(`${run.filterName} ${run.phase} hook failed under LuaJIT: ${result.stderr || result.error?.message}`);
+    if (result.status !== 0)
+      throw new Error(
+        `${run.filterName} ${run.phase} hook failed under LuaJIT: ${result.stderr || result.error?.message}`,
+      );
     return outputOf(JSON.parse(result.stdout));
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -89,7 +96,8 @@ function inputTable(run: HookRun): unknown {
 }
 
 /** Lua's JSON of an empty table is `{}`: lists come back as objects when empty. */
-const headerList = (value: unknown): HeaderList => (Array.isArray(value) ? (value as HeaderList) : []);
+const headerList = (value: unknown): HeaderList =>
+  Array.isArray(value) ? (value as HeaderList) : [];
 
 function outputOf(output: Record<string, Json>): HookResult {
   return {
@@ -97,16 +105,23 @@ function outputOf(output: Record<string, Json>): HookResult {
     ...(output.body === undefined ? {} : { body: output.body as string }),
     ...(output.trailers === undefined ? {} : { trailers: headerList(output.trailers) }),
     dynamicMetadata: output.dynamic_metadata ?? {},
-    ...(output.responded === undefined ? {} : { responded: { headers: headerList(output.responded.headers), body: output.responded.body } }),
+    ...(output.responded === undefined
+      ? {}
+      : {
+          responded: { headers: headerList(output.responded.headers), body: output.responded.body },
+        }),
   };
 }
 
 /** A Lua constructor for plain data; strings are escaped byte by byte, so any content is safe. */
 function luaLiteral(value: unknown): string {
   if (value === undefined || value === null) return 'nil';
-  if (typeof value === 'string') return `"${[...Buffer.from(value, 'utf8')].map((byte) => `\\${byte}`).join('')}"`;
+  if (typeof value === 'string')
+    return `"${[...Buffer.from(value, 'utf8')].map((byte) => `\\${byte}`).join('')}"`;
   if (typeof value === 'number' || typeof value === 'boolean') return String(value);
   if (Array.isArray(value)) return `{${value.map(luaLiteral).join(',')}}`;
-  const members = Object.entries(value as Record<string, unknown>).filter(([, item]) => item !== undefined);
+  const members = Object.entries(value as Record<string, unknown>).filter(
+    ([, item]) => item !== undefined,
+  );
   return `{${members.map(([key, item]) => `[${luaLiteral(key)}]=${luaLiteral(item)}`).join(',')}}`;
 }

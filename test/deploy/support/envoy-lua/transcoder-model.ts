@@ -25,15 +25,32 @@ import { grpcExchange, grpcMessages } from './grpc-upstream.js';
 import type { HeaderList, StreamState } from './run-lua-filter.js';
 
 /** Envoy's Grpc::Utility::grpcToHttpStatus, by gRPC code. */
-const HTTP_STATUS_OF_GRPC = [200, 499, 500, 400, 504, 404, 409, 403, 429, 400, 409, 400, 501, 500, 503, 500, 401];
+const HTTP_STATUS_OF_GRPC = [
+  200, 499, 500, 400, 504, 404, 409, 403, 429, 400, 409, 400, 501, 500, 503, 500, 401,
+];
 
 /** Request headers that do not travel to the upstream as gRPC metadata. */
-const NOT_FORWARDED = new Set([':method', ':path', ':authority', ':scheme', 'host', 'content-type', 'content-length', 'connection', 'keep-alive', 'transfer-encoding']);
+const NOT_FORWARDED = new Set([
+  ':method',
+  ':path',
+  ':authority',
+  ':scheme',
+  'host',
+  'content-type',
+  'content-length',
+  'connection',
+  'keep-alive',
+  'transfer-encoding',
+]);
 
 export interface TranscoderOptions {
   readonly grpcAddress: string;
   /** The transcoder's typed_config from the rendered bootstrap. */
-  readonly config: { convert_grpc_status?: boolean; max_request_body_size?: number; print_options?: Record<string, boolean> };
+  readonly config: {
+    convert_grpc_status?: boolean;
+    max_request_body_size?: number;
+    print_options?: Record<string, boolean>;
+  };
 }
 
 export interface EdgeRequest {
@@ -44,15 +61,23 @@ export interface EdgeRequest {
   readonly body?: string;
 }
 
-export type TranscoderOutcome = { kind: 'local-reply'; status: number } | { kind: 'response'; stream: Omit<StreamState, 'dynamicMetadata'> };
+export type TranscoderOutcome =
+  | { kind: 'local-reply'; status: number }
+  | { kind: 'response'; stream: Omit<StreamState, 'dynamicMetadata'> };
 
 export class TranscoderModel {
-  private readonly router = new Router(buildRouteTable(apiServices).filter((route) => route.generation !== LEGACY));
+  private readonly router = new Router(
+    buildRouteTable(apiServices).filter((route) => route.generation !== LEGACY),
+  );
 
   constructor(private readonly options: TranscoderOptions) {
     const print = options.config.print_options ?? {};
     // protobuf-es's alwaysEmitImplicit with JSON names is what these options print.
-    if (print.always_print_primitive_fields !== true || print.preserve_proto_field_names !== false || print.always_print_enums_as_ints !== false) {
+    if (
+      print.always_print_primitive_fields !== true ||
+      print.preserve_proto_field_names !== false ||
+      print.always_print_enums_as_ints !== false
+    ) {
       throw new Error('the transcoder print options changed: update the response model');
     }
   }
@@ -62,23 +87,46 @@ export class TranscoderModel {
     const [path, query = ''] = pathAfterFilters.split('?', 2) as [string, string?];
     const match = this.router.match(request.method, path);
     if (match.kind !== 'found') return { kind: 'local-reply', status: 404 };
-    if (Buffer.byteLength(request.body ?? '') > (this.options.config.max_request_body_size ?? Infinity)) return { kind: 'local-reply', status: 413 };
+    if (
+      Buffer.byteLength(request.body ?? '') >
+      (this.options.config.max_request_body_size ?? Infinity)
+    )
+      return { kind: 'local-reply', status: 413 };
     const { route } = match;
-    const message = requestMessage(route, { variables: match.variables, query: new URLSearchParams(query), body: request.body ? JSON.parse(request.body) : undefined });
+    const message = requestMessage(route, {
+      variables: match.variables,
+      query: new URLSearchParams(query),
+      body: request.body ? JSON.parse(request.body) : undefined,
+    });
     const headers: HeaderList = [
       [':method', 'POST'],
       [':path', `/${route.service.typeName}/${route.method.name}`],
       ['content-type', 'application/grpc'],
       ['te', 'trailers'],
       ['x-envoy-original-path', pathAfterFilters],
-      ...Object.entries(request.headers).flatMap(([key, value]): [string, string][] => (NOT_FORWARDED.has(key.toLowerCase()) ? [] : [[key.toLowerCase(), value]])),
+      ...Object.entries(request.headers).flatMap(([key, value]): [string, string][] =>
+        NOT_FORWARDED.has(key.toLowerCase()) ? [] : [[key.toLowerCase(), value]],
+      ),
     ];
-    const upstream = await grpcExchange(this.options.grpcAddress, headers, toBinary(route.method.input, message));
-    return { kind: 'response', stream: this.response(route, upstream.headers, upstream.data, upstream.trailers) };
+    const upstream = await grpcExchange(
+      this.options.grpcAddress,
+      headers,
+      toBinary(route.method.input, message),
+    );
+    return {
+      kind: 'response',
+      stream: this.response(route, upstream.headers, upstream.data, upstream.trailers),
+    };
   }
 
-  private response(route: HttpRoute, upstreamHeaders: HeaderList, data: Buffer, upstreamTrailers: HeaderList | undefined): Omit<StreamState, 'dynamicMetadata'> {
-    if (header(upstreamHeaders, ':status') !== '200') throw new Error('a non-gRPC upstream answer is not modelled');
+  private response(
+    route: HttpRoute,
+    upstreamHeaders: HeaderList,
+    data: Buffer,
+    upstreamTrailers: HeaderList | undefined,
+  ): Omit<StreamState, 'dynamicMetadata'> {
+    if (header(upstreamHeaders, ':status') !== '200')
+      throw new Error('a non-gRPC upstream answer is not modelled');
     const trailersOnly = upstreamTrailers === undefined;
     const statusSource = upstreamTrailers ?? upstreamHeaders;
     const grpcStatus = Number(header(statusSource, 'grpc-status'));
@@ -89,10 +137,16 @@ export class TranscoderModel {
     if (message !== undefined) {
       ({ body, contentType } = printed(route.method.output, message));
     }
-    const withStatus = (status: number) => headers.filter(([key]) => key !== ':status' && key !== 'content-length').concat([[':status', String(status)]]);
+    const withStatus = (status: number) =>
+      headers
+        .filter(([key]) => key !== ':status' && key !== 'content-length')
+        .concat([[':status', String(status)]]);
     if (message === undefined && grpcStatus !== 0 && this.options.config.convert_grpc_status) {
       // maybeConvertGrpcStatus: a google.rpc.Status as JSON; a trailers-only answer loses its grpc-* headers.
-      body = JSON.stringify({ code: grpcStatus, message: decodeURIComponent(header(statusSource, 'grpc-message') ?? '') });
+      body = JSON.stringify({
+        code: grpcStatus,
+        message: decodeURIComponent(header(statusSource, 'grpc-message') ?? ''),
+      });
       headers = withStatus(HTTP_STATUS_OF_GRPC[grpcStatus] ?? 500);
       if (trailersOnly) headers = headers.filter(([key]) => !key.startsWith('grpc-'));
     } else {
@@ -103,8 +157,15 @@ export class TranscoderModel {
         if (grpcMessage !== undefined) headers.push(['grpc-message', grpcMessage]);
       }
     }
-    headers.push(['content-type', contentType], ['content-length', String(Buffer.byteLength(body ?? ''))]);
-    return { headers, ...(body === undefined ? {} : { body }), ...(trailersOnly ? {} : { trailers: upstreamTrailers }) };
+    headers.push(
+      ['content-type', contentType],
+      ['content-length', String(Buffer.byteLength(body ?? ''))],
+    );
+    return {
+      headers,
+      ...(body === undefined ? {} : { body }),
+      ...(trailersOnly ? {} : { trailers: upstreamTrailers }),
+    };
   }
 }
 
@@ -115,7 +176,10 @@ function printed(schema: DescMessage, bytes: Uint8Array): { body: string; conten
     const httpBody = message as unknown as { contentType: string; data: Uint8Array };
     return { body: Buffer.from(httpBody.data).toString('utf8'), contentType: httpBody.contentType };
   }
-  return { body: toJsonString(schema, message, { alwaysEmitImplicit: true }), contentType: 'application/json' };
+  return {
+    body: toJsonString(schema, message, { alwaysEmitImplicit: true }),
+    contentType: 'application/json',
+  };
 }
 
 export function header(headers: HeaderList, key: string): string | undefined {

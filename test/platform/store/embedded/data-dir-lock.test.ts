@@ -15,14 +15,19 @@ afterEach(async () => {
 
 test('a second opener of the same DATA_DIR is refused until the first closes', async () => {
   const first = await EmbeddedDocumentStore.open({ dataDir, logger: silentLogger });
-  await expect(EmbeddedDocumentStore.open({ dataDir, logger: silentLogger })).rejects.toThrow(/in use by process/);
+  await expect(EmbeddedDocumentStore.open({ dataDir, logger: silentLogger })).rejects.toThrow(
+    /in use by process/,
+  );
   await first.close();
   const second = await EmbeddedDocumentStore.open({ dataDir, logger: silentLogger });
   await second.close();
 });
 
 test('a lock left by a process that no longer runs is taken over', async () => {
-  const dead = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))']).stdout.toString();
+  const dead = spawnSync(process.execPath, [
+    '-e',
+    'process.stdout.write(String(process.pid))',
+  ]).stdout.toString();
   await writeFile(join(dataDir, 'LOCK'), dead);
   const store = await EmbeddedDocumentStore.open({ dataDir, logger: silentLogger });
   expect(await readFile(join(dataDir, 'LOCK'), 'utf8')).toBe(String(process.pid));
@@ -30,7 +35,9 @@ test('a lock left by a process that no longer runs is taken over', async () => {
 });
 
 test('a LOCK held by another running process refuses the open', async () => {
-  const holder = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });
+  const holder = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], {
+    stdio: 'ignore',
+  });
   try {
     await writeFile(join(dataDir, 'LOCK'), String(holder.pid));
     await expect(EmbeddedDocumentStore.open({ dataDir, logger: silentLogger })).rejects.toThrow(

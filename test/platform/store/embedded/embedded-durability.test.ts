@@ -3,7 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Binary } from 'bson';
 import { DuplicateKeyError } from '../../../../src/platform/store/document-store.js';
-import { EmbeddedDocumentStore, type EmbeddedStoreOptions } from '../../../../src/platform/store/embedded/embedded-store.js';
+import {
+  EmbeddedDocumentStore,
+  type EmbeddedStoreOptions,
+} from '../../../../src/platform/store/embedded/embedded-store.js';
 import { silentLogger } from '../../../support/silent-logger.js';
 
 interface Note {
@@ -29,7 +32,9 @@ afterEach(async () => {
 test('reopening after close keeps documents, updates, deletes and indexes', async () => {
   const first = await open();
   const notes = first.collection<Note>('notes');
-  await first.ensureIndexes([{ collection: 'notes', name: 'email_unique', key: { email: 1 }, unique: true }]);
+  await first.ensureIndexes([
+    { collection: 'notes', name: 'email_unique', key: { email: 1 }, unique: true },
+  ]);
   await notes.insertMany([
     { _id: 'a', n: 1, at: new Date(42), email: 'a@x', bytes: new Binary(Buffer.from([0, 1, 255])) },
     { _id: 'b', n: 2, email: 'b@x' },
@@ -48,7 +53,9 @@ test('reopening after close keeps documents, updates, deletes and indexes', asyn
   const bytes = (await reopened.findOne({ _id: 'a' }))?.bytes;
   expect([...Buffer.from(bytes!.buffer)]).toEqual([0, 1, 255]);
   // The unique index came back from the journal without ensureIndexes being called again.
-  await expect(reopened.insertOne({ _id: 'd', n: 4, email: 'c@x' })).rejects.toBeInstanceOf(DuplicateKeyError);
+  await expect(reopened.insertOne({ _id: 'd', n: 4, email: 'c@x' })).rejects.toBeInstanceOf(
+    DuplicateKeyError,
+  );
   await second.close();
 });
 
@@ -56,17 +63,36 @@ test('an update of top-level fields journals only those fields, and replays to t
   const first = await open();
   const notes = first.collection<Note & { flag?: boolean; tags?: string[] }>('notes');
   const body = 'x'.repeat(10_000);
-  await notes.insertOne({ _id: 'big', n: 1, body, flag: true, tags: ['a'], bytes: new Binary(Buffer.from([7, 8])) });
+  await notes.insertOne({
+    _id: 'big',
+    n: 1,
+    body,
+    flag: true,
+    tags: ['a'],
+    bytes: new Binary(Buffer.from([7, 8])),
+  });
   const [journal] = (await readdir(dataDir)).filter((name) => name.startsWith('journal.'));
   const sizeAfterInsert = (await stat(join(dataDir, journal!))).size;
-  await notes.updateOne({ _id: 'big' }, { $unset: { flag: '' }, $inc: { n: 1 }, $set: { at: new Date(7) } });
+  await notes.updateOne(
+    { _id: 'big' },
+    { $unset: { flag: '' }, $inc: { n: 1 }, $set: { at: new Date(7) } },
+  );
   const patchBytes = (await stat(join(dataDir, journal!))).size - sizeAfterInsert;
   expect(patchBytes).toBeLessThan(200);
   // A nested path goes through mingo, which journals the whole document.
   await notes.updateOne({ _id: 'big' }, { $push: { tags: 'b' } });
-  expect((await stat(join(dataDir, journal!))).size - sizeAfterInsert - patchBytes).toBeGreaterThan(body.length);
+  expect((await stat(join(dataDir, journal!))).size - sizeAfterInsert - patchBytes).toBeGreaterThan(
+    body.length,
+  );
   const before = await notes.findOne({ _id: 'big' });
-  expect(before).toEqual({ _id: 'big', n: 2, body, at: new Date(7), tags: ['a', 'b'], bytes: expect.any(Binary) });
+  expect(before).toEqual({
+    _id: 'big',
+    n: 2,
+    body,
+    at: new Date(7),
+    tags: ['a', 'b'],
+    bytes: expect.any(Binary),
+  });
   await first.close();
 
   const second = await open();
@@ -104,7 +130,11 @@ test('a torn last journal line is dropped and the journal keeps working', async 
   await second.close();
 
   const third = await open();
-  expect((await third.collection<Note>('notes').find({})).map((doc) => doc._id)).toEqual(['a', 'b', 'c']);
+  expect((await third.collection<Note>('notes').find({})).map((doc) => doc._id)).toEqual([
+    'a',
+    'b',
+    'c',
+  ]);
   await third.close();
 });
 
@@ -121,7 +151,9 @@ test('compaction writes a snapshot, starts a small journal and keeps every docum
   const threshold = 64 * 1024;
   const store = await open({ compactionThresholdBytes: threshold });
   const notes = store.collection<Note>('notes');
-  await store.ensureIndexes([{ collection: 'notes', name: 'email_unique', key: { email: 1 }, unique: true }]);
+  await store.ensureIndexes([
+    { collection: 'notes', name: 'email_unique', key: { email: 1 }, unique: true },
+  ]);
   const body = 'x'.repeat(200);
   for (let i = 0; i < 1000; i += 1) {
     await notes.insertOne({ _id: `n${i}`, n: i, body, email: `${i}@x` });
@@ -145,7 +177,9 @@ test('compaction writes a snapshot, starts a small journal and keeps every docum
   expect(await again.countDocuments({})).toBe(900);
   expect(await again.findOne({ _id: 'n3' })).toEqual({ _id: 'n3', n: 1003, body, email: '3@x' });
   expect(await again.findOne({ _id: 'n10' })).toBeNull();
-  await expect(again.insertOne({ _id: 'dup', n: 0, email: '5@x' })).rejects.toBeInstanceOf(DuplicateKeyError);
+  await expect(again.insertOne({ _id: 'dup', n: 0, email: '5@x' })).rejects.toBeInstanceOf(
+    DuplicateKeyError,
+  );
   await reopened.close();
 });
 
@@ -158,10 +192,17 @@ test('a crash during compaction (snapshot left as a temporary) loses nothing', a
   await store.close();
   // What an interrupted compaction leaves: a started next journal and a partial snapshot.
   await writeFile(join(dataDir, 'snapshot.1.tmp'), '{"op":"put"');
-  await writeFile(join(dataDir, 'journal.1.ejsonl'), '[{"op":"put","c":"notes","doc":{"_id":"c","n":3}}]\n');
+  await writeFile(
+    join(dataDir, 'journal.1.ejsonl'),
+    '[{"op":"put","c":"notes","doc":{"_id":"c","n":3}}]\n',
+  );
 
   const reopened = await open();
-  expect((await reopened.collection<Note>('notes').find({})).map((doc) => doc._id)).toEqual(['a', 'b', 'c']);
+  expect((await reopened.collection<Note>('notes').find({})).map((doc) => doc._id)).toEqual([
+    'a',
+    'b',
+    'c',
+  ]);
   await reopened.close();
   expect(await readdir(dataDir)).not.toContain('snapshot.1.tmp');
 });
@@ -169,16 +210,21 @@ test('a crash during compaction (snapshot left as a temporary) loses nothing', a
 test('TTL expiry is journaled: an expired document stays gone after reopening', async () => {
   const store = await open({ ttlSweepIntervalMs: 50 });
   const notes = store.collection<Note>('notes');
-  await store.ensureIndexes([{ collection: 'notes', name: 'ttl', key: { at: 1 }, expireAfterSeconds: 1 }]);
+  await store.ensureIndexes([
+    { collection: 'notes', name: 'ttl', key: { at: 1 }, expireAfterSeconds: 1 },
+  ]);
   await notes.insertMany([
     { _id: 'old', n: 1, at: new Date(Date.now() - 5000) },
     { _id: 'fresh', n: 2, at: new Date() },
   ]);
-  while (await notes.findOne({ _id: 'old' })) await new Promise((resolve) => setTimeout(resolve, 20));
+  while (await notes.findOne({ _id: 'old' }))
+    await new Promise((resolve) => setTimeout(resolve, 20));
   await store.close();
 
   const reopened = await open({ ttlSweepIntervalMs: 60_000 });
-  expect((await reopened.collection<Note>('notes').find({})).map((doc) => doc._id)).toEqual(['fresh']);
+  expect((await reopened.collection<Note>('notes').find({})).map((doc) => doc._id)).toEqual([
+    'fresh',
+  ]);
   await reopened.close();
 });
 

@@ -39,7 +39,9 @@ test('appends of one tick share one write and one fdatasync, and resolve only af
   const file = new FakeFile();
   const journal = new Journal(file.asHandle(), 0);
   let acknowledged = 0;
-  const writes = ['a', 'b', 'c'].map((id) => journal.append(put(id)).then(() => (acknowledged += 1)));
+  const writes = ['a', 'b', 'c'].map((id) =>
+    journal.append(put(id)).then(() => (acknowledged += 1)),
+  );
   await tick();
   expect(file.events).toEqual(['write', 'datasync']);
   expect(file.written[0]!.trim().split('\n')).toHaveLength(3);

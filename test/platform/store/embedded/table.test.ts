@@ -3,15 +3,28 @@ import { Table } from '../../../../src/platform/store/embedded/table.js';
 function tableWith(count: number): Table {
   const table = new Table();
   table.addIndex({ collection: 't', name: 'email_unique', key: { email: 1 }, unique: true });
-  table.addIndex({ collection: 't', name: 'tenant_login', key: { tenant: 1, login: 1 }, unique: true });
+  table.addIndex({
+    collection: 't',
+    name: 'tenant_login',
+    key: { tenant: 1, login: 1 },
+    unique: true,
+  });
   table.addIndex({ collection: 't', name: 'by_room', key: { room: 1, seq: -1 } });
   for (let i = 0; i < count; i += 1) {
-    table.insert({ _id: `id${i}`, email: `${i}@x`, tenant: `t${i % 10}`, login: `l${i}`, room: `r${i % 100}`, seq: i });
+    table.insert({
+      _id: `id${i}`,
+      email: `${i}@x`,
+      tenant: `t${i % 10}`,
+      login: `l${i}`,
+      room: `r${i % 100}`,
+      seq: i,
+    });
   }
   return table;
 }
 
-const visited = (table: Table, filter: Record<string, unknown>) => [...table.candidates(filter)].length;
+const visited = (table: Table, filter: Record<string, unknown>) =>
+  [...table.candidates(filter)].length;
 
 describe('lookups that must not scan the collection', () => {
   const table = tableWith(10_000);
@@ -54,14 +67,22 @@ test('a rejected write leaves every index as it was', () => {
   const table = tableWith(3);
   const previous = table.get('id2')!;
   // email is free but (tenant, login) collides with id1: nothing may change.
-  expect(() => table.replace(previous, { ...previous, email: 'free@x', tenant: 't1', login: 'l1' })).toThrow();
+  expect(() =>
+    table.replace(previous, { ...previous, email: 'free@x', tenant: 't1', login: 'l1' }),
+  ).toThrow();
   expect([...table.candidates({ email: '2@x' })].map((doc) => doc._id)).toEqual(['id2']);
   expect([...table.candidates({ email: 'free@x' })]).toEqual([]);
 });
 
 test('a replacement that shares the indexed fields keeps the entries; one that changes a partial filter field moves them', () => {
   const table = new Table();
-  table.addIndex({ collection: 't', name: 'one_open', key: { owner: 1 }, unique: true, partialFilterExpression: { $and: [{ open: true }] } });
+  table.addIndex({
+    collection: 't',
+    name: 'one_open',
+    key: { owner: 1 },
+    unique: true,
+    partialFilterExpression: { $and: [{ open: true }] },
+  });
   table.addIndex({ collection: 't', name: 'by_room', key: { 'room.name': 1 } });
   const room = { name: 'r1' };
   const first = { _id: 'a', owner: 'o', open: true, room, n: 1 };
@@ -85,19 +106,42 @@ test('a replacement that shares the indexed fields keeps the entries; one that c
 
 test('a query that implies a partial index filter reads only the documents the index holds', () => {
   const table = new Table();
-  for (let i = 0; i < 1000; i++) table.insert({ _id: `m${i}`, sentAt: new Date(i), ...(i % 100 === 0 ? { unannounced: true } : {}) });
-  table.addIndex({ collection: 't', name: 'unannounced', key: { sentAt: 1 }, partialFilterExpression: { unannounced: true } });
+  for (let i = 0; i < 1000; i++)
+    table.insert({
+      _id: `m${i}`,
+      sentAt: new Date(i),
+      ...(i % 100 === 0 ? { unannounced: true } : {}),
+    });
+  table.addIndex({
+    collection: 't',
+    name: 'unannounced',
+    key: { sentAt: 1 },
+    partialFilterExpression: { unannounced: true },
+  });
   const sweep = { unannounced: true, sentAt: { $lt: new Date(10_000) } };
   expect(visited(table, sweep)).toBe(10);
   // Not implied: `unannounced: {$exists: true}` also matches false; no condition on it at all.
-  expect(visited(table, { unannounced: { $exists: true }, sentAt: { $lt: new Date(10_000) } })).toBe(1000);
+  expect(
+    visited(table, { unannounced: { $exists: true }, sentAt: { $lt: new Date(10_000) } }),
+  ).toBe(1000);
   expect(visited(table, { sentAt: { $lt: new Date(10) } })).toBe(1000);
   // Documents move in and out with their updates.
   const marked = table.get('m0')!;
   const { unannounced: _gone, ...announced } = marked;
   table.replace(marked, announced);
   table.insert({ _id: 'late', sentAt: new Date(5), unannounced: true });
-  expect([...table.candidates(sweep)].map((doc) => doc._id).sort()).toEqual(['late', 'm100', 'm200', 'm300', 'm400', 'm500', 'm600', 'm700', 'm800', 'm900']);
+  expect([...table.candidates(sweep)].map((doc) => doc._id).sort()).toEqual([
+    'late',
+    'm100',
+    'm200',
+    'm300',
+    'm400',
+    'm500',
+    'm600',
+    'm700',
+    'm800',
+    'm900',
+  ]);
   table.delete('late');
   expect(visited(table, sweep)).toBe(9);
 });

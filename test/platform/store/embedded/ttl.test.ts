@@ -2,11 +2,17 @@ import type { IndexSpec } from '../../../../src/platform/store/document-store.js
 import { ExpiryIndex } from '../../../../src/platform/store/embedded/ttl.js';
 import { Table } from '../../../../src/platform/store/embedded/table.js';
 
-const spec: IndexSpec = { collection: 't', name: 'expires', key: { expiresAt: 1 }, expireAfterSeconds: 60 };
+const spec: IndexSpec = {
+  collection: 't',
+  name: 'expires',
+  key: { expiresAt: 1 },
+  expireAfterSeconds: 60,
+};
 
 test('takes exactly the documents expired at the time asked, earliest first, once', () => {
   const index = new ExpiryIndex(spec);
-  for (let i = 0; i < 10_000; i++) index.set({ _id: `later${i}`, expiresAt: new Date(1_000_000 + i) });
+  for (let i = 0; i < 10_000; i++)
+    index.set({ _id: `later${i}`, expiresAt: new Date(1_000_000 + i) });
   index.set({ _id: 'b', expiresAt: new Date(2000) });
   index.set({ _id: 'a', expiresAt: new Date(1000) });
   index.set({ _id: 'never', expiresAt: 'not a date' });
