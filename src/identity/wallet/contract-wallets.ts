@@ -81,8 +81,11 @@ export class ContractWallets implements ContractSignatureVerifier {
   }
 
   /** A client of its own (see the module comment) and what its transport saw go wrong. */
-  private clientFor(url: string): { client: PublicClient; transportFailure: () => unknown } {
-    let failure: unknown;
+  private clientFor(url: string): {
+    client: PublicClient;
+    transportFailure: () => Error | undefined;
+  } {
+    let failure: Error | undefined;
     // No retries: the timeout bounds each request, and clients retry on 503 themselves.
     const transport = http(url, { timeout: this.settings.rpcTimeoutMs, retryCount: 0 })({});
     const request: EIP1193RequestFn = async (args) => {

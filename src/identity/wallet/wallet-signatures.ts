@@ -82,7 +82,7 @@ export class WalletSignatures {
     if (chainId === undefined || !this.contracts?.supports(chainId)) return eoaFailure;
     const prefixed = signature.startsWith('0x') ? signature : `0x${signature}`;
     if (!HEX_SIGNATURE.test(prefixed)) return eoaFailure;
-    const hash = `0x${bytesToHex(personalMessageHash(message))}` as Hex;
+    const hash: Hex = `0x${bytesToHex(personalMessageHash(message))}`;
     const verdict = await this.contracts.verify({
       chainId,
       address: address as Hex,

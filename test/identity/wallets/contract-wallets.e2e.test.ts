@@ -222,7 +222,7 @@ describe('an outage of the chain', () => {
     expect((await setupRecovery(api, owner, config)).status).toBe(200);
     const opened = await initiate(api, owner.user.address.toLowerCase(), new TestUser());
     expect(opened.status).toBe(200);
-    const keys = new KeyOwner(owner.user as unknown as TestUser);
+    const keys = new KeyOwner(owner.user);
 
     await chain.stopRelay();
     const setup = await setupRecovery(api, owner, config);
