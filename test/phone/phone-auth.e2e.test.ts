@@ -21,7 +21,7 @@ import { challengeAndVerify, enableMfa, mfaBearer } from '../mfa/mfa-support.js'
 import { PhoneFlow } from './phone-flow.js';
 import { TestPhone, lastSmsCode } from './phone-support.js';
 import { serviceForThisFile } from '../support/service-for-tests.js';
-import { createSiweMessage, generateSiweNonce } from 'viem/siwe';
+import { siweMessage } from '../support/siwe.js';
 
 let flow: PhoneFlow;
 const { service, api } = serviceForThisFile();
@@ -206,15 +206,7 @@ it('refuses a Sign-In with Ethereum message: RegisterPhone keeps the registratio
   const phone = new TestPhone();
   const user = new TestUser();
   const { verification_token } = await flow.verify(phone);
-  const message = createSiweMessage({
-    address: user.address as `0x${string}`,
-    domain: 'localhost:8080',
-    uri: 'http://localhost:8080/',
-    version: '1',
-    chainId: 1,
-    nonce: generateSiweNonce(),
-    issuedAt: new Date(),
-  });
+  const message = siweMessage(user.address);
   const signed = { message, signature: await user.sign(message) };
   const siwe = await flow.registrationBody(phone, verification_token, user, signed);
   expectFailure(await api.post('/api/v1/auth/phone/register', siwe), 401, 'UNAUTHORIZED');

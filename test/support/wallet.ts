@@ -75,13 +75,28 @@ export class TestUser {
   }
 
   /** The body of a registration (first sign-in) or, once registered, of a sign-in. */
-  async initializeBody(kind: 'register' | 'sign-in', extra: Record<string, unknown> = {}) {
-    const message =
-      kind === 'register'
-        ? registrationMessage({ address: this.address, username: this.username })
-        : signInMessage({ address: this.address });
-    return { wallet_address: this.address, message, signature: await this.sign(message), ...extra };
+  initializeBody(kind: 'register' | 'sign-in', extra: Record<string, unknown> = {}) {
+    return templateInitializeBody(this, kind, extra);
   }
+}
+
+/** A wallet that signs sign-in templates: an EOA (TestUser) or a contract wallet's owner. */
+export interface TemplateSigner {
+  readonly address: string;
+  readonly username: string;
+  sign(message: string): Promise<string>;
+}
+
+/** The Initialize body of a template registration (first sign-in) or, once registered, sign-in. */
+export async function templateInitializeBody(
+  signer: TemplateSigner,
+  kind: 'register' | 'sign-in',
+  extra: Record<string, unknown> = {},
+) {
+  const { address, username } = signer;
+  const message =
+    kind === 'register' ? registrationMessage({ address, username }) : signInMessage({ address });
+  return { wallet_address: address, message, signature: await signer.sign(message), ...extra };
 }
 
 export interface SignedIn {

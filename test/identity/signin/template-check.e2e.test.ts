@@ -11,8 +11,8 @@ import {
   postInitialize,
   signAndPost,
 } from '../../support/signin-http.js';
+import { siweMessage } from '../../support/siwe.js';
 import { serviceForThisFile } from '../../support/service-for-tests.js';
-import { createSiweMessage, generateSiweNonce } from 'viem/siwe';
 
 let user: TestUser;
 const { service } = serviceForThisFile();
@@ -23,16 +23,7 @@ beforeAll(async () => {
 const signInTemplate = () => freshMessage('sign-in', user);
 
 /** A Sign-In with Ethereum message (issue #28) for the default SIWE_DOMAINS, built by viem. */
-const siwe = () =>
-  createSiweMessage({
-    address: user.address as `0x${string}`,
-    domain: 'localhost:8080',
-    uri: 'http://localhost:8080/',
-    version: '1',
-    chainId: 1,
-    nonce: generateSiweNonce(),
-    issuedAt: new Date(),
-  });
+const siwe = () => siweMessage(user.address);
 
 const NOT_A_TEMPLATE: [string, () => string][] = [
   // Neither a template nor an EIP-4361 message in canonical form: the same 401.

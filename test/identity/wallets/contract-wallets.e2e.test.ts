@@ -6,7 +6,8 @@
  * a 503 with Retry-After and the service recovers with it; X-Signature, guardian approvals and
  * key bindings work for contract wallets; EOAs keep working beside them.
  */
-import { createSiweMessage, generateSiweNonce } from 'viem/siwe';
+import { siweMessage } from '../../support/siwe.js';
+import type { SiweFields } from '../../support/siwe.js';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import type { Hex } from 'viem';
 import { serviceForThisFile } from '../../support/service-for-tests.js';
@@ -48,18 +49,11 @@ type Signer = ContractWalletUser | TestUser;
 
 const initialize = (body: unknown) => api.post('/api/v1/initialize', body);
 
-function siweMessage(
-  address: string,
-  overrides: Partial<Parameters<typeof createSiweMessage>[0]> = {},
-) {
-  return createSiweMessage({
-    address: address as Hex,
+function siweFor(address: string, overrides: SiweFields = {}) {
+  return siweMessage(address, {
     domain: 'app.example.com',
     uri: 'https://app.example.com/login',
-    version: '1',
     chainId: CHAIN_ID,
-    nonce: generateSiweNonce(),
-    issuedAt: new Date(),
     statement: 'Sign in to the messaging service.',
     ...overrides,
   });
@@ -70,7 +64,7 @@ async function siweBody(
   overrides: Parameters<typeof siweMessage>[1] = {},
   extra = {},
 ) {
-  const message = siweMessage(user.address, overrides);
+  const message = siweFor(user.address, overrides);
   return { wallet_address: user.address, message, signature: await user.sign(message), ...extra };
 }
 

@@ -4,8 +4,8 @@
  * shared state gone) and a Redis that restarted empty, since they are spent in the store
  * (spent_signatures), not in shared state.
  */
-import { createSiweMessage, generateSiweNonce } from 'viem/siwe';
-import type { Hex } from 'viem';
+import { generateSiweNonce } from 'viem/siwe';
+import { siweMessage } from '../../support/siwe.js';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { ContractWalletUser } from '../../support/evm/contract-wallets.js';
 import { CHAIN_ID, LocalChain } from '../../support/evm/local-chain.js';
@@ -16,14 +16,10 @@ import { TestUser } from '../../support/wallet.js';
 
 /** A SIWE sign-up of a fresh EOA for the default domain and chain, and the nonce it spends. */
 async function siweRegistration(nonce = generateSiweNonce(), user = new TestUser()) {
-  const message = createSiweMessage({
-    address: user.address as Hex,
+  const message = siweMessage(user.address, {
     domain: 'localhost',
     uri: 'http://localhost/',
-    version: '1',
-    chainId: 1,
     nonce,
-    issuedAt: new Date(),
   });
   const body = { wallet_address: user.address, username: user.username, message };
   return { user, nonce, body: { ...body, signature: await user.sign(message) } };

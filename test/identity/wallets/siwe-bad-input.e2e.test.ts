@@ -4,24 +4,13 @@
  * documented envelope and status (400 or 401, never a 5xx); a contract wallet is refused like
  * any signature not made by the wallet, and an EOA signs in by SIWE without any network.
  */
-import { createSiweMessage, generateSiweNonce } from 'viem/siwe';
-import type { Hex } from 'viem';
+import { siweMessage } from '../../support/siwe.js';
 import { serviceForThisFile } from '../../support/service-for-tests.js';
 import { TestUser } from '../../support/wallet.js';
 
 const { api } = serviceForThisFile({ SIWE_DOMAINS: 'localhost:8080' });
 
-const siwe = (address: string, overrides: Partial<Parameters<typeof createSiweMessage>[0]> = {}) =>
-  createSiweMessage({
-    address: address as Hex,
-    domain: 'localhost:8080',
-    uri: 'http://localhost:8080/',
-    version: '1',
-    chainId: 1,
-    nonce: generateSiweNonce(),
-    issuedAt: new Date(),
-    ...overrides,
-  });
+const siwe = siweMessage;
 
 it('an EOA signs in by SIWE with the default chain and no RPC configured', async () => {
   const user = new TestUser();

@@ -18,7 +18,7 @@ import type { Abi, Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import type { PrivateKeyAccount } from 'viem/accounts';
 import type { LocalChain } from './local-chain.js';
-import { registrationMessage, signInMessage } from '../wallet.js';
+import { templateInitializeBody } from '../wallet.js';
 
 interface Artifact {
   readonly abi: Abi;
@@ -164,12 +164,8 @@ export class ContractWalletUser {
   }
 
   /** The Initialize body of a template sign-in (TestUser's shape: helpers take either). */
-  async initializeBody(kind: 'register' | 'sign-in', extra: Record<string, unknown> = {}) {
-    const message =
-      kind === 'register'
-        ? registrationMessage({ address: this.address, username: this.username })
-        : signInMessage({ address: this.address });
-    return { wallet_address: this.address, message, signature: await this.sign(message), ...extra };
+  initializeBody(kind: 'register' | 'sign-in', extra: Record<string, unknown> = {}) {
+    return templateInitializeBody(this, kind, extra);
   }
 }
 
