@@ -19,6 +19,7 @@ import { RestHandlerContext } from './rest-handler-context.js';
 import { Router } from './routing/router.js';
 import type { HttpRoute } from './routing/route-table.js';
 import { requestMessage } from './transcoding/request-message.js';
+import { discard, notModifiedHeaders } from './transcoding/not-modified.js';
 import { HTTP_BODY, responseBody } from './transcoding/response-body.js';
 import { acceptedVersion } from './versioning/accept-version.js';
 import { generationOfPath, versionHeaders } from './versioning/version-headers.js';
@@ -126,6 +127,14 @@ export class RestGateway {
           : output.contentType;
       const serviceHeaders = context.headersToSend();
       headers.push(['Content-Type', contentType], ...serviceHeaders);
+      const unchanged =
+        output.contentType !== 'application/json'
+          ? notModifiedHeaders(request.method, request.headers.get('if-none-match'), headers)
+          : undefined;
+      if (unchanged) {
+        discard(streamedResponse.body);
+        return { status: 304, headers: unchanged, body: '', routeLabel: route.template };
+      }
       // A raw body the service marked with Content-Range is one range of it (media downloads).
       const partial =
         output.contentType !== 'application/json' &&

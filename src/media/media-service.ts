@@ -3,6 +3,7 @@
  * the REST gateway hands over in the context values), downloads with ranges, and the public
  * avatars, each also as its thumbnail (`size=thumbnail`). Downloads answer a `google.api.HttpBody`; the REST gateway sends its bytes as they
  * are, with the headers set here (`ETag` is the SHA-256, `Content-Range` marks a partial answer).
+ * `If-Range` is evaluated here (it decides which bytes are read); `If-None-Match` by the gateway.
  */
 import type { HandlerContext } from '@connectrpc/connect';
 import type {
@@ -14,9 +15,10 @@ import { requireCaller } from '../identity/auth/caller.js';
 import { isWalletAddress } from '../accounts/wallet-address.js';
 import { invalidArgument, notFound } from '../platform/errors/api-error.js';
 import { streamedBodyKey, streamedResponseKey } from '../platform/rpc/streamed-body.js';
+import { ifNoneMatchMatches, ifRangeAllowsRange } from '../server/http-preconditions.js';
 import type { Avatars } from './avatars.js';
-import { renditionOf } from './downloads/downloads.js';
-import type { Download, Downloads } from './downloads/downloads.js';
+import { renditionOf, servedBlob } from './downloads/downloads.js';
+import type { Downloads, Rendition } from './downloads/downloads.js';
 import type { MediaItem } from './media-item.js';
 import { rulesOf } from './media-kinds.js';
 import { checkDescription, tooLarge } from './uploads/uploads.js';
@@ -50,18 +52,34 @@ export function createMediaService({ uploads, downloads, avatars }: MediaService
   /**
    * The body and headers of a download; a range is marked by Content-Range (the gateway answers
    * 206). Over REST the bytes are left to the gateway to stream; over gRPC they go in the message.
+   * Called after the access rule, so the preconditions below never answer for a hidden item.
    */
-  const served = async (download: Download, context: HandlerContext, cacheControl: string) => {
+  const served = async (
+    item: MediaItem,
+    rendition: Rendition,
+    context: HandlerContext,
+    cacheControl: string,
+  ) => {
+    const blob = servedBlob(item, rendition);
+    const etag = `"${blob.sha256}"`;
     const headers = context.responseHeader;
-    headers.set('etag', `"${download.blob.sha256}"`);
+    headers.set('etag', etag);
     headers.set('accept-ranges', 'bytes');
     headers.set('cache-control', cacheControl);
+    const asked = context.requestHeader;
+    const streamed = context.values.get(streamedResponseKey);
+    // Over REST the gateway turns this answer into a 304 (not-modified.ts): no blob is opened
+    // for it. gRPC has no 304, so there the bytes are sent whatever the header says.
+    if (streamed && ifNoneMatchMatches(asked.get('if-none-match'), etag))
+      return { contentType: blob.contentType, data: new Uint8Array() };
+    // A resumed download whose If-Range names other (or possibly other) bytes restarts whole.
+    const range = ifRangeAllowsRange(asked.get('if-range'), etag) ? asked.get('range') : null;
+    const download = await downloads.read(blob, range);
     if (download.range)
       headers.set(
         'content-range',
         `bytes ${download.range.start}-${download.range.end}/${download.blob.size}`,
       );
-    const streamed = context.values.get(streamedResponseKey);
     if (streamed) {
       streamed.body = { length: download.length, chunks: download.chunks };
       return { contentType: download.blob.contentType, data: new Uint8Array() };
@@ -102,11 +120,7 @@ export function createMediaService({ uploads, downloads, avatars }: MediaService
       const caller = requireCaller(context).address;
       const rendition = renditionOf(request.size);
       const item = await downloads.downloadable(request.mediaId, caller);
-      return served(
-        await downloads.read(item, context.requestHeader.get('range'), rendition),
-        context,
-        MEDIA_CACHE,
-      );
+      return served(item, rendition, context, MEDIA_CACHE);
     },
 
     async getAvatar(request: GetAvatarRequest, context: HandlerContext) {
@@ -115,11 +129,7 @@ export function createMediaService({ uploads, downloads, avatars }: MediaService
         ? await avatars.current(request.address.toLowerCase())
         : undefined;
       if (!item) throw notFound('This user has no avatar');
-      return served(
-        await downloads.read(item, context.requestHeader.get('range'), rendition),
-        context,
-        AVATAR_CACHE,
-      );
+      return served(item, rendition, context, AVATAR_CACHE);
     },
   };
 }

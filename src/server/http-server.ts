@@ -59,9 +59,11 @@ const BODYLESS = new Set(['GET', 'HEAD', 'OPTIONS']);
 /** Metric labels take only these; anything else a client sends is counted as OTHER. */
 const KNOWN_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
 
+/** On Node majors without a prebuilt addon the package silently falls back to a slow JS server. */
+const NATIVE = String(uWS.App).includes('[native code]');
+
 export async function startHttpServer(options: HttpServerOptions): Promise<RunningHttpServer> {
-  // On Node majors without a prebuilt addon the package silently falls back to a slow JS server.
-  if (!String(uWS.App).includes('[native code]')) {
+  if (!NATIVE) {
     options.logger.error(
       'uWebSockets.js is NOT native on this Node version: running its slow JavaScript fallback',
     );
@@ -253,6 +255,15 @@ function writeResponse(
     res.writeHeader('X-Request-Id', requestId);
     for (const [name, value] of response.headers) res.writeHeader(name, value);
     // uWS writes `Connection: close` itself when asked to close.
-    res.end(response.body, closing || response.closeConnection === true);
+    const close = closing || response.closeConnection === true;
+    if (response.status === 304 && NATIVE) {
+      // A 304 has no body and must not claim one of 0 bytes (RFC 9110, section 8.6). The
+      // addon writes no Content-Length only for endWithoutBody() without arguments (any first
+      // argument is taken for a length), so closing is asked of the client by header; a
+      // draining server resets what is left when it closes. (The JS fallback lacks this call,
+      // and Node's own server already sends a 304 without a length.)
+      if (close) res.writeHeader('Connection', 'close');
+      res.endWithoutBody();
+    } else res.end(response.body, close);
   });
 }

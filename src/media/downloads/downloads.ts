@@ -61,13 +61,8 @@ export class Downloads {
     return item;
   }
 
-  /** The item's bytes or its thumbnail (400 for a thumbnail of another kind than avatar), whole or the range asked for. */
-  async read(
-    item: MediaItem,
-    rangeHeader: string | null,
-    rendition: Rendition = 'full',
-  ): Promise<Download> {
-    const blob = servedBlob(item, rendition);
+  /** A blob's bytes (`servedBlob`), whole or the range asked for. */
+  async read(blob: ServedBlob, rangeHeader: string | null): Promise<Download> {
     const wanted = rangeOf(rangeHeader, blob.size);
     if (wanted.kind === 'unsatisfiable') throw unsatisfiable(blob.size);
     const range = wanted.kind === 'partial' ? wanted.range : undefined;
@@ -87,7 +82,8 @@ export function renditionOf(size: string): Rendition {
   throw invalidArgument('size must be full or thumbnail');
 }
 
-function servedBlob(item: MediaItem, rendition: Rendition): ServedBlob {
+/** The item's bytes or its thumbnail (400 for a thumbnail of another kind than avatar). */
+export function servedBlob(item: MediaItem, rendition: Rendition): ServedBlob {
   if (rendition === 'full')
     return { id: item._id, size: item.size, sha256: item.sha256, contentType: item.contentType };
   if (item.kind !== 'avatar') throw invalidArgument('Only avatar media have a thumbnail');

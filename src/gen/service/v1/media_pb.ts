@@ -253,6 +253,17 @@ export const MediaService: GenService<{
    * the readers of a channel containing a message that references the blob; the audience of a
    * story that references it; any authenticated user for avatars and sticker images.
    *
+   * Over REST: `ETag` (the SHA-256 of the bytes served, quoted), `Accept-Ranges: bytes`,
+   * `Cache-Control: private, max-age=3600`. One `Range` (`bytes=a-b`, `bytes=a-`, `bytes=-n`)
+   * answers 206 with `Content-Range`, or 416 outside the blob; with `If-Range`, only when it is
+   * the current `ETag` (a strong tag): another tag, a weak tag or a date sends the whole blob
+   * (200), so a resumed download never mixes two blobs. `If-None-Match` holding the current
+   * `ETag` (weak comparison: `W/` ignored; a list of tags, or `*`) answers 304 Not Modified
+   * without a body, with `ETag` and `Cache-Control` (RFC 9110, section 13.1.2); an unquoted
+   * hash is not an entity tag and never matches. It is evaluated after the access rule: a
+   * caller who may not download gets the same 401/404 as without it. gRPC has no 304: there
+   * the bytes are always sent.
+   *
    * Errors: `400 INVALID_ARGUMENT` (`size` neither `full` nor `thumbnail`, or `thumbnail` for
    * a kind other than `avatar`), `401 UNAUTHORIZED`, `404 NOT_FOUND` (unknown id, or the caller
    * may not download it: also a recipient whose reference ended, such as the viewer of a
@@ -274,6 +285,10 @@ export const MediaService: GenService<{
    * with its `Content-Type` (`image/jpeg`, `image/png` or `image/webp`; the thumbnail is
    * `image/webp`) and `Cache-Control: public, max-age=300`, `ETag` (its SHA-256); over
    * gRPC/Connect it is a `google.api.HttpBody`. Also served at `GET /api/v1/avatar/{address}`.
+   *
+   * Conditional requests and ranges as in `GetMedia`: `If-None-Match` with the current `ETag`
+   * (of the image or thumbnail asked for), a list holding it, its `W/` form or `*` answers 304
+   * Not Modified without a body; `If-Range` keeps a `Range` only for the current `ETag`.
    *
    * Errors: `400 INVALID_ARGUMENT` (`size` neither `full` nor `thumbnail`), `404 NOT_FOUND`
    * (malformed address, no account with this address, or the user has no avatar),

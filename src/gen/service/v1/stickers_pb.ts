@@ -412,7 +412,10 @@ export const StickersService: GenService<{
    * Downloads a sticker's image. Over REST the response body is the raw image with its
    * `Content-Type` (`image/png` or `image/webp`), an `ETag` (the image's digest) and
    * `Cache-Control: private, max-age=604800` (an id always names the same image while the
-   * catalog is unchanged); over gRPC/Connect it is a `google.api.HttpBody`.
+   * catalog is unchanged); over gRPC/Connect it is a `google.api.HttpBody`. `If-None-Match`
+   * holding the current `ETag` (weak comparison; a list of tags, or `*`) answers 304 Not
+   * Modified without a body, with `ETag` and `Cache-Control` (RFC 9110, section 13.1.2); an
+   * unquoted digest never matches. Checked after authentication: no 304 without a token.
    *
    * Errors: `401 UNAUTHORIZED`, `404 NOT_FOUND` (unknown sticker), `429 RATE_LIMIT_EXCEEDED`.
    *
