@@ -92,8 +92,8 @@ test('Envoy transcodes exactly the routes of the in-process gateway', () => {
   expect(envoyServedRoutes().sort()).toEqual(gateway.sort());
 });
 
-/** The media RPCs whose bytes Envoy must not buffer: they go to the in-process gateway. */
-const MEDIA_BYTES = new Set(['UploadMedia', 'GetMedia', 'GetAvatar']);
+/** The RPCs whose bytes Envoy passes to the in-process gateway: media it must not buffer, sticker images for their 304. */
+const MEDIA_BYTES = new Set(['UploadMedia', 'GetMedia', 'GetAvatar', 'GetStickerImage']);
 
 test('every API path reaches the transcoder and the api pods, with the versioning of api-versions.ts', () => {
   for (const route of buildRouteTable(apiServices)) {

@@ -36,7 +36,7 @@ export function envoyConfigMap(manifests: readonly Manifest[]): EnvoyConfigMap {
 
 export interface EnvoyRoute {
   name: string;
-  match: { path?: string; prefix?: string };
+  match: { path?: string; prefix?: string; safe_regex?: { regex: string } };
   route?: {
     cluster: string;
     timeout?: string;
@@ -64,11 +64,12 @@ export function routes(bootstrap: Record<string, unknown>): EnvoyRoute[] {
   return httpConnectionManager(bootstrap).route_config.virtual_hosts[0].routes;
 }
 
-/** The first route matching a path, as Envoy's route table picks it (exact path or prefix). */
+/** The first route matching a path, as Envoy's route table picks it (exact path, regex or prefix). */
 export function routeFor(bootstrap: Record<string, unknown>, path: string): EnvoyRoute | undefined {
-  return routes(bootstrap).find((route) =>
-    route.match.path !== undefined
-      ? route.match.path === path
-      : path.startsWith(route.match.prefix ?? '\u0000'),
-  );
+  return routes(bootstrap).find(({ match }) => {
+    if (match.path !== undefined) return match.path === path;
+    // RE2 matches the whole path; these patterns are anchored and use no RE2-only syntax.
+    if (match.safe_regex !== undefined) return new RegExp(match.safe_regex.regex).test(path);
+    return path.startsWith(match.prefix ?? '\u0000');
+  });
 }

@@ -416,8 +416,8 @@ export const StickersService: GenService<{
    * holding the current `ETag` (weak comparison; a list of tags, or `*`) answers 304 Not
    * Modified without a body, with `ETag` and `Cache-Control` (RFC 9110, section 13.1.2); an
    * unquoted digest never matches. Checked after authentication: no 304 without a token.
-   * (Behind the Envoy edge this route is transcoded to gRPC, which has no 304: there the image
-   * is always sent, until the edge passes it to the api pods as it does media.)
+   * Behind the Envoy edge this route goes to the api pods' HTTP port as media does, so the 304
+   * holds there too.
    *
    * Errors: `401 UNAUTHORIZED`, `404 NOT_FOUND` (unknown sticker), `429 RATE_LIMIT_EXCEEDED`.
    *
