@@ -17,6 +17,7 @@ import type { StreamedBody, StreamedResponse } from '../platform/rpc/streamed-bo
 import type { UnaryHandler } from '../platform/rpc/rpc-pipeline.js';
 import { RestHandlerContext } from './rest-handler-context.js';
 import { Router } from './routing/router.js';
+import { runInSpan, startServerSpan, traceparentOf, tracingOn } from '../platform/tracing/spans.js';
 import type { HttpRoute } from './routing/route-table.js';
 import { requestMessage } from './transcoding/request-message.js';
 import { HTTP_BODY, responseBody } from './transcoding/response-body.js';
@@ -141,13 +142,29 @@ export class RestGateway {
         };
       return { status, headers, body: output.body, routeLabel: route.template };
     };
-    const response = settle(call, answer, (error) =>
-      failure(error, [...headers, ...context.headersToSend()], route.template),
+    // Checked first: with tracing off a request allocates nothing for it.
+    const span = tracingOn() ? gatewaySpan(request, route.template) : undefined;
+    if (span) headers.push(['traceparent', traceparentOf(span.span)]);
+    const response = runInSpan(
+      span,
+      () =>
+        settle(call, answer, (error) =>
+          failure(error, [...headers, ...context.headersToSend()], route.template),
+        ),
+      (active, { status }) => active.setAttribute('http.response.status_code', status),
     );
     if (isPromise(response)) return response.finally(() => context.complete());
     context.complete();
     return response;
   }
+}
+
+/** The request's server span, under the caller's `traceparent` when it sent one. */
+function gatewaySpan(request: IncomingRequest, route: string) {
+  return startServerSpan(`${request.method} ${route}`, (name) => request.headers.get(name), {
+    'http.request.method': request.method,
+    'http.route': route,
+  });
 }
 
 /** Most calls have no query string: they share one empty (and never modified) parameter list. */
