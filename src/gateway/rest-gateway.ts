@@ -144,8 +144,9 @@ export class RestGateway {
     };
     // Checked first: with tracing off a request allocates nothing for it.
     const span = tracingOn() ? gatewaySpan(request, route.template) : undefined;
-    if (span) headers.push(['traceparent', traceparentOf(span.span)]);
-    const response = runInSpan(
+    const traceparent = span && traceparentOf(span.span);
+    if (traceparent) headers.push(['traceparent', traceparent]);
+    const traced = runInSpan(
       span,
       () =>
         settle(call, answer, (error) =>
@@ -153,6 +154,17 @@ export class RestGateway {
         ),
       (active, { status }) => active.setAttribute('http.response.status_code', status),
     );
+    // The access log line, written after the span, names the trace too.
+    const response =
+      traceparent === undefined
+        ? traced
+        : settle(
+            () => traced,
+            (value) => ({ ...value, traceparent }),
+            (error) => {
+              throw error;
+            },
+          );
     if (isPromise(response)) return response.finally(() => context.complete());
     context.complete();
     return response;

@@ -34,6 +34,10 @@ export function createLogger(level: string, destination?: pino.DestinationStream
       formatters: { level: (label) => ({ level: label }) },
       redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
       mixin: () => currentTraceIds() ?? NO_FIELDS,
+      // pino merges by assigning the line's fields onto the mixin's object: never onto the shared
+      // empty one (a fresh object per line would cost every line of an untraced process).
+      mixinMergeStrategy: (fields, mixed) =>
+        mixed === NO_FIELDS ? fields : Object.assign(mixed, fields),
     },
     destination,
   );

@@ -45,6 +45,7 @@ export async function startTracing(
       'service.namespace': 'messaging',
       'service.instance.id': hostname(),
       'messaging.role': role,
+      'process.pid': process.pid,
     }),
     sampler: await samplerOf(settings),
     spanProcessors: [new BatchSpanProcessor(new exporterModule.OTLPTraceExporter({ url }))],
