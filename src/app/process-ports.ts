@@ -15,6 +15,7 @@ import { openStore } from '../platform/store/open-store.js';
 import { startTracing } from '../platform/tracing/start-tracing.js';
 import type { Tracing } from '../platform/tracing/start-tracing.js';
 import { Readiness } from '../ops/readiness.js';
+import { registerReadinessMetrics } from '../ops/readiness-metrics.js';
 import type { DependencyCheck } from '../ops/readiness.js';
 
 export interface ProcessPorts {
@@ -53,13 +54,15 @@ export async function openProcessPorts(config: Config, logger: Logger): Promise<
       : undefined;
   const checks: Record<string, DependencyCheck> = { shared_state: () => sharedState.ping() };
   if (store) checks.store = () => store.ping();
+  const readiness = new Readiness(checks);
+  registerReadinessMetrics(metrics.registry, readiness);
   return {
     logger,
     metrics,
     outages,
     sharedState,
     store,
-    readiness: new Readiness(checks),
+    readiness,
     tracing,
   };
 }
