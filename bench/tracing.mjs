@@ -7,6 +7,8 @@
 // - the /ws fan-out (bench/realtime.mjs, service side only): BENCH_TRACING_CLIENTS sockets
 //   (default 1000, 10 devices per user), each mode in turn, then off again to show the noise.
 // `npm run build && node bench/tracing.mjs` runs it alone; `npm run bench` runs it last.
+// BENCH_TRACING_BASELINE_DIR=<checkout with a build> adds the service as it was before tracing
+// (e.g. `git worktree add ../base <commit> && (cd ../base && npx tsc -p tsconfig.build.json)`).
 import { createServer } from 'node:http';
 import { measureService } from './realtime.mjs';
 import { load, printTable, processCpuSeconds, startService } from './support.mjs';
@@ -36,7 +38,9 @@ function modes(sinkUrl) {
     OTEL_EXPORTER_OTLP_ENDPOINT: sinkUrl,
     OTEL_TRACES_SAMPLER: 'parentbased_traceidratio',
   };
+  const before = process.env.BENCH_TRACING_BASELINE_DIR;
   return {
+    ...(before ? { 'before tracing': { BENCH_SERVICE_DIR: before } } : {}),
     'tracing off': { OTEL_EXPORTER_OTLP_ENDPOINT: '' },
     'on, sampled out (ratio 0)': { ...on, OTEL_TRACES_SAMPLER_ARG: '0' },
     'on, every request traced': { ...on, OTEL_TRACES_SAMPLER: 'always_on' },

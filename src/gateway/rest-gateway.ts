@@ -17,7 +17,13 @@ import type { StreamedBody, StreamedResponse } from '../platform/rpc/streamed-bo
 import type { UnaryHandler } from '../platform/rpc/rpc-pipeline.js';
 import { RestHandlerContext } from './rest-handler-context.js';
 import { Router } from './routing/router.js';
-import { runInSpan, startServerSpan, traceparentOf, tracingOn } from '../platform/tracing/spans.js';
+import {
+  runInSpan,
+  serverSpanParent,
+  startServerSpan,
+  traceparentOf,
+  tracingOn,
+} from '../platform/tracing/spans.js';
 import type { HttpRoute } from './routing/route-table.js';
 import { requestMessage } from './transcoding/request-message.js';
 import { HTTP_BODY, responseBody } from './transcoding/response-body.js';
@@ -173,7 +179,9 @@ export class RestGateway {
 
 /** The request's server span, under the caller's `traceparent` when it sent one. */
 function gatewaySpan(request: IncomingRequest, route: string) {
-  return startServerSpan(`${request.method} ${route}`, (name) => request.headers.get(name), {
+  const parent = serverSpanParent((name) => request.headers.get(name));
+  if (!parent) return undefined;
+  return startServerSpan(`${request.method} ${route}`, parent, {
     'http.request.method': request.method,
     'http.route': route,
   });

@@ -9,10 +9,12 @@ import { ConnectError } from '@connectrpc/connect';
 import {
   runInSpan,
   startChildSpan,
+  serverSpanParent,
   startServerSpan,
   traceparentOf,
   tracingOn,
 } from '../tracing/spans.js';
+import type { HeaderLookup } from '../tracing/spans.js';
 import { callInfoOf } from './call-context.js';
 import type { RpcMiddleware } from './rpc-pipeline.js';
 
@@ -20,12 +22,10 @@ export function traceRpc(): RpcMiddleware {
   return ({ method, context }, next) => {
     if (!tracingOn()) return next();
     const transport = callInfoOf(context).transport;
-    const name = `${method.parent.typeName}/${method.name}`;
-    const attributes = rpcAttributes(method, transport);
     const active =
       transport === 'rest'
-        ? startChildSpan(name, attributes)
-        : startServerSpan(name, (header) => context.requestHeader.get(header), attributes);
+        ? startChildSpan(nameOf(method), rpcAttributes(method, transport))
+        : grpcSpan(method, transport, (header) => context.requestHeader.get(header));
     if (!active) return next();
     if (transport !== 'rest') context.responseHeader.set('traceparent', traceparentOf(active.span));
     return runInSpan(active, () =>
@@ -37,6 +37,13 @@ export function traceRpc(): RpcMiddleware {
     );
   };
 }
+
+function grpcSpan(method: DescMethod, transport: string, headers: HeaderLookup) {
+  const parent = serverSpanParent(headers);
+  return parent && startServerSpan(nameOf(method), parent, rpcAttributes(method, transport));
+}
+
+const nameOf = (method: DescMethod) => `${method.parent.typeName}/${method.name}`;
 
 function rpcAttributes(method: DescMethod, transport: string) {
   return {

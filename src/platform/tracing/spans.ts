@@ -6,7 +6,7 @@
  * - `on` is false unless start-tracing.ts registered an exporter: every helper returns at once.
  * - Only an entry point (a request arriving, an event or a push job carrying a `traceparent`)
  *   starts a trace; everything below it starts a child only under a span that is recording. A
- *   sampled-out request therefore costs one sampler decision and no context switch: its store,
+ *   sampled-out request therefore costs one random number (HeadSampling) and no context switch: its store,
  *   Redis and publish calls see no recording parent and run bare.
  * - A span's result is awaited only if the work was asynchronous anyway (maybe-promise.ts).
  */
@@ -28,11 +28,25 @@ export type { Attributes, Span };
 
 const TRACER_NAME = 'messaging-service';
 
+/**
+ * Which requests arriving without a caller's decision start a trace, decided here before the SDK
+ * is asked anything (start-tracing.ts gives the SDK a sampler that keeps what reaches it): a
+ * request that is not traced then costs one random number, not a span's ids and objects.
+ */
+export interface HeadSampling {
+  /** The fraction of new traces kept (OTEL_TRACES_SAMPLER_ARG, 1 or 0 for always_on/_off). */
+  readonly ratio: number;
+  /** `parentbased_*`: a caller's `traceparent` decides instead (the SDK's ParentBased sampler). */
+  readonly followParent: boolean;
+}
+
 let on = false;
+let head: HeadSampling = { ratio: 0, followParent: true };
 
 /** Set once, by start-tracing.ts, when an exporter is registered (and by its shutdown). */
-export function setTracingOn(value: boolean): void {
+export function setTracingOn(value: boolean, sampling: HeadSampling = head): void {
   on = value;
+  head = sampling;
 }
 
 export function tracingOn(): boolean {
@@ -54,16 +68,23 @@ const headerGetter: TextMapGetter<HeaderLookup> = {
 };
 
 /**
- * The span of a request arriving (REST gateway, gRPC server): a child of the caller's
- * `traceparent` when it sent one, else a new trace. Undefined when off or sampled out.
+ * Whether a request arriving (REST gateway, gRPC server) may be traced, and under which parent:
+ * the caller's `traceparent` when it sent one (and the sampler follows callers), else a new
+ * trace with the probability of the head sampling. Undefined: not traced, nothing more to do.
  */
+export function serverSpanParent(headers: HeaderLookup): Context | undefined {
+  if (!on) return undefined;
+  if (head.followParent && headers('traceparent'))
+    return propagation.extract(ROOT_CONTEXT, headers, headerGetter);
+  return head.ratio > 0 && Math.random() < head.ratio ? ROOT_CONTEXT : undefined;
+}
+
+/** The server span of a request under `parent` (serverSpanParent); undefined when sampled out. */
 export function startServerSpan(
   name: string,
-  headers: HeaderLookup,
+  parent: Context,
   attributes: Attributes,
 ): ActiveSpan | undefined {
-  if (!on) return undefined;
-  const parent = propagation.extract(ROOT_CONTEXT, headers, headerGetter);
   return started(name, SpanKind.SERVER, attributes, parent);
 }
 

@@ -9,6 +9,7 @@ import { hostname } from 'node:os';
 import type { Sampler } from '@opentelemetry/sdk-trace-node';
 import type { Role, TracingSettings } from '../config/settings.js';
 import { setTracingOn } from './spans.js';
+import type { HeadSampling } from './spans.js';
 
 /** What is logged at start (the logger stands on this folder, so it is not imported). */
 export interface TracingLogger {
@@ -30,6 +31,7 @@ export async function startTracing(
 ): Promise<Tracing> {
   const url = tracesUrl(settings);
   if (settings.disabled || url === undefined) return OFF;
+  const sampling = headSamplingOf(settings);
   // Loaded only when used: a process without tracing never pays for the SDK's modules.
   const [{ NodeTracerProvider, BatchSpanProcessor }, { resourceFromAttributes }, exporterModule] =
     await Promise.all([
@@ -47,11 +49,11 @@ export async function startTracing(
       'messaging.role': role,
       'process.pid': process.pid,
     }),
-    sampler: await samplerOf(settings),
+    sampler: await samplerOf(sampling),
     spanProcessors: [new BatchSpanProcessor(new exporterModule.OTLPTraceExporter({ url }))],
   });
   provider.register();
-  setTracingOn(true);
+  setTracingOn(true, sampling);
   logger.info(
     { url: withoutCredentials(url), protocol: settings.protocol, sampler: settings.sampler },
     'tracing: spans are exported over OTLP',
@@ -71,17 +73,20 @@ function tracesUrl(settings: TracingSettings): string | undefined {
   return `${settings.endpoint.replace(/\/+$/, '')}/v1/traces`;
 }
 
-async function samplerOf(settings: TracingSettings): Promise<Sampler> {
-  const { AlwaysOffSampler, AlwaysOnSampler, ParentBasedSampler, TraceIdRatioBasedSampler } =
-    await import('@opentelemetry/sdk-trace-node');
-  const roots: Record<string, () => Sampler> = {
-    traceidratio: () => new TraceIdRatioBasedSampler(settings.samplerRatio),
-    always_on: () => new AlwaysOnSampler(),
-    always_off: () => new AlwaysOffSampler(),
-  };
-  const parentBased = settings.sampler.startsWith('parentbased_');
-  const root = (roots[settings.sampler.replace('parentbased_', '')] as () => Sampler)();
-  return parentBased ? new ParentBasedSampler({ root }) : root;
+/**
+ * The head sampling of new traces is spans.ts's (a cheap decision before any span exists); the
+ * SDK's sampler keeps what it is given, following a caller's decision with `parentbased_*`.
+ */
+function headSamplingOf(settings: TracingSettings): HeadSampling {
+  const root = settings.sampler.replace('parentbased_', '');
+  const ratio = root === 'always_on' ? 1 : root === 'always_off' ? 0 : settings.samplerRatio;
+  return { ratio, followParent: settings.sampler.startsWith('parentbased_') };
+}
+
+async function samplerOf(sampling: HeadSampling): Promise<Sampler> {
+  const { AlwaysOnSampler, ParentBasedSampler } = await import('@opentelemetry/sdk-trace-node');
+  const root = new AlwaysOnSampler();
+  return sampling.followParent ? new ParentBasedSampler({ root }) : root;
 }
 
 /** A collector URL may carry credentials; the log line must not. */
