@@ -143,4 +143,10 @@ test('the PrometheusRule and the dashboard are optional', () => {
       .map((m) => m.kind);
   expect(kinds([])).toEqual([]);
   expect(kinds([PRODUCTION_VALUES]).sort()).toEqual(['ConfigMap', 'PrometheusRule']);
+  // The dashboard ships as the file the metrics test reads, whole and valid JSON.
+  const dashboard = findManifest(renderManifests([PRODUCTION_VALUES]), 'ConfigMap', '-dashboard');
+  const json = (dashboard as unknown as { data: Record<string, string> }).data['messaging.json'];
+  expect(JSON.parse(json ?? '')).toEqual(
+    JSON.parse(readFileSync(join(REPO, 'helm/messaging/files/dashboards/messaging.json'), 'utf8')),
+  );
 });
