@@ -69,10 +69,12 @@ async function measureServer(
   };
 }
 
-async function measureService(shape) {
+/** The service's side of one point of the curve; `env` adds settings (bench/tracing.mjs). */
+export async function measureService(shape, env = {}) {
   const { service, base, sessions, addresses } = await startWithUsers(
     shape.clients / shape.devices,
     `rt${Date.now().toString(36)}`,
+    env,
   );
   try {
     const post = jsonPoster(base);

@@ -13,6 +13,7 @@
 // The fan-out benchmarks run a short curve by default; the full one (minutes on 2 cores):
 // BENCH_WS_CURVE=1000,5000,20000 BENCH_GROUP_CURVE=10,100,1000 BENCH_CHANNEL_CURVE=1000,10000,50000.
 // BENCH_PROFILE=<dir> makes each started service write a V8 CPU profile there.
+// BENCH_TRACING_CLIENTS sizes the fan-out part of the tracing one (bench/tracing.mjs; also runs alone).
 import { cpus } from 'node:os';
 import { benchChannels } from './channels.mjs';
 import { benchGateway } from './gateway.mjs';
@@ -26,6 +27,7 @@ import { benchRedisCommands } from './redis-commands.mjs';
 import { benchSend } from './send.mjs';
 import { benchSignIn } from './sign-in.mjs';
 import { benchStore } from './store.mjs';
+import { benchTracing } from './tracing.mjs';
 import { benchWallets } from './wallets.mjs';
 
 const duration = Number(process.env.BENCH_DURATION ?? 10);
@@ -43,3 +45,4 @@ await benchRedisCommands();
 await benchKeys();
 await benchPush();
 await benchMedia();
+await benchTracing({ duration });

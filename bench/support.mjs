@@ -21,7 +21,9 @@ export function freePort() {
 }
 
 /** Starts `node dist/main.js` on free ports and resolves once /health/ready answers 200. */
-export async function startService(env = {}) {
+export async function startService({ BENCH_SERVICE_DIR: cwd, ...env } = {}) {
+  // BENCH_SERVICE_DIR: another checkout's build (bench/tracing.mjs compares with the version
+  // before tracing); not a setting of the service.
   const dataDir = mkdtempSync(path.join(tmpdir(), 'svc-bench-'));
   const httpPort = await freePort();
   const grpcPort = await freePort();
@@ -30,6 +32,7 @@ export async function startService(env = {}) {
     ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`]
     : [];
   const child = spawn(process.execPath, [...profile, 'dist/main.js'], {
+    cwd,
     env: {
       ...process.env,
       HOST: '127.0.0.1',

@@ -21,6 +21,7 @@ import type { Config } from '../platform/config/settings.js';
 import { openRecordDirectory } from '../platform/dht/open-record-directory.js';
 import type { RecordDirectory } from '../platform/dht/record-directory.js';
 import { observeRpc } from '../platform/rpc/observe-rpc.js';
+import { traceRpc } from '../platform/rpc/trace-rpc.js';
 import { MirrorKeeper } from '../platform/shared-state/mirror-keeper.js';
 import type { DocumentStore } from '../platform/store/document-store.js';
 import type { ApiAreaPorts } from './api-area-ports.js';
@@ -77,7 +78,7 @@ export async function startApiRole(
   return { routes, gateway, grpc, mirrors, backgroundTasks: areas.backgroundTasks, keyDirectory };
 }
 
-/** The RPC pipeline (observation, limits before authentication, authentication, limits after it) behind the REST gateway and the gRPC server. */
+/** The RPC pipeline (its span, observation, limits before authentication, authentication, limits after it) behind the REST gateway and the gRPC server. */
 async function serveApi(
   config: Config,
   ports: ProcessPorts,
@@ -87,6 +88,7 @@ async function serveApi(
 ) {
   const { limits } = shared;
   const middlewares = [
+    traceRpc(),
     observeRpc(ports.metrics, ports.outages),
     ...limits.beforeAuthentication,
     areas.authentication,

@@ -1,5 +1,5 @@
 /**
- * The ports a process opens first, whatever its role: the metrics registry, the outage log,
+ * The ports a process opens first, whatever its role: tracing, the metrics registry, the outage log,
  * shared state, and (for the roles that serve the API) the store; with the readiness report
  * over them.
  */
@@ -12,7 +12,10 @@ import { openSharedState } from '../platform/shared-state/open-shared-state.js';
 import type { SharedState } from '../platform/shared-state/shared-state.js';
 import type { DocumentStore } from '../platform/store/document-store.js';
 import { openStore } from '../platform/store/open-store.js';
+import { startTracing } from '../platform/tracing/start-tracing.js';
+import type { Tracing } from '../platform/tracing/start-tracing.js';
 import { Readiness } from '../ops/readiness.js';
+import { registerReadinessMetrics } from '../ops/readiness-metrics.js';
 import type { DependencyCheck } from '../ops/readiness.js';
 
 export interface ProcessPorts {
@@ -24,9 +27,12 @@ export interface ProcessPorts {
   /** Undefined for the ws role, which has no store. */
   readonly store: DocumentStore | undefined;
   readonly readiness: Readiness;
+  /** OpenTelemetry tracing, started first so that every later part is traced (or off). */
+  readonly tracing: Tracing;
 }
 
 export async function openProcessPorts(config: Config, logger: Logger): Promise<ProcessPorts> {
+  const tracing = await startTracing(config.tracing, config.process.role, logger);
   const metrics = createMetrics();
   const outages = new OutageLog(logger);
   const sharedState = await openSharedState({
@@ -34,6 +40,7 @@ export async function openProcessPorts(config: Config, logger: Logger): Promise<
     redisCluster: config.sharedState.cluster,
     keyPrefix: config.sharedState.keyPrefix,
     logger,
+    metrics: metrics.dependencies,
   });
   const store: DocumentStore | undefined =
     config.process.role !== 'ws'
@@ -42,9 +49,20 @@ export async function openProcessPorts(config: Config, logger: Logger): Promise<
           mongodbAllowStandalone: config.store.mongodbAllowStandalone,
           dataDir: config.store.dataDir,
           logger,
+          metrics: metrics.dependencies,
         })
       : undefined;
   const checks: Record<string, DependencyCheck> = { shared_state: () => sharedState.ping() };
   if (store) checks.store = () => store.ping();
-  return { logger, metrics, outages, sharedState, store, readiness: new Readiness(checks) };
+  const readiness = new Readiness(checks);
+  registerReadinessMetrics(metrics.registry, readiness);
+  return {
+    logger,
+    metrics,
+    outages,
+    sharedState,
+    store,
+    readiness,
+    tracing,
+  };
 }

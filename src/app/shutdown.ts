@@ -33,5 +33,7 @@ export async function shutDown({
   await api?.keyDirectory.close();
   await ports.store?.close();
   await ports.sharedState.close();
+  // Last: the spans of everything above are exported before the process exits.
+  await ports.tracing.shutdown();
   ports.logger.info('service stopped');
 }

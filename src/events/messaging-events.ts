@@ -6,7 +6,9 @@
  * out (new messages: message-announcer.ts) is told whether it did.
  */
 import type { Logger } from '../platform/logging/logger.js';
+import { SpanKind, currentTraceparent, inChildSpan } from '../platform/tracing/spans.js';
 import { eventJson } from './event-envelope.js';
+import { withTraceparent } from './event-trace.js';
 import type { DurableEventType, EphemeralEventType } from './event-envelope.js';
 import type { UserEventStream } from './user-event-stream.js';
 
@@ -22,16 +24,18 @@ export class MessagingEvents {
    * stream that already has an event of that key does not take it again (user-event-stream.ts),
    * so announcing something again after a failure reaches nobody twice.
    */
-  durable(
+  async durable(
     type: DurableEventType,
     recipients: Iterable<string>,
     data: unknown,
     options: { dedupeKey?: string } = {},
   ): Promise<boolean> {
-    const event = eventJson(type, data);
-    return this.each(recipients, type, (address) =>
-      this.stream.publishDurable(address, event, options.dedupeKey),
-    );
+    return traced(type, () => {
+      const event = withTraceparent(eventJson(type, data), currentTraceparent());
+      return this.each(recipients, type, (address) =>
+        this.stream.publishDurable(address, event, options.dedupeKey),
+      );
+    });
   }
 
   /** For the connections open at this moment; never kept. */
@@ -40,8 +44,10 @@ export class MessagingEvents {
     recipients: Iterable<string>,
     data: unknown,
   ): Promise<void> {
-    const event = eventJson(type, data);
-    await this.each(recipients, type, (address) => this.stream.publishEphemeral(address, event));
+    await traced(type, () => {
+      const event = withTraceparent(eventJson(type, data), currentTraceparent());
+      return this.each(recipients, type, (address) => this.stream.publishEphemeral(address, event));
+    });
   }
 
   /** Publishes to every recipient; answers whether all succeeded (failures are logged). */
@@ -60,4 +66,19 @@ export class MessagingEvents {
     }
     return failures.length === 0;
   }
+}
+
+/**
+ * The publish as a producer span of the request that publishes (none when it is not traced): the
+ * event carries its context, so each ws pod's delivery joins the sender's trace.
+ */
+function traced<T>(type: string, publish: () => Promise<T>): Promise<T> {
+  return Promise.resolve(
+    inChildSpan(
+      `publish ${type}`,
+      { 'messaging.system': 'redis', 'messaging.operation.type': 'publish', 'event.type': type },
+      publish,
+      SpanKind.PRODUCER,
+    ),
+  );
 }

@@ -15,6 +15,7 @@
  * Keys share the `{address}` hash tag, so one script touches one Redis Cluster slot.
  */
 import { randomId } from '../platform/random/random-id.js';
+import { splitTraceparent, withoutTraceparent } from './event-trace.js';
 import { defineScript } from '../platform/shared-state/shared-state.js';
 import type { SharedState, Unsubscribe } from '../platform/shared-state/shared-state.js';
 
@@ -33,8 +34,10 @@ export interface StreamedEvent {
   readonly stream: string;
   /** When the publisher published it (epoch ms), for the fan-out latency metric. */
   readonly publishedAt: number;
-  /** The envelope to send as it is. */
+  /** The envelope to send as it is (its trace context already taken off). */
   readonly frame: string;
+  /** The publish's W3C trace context, when the publishing request was traced (event-trace.ts). */
+  readonly traceparent?: string | undefined;
 }
 
 /** Whether the events after a client's position can be replayed, and up to which number. */
@@ -197,7 +200,9 @@ export class UserEventStream {
     const frames = await this.state.getMany(
       Array.from({ length: to - from + 1 }, (_, i) => eventPrefix + (from + i)),
     );
-    return frames.some((frame) => frame === null) ? null : (frames as string[]);
+    return frames.some((frame) => frame === null)
+      ? null
+      : (frames as string[]).map(withoutTraceparent);
   }
 }
 
@@ -205,12 +210,13 @@ export class UserEventStream {
 function parseStreamed(message: string): StreamedEvent {
   const first = message.indexOf('|');
   const second = message.indexOf('|', first + 1);
-  const frame = message.slice(second + 1);
+  const { frame, traceparent } = splitTraceparent(message.slice(second + 1));
   const seq = frame.startsWith('{"seq":') ? Number.parseInt(frame.slice(7), 10) : 0;
   return {
     seq,
     stream: message.slice(0, first),
     publishedAt: Number(message.slice(first + 1, second)),
     frame,
+    traceparent,
   };
 }

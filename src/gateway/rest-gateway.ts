@@ -17,6 +17,13 @@ import type { StreamedBody, StreamedResponse } from '../platform/rpc/streamed-bo
 import type { UnaryHandler } from '../platform/rpc/rpc-pipeline.js';
 import { RestHandlerContext } from './rest-handler-context.js';
 import { Router } from './routing/router.js';
+import {
+  runInSpan,
+  serverSpanParent,
+  startServerSpan,
+  traceparentOf,
+  tracingOn,
+} from '../platform/tracing/spans.js';
 import type { HttpRoute } from './routing/route-table.js';
 import { requestMessage } from './transcoding/request-message.js';
 import { discard, notModifiedHeaders } from './transcoding/not-modified.js';
@@ -150,13 +157,43 @@ export class RestGateway {
         };
       return { status, headers, body: output.body, routeLabel: route.template };
     };
-    const response = settle(call, answer, (error) =>
-      failure(error, [...headers, ...context.headersToSend()], route.template),
+    // Checked first: with tracing off a request allocates nothing for it.
+    const span = tracingOn() ? gatewaySpan(request, route.template) : undefined;
+    const traceparent = span && traceparentOf(span.span);
+    if (traceparent) headers.push(['traceparent', traceparent]);
+    const traced = runInSpan(
+      span,
+      () =>
+        settle(call, answer, (error) =>
+          failure(error, [...headers, ...context.headersToSend()], route.template),
+        ),
+      (active, { status }) => active.setAttribute('http.response.status_code', status),
     );
+    // The access log line, written after the span, names the trace too.
+    const response =
+      traceparent === undefined
+        ? traced
+        : settle(
+            () => traced,
+            (value) => ({ ...value, traceparent }),
+            (error) => {
+              throw error;
+            },
+          );
     if (isPromise(response)) return response.finally(() => context.complete());
     context.complete();
     return response;
   }
+}
+
+/** The request's server span, under the caller's `traceparent` when it sent one. */
+function gatewaySpan(request: IncomingRequest, route: string) {
+  const parent = serverSpanParent((name) => request.headers.get(name));
+  if (!parent) return undefined;
+  return startServerSpan(`${request.method} ${route}`, parent, {
+    'http.request.method': request.method,
+    'http.route': route,
+  });
 }
 
 /** Most calls have no query string: they share one empty (and never modified) parameter list. */

@@ -3,7 +3,7 @@
  * subscriptions it removes, and how full and how late the queue is (updated by each api pod's
  * dispatcher as it polls; every pod reads the one shared queue).
  */
-import { Counter, Gauge } from 'prom-client';
+import { Counter, Gauge, Histogram } from 'prom-client';
 import type { Registry } from 'prom-client';
 
 export type RemovalReason = 'gone' | 'rejected' | 'session_ended';
@@ -17,6 +17,8 @@ export interface PushMetrics {
   readonly skipped: Counter<'reason'>;
   readonly queueDepth: Gauge;
   readonly queueAge: Gauge;
+  /** How late each job was claimed: from when it was due to when a pod took it. */
+  readonly jobWait: Histogram;
 }
 
 export function createPushMetrics(registry: Registry): PushMetrics {
@@ -60,6 +62,12 @@ export function createPushMetrics(registry: Registry): PushMetrics {
     queueAge: new Gauge({
       name: 'push_queue_oldest_due_seconds',
       help: 'How long the longest-waiting due job of the push queue has waited (0 when none is due).',
+      registers,
+    }),
+    jobWait: new Histogram({
+      name: 'push_job_wait_seconds',
+      help: 'How long each push job waited in the queue after it was due, until a pod claimed it.',
+      buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300],
       registers,
     }),
   };

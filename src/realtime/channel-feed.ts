@@ -161,6 +161,7 @@ export class ChannelFeed {
   }
 
   private sendResync(channelId: string, sequence: number): void {
+    this.counter.resync?.('channel_gap');
     this.sink.send(controlFrame('channel.resync_required', { channel_id: channelId, sequence }));
   }
 }

@@ -33,6 +33,8 @@ export interface ResumePoint {
 
 export interface DeliveryCounter {
   delivered(kind: 'durable' | 'ephemeral' | 'replayed', count: number): void;
+  /** A `resync_required` (or `channel.resync_required`) went out: ws_resyncs_total. */
+  resync?(reason: 'gap' | 'unavailable' | 'channel_gap'): void;
 }
 
 /** Events read from shared state per round trip during a replay. */
@@ -112,6 +114,7 @@ export class ClientConnection {
       }
     } catch {
       // Shared state is away: the client cannot be caught up now, so it must resync later.
+      this.counter.resync?.('unavailable');
       this.sink.send(
         controlFrame('resync_required', {
           stream: this.stream,
@@ -163,6 +166,7 @@ export class ClientConnection {
   }
 
   private sendResync(position: { stream: string; seq: number }): void {
+    this.counter.resync?.('gap');
     this.sink.send(
       controlFrame('resync_required', {
         stream: position.stream,

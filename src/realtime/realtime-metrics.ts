@@ -7,12 +7,18 @@ export interface RealtimeMetrics {
   readonly eventsDelivered: Counter<'kind'>;
   /** From the publisher's publish to this pod's hand-over to the sockets. */
   readonly fanoutLatency: Histogram;
+  /** From the sending request's event (its `at`) to this pod's socket writes of it. */
+  readonly deliveryLag: Histogram;
+  /** Connections told to re-read over REST, by reason (gap, unavailable, channel_gap). */
+  readonly resyncs: Counter<'reason'>;
   readonly slowConsumersDropped: Counter;
   readonly framesRefused: Counter<'reason'>;
   /** Broadcast-channel topics this pod subscribes to (one per channel a connected user follows). */
   readonly channelTopics: Gauge;
 }
 
+/** Delivery lag spans a healthy few milliseconds to seconds-long backlogs. */
+const LAG_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 const FANOUT_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5];
 
 export function createRealtimeMetrics(registry: Registry): RealtimeMetrics {
@@ -33,6 +39,18 @@ export function createRealtimeMetrics(registry: Registry): RealtimeMetrics {
       name: 'ws_fanout_latency_seconds',
       help: 'Time from an event being published to this process handing it to its connections.',
       buckets: FANOUT_BUCKETS,
+      registers,
+    }),
+    deliveryLag: new Histogram({
+      name: 'ws_delivery_lag_seconds',
+      help: "Time from an event's creation by the sending request (its `at`, once the change is durable) to this process's socket writes of it; live events only.",
+      buckets: LAG_BUCKETS,
+      registers,
+    }),
+    resyncs: new Counter({
+      name: 'ws_resyncs_total',
+      help: 'resync_required frames sent, by reason: gap (replay log trimmed or the stream restarted), unavailable (Redis away during a catch-up), channel_gap (channel posts no longer kept).',
+      labelNames: ['reason'],
       registers,
     }),
     slowConsumersDropped: new Counter({

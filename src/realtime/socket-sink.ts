@@ -6,6 +6,7 @@
  */
 import type { WebSocket } from 'uWebSockets.js';
 import type { FrameSink } from './client-connection.js';
+import { inChildSpan, tracingOn } from '../platform/tracing/spans.js';
 
 /** What the sink reads and writes of the socket's user data. */
 export interface SinkState {
@@ -27,6 +28,15 @@ export class SocketSink implements FrameSink {
   ) {}
 
   send(frame: string): boolean {
+    // Under a traced delivery (user-channels.ts) each socket write is a span of the trace.
+    if (tracingOn())
+      return inChildSpan('ws socket write', { 'ws.frame_bytes': frame.length }, () =>
+        this.write(frame),
+      ) as boolean;
+    return this.write(frame);
+  }
+
+  private write(frame: string): boolean {
     const { ws } = this;
     if (ws.getUserData().closed) return false;
     const result = ws.send(frame, false, false);

@@ -4,16 +4,26 @@
  */
 import type { ClientConnection } from './client-connection.js';
 import type { StreamedEvent, UserEventStream } from '../events/user-event-stream.js';
+import { SpanKind, runInSpan, startRemoteChildSpan } from '../platform/tracing/spans.js';
+import type { DeliveryMetrics } from './ws-delivery-metrics.js';
 import { TopicSubscriptions } from './topic-subscriptions.js';
 
 export class UserChannels {
   private readonly subscriptions: TopicSubscriptions<StreamedEvent, ClientConnection>;
 
-  constructor(events: UserEventStream, onEvent: (publishedAt: number) => void) {
+  constructor(
+    events: UserEventStream,
+    metrics: Pick<DeliveryMetrics, 'observeFanout' | 'observeDelivered'>,
+  ) {
     this.subscriptions = new TopicSubscriptions(
-      (address, handler) => events.subscribe(address, handler),
+      (address, handler) =>
+        events.subscribe(address, (event) => {
+          // The fan-out to this pod's sockets, in the sender's trace when the event carries one.
+          void runInSpan(deliverySpan(event), () => handler(event));
+          metrics.observeDelivered(event.frame);
+        }),
       (connection, event) => connection.deliver(event),
-      (event) => onEvent(event.publishedAt),
+      (event) => metrics.observeFanout(event.publishedAt),
     );
   }
 
@@ -25,4 +35,13 @@ export class UserChannels {
   detach(connection: ClientConnection): void {
     this.subscriptions.remove(connection.address, connection);
   }
+}
+
+function deliverySpan(event: StreamedEvent) {
+  if (event.traceparent === undefined) return undefined;
+  return startRemoteChildSpan(event.traceparent, 'ws deliver', SpanKind.CONSUMER, {
+    'messaging.system': 'redis',
+    'messaging.operation.type': 'process',
+    'event.durable': event.seq > 0,
+  });
 }

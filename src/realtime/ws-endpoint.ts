@@ -101,9 +101,10 @@ export function createWsEndpoint(deps: WsEndpointDependencies): WsEndpoint {
 
 /** The pod's side of its sockets: listening for ended sessions and for channel follows starts here. */
 function endpointParts(deps: WsEndpointDependencies): EndpointParts {
-  const { counter, observeFanout } = deliveryMetrics(deps.metrics);
+  const delivery = deliveryMetrics(deps.metrics);
+  const { counter } = delivery;
   const logFailure = failureLog(deps.outages, deps.logger);
-  const channels = new UserChannels(deps.events, observeFanout);
+  const channels = new UserChannels(deps.events, delivery);
   const sessions = new SessionSockets<Socket>(
     deps.verification.revocations,
     (ws) => closeWith(ws, CLOSE_UNAUTHORIZED, SESSION_ENDED_REASON),
@@ -114,7 +115,7 @@ function endpointParts(deps: WsEndpointDependencies): EndpointParts {
     deps.channelPosts,
     deps.channelFollows,
     counter,
-    observeFanout,
+    delivery.observeFanout,
     (error, address) => logFailure(error, 'channel follows not read; retrying', address),
     (count) => deps.metrics.channelTopics.set(count),
   );

@@ -35,8 +35,14 @@ export interface HttpResponseData {
   readonly closeConnection?: boolean;
 }
 
-/** A response with the route template that produced it (`unmatched` when none), for metrics. */
-export type RoutedResponse = HttpResponseData & { readonly routeLabel: string };
+/**
+ * A response with the route template that produced it (`unmatched` when none), for metrics, and
+ * the W3C `traceparent` of its server span when the request was traced, for the access log.
+ */
+export type RoutedResponse = HttpResponseData & {
+  readonly routeLabel: string;
+  readonly traceparent?: string;
+};
 
 const STATUS_LINES = new Map<number, string>();
 

@@ -119,6 +119,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
             ms: seconds * 1e3,
             ip: request.clientIp,
             aborted,
+            ...(response.traceparent && traceIdsOf(response.traceparent)),
           },
           'request',
         );
@@ -266,4 +267,9 @@ function writeResponse(
       res.endWithoutBody();
     } else res.end(response.body, close);
   });
+}
+
+/** `trace_id` and `span_id` of a W3C `traceparent` (`00-<32 hex>-<16 hex>-<flags>`). */
+function traceIdsOf(traceparent: string): { trace_id: string; span_id: string } {
+  return { trace_id: traceparent.slice(3, 35), span_id: traceparent.slice(36, 52) };
 }

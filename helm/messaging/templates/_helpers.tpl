@@ -55,9 +55,10 @@ helm.sh/chart: {{ printf "%s-%s" .root.Chart.Name .root.Chart.Version | replace 
 {{- toYaml (dict "messaging.api_versioning" $off "messaging.error_envelope" $off "envoy.filters.http.grpc_json_transcoder" $off) -}}
 {{- end -}}
 
-{{/* A value as environment text: YAML numbers arrive as floats, which would print as 1.048576e+06. */}}
+{{/* A value as environment text: YAML numbers arrive as floats, which would print as 1.048576e+06;
+whole ones print as integers, fractions (OTEL_TRACES_SAMPLER_ARG) as they are. */}}
 {{- define "messaging.envValue" -}}
-{{- if kindIs "float64" . -}}{{ int64 . }}{{- else -}}{{ . }}{{- end -}}
+{{- if and (kindIs "float64" .) (eq . (float64 (int64 .))) -}}{{ int64 . }}{{- else -}}{{ . }}{{- end -}}
 {{- end -}}
 
 {{/* Egress rule to the cluster DNS, which every pod needs to resolve names. */}}

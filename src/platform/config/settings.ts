@@ -9,6 +9,7 @@ import { chainRpcListSetting, domainListSetting } from './ethereum-settings.js';
 import { limitOverridesSetting } from './limit-overrides.js';
 import { mongoConnectionStringSetting } from './mongo-connection-string.js';
 import { peerListSetting } from './peer-list.js';
+import { ratioSetting } from './ratio-setting.js';
 import { availableParallelism } from 'node:os';
 import {
   booleanSetting,
@@ -47,6 +48,51 @@ export const settings = {
       25_000,
       0,
       600_000,
+    ),
+  },
+  tracing: {
+    endpoint: optionalUrlSetting(
+      'OTEL_EXPORTER_OTLP_ENDPOINT',
+      'OpenTelemetry: base URL of the OTLP/HTTP collector; traces go to `<url>/v1/traces`. Unset (and no OTEL_EXPORTER_OTLP_TRACES_ENDPOINT): tracing is off and costs nothing.',
+      ['http:', 'https:'],
+    ),
+    tracesEndpoint: optionalUrlSetting(
+      'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT',
+      'OpenTelemetry: the full URL spans are posted to, instead of the one derived from OTEL_EXPORTER_OTLP_ENDPOINT.',
+      ['http:', 'https:'],
+    ),
+    protocol: choiceSetting(
+      'OTEL_EXPORTER_OTLP_PROTOCOL',
+      'OpenTelemetry: how spans are encoded for the collector.',
+      ['http/protobuf', 'http/json'],
+      'http/protobuf',
+    ),
+    serviceName: optionalTextSetting(
+      'OTEL_SERVICE_NAME',
+      "OpenTelemetry: the `service.name` of this process's spans. Unset: `messaging-<ROLE>`.",
+    ),
+    sampler: choiceSetting(
+      'OTEL_TRACES_SAMPLER',
+      "OpenTelemetry: which requests are traced. `parentbased_*` follow a caller's `traceparent` decision.",
+      [
+        'parentbased_traceidratio',
+        'parentbased_always_on',
+        'parentbased_always_off',
+        'traceidratio',
+        'always_on',
+        'always_off',
+      ],
+      'parentbased_traceidratio',
+    ),
+    samplerRatio: ratioSetting(
+      'OTEL_TRACES_SAMPLER_ARG',
+      'OpenTelemetry: the fraction of new traces kept by the `traceidratio` samplers.',
+      0.01,
+    ),
+    disabled: booleanSetting(
+      'OTEL_SDK_DISABLED',
+      'OpenTelemetry: true turns tracing off even with an endpoint set.',
+      false,
     ),
   },
   http: {
@@ -521,6 +567,7 @@ export type Config = { readonly [S in keyof Settings]: SectionOf<Settings[S]> };
 
 export type ProcessSettings = Config['process'];
 export type HttpSettings = Config['http'];
+export type TracingSettings = Config['tracing'];
 export type StoreSettings = Config['store'];
 export type SharedStateSettings = Config['sharedState'];
 export type SessionSettings = Config['sessions'];

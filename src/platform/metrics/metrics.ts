@@ -5,6 +5,8 @@
  * floor knows none of them.
  */
 import { Registry, collectDefaultMetrics } from 'prom-client';
+import { createDependencyMetrics } from './dependency-metrics.js';
+import type { DependencyMetrics } from './dependency-metrics.js';
 import { RequestMetrics } from './request-metrics.js';
 
 export interface Metrics {
@@ -13,6 +15,8 @@ export interface Metrics {
   readonly http: RequestMetrics<'method' | 'route' | 'status'>;
   /** `rpc_requests_total` and `rpc_duration_seconds`. */
   readonly rpc: RequestMetrics<'service' | 'method' | 'code' | 'transport'>;
+  /** The store's and Redis's latency and errors (dependency-metrics.ts). */
+  readonly dependencies: DependencyMetrics;
 }
 
 const LATENCY_BUCKETS = [
@@ -47,5 +51,6 @@ export function createMetrics(): Metrics {
       },
       registry,
     ),
+    dependencies: createDependencyMetrics(registry),
   };
 }

@@ -1,4 +1,6 @@
+import type { DependencyMetrics } from '../metrics/dependency-metrics.js';
 import { MemorySharedState } from './memory-shared-state.js';
+import { ObservedSharedState } from './observed-shared-state.js';
 import { RedisSharedState } from './redis-shared-state.js';
 import type { SharedState, SharedStateLogger } from './shared-state.js';
 
@@ -10,6 +12,8 @@ export interface OpenSharedStateOptions {
   /** REDIS_KEY_PREFIX, applied to every key and channel. */
   keyPrefix: string;
   logger: SharedStateLogger;
+  /** When given, Redis commands are measured (and traced): observed-shared-state.ts. */
+  metrics?: DependencyMetrics;
 }
 
 /**
@@ -17,7 +21,7 @@ export interface OpenSharedStateOptions {
  * or once the first attempt has failed (then `ping()` fails until Redis is reachable).
  */
 export async function openSharedState(options: OpenSharedStateOptions): Promise<SharedState> {
-  const { redisUrl, redisCluster = false, keyPrefix, logger } = options;
+  const { redisUrl, redisCluster = false, keyPrefix, logger, metrics } = options;
   if (redisUrl === undefined || redisUrl === '') {
     logger.info({ keyPrefix }, 'shared state: in-process (REDIS_URL unset; one process only)');
     return new MemorySharedState({ keyPrefix, logger });
@@ -26,7 +30,13 @@ export async function openSharedState(options: OpenSharedStateOptions): Promise<
     { keyPrefix, redis: redactPassword(redisUrl), cluster: redisCluster },
     redisCluster ? 'shared state: Redis Cluster' : 'shared state: Redis',
   );
-  return RedisSharedState.connect({ url: redisUrl, cluster: redisCluster, keyPrefix, logger });
+  const redis = await RedisSharedState.connect({
+    url: redisUrl,
+    cluster: redisCluster,
+    keyPrefix,
+    logger,
+  });
+  return metrics ? new ObservedSharedState(redis, metrics) : redis;
 }
 
 function redactPassword(url: string): string {

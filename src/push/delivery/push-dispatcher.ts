@@ -15,6 +15,13 @@ import type { Logger } from '../../platform/logging/logger.js';
 import type { OutageLog } from '../../platform/logging/outage-log.js';
 import type { SharedState } from '../../platform/shared-state/shared-state.js';
 import type { SessionConnections } from '../../events/session-connections.js';
+import {
+  SpanKind,
+  currentTraceparent,
+  inChildSpan,
+  runInSpan,
+  startRemoteChildSpan,
+} from '../../platform/tracing/spans.js';
 import type { PushMetrics } from '../push-metrics.js';
 import type { PushSubscriptionRecord } from '../subscriptions/push-subscription.js';
 import type { PushSubscriptions } from '../subscriptions/push-subscriptions.js';
@@ -84,6 +91,17 @@ export class PushDispatcher {
   }
 
   private async work(claimed: ClaimedJob): Promise<void> {
+    this.deps.metrics.jobWait.observe(Math.max(0, Date.now() - claimed.dueAt) / 1000);
+    const { job } = claimed;
+    const span = startRemoteChildSpan(job.traceparent, `push ${job.type}`, SpanKind.CONSUMER, {
+      'push.job': job.type,
+      'push.kind': job.type === 'wake' ? job.wake.kind : job.kind,
+      'push.attempt': job.type === 'wake' ? 0 : job.attempt,
+    });
+    await runInSpan(span, () => this.workOn(claimed));
+  }
+
+  private async workOn(claimed: ClaimedJob): Promise<void> {
     try {
       if (claimed.job.type === 'wake') await this.expand(claimed.job);
       else if (!(await this.deliver(claimed, claimed.job))) return;
@@ -147,6 +165,7 @@ export class PushDispatcher {
       payload: payloadOf(job.wake),
       attempt: 0,
       expiresAt: Date.now() + WAKE_KINDS[kind].ttlSeconds * 1000,
+      traceparent: currentTraceparent(),
     });
   }
 
@@ -157,7 +176,10 @@ export class PushDispatcher {
       metrics.failed.inc({ reason: 'expired' });
       return true;
     }
-    const result = await this.deps.sender.send(job);
+    // A client span of ours; the push service itself is never sent our trace context.
+    const result = await inChildSpan('push send', { 'push.kind': job.kind }, () =>
+      this.deps.sender.send(job),
+    );
     if (result.outcome === 'sent') {
       metrics.sent.inc({ kind: job.kind });
       return true;

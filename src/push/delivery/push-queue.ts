@@ -42,6 +42,8 @@ export interface WakeJob {
   readonly id: string;
   readonly addresses: readonly string[];
   readonly wake: WakeUp;
+  /** The W3C trace context of the request that woke them, when it was traced. */
+  readonly traceparent?: string | undefined;
 }
 
 /** Recipients per wake job: large groups spread over several jobs, and so over several pods' claims. */
@@ -61,6 +63,8 @@ export interface DeliveryJob {
   readonly attempt: number;
   /** Epoch ms after which the push is worthless (its TTL). */
   readonly expiresAt: number;
+  /** The trace context of the wake-up it came from, when that was traced. */
+  readonly traceparent?: string | undefined;
 }
 
 export type PushJob = WakeJob | DeliveryJob;

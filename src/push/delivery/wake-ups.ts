@@ -13,6 +13,7 @@
 import type { Logger } from '../../platform/logging/logger.js';
 import type { OutageLog } from '../../platform/logging/outage-log.js';
 import { DependencyUnavailableError } from '../../platform/errors/dependency-unavailable.js';
+import { currentTraceparent } from '../../platform/tracing/spans.js';
 import { WAKE_JOB_ADDRESSES } from './push-queue.js';
 import type { PushQueue } from './push-queue.js';
 import type { WakeUp } from './wake-kinds.js';
@@ -27,17 +28,21 @@ export class WakeUps {
   /** Queues the wake-up of every one of `addresses`; resolves once queued or the failure logged (never rejects). */
   async wake(addresses: readonly string[], wake: WakeUp): Promise<void> {
     const jobs: Promise<void>[] = [];
+    // The dispatcher's work joins the waking request's trace (push-dispatcher.ts).
+    const traceparent = currentTraceparent();
     for (let start = 0; start < addresses.length; start += WAKE_JOB_ADDRESSES) {
       const batch = addresses.slice(start, start + WAKE_JOB_ADDRESSES);
       jobs.push(
-        this.queue.add({ type: 'wake', addresses: batch, wake }).catch((error: unknown) => {
-          if (error instanceof DependencyUnavailableError) this.outages.report(error);
-          else
-            this.logger.error(
-              { err: error, kind: wake.kind, recipients: batch.length },
-              'push wake-up not queued',
-            );
-        }),
+        this.queue
+          .add({ type: 'wake', addresses: batch, wake, traceparent })
+          .catch((error: unknown) => {
+            if (error instanceof DependencyUnavailableError) this.outages.report(error);
+            else
+              this.logger.error(
+                { err: error, kind: wake.kind, recipients: batch.length },
+                'push wake-up not queued',
+              );
+          }),
       );
     }
     await Promise.all(jobs);

@@ -47,6 +47,14 @@ export function renderChart(
   return { status: run.status ?? -1, stdout: run.stdout, stderr: run.stderr };
 }
 
+/** `helm lint` of the chart with the given values files: its status and output. */
+export function lintChart(valuesFiles: readonly string[] = []): RenderResult {
+  const args = ['lint', CHART, '--namespace', 'messaging'];
+  for (const file of valuesFiles) args.push('--values', file);
+  const run = spawnSync(helm(), args, { encoding: 'utf8' });
+  return { status: run.status ?? -1, stdout: run.stdout, stderr: run.stderr };
+}
+
 /** The rendered manifests; throws with Helm's message when rendering fails. */
 export function renderManifests(
   valuesFiles: readonly string[] = [],

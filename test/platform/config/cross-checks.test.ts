@@ -145,6 +145,7 @@ it('each section holds only its own settings', () => {
       'store',
       'stories',
       'tokens',
+      'tracing',
       'wallets',
     ].sort(),
   );
@@ -155,4 +156,11 @@ it('each section holds only its own settings', () => {
     'verificationKeys',
   ]);
   expect(Object.isFrozen(config) && Object.isFrozen(config.http)).toBe(true);
+});
+
+it('OTEL_TRACES_SAMPLER_ARG is a fraction from 0 to 1', () => {
+  expect(loadConfig({ OTEL_TRACES_SAMPLER_ARG: '0.25' }).tracing.samplerRatio).toBe(0.25);
+  expect(loadConfig({ OTEL_TRACES_SAMPLER_ARG: '1' }).tracing.samplerRatio).toBe(1);
+  for (const bad of ['1.5', '-0.1', 'half', '1e-2'])
+    expect(() => loadConfig({ OTEL_TRACES_SAMPLER_ARG: bad })).toThrow(/OTEL_TRACES_SAMPLER_ARG/);
 });

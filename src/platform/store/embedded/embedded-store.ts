@@ -27,6 +27,8 @@ export interface EmbeddedStoreOptions {
   compactionThresholdBytes?: number | undefined;
   /** How often expired TTL documents are removed. Default 1 s. */
   ttlSweepIntervalMs?: number | undefined;
+  /** Told how long each journal fdatasync took (the metrics). */
+  onFsync?: ((seconds: number) => void) | undefined;
 }
 
 /**
@@ -58,6 +60,7 @@ export class EmbeddedDocumentStore implements DocumentStore, CollectionHost {
       ...options,
       compactionThresholdBytes: options.compactionThresholdBytes ?? 64 * 1024 * 1024,
       ttlSweepIntervalMs: options.ttlSweepIntervalMs ?? 1000,
+      onFsync: options.onFsync ?? (() => undefined),
     };
     await mkdir(settings.dataDir, { recursive: true });
     const releaseLock = await acquireDataDirLock(settings.dataDir);
@@ -66,6 +69,7 @@ export class EmbeddedDocumentStore implements DocumentStore, CollectionHost {
       const journal = new Journal(
         await openJournalFile(settings.dataDir, generation),
         journalBytes,
+        settings.onFsync,
       );
       settings.logger.info({ dataDir: settings.dataDir, generation }, 'embedded store opened');
       return new EmbeddedDocumentStore(settings, db, journal, generation, releaseLock);

@@ -28,6 +28,8 @@ export class Journal {
     private file: FileHandle,
     /** Bytes in the current journal file, including records not yet flushed. */
     private bytes: number,
+    /** Told how long each fdatasync took (store_journal_fsync_seconds). */
+    private readonly onFsync: (seconds: number) => void = () => undefined,
   ) {}
 
   get size(): number {
@@ -90,7 +92,7 @@ export class Journal {
     while (this.queue.length > 0) {
       const batch = this.takeBatch();
       try {
-        await commit(batch);
+        await commit(batch, this.onFsync);
         for (const entry of batch) entry.resolve();
       } catch (err) {
         // After a failed fsync nothing is known about the file: refuse all further writes.
@@ -115,13 +117,15 @@ export class Journal {
   }
 }
 
-async function commit(batch: Entry[]): Promise<void> {
+async function commit(batch: Entry[], onFsync: (seconds: number) => void): Promise<void> {
   const file = batch[0]?.file;
   if (!file) return;
   const lines = batch.flatMap((entry) => (entry.kind === 'record' ? [entry.line] : []));
   if (lines.length > 0) {
     await writeAll(file, Buffer.from(lines.join('')));
+    const started = process.hrtime.bigint();
     await file.datasync();
+    onFsync(Number(process.hrtime.bigint() - started) / 1e9);
   }
   if (batch.at(-1)?.kind === 'close') await file.close();
 }
