@@ -22,6 +22,12 @@ export const DURABLE_EVENT_TYPES = [
   'recovery.guardian_chosen',
   'recovery.request_updated',
   'story.viewed',
+  'message.edited',
+  'message.deleted',
+  'message.hidden',
+  'message.reaction',
+  'message.pinned',
+  'message.unpinned',
 ] as const;
 /** Ephemeral events: delivered to the connections open at that moment, never stored. */
 export const EPHEMERAL_EVENT_TYPES = [
@@ -32,6 +38,7 @@ export const EPHEMERAL_EVENT_TYPES = [
   'location.updated',
   'location.ended',
   'poll.updated',
+  'channel.post_updated',
   'call.offer',
   'call.answer',
   'call.ice_candidate',

@@ -6,6 +6,9 @@
  * read markers and followers (releasing the media the channels held), and the user's roles and
  * read markers elsewhere. Both can be run again after a crash.
  */
+import { OutageLog } from '../../src/platform/logging/outage-log.js';
+import { PushQueue } from '../../src/push/delivery/push-queue.js';
+import { WakeUps } from '../../src/push/delivery/wake-ups.js';
 import { createChannelsArea } from '../../src/channels/channels-area.js';
 import { HeldMedia } from '../../src/media/held-media.js';
 import { MEDIA, NEVER } from '../../src/media/media-item.js';
@@ -52,6 +55,7 @@ beforeEach(async () => {
     media: (held = new HeldMedia(new MediaItems(underTest.store))),
     posts: new ChannelPostStream(state, { retainCount: 100, retentionMs: 60_000 }),
     follows,
+    wakeUps: new WakeUps(new PushQueue(state), logger, new OutageLog(logger)),
     logger,
   });
   channels = new ChannelRepository(underTest.store);
