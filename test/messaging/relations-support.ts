@@ -34,7 +34,7 @@ export class RelationCalls {
   }
 
   async sent(from: SignedIn, where: Where, body: string, extra: Record<string, unknown> = {}) {
-    return expectOk(await this.send(from, where, body, extra)).chat_message as Json;
+    return expectOk(await this.send(from, where, body, extra)).chat_message;
   }
 
   edit(caller: SignedIn, where: Where, messageId: string, body: string) {
@@ -101,5 +101,5 @@ export class RelationCalls {
 
 const query = (where: Where) =>
   Object.entries(where)
-    .map(([key, value]) => `${key}=${encodeURIComponent(value as string)}`)
+    .map(([key, value]) => `${key}=${encodeURIComponent(value)}`)
     .join('&');
