@@ -11,7 +11,6 @@ import type { ChildService } from '../support/child-service.js';
 import type { Json } from '../support/json.js';
 import { Api, expectOk } from '../support/session-api.js';
 import { signIn } from '../support/wallet.js';
-import type { SignedIn } from '../support/wallet.js';
 import { RelationCalls, text } from './relations-support.js';
 import type { Where } from './relations-support.js';
 
@@ -29,10 +28,8 @@ it('acknowledged edits and deletions survive kill -9; none is half applied', asy
   service = await startChildService({ RATE_LIMITS_ENABLED: 'false' });
   let api = new Api(service.baseUrl);
   const calls = new RelationCalls(() => api);
-  const [alice, bob] = (await Promise.all([signIn(service.baseUrl), signIn(service.baseUrl)])) as [
-    SignedIn,
-    SignedIn,
-  ];
+  const alice = await signIn(service.baseUrl);
+  const bob = await signIn(service.baseUrl);
   const withBob: Where = { peer_address: bob.user.address };
   const ids: string[] = [];
   for (let i = 0; i < MESSAGES; i++)
