@@ -33,11 +33,11 @@ let groupMessageId: string;
 let postId: string;
 
 beforeAll(async () => {
-  [owner, member, outsider] = (await Promise.all([
+  [owner, member, outsider] = await Promise.all([
     signIn(service.baseUrl),
     signIn(service.baseUrl),
     signIn(service.baseUrl),
-  ])) as [SignedIn, SignedIn, SignedIn];
+  ]);
   groupId = expectOk(
     await api.post(
       '/api/v1/groups/create',
