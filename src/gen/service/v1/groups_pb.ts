@@ -960,9 +960,12 @@ export const UpdateGroupSettingsResponseSchema: GenMessage<UpdateGroupSettingsRe
  * | rename the group            | yes                   | yes                       | 403    |
  * | disappearing timer          | yes                   | yes                       | 403    |
  * | change the group settings   | yes                   | yes                       | 403    |
- * | pin and unpin messages      | yes                   | yes                       | 403, or yes with `members_can_pin` |
- * | delete anyone's message     | yes                   | yes                       | 403 (own messages within the window) |
+ * | pin and unpin messages      | yes                   | yes                       | 403 (a)|
+ * | delete anyone's message     | yes                   | yes                       | 403 (b)|
  * | send, read, leave           | yes                   | yes                       | yes    |
+ *
+ * (a) yes when the group's `members_can_pin` setting is on. (b) a member deletes its own
+ * messages for everyone within `MESSAGE_DELETE_WINDOW` (messages.proto `DeleteMessage`).
  *
  * A group has at most `GROUP_MAX_MEMBERS` members (a setting, default 1,000, like Signal).
  *

@@ -1847,7 +1847,8 @@ export const ViewOnceMessageResponseSchema: GenMessage<ViewOnceMessageResponse> 
   messageDesc(file_service_v1_messages, 32);
 
 /**
- * The message to edit and its new content. Exactly one of `peer_address`, `group_id` and `channel_id` names the conversation.
+ * The message to edit and its new content. Exactly one of `peer_address`, `group_id` and
+ * `channel_id` names the conversation.
  *
  * @generated from message service.v1.EditMessageRequest
  */
@@ -1931,7 +1932,8 @@ export const EditMessageResponseSchema: GenMessage<EditMessageResponse> = /*@__P
   messageDesc(file_service_v1_messages, 34);
 
 /**
- * The message to delete for everyone. Exactly one of `peer_address`, `group_id` and `channel_id` names the conversation.
+ * The message to delete for everyone. Exactly one of `peer_address`, `group_id` and `channel_id`
+ * names the conversation.
  *
  * @generated from message service.v1.DeleteMessageRequest
  */
@@ -2008,7 +2010,8 @@ export const DeleteMessageResponseSchema: GenMessage<DeleteMessageResponse> = /*
   messageDesc(file_service_v1_messages, 36);
 
 /**
- * The message to hide from the caller. Exactly one of `peer_address`, `group_id` and `channel_id` names the conversation.
+ * The message to hide from the caller. Exactly one of `peer_address`, `group_id` and `channel_id`
+ * names the conversation.
  *
  * @generated from message service.v1.DeleteMessageForMeRequest
  */
@@ -2085,7 +2088,8 @@ export const DeleteMessageForMeResponseSchema: GenMessage<DeleteMessageForMeResp
   messageDesc(file_service_v1_messages, 38);
 
 /**
- * A reaction to set. Exactly one of `peer_address`, `group_id` and `channel_id` names the conversation.
+ * A reaction to set. Exactly one of `peer_address`, `group_id` and `channel_id`
+ * names the conversation.
  *
  * @generated from message service.v1.ReactToMessageRequest
  */
@@ -2178,7 +2182,8 @@ export const ReactToMessageResponseSchema: GenMessage<ReactToMessageResponse> = 
   messageDesc(file_service_v1_messages, 40);
 
 /**
- * A reaction to remove. Exactly one of `peer_address`, `group_id` and `channel_id` names the conversation.
+ * A reaction to remove. Exactly one of `peer_address`, `group_id` and `channel_id`
+ * names the conversation.
  *
  * @generated from message service.v1.RemoveReactionRequest
  */
@@ -2263,7 +2268,8 @@ export const RemoveReactionResponseSchema: GenMessage<RemoveReactionResponse> = 
   messageDesc(file_service_v1_messages, 42);
 
 /**
- * The message to pin. Exactly one of `peer_address`, `group_id` and `channel_id` names the conversation.
+ * The message to pin. Exactly one of `peer_address`, `group_id` and `channel_id`
+ * names the conversation.
  *
  * @generated from message service.v1.PinMessageRequest
  */
@@ -2340,7 +2346,8 @@ export const PinMessageResponseSchema: GenMessage<PinMessageResponse> = /*@__PUR
   messageDesc(file_service_v1_messages, 44);
 
 /**
- * The message to unpin. Exactly one of `peer_address`, `group_id` and `channel_id` names the conversation.
+ * The message to unpin. Exactly one of `peer_address`, `group_id` and `channel_id`
+ * names the conversation.
  *
  * @generated from message service.v1.UnpinMessageRequest
  */
