@@ -10,6 +10,7 @@
  * `$inc`. A crash between the two leaves that one count one short (never too high, never a
  * reader counted twice); counts are a display figure, and the reader records stay exact.
  */
+import { ConnectError } from '@connectrpc/connect';
 import { conflict } from '../platform/errors/api-error.js';
 import type { Collection, DocumentStore, IndexSpec } from '../platform/store/document-store.js';
 import { DuplicateKeyError } from '../platform/store/document-store.js';
@@ -85,6 +86,33 @@ export class ChannelReactions {
       _id: { $in: postIds.map((postId) => recordId(postId, reader)) },
     });
     return new Map(records.map((record) => [record.postId, record.keys]));
+  }
+
+  /**
+   * Account walks: each key of `from` is taken off and given to `to` (a key `to` already has
+   * counts once; past `to`'s bound of keys the rest are dropped), one key at a time through
+   * `change`, so a repeat after a crash goes on where it stopped.
+   */
+  async moveReader(from: string, to: string): Promise<void> {
+    for (const record of await this.records.find({ readerAddress: from })) {
+      const post = { _id: record.postId, channelId: record.channelId };
+      for (const key of record.keys) {
+        await this.change(post, from, key, false);
+        await this.change(post, to, key, true).catch((error: unknown) => {
+          if (!(error instanceof ConnectError)) throw error;
+        });
+      }
+      await this.records.deleteOne({ _id: record._id });
+    }
+  }
+
+  /** Account deletion: the reader's keys come off the counts, then its records go. */
+  async removeReader(address: string): Promise<void> {
+    for (const record of await this.records.find({ readerAddress: address })) {
+      const post = { _id: record.postId, channelId: record.channelId };
+      for (const key of record.keys) await this.change(post, address, key, false);
+      await this.records.deleteOne({ _id: record._id });
+    }
   }
 
   /** A deleted post's reactions go (its counts are unset with its content). */

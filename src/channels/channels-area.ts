@@ -118,6 +118,7 @@ export async function createChannelsArea(deps: ChannelsDependencies) {
       readMarkers,
       content,
       deps.follows,
+      reactions,
     ),
   };
 }

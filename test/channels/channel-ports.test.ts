@@ -253,3 +253,36 @@ it('ChannelAccess: anyone reads a public channel, only members a private one; ow
   expect(await area.access.mayPublish('private', OTHER)).toBe(false);
   expect(await area.access.mayPublish('public', stranger)).toBe(false);
 });
+
+it('reactions follow a move (counts unchanged) and come off the counts with a deletion', async () => {
+  await channelWith('reacted', OTHER, { [OLD]: 'subscriber' });
+  const { message: post } = await area.conversations.publish(OTHER, 'reacted', {
+    clientMessageId: 'reacted-post',
+    kind: 'text',
+    ciphertext: Buffer.from('post'),
+    mediaId: '',
+    durationMs: 0,
+  });
+  await area.conversations.react(OLD, 'reacted', post.id, '👍', true);
+  await area.conversations.react(OLD, 'reacted', post.id, '🔥', true);
+  await area.conversations.react(OTHER, 'reacted', post.id, '👍', true);
+  const counts = async (reader: string) => {
+    const [seen] = await area.conversations.postsFor(reader, 'reacted', [post.id]);
+    return {
+      counts: seen!.reactionCounts.map(({ key, count }) => [key, count]),
+      mine: seen!.myReactionKeys,
+    };
+  };
+  await area.accountData.moveAccount(OLD, NEW);
+  await area.accountData.moveAccount(OLD, NEW);
+  expect(await counts(NEW)).toEqual({
+    counts: [
+      ['👍', 2],
+      ['🔥', 1],
+    ],
+    mine: ['👍', '🔥'],
+  });
+  expect((await counts(OLD)).mine).toEqual([]);
+  await area.accountData.deleteAccount(NEW);
+  expect(await counts(OTHER)).toEqual({ counts: [['👍', 1]], mine: ['👍'] });
+});
