@@ -9,7 +9,7 @@
 // BENCH_GROUP_CURVE, BENCH_GROUP_MESSAGES and BENCH_GROUP_CONCURRENCY the group one (bench/groups.mjs);
 // BENCH_PUSH_COUNT and BENCH_PUSH_CONCURRENCY the push one (bench/push.mjs); BENCH_MEDIA_COUNT the
 // media one (bench/media.mjs); BENCH_REDIS_SENDS and BENCH_REDIS_GROUP_MEMBERS the Redis command count
-// (bench/redis-commands.mjs).
+// (bench/redis-commands.mjs); BENCH_REACTION_USERS the channel reaction counts (bench/reactions.mjs).
 // The fan-out benchmarks run a short curve by default; the full one (minutes on 2 cores):
 // BENCH_WS_CURVE=1000,5000,20000 BENCH_GROUP_CURVE=10,100,1000 BENCH_CHANNEL_CURVE=1000,10000,50000.
 // BENCH_PROFILE=<dir> makes each started service write a V8 CPU profile there.
@@ -22,6 +22,7 @@ import { benchKeys } from './keys.mjs';
 import { benchLimiter } from './limiter.mjs';
 import { benchMedia } from './media.mjs';
 import { benchPush } from './push.mjs';
+import { benchReactions } from './reactions.mjs';
 import { benchRealtime } from './realtime.mjs';
 import { benchRedisCommands } from './redis-commands.mjs';
 import { benchSend } from './send.mjs';
@@ -46,3 +47,4 @@ await benchKeys();
 await benchPush();
 await benchMedia();
 await benchTracing({ duration });
+await benchReactions({ duration });

@@ -38,9 +38,11 @@ export async function buildConversationAreas(
     media: mediaLibrary.held,
     posts: ports.channelPosts,
     follows: ports.channelFollows,
+    wakeUps: ports.wakeUps,
     logger,
   });
   const messaging = await createMessagingArea({
+    settings: config.messaging,
     store,
     conversations,
     channels: channels.conversations,

@@ -9,6 +9,8 @@
  * Delete: the channels the user owns are deleted with their posts, read markers and followers
  * (their media and avatars released); the user's admin roles, subscriptions and read markers
  * elsewhere are removed.
+ * Reactions on posts: a move gives the user's keys to the new address, a deletion takes them
+ * off the counts (channel-reactions.ts).
  * Both repeat safely after a crash: each step filters on the old address.
  */
 import type { AccountDataOwner } from '../platform/account-data/account-data-owner.js';
@@ -19,6 +21,7 @@ import type { ChannelMembers } from './channel-members.js';
 import type { ChannelMembership } from './channel-membership.js';
 import type { ChannelContent } from './channel-media.js';
 import type { ChannelReadMarkers } from './channel-read-markers.js';
+import type { ChannelReactions } from './channel-reactions.js';
 
 export function channelAccountData(
   channels: ChannelRepository,
@@ -27,6 +30,7 @@ export function channelAccountData(
   markers: ChannelReadMarkers,
   content: ChannelContent,
   follows: ChannelFollows,
+  reactions: ChannelReactions,
 ): AccountDataOwner {
   return {
     name: 'channels',
@@ -46,6 +50,7 @@ export function channelAccountData(
           await channels.addSubscribers(member.channelId, -1);
       }
       await markers.move(from, to);
+      await reactions.moveReader(from, to);
       await follows.replace(from, []);
     },
 
@@ -55,6 +60,7 @@ export function channelAccountData(
       for (const member of await members.ofAddress(address))
         await membership.leave(member.channelId, address, member.role);
       await markers.removeAddress(address);
+      await reactions.removeReader(address);
       await follows.replace(address, []);
     },
   };

@@ -10,12 +10,8 @@ import type {
   ChannelChat,
 } from '../messaging/conversations/channel-conversations-port.js';
 import { invalidArgument, notFound } from '../platform/errors/api-error.js';
-import type { ChannelGate } from './channel-access.js';
-import type { ChannelRepository } from './channel.js';
-import type { ChannelMembers } from './channel-members.js';
-import type { ChannelPosting } from './channel-posting.js';
-import type { ChannelPosts } from './channel-posts.js';
-import type { ChannelReadMarkers } from './channel-read-markers.js';
+import { channelRelations } from './channel-relations-adapter.js';
+import type { ChannelConversationsParts } from './channel-conversations-parts.js';
 import { postView } from './channel-view.js';
 
 /** Post ids longer than this were never issued. */
@@ -23,15 +19,10 @@ const MAX_POST_ID_LENGTH = 64;
 
 export const channelConversationId = (channelId: string) => `channel:${channelId}`;
 
-export function channelConversations(
-  channels: ChannelRepository,
-  members: ChannelMembers,
-  gate: ChannelGate,
-  posts: ChannelPosts,
-  posting: ChannelPosting,
-  markers: ChannelReadMarkers,
-): ChannelConversations {
+export function channelConversations(parts: ChannelConversationsParts): ChannelConversations {
+  const { channels, members, gate, posts, posting, markers } = parts;
   return {
+    ...channelRelations(parts),
     async publish(caller, channelId, post) {
       const { post: message, duplicate } = await posting.publish(caller, { channelId, ...post });
       return { message, duplicate };
@@ -41,7 +32,7 @@ export function channelConversations(
       const { channel } = await gate.visible(channelId, caller);
       const conversationId = channelConversationId(channel._id);
       const { items, ...cursors } = await posts.history(channel._id, conversationId, request);
-      return { conversationId, messages: items.map(postView), ...cursors };
+      return { conversationId, messages: await parts.views.pageFor(caller, items), ...cursors };
     },
 
     async markRead(caller, channelId, upToMessageId) {
@@ -68,19 +59,27 @@ export function channelConversations(
       const since = new Map(roles.map((member) => [member.channelId, member.since]));
       const ids = [...since.keys()];
       const [found, read] = await Promise.all([channels.findMany(ids), markers.among(caller, ids)]);
-      return found.map((channel): ChannelChat => {
-        const joined = since.get(channel._id)!;
-        const marker = read.get(channel._id);
-        return {
-          channelId: channel._id,
-          title: channel.name,
-          avatarMediaId: channel.avatarMediaId,
-          activityAt:
-            channel.lastPostAt && channel.lastPostAt > joined ? channel.lastPostAt : joined,
-          unreadCount: Math.max(0, channel.lastSequence - (marker?.lastReadSequence ?? 0)),
-          lastReadMessageId: marker?.lastReadMessageId ?? '',
-        };
-      });
+      return Promise.all(
+        found.map(async (channel): Promise<ChannelChat> => {
+          const joined = since.get(channel._id)!;
+          const marker = read.get(channel._id);
+          const readUpTo = marker?.lastReadSequence ?? 0;
+          return {
+            channelId: channel._id,
+            title: channel.name,
+            avatarMediaId: channel.avatarMediaId,
+            activityAt:
+              channel.lastPostAt && channel.lastPostAt > joined ? channel.lastPostAt : joined,
+            unreadCount: Math.max(0, channel.lastSequence - readUpTo),
+            // Counted only where something is unread: most chats cost no query.
+            unreadMentionCount:
+              channel.lastSequence > readUpTo
+                ? await posts.countMentions(channel._id, caller, readUpTo)
+                : 0,
+            lastReadMessageId: marker?.lastReadMessageId ?? '',
+          };
+        }),
+      );
     },
 
     async lastPosts(channelIds) {

@@ -7,6 +7,7 @@
 import type { StoredChannel } from './channel.js';
 import type { ChannelPosts } from './channel-posts.js';
 import type { ChannelReadMarkers } from './channel-read-markers.js';
+import type { ChannelReactions } from './channel-reactions.js';
 
 export interface ChannelAvatarHolder {
   readonly kind: 'channel';
@@ -30,8 +31,8 @@ export interface ChannelMedia {
 }
 
 /**
- * A deleted channel's content: its posts' media and its avatar are released, then the posts and
- * the readers' markers go. Repeating it after a crash releases what is still held (releasing is
+ * A deleted channel's content: its posts' media and its avatar are released, then the posts,
+ * their reactions and the readers' markers go. Repeating it after a crash releases what is still held (releasing is
  * idempotent).
  */
 export class ChannelContent {
@@ -39,6 +40,7 @@ export class ChannelContent {
     private readonly posts: ChannelPosts,
     private readonly media: ChannelMedia,
     private readonly readMarkers: ChannelReadMarkers,
+    private readonly reactions: ChannelReactions,
   ) {}
 
   async remove(channel: StoredChannel): Promise<void> {
@@ -48,5 +50,6 @@ export class ChannelContent {
       await this.media.releaseAvatar(channel.avatarMediaId, { kind: 'channel', id: channel._id });
     await this.posts.removeChannel(channel._id);
     await this.readMarkers.removeChannel(channel._id);
+    await this.reactions.removeChannel(channel._id);
   }
 }

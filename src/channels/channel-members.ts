@@ -123,6 +123,11 @@ export class ChannelMembers {
     return this.members.find(filter, { sort: { address: 1, channelId: 1 }, limit });
   }
 
+  /** Every follower's address (an `@everyone` mention wakes them all; owners and admins only). */
+  async ofChannel(channelId: string): Promise<Pick<ChannelMember, 'address'>[]> {
+    return this.members.find({ channelId }, { projection: { address: 1 } });
+  }
+
   /** Member ids of the channel, a batch at a time (for deletion). */
   inChannel(channelId: string, limit: number): Promise<ChannelMember[]> {
     return this.members.find({ channelId }, { limit });

@@ -5,11 +5,18 @@
  * point of both PublishChannelPost and the messaging send routes with `channel_id`, so
  * idempotency, media checks and the topic fan-out stay in one place.
  *
+ * A reply must name a post of the channel; mentions name followers (or `@everyone`, which only
+ * the owner and admins, the only publishers, can send) and wake them.
+ *
  * The publisher has read what it published: its own read marker moves to the new post (one
  * write, the publisher's; subscribers' unread counts come from the channel's last number).
  */
 import type { Message } from '../gen/service/v1/messages_pb.js';
-import { invalidArgument } from '../platform/errors/api-error.js';
+import { invalidArgument, notFound } from '../platform/errors/api-error.js';
+import { EVERYONE, parseMentions } from '../messaging/messages/mentions.js';
+import type { WakeUps } from '../push/delivery/wake-ups.js';
+import type { ChannelMembers } from './channel-members.js';
+import type { ChannelPosts } from './channel-posts.js';
 import type { ChannelGate } from './channel-access.js';
 import type { ChannelMedia } from './channel-media.js';
 import type { ChannelPublisher } from './channel-publisher.js';
@@ -23,6 +30,10 @@ export interface PostRequest {
   readonly ciphertext: Uint8Array;
   readonly mediaId: string;
   readonly durationMs: number;
+  /** A post of this channel the new one replies to; empty when not a reply. */
+  readonly replyToMessageId?: string;
+  /** Mentioned followers and `@everyone`. */
+  readonly mentions?: readonly string[];
 }
 
 const MAX_CIPHERTEXT_BYTES = 65_536;
@@ -37,6 +48,9 @@ export class ChannelPosting {
     private readonly media: Pick<ChannelMedia, 'requireOwnUpload'>,
     private readonly publisher: ChannelPublisher,
     private readonly markers: ChannelReadMarkers,
+    private readonly posts: ChannelPosts,
+    private readonly members: ChannelMembers,
+    private readonly wakeUps: WakeUps,
   ) {}
 
   async publish(
@@ -68,7 +82,14 @@ export class ChannelPosting {
           : 'duration_ms must be 0 for this kind',
       );
     }
+    const mentions = parseMentions(request.mentions ?? []);
     const { channel } = await this.gate.allowed(request.channelId, caller, 'publish');
+    const replyTo = request.replyToMessageId ?? '';
+    if (replyTo !== '' && !(await this.posts.find(channel._id, replyTo)))
+      throw notFound('reply_to_message_id: no such post in this channel');
+    for (const mention of mentions)
+      if (mention !== EVERYONE && !(await this.members.find(channel._id, mention)))
+        throw notFound(`mentions: ${mention} does not follow this channel`);
     if (kind !== 'text') await this.media.requireOwnUpload(caller, request.mediaId, kind);
     const published = await this.publisher.publish({
       channelId: channel._id,
@@ -78,8 +99,34 @@ export class ChannelPosting {
       ciphertext: request.ciphertext,
       mediaId: request.mediaId,
       durationMs: request.durationMs,
+      replyToMessageId: replyTo,
+      mentions,
     });
     await this.markers.advance(channel._id, caller, published.post.sequence, published.post.id);
+    if (!published.duplicate && mentions.length > 0)
+      await this.wakeMentioned(channel._id, caller, mentions, published.post.sequence);
     return published;
+  }
+
+  /**
+   * Channel posts wake nobody (a broadcast to thousands), except those they mention: a
+   * `mention` push, queued and not awaited (`@everyone` wakes every follower, 100 per job).
+   */
+  private async wakeMentioned(
+    channelId: string,
+    caller: string,
+    mentions: readonly string[],
+    sequence: number,
+  ): Promise<void> {
+    const addresses = mentions.includes(EVERYONE)
+      ? (await this.members.ofChannel(channelId)).map((member) => member.address)
+      : mentions;
+    const recipients = addresses.filter((address) => address !== caller);
+    if (recipients.length > 0)
+      void this.wakeUps.wake(recipients, {
+        kind: 'mention',
+        conversationId: `channel:${channelId}`,
+        seq: sequence,
+      });
   }
 }

@@ -5,8 +5,9 @@
  *
  * Numbering (platform/store/sequence-numbering.ts, as for a conversation's messages): a number
  * exists only in the post holding it (unique index on `(channelId, sequence)`), so a crash
- * before the post is durable leaves no hole. Posts are never deleted one by one (only with their
- * channel), so the highest stored number is the last one.
+ * before the post is durable leaves no hole. A post deleted by its author or an admin stays as
+ * a tombstone (DeleteMessage), and posts are removed only with their channel, so the highest
+ * stored number is the last one.
  */
 import { Binary } from 'bson';
 import type { CursorPosition } from '../platform/api/page-cursor.js';
@@ -28,17 +29,42 @@ export interface StoredPost {
   senderAddress: string;
   clientMessageId: string;
   kind: string;
-  ciphertext: Binary;
+  /** Absent once the post is deleted. */
+  ciphertext?: Binary;
   mediaId: string;
   durationMs: number;
   /** The poll of a `poll` post (the polls area); absent on other posts. */
   pollId?: string;
   sentAt: Date;
+  /** A post of the same channel this one replies to. */
+  replyToMessageId?: string;
+  /** Mentioned followers' addresses and `@everyone`. */
+  mentions?: string[];
+  /** The last edit (ciphertext is the current content) and how many there were. */
+  editedAt?: Date;
+  editCount?: number;
+  /** Deleted: a tombstone without ciphertext or media, its reactions gone. */
+  deletedAt?: Date;
+  deletedBy?: 'sender' | 'admin';
+  deletedByAddress?: string;
+  /**
+   * Readers per reaction key, keyed by the key in base64url (a field name must not hold `.`
+   * or start with `$`): the post's counts are read with the post (channel-reactions.ts).
+   */
+  reactionCounts?: Record<string, number>;
 }
 
 export type NewPost = Pick<
   StoredPost,
-  'channelId' | 'senderAddress' | 'clientMessageId' | 'kind' | 'mediaId' | 'durationMs' | 'pollId'
+  | 'channelId'
+  | 'senderAddress'
+  | 'clientMessageId'
+  | 'kind'
+  | 'mediaId'
+  | 'durationMs'
+  | 'pollId'
+  | 'replyToMessageId'
+  | 'mentions'
 > & { readonly ciphertext: Uint8Array };
 
 export const CHANNEL_POSTS = 'channel_posts';
@@ -121,6 +147,26 @@ export class ChannelPosts {
     );
   }
 
+  /** One post of the channel, or null (ids longer than ever issued are not looked up). */
+  async find(channelId: string, postId: string): Promise<StoredPost | null> {
+    return postId.length > 64 ? null : this.posts.findOne({ _id: postId, channelId });
+  }
+
+  /** These posts of the channel, in no particular order. */
+  findMany(channelId: string, postIds: readonly string[]): Promise<StoredPost[]> {
+    return this.posts.find({ _id: { $in: postIds.filter((id) => id.length <= 64) }, channelId });
+  }
+
+  /** Posts after `afterSequence` that mention `address` or `@everyone` (its unread mentions). */
+  countMentions(channelId: string, address: string, afterSequence: number): Promise<number> {
+    return this.posts.countDocuments({
+      channelId,
+      sequence: { $gt: afterSequence },
+      deletedAt: { $exists: false },
+      mentions: { $in: [address, '@everyone'] },
+    });
+  }
+
   /** The channel's last post (the highest number: posts are removed only with their channel). */
   async newest(channelId: string): Promise<StoredPost | null> {
     const [newest] = await this.posts.find({ channelId }, { sort: { sequence: -1 }, limit: 1 });
@@ -153,7 +199,12 @@ export class ChannelPosts {
       stored.mediaId === post.mediaId &&
       stored.durationMs === post.durationMs &&
       (stored.pollId ?? '') === (post.pollId ?? '') &&
-      Buffer.from(stored.ciphertext.buffer).equals(Buffer.from(post.ciphertext));
+      (stored.replyToMessageId ?? '') === (post.replyToMessageId ?? '') &&
+      (stored.mentions ?? []).join() === (post.mentions ?? []).join() &&
+      // An edited or deleted post is no longer what its retry carries: the retry is the same post.
+      (stored.editCount !== undefined ||
+        stored.deletedAt !== undefined ||
+        Buffer.from(stored.ciphertext?.buffer ?? []).equals(Buffer.from(post.ciphertext)));
     if (!same) throw conflict('client_message_id was already used for a different post');
     return stored;
   }
@@ -161,9 +212,12 @@ export class ChannelPosts {
   private numbered(post: NewPost): Promise<StoredPost> {
     return this.numbering.append(post.channelId, {
       write: async (sequence) => {
+        const { replyToMessageId, mentions, ...fields } = post;
         const stored: StoredPost = {
           _id: newId(),
-          ...post,
+          ...fields,
+          ...(replyToMessageId ? { replyToMessageId } : {}),
+          ...(mentions?.length ? { mentions } : {}),
           ciphertext: new Binary(post.ciphertext),
           sequence,
           sentAt: new Date(),

@@ -3,7 +3,7 @@ import { create, toJson } from '@bufbuild/protobuf';
 import type { JsonValue } from '@bufbuild/protobuf';
 import { ChannelSchema } from '../gen/service/v1/channels_pb.js';
 import type { Channel } from '../gen/service/v1/channels_pb.js';
-import { MessageSchema } from '../gen/service/v1/messages_pb.js';
+import { MessageSchema, ReactionCountSchema } from '../gen/service/v1/messages_pb.js';
 import type { Message } from '../gen/service/v1/messages_pb.js';
 import type { StoredChannel } from './channel.js';
 import type { ChannelRole } from './channel-members.js';
@@ -25,8 +25,24 @@ export function channelView(channel: StoredChannel, role: ChannelRole | undefine
   });
 }
 
-/** A post is a `Message` of the channel's conversation (`channel:<id>`), numbered by the channel. */
-export function postView(post: StoredPost): Message {
+/** A reaction key as a field name of `reactionCounts` (base64url: no `.`, never a leading `$`). */
+export const countField = (key: string) => Buffer.from(key, 'utf8').toString('base64url');
+const keyOfField = (field: string) => Buffer.from(field, 'base64url').toString('utf8');
+
+/** The post's counts, most used first (ties by key), without keys nobody holds any more. */
+function countsOf(post: StoredPost) {
+  return Object.entries(post.reactionCounts ?? {})
+    .filter(([, count]) => count > 0)
+    .map(([field, count]) => create(ReactionCountSchema, { key: keyOfField(field), count }))
+    .sort((a, b) => b.count - a.count || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+}
+
+/**
+ * A post is a `Message` of the channel's conversation (`channel:<id>`), numbered by the
+ * channel; `myKeys` are the reader's own reaction keys. A deleted post is its tombstone.
+ */
+export function postView(post: StoredPost, myKeys: readonly string[] = []): Message {
+  const deleted = post.deletedAt !== undefined;
   return create(MessageSchema, {
     id: post._id,
     clientMessageId: post.clientMessageId,
@@ -34,13 +50,22 @@ export function postView(post: StoredPost): Message {
     senderAddress: post.senderAddress,
     channelId: post.channelId,
     kind: post.kind,
-    ciphertext: new Uint8Array(post.ciphertext.buffer),
-    mediaId: post.mediaId,
+    ciphertext:
+      deleted || !post.ciphertext ? new Uint8Array() : new Uint8Array(post.ciphertext.buffer),
+    mediaId: deleted ? '' : post.mediaId,
     durationMs: post.durationMs,
     pollId: post.pollId ?? '',
     sequence: post.sequence,
     sentAt: post.sentAt.toISOString(),
     status: 'sent',
+    replyToMessageId: post.replyToMessageId ?? '',
+    mentions: post.mentions ?? [],
+    editedAt: post.editedAt?.toISOString() ?? '',
+    editCount: post.editCount ?? 0,
+    deletedAt: post.deletedAt?.toISOString() ?? '',
+    deletedBy: post.deletedBy ?? '',
+    reactionCounts: deleted ? [] : countsOf(post),
+    myReactionKeys: deleted ? [] : [...myKeys],
   });
 }
 

@@ -13,6 +13,10 @@ import type { Logger } from '../platform/logging/logger.js';
 import type { DocumentStore, IndexSpec } from '../platform/store/document-store.js';
 import type { ChannelFollows } from '../events/channel-follows.js';
 import type { ChannelPostStream } from '../events/channel-post-stream.js';
+import type { WakeUps } from '../push/delivery/wake-ups.js';
+import { ChannelPostChanges } from './channel-post-changes.js';
+import { ChannelPostViews } from './channel-post-views.js';
+import { ChannelReactions, channelReactionIndexes } from './channel-reactions.js';
 import { ChannelRepository, channelIndexes } from './channel.js';
 import { ChannelGate } from './channel-access.js';
 import type { ChannelAccess } from './channel-access.js';
@@ -37,6 +41,8 @@ export interface ChannelsDependencies {
   readonly media: ChannelMedia;
   readonly posts: ChannelPostStream;
   readonly follows: ChannelFollows;
+  /** Push wake-ups of the followers a post mentions. */
+  readonly wakeUps: WakeUps;
   readonly logger: Logger;
 }
 
@@ -46,6 +52,7 @@ export const channelsIndexes: IndexSpec[] = [
   ...channelMemberIndexes,
   ...channelPostIndexes,
   ...channelReadMarkerIndexes,
+  ...channelReactionIndexes,
 ];
 
 export async function createChannelsArea(deps: ChannelsDependencies) {
@@ -62,8 +69,19 @@ export async function createChannelsArea(deps: ChannelsDependencies) {
   const gate = new ChannelGate(channels, members);
   const readMarkers = new ChannelReadMarkers(deps.store);
   const publisher = new ChannelPublisher(channels, posts, deps.posts, deps.media, deps.logger);
-  const posting = new ChannelPosting(gate, deps.media, publisher, readMarkers);
-  const content = new ChannelContent(posts, deps.media, readMarkers);
+  const posting = new ChannelPosting(
+    gate,
+    deps.media,
+    publisher,
+    readMarkers,
+    posts,
+    members,
+    deps.wakeUps,
+  );
+  const reactions = new ChannelReactions(deps.store, posts);
+  const views = new ChannelPostViews(reactions);
+  const changes = new ChannelPostChanges(posts, deps.media, reactions, deps.posts, deps.logger);
+  const content = new ChannelContent(posts, deps.media, readMarkers, reactions);
   const access: ChannelAccess = gate;
   return {
     service: createChannelsService({
@@ -77,10 +95,21 @@ export async function createChannelsArea(deps: ChannelsDependencies) {
       content,
       accounts: deps.accounts,
       media: deps.media,
+      views,
     }),
     access,
     pollPosts: publisher as ChannelPollPosts,
-    conversations: channelConversations(channels, members, gate, posts, posting, readMarkers),
+    conversations: channelConversations({
+      channels,
+      members,
+      gate,
+      posts,
+      posting,
+      markers: readMarkers,
+      reactions,
+      changes,
+      views,
+    }),
     mirror: channelFollowsMirror(members, deps.follows),
     accountData: channelAccountData(
       channels,
@@ -89,6 +118,7 @@ export async function createChannelsArea(deps: ChannelsDependencies) {
       readMarkers,
       content,
       deps.follows,
+      reactions,
     ),
   };
 }

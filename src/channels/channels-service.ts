@@ -13,6 +13,7 @@ import type { ChannelMembership } from './channel-membership.js';
 import type { ChannelPosts } from './channel-posts.js';
 import type { ChannelPosting } from './channel-posting.js';
 import type { ChannelReadMarkers } from './channel-read-markers.js';
+import type { ChannelPostViews } from './channel-post-views.js';
 import { lifecycleHandlers } from './service/lifecycle-handlers.js';
 import { listingHandlers } from './service/listing-handlers.js';
 import { membershipHandlers } from './service/membership-handlers.js';
@@ -30,6 +31,8 @@ export interface ChannelsServiceDependencies {
   readonly content: ChannelContent;
   readonly accounts: AccountRepository;
   readonly media: ChannelMedia;
+  /** Posts with the caller's own reaction keys. */
+  readonly views: ChannelPostViews;
 }
 
 export function createChannelsService(deps: ChannelsServiceDependencies) {

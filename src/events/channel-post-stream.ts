@@ -87,6 +87,23 @@ return latest`,
   },
 });
 
+/**
+ * KEYS: the kept post's key. ARGV: its new frame. Replaces the frame kept for catch-up (an
+ * edited or deleted post), keeping its TTL; a post no longer kept is left alone.
+ */
+const replacePost = defineScript<[frame: string], number>({
+  name: 'channel-post-replace',
+  keys: 1,
+  lua: `if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+redis.call('SET', KEYS[1], ARGV[1], 'KEEPTTL')
+return 1`,
+  local: (state, [key], [frame]) => {
+    if (state.get(key!) === null) return 0;
+    state.set(key!, frame!, { keepTtl: true });
+    return 1;
+  },
+});
+
 /** The `channel.post` frame: the post exactly as REST prints it, with its channel and number outside `data`. */
 export function channelPostFrame(
   channelId: string,
@@ -156,6 +173,14 @@ export class ChannelPostStream {
       keysOf(channelId).topic,
       `${UNNUMBERED}|${Date.now()}|${channelEventFrame(channelId, type, data)}`,
     );
+  }
+
+  /**
+   * Replaces the frame kept for catch-up of post `sequence` (its content edited or deleted), so
+   * that `channels.resume` replays the post as it is now; nothing is published.
+   */
+  async replaceKept(channelId: string, sequence: number, frame: string): Promise<void> {
+    await this.state.run(replacePost, [keysOf(channelId).postPrefix + sequence], [frame]);
   }
 
   subscribe(channelId: string, handler: (post: StreamedPost) => void): Promise<Unsubscribe> {

@@ -5,7 +5,8 @@
  *   {"seq": 12, "stream": "<id>", "type": "message.new", "id": "<uuid>", "at": "<ISO-8601>", "data": {...}}
  *
  * `seq` is the user's event sequence within `stream`: both are present on durable events only
- * (new messages, read markers, view-once consumption, sealed-sender envelopes, recovery notices, story views), which are kept for replay and increase by
+ * (new messages and their edits, deletions, reactions and pins, read markers, view-once
+ * consumption, sealed-sender envelopes, recovery notices, story views), which are kept for replay and increase by
  * one per event across all of the user's devices; ephemeral events (typing, presence, call
  * signaling) have neither and are never replayed. The sequence is added by the shared-state
  * script that numbers the event (user-event-stream.ts). Building the envelope as a string once, at the publisher,
@@ -22,6 +23,12 @@ export const DURABLE_EVENT_TYPES = [
   'recovery.guardian_chosen',
   'recovery.request_updated',
   'story.viewed',
+  'message.edited',
+  'message.deleted',
+  'message.hidden',
+  'message.reaction',
+  'message.pinned',
+  'message.unpinned',
 ] as const;
 /** Ephemeral events: delivered to the connections open at that moment, never stored. */
 export const EPHEMERAL_EVENT_TYPES = [
@@ -32,6 +39,7 @@ export const EPHEMERAL_EVENT_TYPES = [
   'location.updated',
   'location.ended',
   'poll.updated',
+  'channel.post_updated',
   'call.offer',
   'call.answer',
   'call.ice_candidate',

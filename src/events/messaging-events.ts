@@ -38,6 +38,24 @@ export class MessagingEvents {
     });
   }
 
+  /**
+   * Replaces, in each recipient's replay log, the kept event of `dedupeKey` with a new event of
+   * `type` and `data` (its number unchanged): an edited or deleted message's earlier events
+   * then replay its current state, never the replaced or deleted content. Answers whether
+   * every stream was reached (failures are logged; an event already gone needs nothing).
+   */
+  rewrite(
+    type: DurableEventType,
+    recipients: Iterable<string>,
+    dedupeKey: string,
+    data: unknown,
+  ): Promise<boolean> {
+    const event = eventJson(type, data);
+    return this.each(recipients, type, (address) =>
+      this.stream.rewriteLogged(address, dedupeKey, event),
+    );
+  }
+
   /** For the connections open at this moment; never kept. */
   async ephemeral(
     type: EphemeralEventType,

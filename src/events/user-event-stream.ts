@@ -121,6 +121,35 @@ return {seq, stream}`,
   },
 });
 
+/**
+ * Rewrites durable events still kept for replay (a message's `message.new` and `message.edited`
+ * after an edit or a deletion), so that replay never hands out content the sender replaced or
+ * deleted. The event is found by its dedupe key (which holds its number) and keeps its number,
+ * stream and TTL; only what follows `"stream":"…",` is replaced. An event no longer kept is
+ * left alone. KEYS: event prefix, dedupe key. ARGV: the replacement event JSON (as eventJson
+ * builds it). Answers 1 when rewritten, else 0.
+ */
+const rewriteEvent = defineScript<[event: string], number>({
+  name: 'user-event-rewrite',
+  keys: 2,
+  lua: `local seq = redis.call('GET', KEYS[2])
+if not seq then return 0 end
+local frame = redis.call('GET', KEYS[1] .. seq)
+if not frame then return 0 end
+local head = string.match(frame, '^{"seq":%d+,"stream":"[^"]*",')
+if not head then return 0 end
+redis.call('SET', KEYS[1] .. seq, head .. string.sub(ARGV[1], 2), 'KEEPTTL')
+return 1`,
+  local: (state, [eventPrefix, dedupeKey], [event]) => {
+    const seq = state.get(dedupeKey!);
+    const frame = seq === null ? null : state.get(eventPrefix! + seq);
+    const head = frame?.match(/^\{"seq":\d+,"stream":"[^"]*",/)?.[0];
+    if (!head) return 0;
+    state.set(eventPrefix! + seq, head + event!.slice(1), { keepTtl: true });
+    return 1;
+  },
+});
+
 export class UserEventStream {
   constructor(
     private readonly state: SharedState,
@@ -154,6 +183,21 @@ export class UserEventStream {
       ],
     );
     return seq;
+  }
+
+  /**
+   * Replaces the kept event of `dedupeKey` (its number and stream unchanged) with `event`;
+   * answers whether one was kept. Nothing is published: live connections got the original,
+   * and the change that prompted the rewrite has its own event.
+   */
+  async rewriteLogged(address: string, dedupeKey: string, event: string): Promise<boolean> {
+    const keys = keysOf(address);
+    const rewritten = await this.state.run(
+      rewriteEvent,
+      [keys.eventPrefix, keys.dedupePrefix + dedupeKey],
+      [event],
+    );
+    return rewritten === 1;
   }
 
   /** Publishes an ephemeral event to the user's open connections; nothing is kept. */

@@ -15,6 +15,7 @@ import type {
   PromoteMemberRequest,
   RemoveMemberRequest,
   RenameGroupRequest,
+  UpdateGroupSettingsRequest,
   RevokeGroupInviteRequest,
 } from '../gen/service/v1/groups_pb.js';
 import { requireCaller } from '../identity/auth/caller.js';
@@ -27,7 +28,7 @@ import { mayChangeRoles, mayManage, mayRemove, roleCanChange } from './group-rol
 import type { GroupRole } from './group-roles.js';
 import { groupName } from './groups.js';
 import type { Groups } from './groups.js';
-import type { GroupMember, Memberships } from './memberships.js';
+import type { GroupMember, GroupSettings, Memberships } from './memberships.js';
 
 export interface GroupsServiceDependencies {
   readonly groups: Groups;
@@ -40,7 +41,7 @@ const iso = (date: Date) => date.toISOString();
 const groupView = (
   group: GroupRecord,
   myRole: GroupRole,
-  timers: ReadonlyMap<string, number> = new Map(),
+  settings: ReadonlyMap<string, GroupSettings> = new Map(),
 ) => ({
   id: group._id,
   name: group.name,
@@ -50,7 +51,8 @@ const groupView = (
   memberCount: group.memberCount,
   createdAt: iso(group.createdAt),
   myRole,
-  disappearingTimerSeconds: timers.get(group._id) ?? 0,
+  disappearingTimerSeconds: settings.get(group._id)?.disappearingTimerSeconds ?? 0,
+  membersCanPin: settings.get(group._id)?.membersCanPin ?? false,
 });
 
 const memberView = (member: GroupMember) => ({
@@ -194,6 +196,16 @@ export function createGroupsService({ groups, memberships, invites }: GroupsServ
       return {
         success: true,
         message: 'Group renamed',
+        group: groupView(group, member.role, await memberships.timersOf([group._id])),
+      };
+    },
+
+    async updateGroupSettings(request: UpdateGroupSettingsRequest, context: HandlerContext) {
+      const { group, member } = await callerIn(request.groupId, context, mayManage);
+      await memberships.setMembersCanPin(request.groupId, request.membersCanPin);
+      return {
+        success: true,
+        message: 'Group settings updated',
         group: groupView(group, member.role, await memberships.timersOf([group._id])),
       };
     },

@@ -24,6 +24,12 @@ import { DuplicateKeyError } from '../platform/store/document-store.js';
 import { memberId } from '../messaging/conversations/conversation.js';
 import type { ConversationMember } from '../messaging/conversations/conversation.js';
 import type { Conversations, Target } from '../messaging/conversations/conversations.js';
+
+/** What a group's conversation record holds for the group's view. */
+export interface GroupSettings {
+  readonly disappearingTimerSeconds: number;
+  readonly membersCanPin: boolean;
+}
 import type { MessageSender } from '../messaging/messages/message-sender.js';
 import type { MediaAttachments } from '../messaging/messages/media-attachments.js';
 import { MESSAGES } from '../messaging/messages/stored-message.js';
@@ -91,17 +97,28 @@ export class Memberships {
     )) as GroupMember | null;
   }
 
-  /** The disappearing-message timers of these groups (their conversations'), by group id. */
-  async timersOf(groupIds: readonly string[]): Promise<Map<string, number>> {
+  /** The settings of these groups kept on their conversations (timer, pins), by group id. */
+  async timersOf(groupIds: readonly string[]): Promise<Map<string, GroupSettings>> {
     const found = await this.conversations.conversations.find({
       _id: { $in: groupIds.map(conversationIdOf) },
     });
     return new Map(
       found.map((conversation) => [
         conversation._id.slice('group:'.length),
-        conversation.disappearingTimerSeconds,
+        {
+          disappearingTimerSeconds: conversation.disappearingTimerSeconds,
+          membersCanPin: conversation.membersCanPin ?? false,
+        },
       ]),
     );
+  }
+
+  /**
+   * UpdateGroupSettings: `members_can_pin`, kept on the group's conversation record, where
+   * messaging's pin rule reads it (relation-rules.ts).
+   */
+  async setMembersCanPin(groupId: string, allowed: boolean): Promise<void> {
+    await this.conversations.setMembersCanPin(conversationIdOf(groupId), allowed);
   }
 
   /** Every member: the owner first, then admins, then members, each by joining time. */

@@ -4,7 +4,8 @@
  * chats/, conversations/); the rules and the storage live there. The handlers are grouped by
  * concern under service/: send-handlers.ts (the four send RPCs), history-handlers.ts
  * (ListMessages), receipt-handlers.ts (read markers, stars, view-once) and chat-handlers.ts (chat
- * list, peer info, typing, the disappearing timer).
+ * list, peer info, typing, the disappearing timer) and relation-handlers.ts (edits, deletions,
+ * reactions and pins).
  */
 import type { ChatList } from './chats/chat-list.js';
 import type { DisappearingTimer } from './chats/disappearing-timer.js';
@@ -20,6 +21,12 @@ import type { ViewOnce } from './messages/view-once.js';
 import { chatHandlers } from './service/chat-handlers.js';
 import { historyHandlers } from './service/history-handlers.js';
 import { receiptHandlers } from './service/receipt-handlers.js';
+import { relationHandlers } from './service/relation-handlers.js';
+import type { MessageDeletions } from './relations/message-deletions.js';
+import type { MessageEdits } from './relations/message-edits.js';
+import type { MessagePins } from './relations/message-pins.js';
+import type { MessageReactions } from './relations/message-reactions.js';
+import type { RelationViews } from './relations/relation-views.js';
 import { sendHandlers } from './service/send-handlers.js';
 
 export interface MessagesServiceDependencies {
@@ -35,6 +42,11 @@ export interface MessagesServiceDependencies {
   readonly peerInfo: PeerInfo;
   readonly typing: Typing;
   readonly disappearingTimer: DisappearingTimer;
+  readonly edits: MessageEdits;
+  readonly deletions: MessageDeletions;
+  readonly reactions: MessageReactions;
+  readonly pins: MessagePins;
+  readonly views: RelationViews;
 }
 
 export function createMessagesService(deps: MessagesServiceDependencies) {
@@ -43,5 +55,6 @@ export function createMessagesService(deps: MessagesServiceDependencies) {
     ...historyHandlers(deps),
     ...chatHandlers(deps),
     ...receiptHandlers(deps),
+    ...relationHandlers(deps),
   };
 }

@@ -12,6 +12,11 @@
  * A deletion removes the account's stars, its own side of its direct chats (the peers keep
  * theirs and the history they hold) and the messages not yet delivered to it. Group and
  * channel memberships are the groups' and channels' owners' (ownership passes as in LeaveGroup).
+ *
+ * Relations: a move re-keys the account's encrypted reactions, the pins it made, its place in
+ * messages' `hiddenFor` and `mentions`, and a moved direct chat's reactions and pins; a
+ * deletion removes its reactions and takes its address off the pins it made and the messages it
+ * hid (the pins stay: they are the conversation's).
  */
 import type { AccountDataOwner } from '../platform/account-data/account-data-owner.js';
 import type { Collection, DocumentStore } from '../platform/store/document-store.js';
@@ -21,10 +26,16 @@ import type { Conversations } from './conversations/conversations.js';
 import { MESSAGE_STARS } from './messages/stars.js';
 import type { MessageStar } from './messages/stars.js';
 import type { StoredMessage } from './messages/stored-message.js';
+import { MESSAGE_REACTIONS } from './messages/encrypted-reactions.js';
+import type { StoredReaction } from './messages/encrypted-reactions.js';
+import { PINNED_MESSAGES } from './relations/pins.js';
+import type { StoredPin } from './relations/pins.js';
 
 export class MessagingAccountData implements AccountDataOwner {
   readonly name = 'messaging';
   private readonly stars: Collection<MessageStar>;
+  private readonly reactions: Collection<StoredReaction>;
+  private readonly pins: Collection<StoredPin>;
 
   constructor(
     store: DocumentStore,
@@ -32,6 +43,8 @@ export class MessagingAccountData implements AccountDataOwner {
     private readonly messages: Collection<StoredMessage>,
   ) {
     this.stars = store.collection<MessageStar>(MESSAGE_STARS);
+    this.reactions = store.collection<StoredReaction>(MESSAGE_REACTIONS);
+    this.pins = store.collection<StoredPin>(PINNED_MESSAGES);
   }
 
   async moveAccount(from: string, to: string): Promise<void> {
@@ -56,10 +69,29 @@ export class MessagingAccountData implements AccountDataOwner {
       _id: `${to}|${star.messageId}`,
       address: to,
     }));
+    await this.moveRelations(from, to);
+  }
+
+  /** The account's reactions, pins, hidden messages and mentions follow it. */
+  private async moveRelations(from: string, to: string): Promise<void> {
+    await rekeyDocuments(this.reactions, { reactorAddress: from }, (reaction) => ({
+      ...reaction,
+      _id: `${reaction.messageId}|${to}`,
+      reactorAddress: to,
+    }));
+    await this.pins.updateMany({ pinnedBy: from }, { $set: { pinnedBy: to } });
+    // Add the new address before removing the old, so a repeat after a crash loses neither.
+    for (const field of ['hiddenFor', 'mentions'] as const) {
+      await this.messages.updateMany({ [field]: from }, { $addToSet: { [field]: to } });
+      await this.messages.updateMany({ [field]: from }, { $pull: { [field]: from } });
+    }
   }
 
   async deleteAccount(address: string): Promise<void> {
     await this.stars.deleteMany({ address });
+    await this.reactions.deleteMany({ reactorAddress: address });
+    await this.pins.updateMany({ pinnedBy: address }, { $set: { pinnedBy: '' } });
+    await this.messages.updateMany({ hiddenFor: address }, { $pull: { hiddenFor: address } });
     await this.conversations.members.deleteMany({ address, type: 'direct' });
     await this.messages.deleteMany({ recipientAddress: address, status: 'sent' });
   }
@@ -79,6 +111,12 @@ export class MessagingAccountData implements AccountDataOwner {
     }
     await this.messages.updateMany({ conversationId: chat }, { $set: { conversationId: moved } });
     await this.stars.updateMany({ conversationId: chat }, { $set: { conversationId: moved } });
+    await this.reactions.updateMany({ conversationId: chat }, { $set: { conversationId: moved } });
+    await rekeyDocuments(this.pins, { conversationId: chat }, (pin) => ({
+      ...pin,
+      _id: `${moved}|${pin.messageId}`,
+      conversationId: moved,
+    }));
     await rekeyDocuments(members, { _id: memberId(chat, peer) }, (member) => ({
       ...member,
       _id: memberId(moved, peer),

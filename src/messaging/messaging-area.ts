@@ -13,7 +13,7 @@ import type { ContactVerifications } from '../contacts/contact-verifications.js'
 import type { AccountRepository } from '../accounts/account-repository.js';
 import type { Logger } from '../platform/logging/logger.js';
 import type { WakeUps } from '../push/delivery/wake-ups.js';
-import type { DocumentStore, IndexSpec } from '../platform/store/document-store.js';
+import type { Collection, DocumentStore, IndexSpec } from '../platform/store/document-store.js';
 import type { MessagingEvents } from '../events/messaging-events.js';
 import { ChatList } from './chats/chat-list.js';
 import { DisappearingTimer } from './chats/disappearing-timer.js';
@@ -35,9 +35,22 @@ import { MESSAGES, messageIndexes } from './messages/stored-message.js';
 import type { StoredMessage } from './messages/stored-message.js';
 import { ViewOnce } from './messages/view-once.js';
 import { MessagingAccountData } from './messaging-account-data.js';
+import { EncryptedReactions, reactionIndexes } from './messages/encrypted-reactions.js';
+import { MessageDeletions } from './relations/message-deletions.js';
+import { MessageEdits } from './relations/message-edits.js';
+import { MessagePins } from './relations/message-pins.js';
+import { MessageReactions } from './relations/message-reactions.js';
+import { Pins, pinIndexes } from './relations/pins.js';
+import { RelationEvents } from './relations/relation-events.js';
+import { RelationTargets } from './relations/relation-targets.js';
+import { RelationViews } from './relations/relation-views.js';
+import { SendRelations } from './relations/send-relations.js';
+import type { MessagingSettings } from '../platform/config/settings.js';
 import { createMessagesService } from './messages-service.js';
 
 export interface MessagingDependencies {
+  /** MESSAGE_EDIT_WINDOW and MESSAGE_DELETE_WINDOW. */
+  readonly settings: MessagingSettings;
   readonly store: DocumentStore;
   readonly conversations: Conversations;
   /** The channels area's side of channels in the messaging routes (send, history, read markers, chats). */
@@ -61,6 +74,8 @@ export const messagingIndexes: IndexSpec[] = [
   ...conversationIndexes,
   ...messageIndexes,
   ...starIndexes,
+  ...reactionIndexes,
+  ...pinIndexes,
 ];
 
 export async function createMessagingArea(deps: MessagingDependencies) {
@@ -68,6 +83,7 @@ export async function createMessagingArea(deps: MessagingDependencies) {
   await store.ensureIndexes(messagingIndexes);
   const messages = store.collection<StoredMessage>(MESSAGES);
   const announcer = new MessageAnnouncer(messages, conversations, events, logger);
+  const targets = new RelationTargets(conversations, messages, deps.channels);
   const sender = new MessageSender(
     conversations,
     messages,
@@ -76,14 +92,17 @@ export async function createMessagingArea(deps: MessagingDependencies) {
     announcer,
     new MessageNumbering(conversations, messages),
     deps.wakeUps,
+    new SendRelations(targets, conversations),
   );
+  const stars = new Stars(store, messages, conversations);
+  const relations = relationParts(deps, { targets, messages, stars });
   const service = createMessagesService({
     conversations,
     channels: deps.channels,
     sender,
     history: new History(messages),
     receipts: new Receipts(messages, conversations, blocks, events),
-    stars: new Stars(store, messages, conversations),
+    stars,
     viewOnce: new ViewOnce(messages, events, deps.media, deps.viewedMediaGraceMs),
     chatList: new ChatList(conversations, messages, accounts, deps.channels),
     peerInfo: new PeerInfo({
@@ -94,6 +113,7 @@ export async function createMessagingArea(deps: MessagingDependencies) {
     }),
     typing: new Typing(conversations, blocks, events),
     disappearingTimer: new DisappearingTimer(conversations, sender),
+    ...relations,
   });
   // The sender goes to the areas whose conversations messaging carries (groups).
   return {
@@ -101,5 +121,37 @@ export async function createMessagingArea(deps: MessagingDependencies) {
     sender,
     announcementSweeper: new AnnouncementSweeper(messages, announcer, logger),
     accountData: new MessagingAccountData(store, conversations, messages),
+  };
+}
+
+/** The relation objects (edits, deletions, reactions, pins) over one target check and one event path. */
+function relationParts(
+  deps: MessagingDependencies,
+  parts: { targets: RelationTargets; messages: Collection<StoredMessage>; stars: Stars },
+) {
+  const { store, conversations, channels } = deps;
+  const { targets, messages, stars } = parts;
+  const reactionRecords = new EncryptedReactions(store);
+  const pins = new Pins(store);
+  const events = new RelationEvents(conversations, deps.events);
+  const views = new RelationViews(reactionRecords, pins, stars);
+  return {
+    views,
+    edits: new MessageEdits(targets, messages, channels, events, views, deps.settings.editWindowMs),
+    deletions: new MessageDeletions({
+      targets,
+      messages,
+      conversations,
+      channels,
+      media: deps.media,
+      reactions: reactionRecords,
+      pins,
+      stars,
+      events,
+      views,
+      windowMs: deps.settings.deleteWindowMs,
+    }),
+    reactions: new MessageReactions(targets, reactionRecords, channels, events, views),
+    pins: new MessagePins({ targets, pins, messages, conversations, channels, events, views }),
   };
 }

@@ -17,6 +17,8 @@ import { OneTimePreKeys } from '../../src/keys/store/one-time-prekeys.js';
 import { directConversationId, memberId } from '../../src/messaging/conversations/conversation.js';
 import { Conversations } from '../../src/messaging/conversations/conversations.js';
 import { MESSAGE_STARS } from '../../src/messaging/messages/stars.js';
+import { MESSAGE_REACTIONS } from '../../src/messaging/messages/encrypted-reactions.js';
+import { PINNED_MESSAGES } from '../../src/messaging/relations/pins.js';
 import { MESSAGES } from '../../src/messaging/messages/stored-message.js';
 import type { StoredMessage } from '../../src/messaging/messages/stored-message.js';
 import { MessagingAccountData } from '../../src/messaging/messaging-account-data.js';
@@ -189,6 +191,60 @@ describe('messaging', () => {
       [memberId(chat, PEER), memberId('group:g1', OLD)].sort(),
     );
     expect(await ids(MESSAGES)).toEqual(['m1']);
+  });
+
+  /** A reaction and a pin by OLD in the direct chat, m1 hidden by OLD and m2 mentioning it. */
+  async function seedRelations() {
+    const messaging = await seed();
+    await store.collection(MESSAGE_REACTIONS).insertOne({
+      _id: `m2|${OLD}`,
+      messageId: 'm2',
+      conversationId: chat,
+      reactorAddress: OLD,
+      ciphertext: Buffer.from('r'),
+      reactedAt: new Date(),
+    } as never);
+    await store.collection(PINNED_MESSAGES).insertOne({
+      _id: `${chat}|m1`,
+      conversationId: chat,
+      messageId: 'm1',
+      pinnedBy: OLD,
+      pinnedAt: new Date(),
+    } as never);
+    await store.collection(MESSAGES).updateOne({ _id: 'm1' }, { $set: { hiddenFor: [OLD] } });
+    await store.collection(MESSAGES).updateOne({ _id: 'm2' }, { $set: { mentions: [OLD] } });
+    return messaging;
+  }
+
+  it('moves relations: reactions, pins of the moved chat, hidden messages and mentions', async () => {
+    const messaging = await seedRelations();
+    await messaging.moveAccount(OLD, NEW);
+    await messaging.moveAccount(OLD, NEW);
+    expect(await store.collection(MESSAGE_REACTIONS).find({})).toEqual([
+      expect.objectContaining({ _id: `m2|${NEW}`, reactorAddress: NEW, conversationId: moved }),
+    ]);
+    expect(await store.collection(PINNED_MESSAGES).find({})).toEqual([
+      expect.objectContaining({ _id: `${moved}|m1`, conversationId: moved, pinnedBy: NEW }),
+    ]);
+    const messages = await store
+      .collection<StoredMessage>(MESSAGES)
+      .find({}, { sort: { sequence: 1 } });
+    expect(messages.map((m) => [m.hiddenFor, m.mentions])).toEqual([
+      [[NEW], undefined],
+      [undefined, [NEW]],
+    ]);
+  });
+
+  it('deletes relations: its reactions go, its pins and hidden marks lose its address', async () => {
+    const messaging = await seedRelations();
+    await messaging.deleteAccount(OLD);
+    expect(await ids(MESSAGE_REACTIONS)).toEqual([]);
+    expect(await store.collection(PINNED_MESSAGES).find({})).toEqual([
+      expect.objectContaining({ messageId: 'm1', pinnedBy: '' }),
+    ]);
+    expect(
+      (await store.collection<StoredMessage>(MESSAGES).findOne({ _id: 'm1' }))!.hiddenFor,
+    ).toEqual([]);
   });
 });
 

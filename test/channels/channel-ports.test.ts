@@ -6,6 +6,9 @@
  * read markers and followers (releasing the media the channels held), and the user's roles and
  * read markers elsewhere. Both can be run again after a crash.
  */
+import { OutageLog } from '../../src/platform/logging/outage-log.js';
+import { PushQueue } from '../../src/push/delivery/push-queue.js';
+import { WakeUps } from '../../src/push/delivery/wake-ups.js';
 import { createChannelsArea } from '../../src/channels/channels-area.js';
 import { HeldMedia } from '../../src/media/held-media.js';
 import { MEDIA, NEVER } from '../../src/media/media-item.js';
@@ -52,6 +55,7 @@ beforeEach(async () => {
     media: (held = new HeldMedia(new MediaItems(underTest.store))),
     posts: new ChannelPostStream(state, { retainCount: 100, retentionMs: 60_000 }),
     follows,
+    wakeUps: new WakeUps(new PushQueue(state), logger, new OutageLog(logger)),
     logger,
   });
   channels = new ChannelRepository(underTest.store);
@@ -248,4 +252,37 @@ it('ChannelAccess: anyone reads a public channel, only members a private one; ow
   expect(await area.access.mayPublish('public', NEW)).toBe(true);
   expect(await area.access.mayPublish('private', OTHER)).toBe(false);
   expect(await area.access.mayPublish('public', stranger)).toBe(false);
+});
+
+it('reactions follow a move (counts unchanged) and come off the counts with a deletion', async () => {
+  await channelWith('reacted', OTHER, { [OLD]: 'subscriber' });
+  const { message: post } = await area.conversations.publish(OTHER, 'reacted', {
+    clientMessageId: 'reacted-post',
+    kind: 'text',
+    ciphertext: Buffer.from('post'),
+    mediaId: '',
+    durationMs: 0,
+  });
+  await area.conversations.react(OLD, 'reacted', post.id, '👍', true);
+  await area.conversations.react(OLD, 'reacted', post.id, '🔥', true);
+  await area.conversations.react(OTHER, 'reacted', post.id, '👍', true);
+  const counts = async (reader: string) => {
+    const [seen] = await area.conversations.postsFor(reader, 'reacted', [post.id]);
+    return {
+      counts: seen!.reactionCounts.map(({ key, count }) => [key, count]),
+      mine: seen!.myReactionKeys,
+    };
+  };
+  await area.accountData.moveAccount(OLD, NEW);
+  await area.accountData.moveAccount(OLD, NEW);
+  expect(await counts(NEW)).toEqual({
+    counts: [
+      ['👍', 2],
+      ['🔥', 1],
+    ],
+    mine: ['👍', '🔥'],
+  });
+  expect((await counts(OLD)).mine).toEqual([]);
+  await area.accountData.deleteAccount(NEW);
+  expect(await counts(OTHER)).toEqual({ counts: [['👍', 1]], mine: ['👍'] });
 });

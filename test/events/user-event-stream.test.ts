@@ -1,13 +1,16 @@
 /**
  * A durable event with a dedupe key (what it announces, e.g. one message) is appended to a
  * user's stream once: publishing it again answers the first event's number and neither keeps
- * nor publishes a second event. Events without one are all appended. On the in-process
- * implementation and on a real Redis.
+ * nor publishes a second event. Events without one are all appended. A kept event is rewritten
+ * in place through its dedupe key (an edited or deleted message's events), keeping its number
+ * and stream, and so is a channel post kept for catch-up. On the in-process implementation and
+ * on a real Redis.
  */
 import { createLogger } from '../../src/platform/logging/logger.js';
 import { MemorySharedState } from '../../src/platform/shared-state/memory-shared-state.js';
 import { openSharedState } from '../../src/platform/shared-state/open-shared-state.js';
 import type { SharedState } from '../../src/platform/shared-state/shared-state.js';
+import { ChannelPostStream } from '../../src/events/channel-post-stream.js';
 import { eventJson } from '../../src/events/event-envelope.js';
 import { UserEventStream } from '../../src/events/user-event-stream.js';
 import type { StreamedEvent } from '../../src/events/user-event-stream.js';
@@ -66,6 +69,40 @@ function describeDedupe(
       } finally {
         await unsubscribe();
       }
+    });
+
+    test('a kept event is rewritten in place by its dedupe key; one not kept is left alone', async () => {
+      const user = '0x' + 'd'.repeat(40);
+      const stream = new UserEventStream(opened.state, { retainCount: 100, retentionMs: 60_000 });
+      await stream.publishDurable(
+        user,
+        eventJson('message.new', { text: 'secret' }),
+        'message.new:x',
+      );
+      await stream.publishDurable(user, eventJson('message.read', { n: 1 }));
+      const before = JSON.parse((await stream.frames(user, 1, 1))![0]!) as Record<string, unknown>;
+      expect(
+        await stream.rewriteLogged(user, 'message.new:x', eventJson('message.new', { text: '' })),
+      ).toBe(true);
+      expect(
+        await stream.rewriteLogged(user, 'message.new:never', eventJson('message.new', {})),
+      ).toBe(false);
+      const frames = (await stream.frames(user, 1, 2))!.map(
+        (frame) => JSON.parse(frame) as Record<string, unknown>,
+      );
+      expect(frames[0]).toMatchObject({ seq: 1, stream: before.stream, data: { text: '' } });
+      expect(JSON.stringify(frames)).not.toContain('secret');
+      expect(frames[1]).toMatchObject({ seq: 2, data: { n: 1 } });
+      expect(await stream.position(user)).toEqual({ stream: before.stream, seq: 2 });
+    });
+
+    test('a channel post kept for catch-up is replaced; one not kept is not created', async () => {
+      const posts = new ChannelPostStream(opened.state, { retainCount: 10, retentionMs: 60_000 });
+      await posts.publish('ch1', 1, '{"post":"secret"}');
+      await posts.replaceKept('ch1', 1, '{"post":"tombstone"}');
+      await posts.replaceKept('ch1', 2, '{"post":"never published"}');
+      expect(await posts.frames('ch1', 1, 1)).toEqual(['{"post":"tombstone"}']);
+      expect(await posts.frames('ch1', 2, 2)).toBeNull();
     });
   });
 }

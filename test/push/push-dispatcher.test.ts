@@ -144,3 +144,29 @@ it('wakes every recipient a job names, each on its own live subscription', async
   ]);
   expect(await queue.stats()).toEqual({ depth: 0, earliestDueAt: null });
 });
+
+it('never coalesces mentions: a mention is pushed right after a coalesced group message, and again', async () => {
+  const subscriptions = new PushSubscriptions(store);
+  await subscriptions.subscribe({ address: ADDRESS, sessionId: 's1' }, subscription('phone'));
+  const { queue, sent, logger, dispatcher } = dispatcherFor(subscriptions, async () => ['s1']);
+  const wakeUps = new WakeUps(queue, logger, new OutageLog(logger));
+  const wake = (kind: 'group_message' | 'mention', seq: number) =>
+    wakeUps.wake([ADDRESS], { kind, conversationId: 'group:g', seq });
+  dispatcher.start();
+  try {
+    await wake('group_message', 1);
+    while (sent.length < 1) await new Promise((resolve) => setTimeout(resolve, 20));
+    await wake('group_message', 2); // within the coalescing window: not pushed
+    await wake('mention', 3);
+    await wake('mention', 4);
+    while (sent.length < 3) await new Promise((resolve) => setTimeout(resolve, 20));
+    await new Promise((resolve) => setTimeout(resolve, 300)); // a coalesced one would come by now
+  } finally {
+    await dispatcher.stop();
+  }
+  expect(sent.map((job) => JSON.parse(job.payload))).toEqual([
+    { kind: 'group_message', conversation_id: 'group:g', seq: 1 },
+    { kind: 'mention', conversation_id: 'group:g', seq: 3 },
+    { kind: 'mention', conversation_id: 'group:g', seq: 4 },
+  ]);
+});

@@ -25,6 +25,14 @@ import { MessagingEvents } from '../../src/events/messaging-events.js';
 import { UserEventStream } from '../../src/events/user-event-stream.js';
 import { PushQueue } from '../../src/push/delivery/push-queue.js';
 import { WakeUps } from '../../src/push/delivery/wake-ups.js';
+import type { ChannelConversations } from '../../src/messaging/conversations/channel-conversations-port.js';
+import { RelationTargets } from '../../src/messaging/relations/relation-targets.js';
+import { SendRelations } from '../../src/messaging/relations/send-relations.js';
+
+/** These tests send direct and group messages only: a channel request would be a test bug. */
+const NO_CHANNELS = new Proxy({} as ChannelConversations, {
+  get: (_, name) => () => Promise.reject(new Error(`no channels in this test (${String(name)})`)),
+});
 
 export interface MessageSending {
   readonly conversations: Conversations;
@@ -55,6 +63,7 @@ export async function messageSending(
     announcer,
     new MessageNumbering(conversations, messages),
     new WakeUps(new PushQueue(sharedState), logger, new OutageLog(logger)),
+    new SendRelations(new RelationTargets(conversations, messages, NO_CHANNELS), conversations),
   );
   return {
     conversations,

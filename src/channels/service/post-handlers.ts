@@ -9,12 +9,14 @@ import { decodeCursor, pageSize } from '../../platform/api/page-cursor.js';
 import type { ChannelGate } from '../channel-access.js';
 import type { ChannelPosts } from '../channel-posts.js';
 import type { ChannelPosting } from '../channel-posting.js';
-import { postView } from '../channel-view.js';
+import type { ChannelPostViews } from '../channel-post-views.js';
 
 export interface PostHandlersDependencies {
   readonly gate: ChannelGate;
   readonly posts: ChannelPosts;
   readonly posting: ChannelPosting;
+  /** Posts with the caller's own reaction keys. */
+  readonly views: ChannelPostViews;
 }
 
 export function postHandlers(deps: PostHandlersDependencies) {
@@ -39,7 +41,7 @@ export function postHandlers(deps: PostHandlersDependencies) {
       return {
         success: true,
         message: `${page.items.length} posts`,
-        posts: page.items.map(postView),
+        posts: await deps.views.pageFor(caller, page.items),
         nextCursor: page.nextCursor,
       };
     },

@@ -118,6 +118,10 @@ export class ChatList {
       avatarMediaId: '',
       ...(last ? { lastMessage: messageView(last) } : {}),
       unreadCount,
+      // Mentions of the caller (or `@everyone`) after its read marker, kept on its member record.
+      unreadMentionCount: (member.mentionSequences ?? []).filter(
+        (sequence) => sequence > member.lastReadSequence,
+      ).length,
       disappearingTimerSeconds: conversation?.disappearingTimerSeconds ?? 0,
       lastReadMessageId: member.lastReadMessageId,
       updatedAt: member.activityAt.toISOString(),
@@ -138,6 +142,7 @@ function channelChat(channel: ChannelChat, lastPosts: ReadonlyMap<string, Messag
     avatarMediaId: channel.avatarMediaId,
     ...(last ? { lastMessage: last } : {}),
     unreadCount: channel.unreadCount,
+    unreadMentionCount: channel.unreadMentionCount,
     disappearingTimerSeconds: 0,
     lastReadMessageId: channel.lastReadMessageId,
     updatedAt: channel.activityAt.toISOString(),

@@ -23,6 +23,8 @@ export interface Conversation {
   createdAt: Date;
   /** A group's or channel's name for the chat list, written by its service; absent for direct chats. */
   title?: string;
+  /** Groups: whether plain members may pin messages (groups' UpdateGroupSettings). */
+  membersCanPin?: boolean;
 }
 
 /** One participant's state in a conversation: read marker and position in the chat list. */
@@ -51,6 +53,12 @@ export interface ConversationMember {
   lastFetchedSequence?: number;
   /** When the conversation last changed for this member; orders the chat list. */
   activityAt: Date;
+  /**
+   * In groups: the sequence numbers of the newest messages that mention this member or
+   * `@everyone` (at most 100, relations/mentions.ts); those after the read marker are its
+   * unread mentions.
+   */
+  mentionSequences?: number[];
 }
 
 export const CONVERSATIONS = 'conversations';

@@ -136,6 +136,60 @@ export class Conversations {
   }
 
   /**
+   * The members of a group who may read its message `sequence` (joined at or before it): who
+   * hears of a change to that message. A later joiner reads from its joining on, and must not
+   * learn of older messages through their edits, deletions, reactions or pins.
+   */
+  async readersOf(conversationId: string, sequence: number): Promise<string[]> {
+    const members = await this.members.find(
+      {
+        conversationId,
+        $or: [{ historyFrom: { $exists: false } }, { historyFrom: { $lte: sequence } }],
+      },
+      { projection: { address: 1 } },
+    );
+    return members.map((member) => member.address);
+  }
+
+  /**
+   * Records that message `sequence` mentions these members of a group (`all`: every member
+   * but the sender), keeping each member's newest 100 mention numbers; written with the message.
+   */
+  async recordMentions(
+    conversationId: string,
+    sequence: number,
+    mentioned: {
+      readonly all: boolean;
+      readonly addresses: readonly string[];
+      readonly sender: string;
+    },
+  ): Promise<void> {
+    const who = mentioned.all
+      ? { address: { $ne: mentioned.sender } }
+      : { address: { $in: mentioned.addresses.filter((a) => a !== mentioned.sender) } };
+    await this.members.updateMany(
+      { conversationId, ...who },
+      { $push: { mentionSequences: { $each: [sequence], $slice: -100 } } },
+    );
+  }
+
+  /** A deleted message no longer counts as an unread mention. */
+  async forgetMention(conversationId: string, sequence: number): Promise<void> {
+    await this.members.updateMany(
+      { conversationId, mentionSequences: sequence },
+      { $pull: { mentionSequences: sequence } },
+    );
+  }
+
+  /** Groups' `members_can_pin`, kept on the conversation where messaging's pin rule reads it. */
+  async setMembersCanPin(conversationId: string, allowed: boolean): Promise<void> {
+    await this.conversations.updateOne(
+      { _id: conversationId },
+      { $set: { membersCanPin: allowed } },
+    );
+  }
+
+  /**
    * The people who share a direct chat or a group with `address`, among its `maxConversations`
    * most recently active conversations (channels excluded), without `address` itself.
    */

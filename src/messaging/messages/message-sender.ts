@@ -33,6 +33,7 @@ import type { MessageNumbering } from './message-numbering.js';
 import { SerialQueues } from '../../platform/concurrency/serial-queues.js';
 import { randomId } from '../../platform/random/random-id.js';
 import { byIdempotencyKey, type MessageKind, type StoredMessage } from './stored-message.js';
+import { EVERYONE } from './mentions.js';
 
 export interface SendRequest {
   readonly clientMessageId: string;
@@ -46,6 +47,23 @@ export interface SendRequest {
   readonly viewOnce: boolean;
   /** The catalog sticker of a `sticker` message, whose ciphertext (extras) may be empty. */
   readonly stickerId?: string;
+  /** A message of the same conversation this one replies to. */
+  readonly replyToMessageId?: string;
+  /** Groups: mentioned members and `@everyone`. */
+  readonly mentions?: readonly string[];
+}
+
+/**
+ * The check of what a new message says about other messages and members (its reply target
+ * and mentions), answering the fields to record: relations/send-relations.ts, which reads
+ * messages as a relation's target does.
+ */
+export interface SendRelationCheck {
+  check(
+    sender: string,
+    target: Target,
+    request: { replyToMessageId?: string; mentions?: readonly string[] },
+  ): Promise<{ replyToMessageId?: string; mentions?: string[] }>;
 }
 
 export interface SendResult {
@@ -67,6 +85,7 @@ export class MessageSender {
     private readonly announcer: MessageAnnouncer,
     private readonly numbering: MessageNumbering,
     private readonly wakeUps: WakeUps,
+    private readonly relations: SendRelationCheck,
   ) {}
 
   private readonly sameKeyTurns = new SerialQueues();
@@ -105,6 +124,7 @@ export class MessageSender {
       if (earlier) return this.retried(earlier, requestDigest);
 
       const withheld = await this.checkMayPost(sender, target);
+      const related = await this.relations.check(sender, target, request);
       const fields: MessageFields = {
         // Chosen up front: the media is attached to this id before the message is written.
         _id: newMessageId(),
@@ -117,6 +137,7 @@ export class MessageSender {
         durationMs: request.durationMs,
         stickerId: request.stickerId ?? '',
         withheld,
+        ...related,
       };
       try {
         return await this.numbering.append(target.conversationId, {
@@ -192,10 +213,20 @@ export class MessageSender {
     if (message.mediaId !== '') Object.assign(message, await this.attachMedia(message));
     const audience = await audienceOf(this.conversations, message);
     void this.announcer.writeMarks();
+    const mentions = message.mentions ?? [];
     await Promise.all([
       this.messages.insertOne(message),
       this.conversations.raiseSequenceFloor(target, sequence),
       this.conversations.touch(target, audience, message.sentAt),
+      ...(mentions.length > 0
+        ? [
+            this.conversations.recordMentions(target.conversationId, sequence, {
+              all: mentions.includes(EVERYONE),
+              addresses: mentions,
+              sender: message.senderAddress,
+            }),
+          ]
+        : []),
     ]);
     await this.announcer.announce(message, audience);
     this.wakeRecipients(target, message, audience);
@@ -215,12 +246,15 @@ export class MessageSender {
     if (message.kind === 'system' || message.withheld) return;
     const kind = target.type === 'direct' ? 'message' : 'group_message';
     const recipients = audience.filter((address) => address !== message.senderAddress);
-    if (recipients.length > 0)
-      void this.wakeUps.wake(recipients, {
-        kind,
-        conversationId: target.conversationId,
-        seq: message.sequence,
-      });
+    // Mentioned members get a `mention` wake-up, which is never coalesced (wake-kinds.ts).
+    const mentions = message.mentions ?? [];
+    const mentioned = mentions.includes(EVERYONE)
+      ? recipients
+      : recipients.filter((address) => mentions.includes(address));
+    const others = recipients.filter((address) => !mentioned.includes(address));
+    const wake = { conversationId: target.conversationId, seq: message.sequence };
+    if (others.length > 0) void this.wakeUps.wake(others, { kind, ...wake });
+    if (mentioned.length > 0) void this.wakeUps.wake(mentioned, { kind: 'mention', ...wake });
   }
 
   /**
@@ -328,6 +362,9 @@ function digestOf(target: Target, request: SendRequest): string {
     request.durationMs,
     request.viewOnce,
     ...(request.stickerId ? [request.stickerId] : []),
+    // Only when given, so that the digests of earlier messages' retries stay the same.
+    ...(request.replyToMessageId ? [{ replyTo: request.replyToMessageId }] : []),
+    ...(request.mentions?.length ? [{ mentions: request.mentions }] : []),
   ]);
   return createHash('sha256').update(fields).update(request.ciphertext).digest('base64url');
 }

@@ -1,8 +1,9 @@
 /** A stored message as the API shows it to one viewer (messages.proto `Message`). */
 import { create, toJson } from '@bufbuild/protobuf';
 import type { JsonObject, JsonValue } from '@bufbuild/protobuf';
-import { MessageSchema } from '../../gen/service/v1/messages_pb.js';
+import { EncryptedReactionSchema, MessageSchema } from '../../gen/service/v1/messages_pb.js';
 import type { Message } from '../../gen/service/v1/messages_pb.js';
+import type { StoredReaction } from './encrypted-reactions.js';
 import type { StoredMessage } from './stored-message.js';
 
 export interface ViewOptions {
@@ -10,12 +11,17 @@ export interface ViewOptions {
   starred?: boolean;
   /** Only ViewOnceMessage shows a view-once message's content, that one time. */
   openViewOnce?: boolean;
+  /** The message's encrypted reactions, oldest first (none are shown on a tombstone). */
+  reactions?: readonly StoredReaction[];
+  /** Whether the message is pinned in its conversation. */
+  pinned?: boolean;
 }
 
 const iso = (date: Date | null | undefined) => (date ? date.toISOString() : '');
 
 export function messageView(stored: StoredMessage, options: ViewOptions = {}): Message {
-  const hideContent = stored.viewOnce && !options.openViewOnce;
+  const deleted = stored.deletedAt !== undefined;
+  const hideContent = deleted || (stored.viewOnce && !options.openViewOnce);
   return create(MessageSchema, {
     id: stored._id,
     clientMessageId: stored.clientMessageId ?? '',
@@ -45,8 +51,23 @@ export function messageView(stored: StoredMessage, options: ViewOptions = {}): M
     status: stored.status,
     systemEvent: stored.systemEvent,
     ...(stored.systemData ? { systemData: stored.systemData as JsonObject } : {}),
+    replyToMessageId: stored.replyToMessageId ?? '',
+    mentions: stored.mentions ?? [],
+    editedAt: iso(stored.editedAt),
+    editCount: stored.editCount ?? 0,
+    deletedAt: iso(stored.deletedAt),
+    deletedBy: stored.deletedBy ?? '',
+    reactions: deleted ? [] : (options.reactions ?? []).map(reactionView),
+    pinned: !deleted && (options.pinned ?? false),
   });
 }
+
+const reactionView = (reaction: StoredReaction) =>
+  create(EncryptedReactionSchema, {
+    reactorAddress: reaction.reactorAddress,
+    ciphertext: new Uint8Array(reaction.ciphertext.buffer),
+    reactedAt: reaction.reactedAt.toISOString(),
+  });
 
 /** The JSON of a message exactly as REST prints it, for WebSocket events. */
 export function messageJson(message: Message): JsonValue {

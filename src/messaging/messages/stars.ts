@@ -1,6 +1,7 @@
 /**
- * Stars: private to the user who sets them, gone with the message they mark. Only a message the
- * user can read can be starred or unstarred; listing shows the starred messages still visible.
+ * Stars: private to the user who sets them, gone with the message they mark (expired, deleted
+ * for everyone, or deleted for the user). Only a message the user can read can be starred or
+ * unstarred; listing shows the starred messages still visible and not deleted.
  */
 import type { CursorPosition } from '../../platform/api/page-cursor.js';
 import { invalidArgument, notFound } from '../../platform/errors/api-error.js';
@@ -88,6 +89,7 @@ export class Stars {
     const page = await newestFirstPage(this.stars, scope, 'starredAt', limit, after);
     const stored = await this.messages.find({
       _id: { $in: page.items.map((star) => star.messageId) },
+      deletedAt: { $exists: false },
       ...visibleTo(address, new Date()),
     });
     const byId = new Map(stored.map((message) => [message._id, message]));
@@ -95,6 +97,16 @@ export class Stars {
       messages: page.items.flatMap((star) => byId.get(star.messageId) ?? []),
       nextCursor: page.nextCursor,
     };
+  }
+
+  /** Stars go with their message's content (a deletion for everyone). */
+  async removeOf(messageId: string): Promise<void> {
+    await this.stars.deleteMany({ messageId });
+  }
+
+  /** The user's own star goes when it deletes the message for itself. */
+  async removeOwn(address: string, messageId: string): Promise<void> {
+    await this.stars.deleteOne({ _id: starId(address, messageId) });
   }
 
   /** A message the user may read: in one of its conversations and visible to it. */

@@ -54,6 +54,22 @@ export interface StoredMessage {
   withheld: boolean;
   systemEvent: string;
   systemData: Record<string, unknown> | null;
+  /** The message of the same conversation this one replies to (relations/reply-targets.ts). */
+  replyToMessageId?: string;
+  /** Mentioned members' addresses and `@everyone` (groups; relations/mentions.ts). */
+  mentions?: string[];
+  /** The last edit (relations/message-edits.ts): the ciphertext is the current content. */
+  editedAt?: Date;
+  editCount?: number;
+  /**
+   * Deleted for everyone (relations/message-deletions.ts): a tombstone without ciphertext or
+   * media, kept so that every reader sees the same numbering.
+   */
+  deletedAt?: Date;
+  deletedBy?: 'sender' | 'admin';
+  deletedByAddress?: string;
+  /** The readers who deleted the message for themselves (DeleteMessageForMe). */
+  hiddenFor?: string[];
   /**
    * Present until `message.new` is known to be in every recipient's event stream: the stored
    * message is its own outbox record (message-announcer.ts). Removed in batches after the

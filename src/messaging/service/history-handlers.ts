@@ -1,6 +1,7 @@
 /**
  * ListMessages: a direct chat's or group's history (marking what it returns delivered, with the
- * caller's stars), or a channel's posts when only `channel_id` is set.
+ * messages' reactions and pins and the caller's stars), or a channel's posts when only
+ * `channel_id` is set (with their reaction counts, from the channels area, and pins).
  */
 import type { HandlerContext } from '@connectrpc/connect';
 import type { ListMessagesRequest } from '../../gen/service/v1/messages_pb.js';
@@ -8,9 +9,8 @@ import { requireCaller } from '../../identity/auth/caller.js';
 import type { ChannelConversations } from '../conversations/channel-conversations-port.js';
 import type { Conversations } from '../conversations/conversations.js';
 import type { History } from '../messages/history.js';
-import { messageView } from '../messages/message-view.js';
 import type { Receipts } from '../messages/receipts.js';
-import type { Stars } from '../messages/stars.js';
+import type { RelationViews } from '../relations/relation-views.js';
 import { onlyChannel } from './channel-requests.js';
 
 export interface HistoryHandlersDependencies {
@@ -18,17 +18,19 @@ export interface HistoryHandlersDependencies {
   readonly channels: ChannelConversations;
   readonly history: History;
   readonly receipts: Receipts;
-  readonly stars: Stars;
+  /** Reactions, pins and the caller's stars of the page's messages. */
+  readonly views: RelationViews;
 }
 
 export function historyHandlers(deps: HistoryHandlersDependencies) {
-  const { conversations, channels, stars } = deps;
+  const { conversations, channels, views } = deps;
 
   return {
     async listMessages(request: ListMessagesRequest, context: HandlerContext) {
       const caller = requireCaller(context).address;
       if (onlyChannel(request)) {
         const page = await channels.history(caller, request.channelId, request);
+        await views.markPinned(page.conversationId, page.messages);
         return { success: true, message: `${page.messages.length} messages`, ...page };
       }
       const target = await conversations.resolve(caller, request);
@@ -39,19 +41,13 @@ export function historyHandlers(deps: HistoryHandlersDependencies) {
         target.historyFrom,
       );
       await deps.receipts.markDelivered(caller, target, page.messages);
-      const starred = await stars.starredAmong(
-        caller,
-        page.messages.map((message) => message._id),
-      );
       const exists =
         page.messages.length > 0 || (await conversations.find(target.conversationId)) !== null;
       return {
         success: true,
         message: `${page.messages.length} messages`,
         conversationId: exists ? target.conversationId : '',
-        messages: page.messages.map((message) =>
-          messageView(message, { starred: starred.has(message._id) }),
-        ),
+        messages: await views.views(page.messages, caller),
         beforeCursor: page.beforeCursor,
         afterCursor: page.afterCursor,
         hasMoreAfter: page.hasMoreAfter,

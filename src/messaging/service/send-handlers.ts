@@ -95,12 +95,18 @@ const accepted = (chatMessage: Message, duplicate: boolean) => ({
   duplicate,
 });
 
-/** The target and ciphertext fields every send request shares. */
+/** The target, ciphertext, reply and mention fields every send request shares. */
 function common(
   request: SendMessageRequest | MediaSendRequest,
 ): Pick<
   SendRequest,
-  'clientMessageId' | 'recipientAddress' | 'groupId' | 'channelId' | 'ciphertext'
+  | 'clientMessageId'
+  | 'recipientAddress'
+  | 'groupId'
+  | 'channelId'
+  | 'ciphertext'
+  | 'replyToMessageId'
+  | 'mentions'
 > {
   return {
     clientMessageId: request.clientMessageId,
@@ -108,5 +114,7 @@ function common(
     groupId: request.groupId,
     channelId: request.channelId,
     ciphertext: request.ciphertext,
+    replyToMessageId: request.replyToMessageId,
+    mentions: request.mentions,
   };
 }

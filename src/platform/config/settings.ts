@@ -441,6 +441,18 @@ export const settings = {
       100,
     ),
   },
+  messaging: {
+    editWindowMs: durationSetting(
+      'MESSAGE_EDIT_WINDOW',
+      'How long after sending a message its sender may edit it (messages.proto EditMessage); later edits answer 403 EDIT_WINDOW_PASSED.',
+      '24h',
+    ),
+    deleteWindowMs: durationSetting(
+      'MESSAGE_DELETE_WINDOW',
+      'How long after sending a message its sender may delete it for everyone; group and channel owners and admins may delete any message at any time.',
+      '24h',
+    ),
+  },
   channels: {
     maxSubscriptions: integerSetting(
       'CHANNEL_MAX_SUBSCRIPTIONS',
@@ -581,6 +593,7 @@ export type WalletSettings = Config['wallets'];
 export type RelaySettings = Config['relay'];
 export type GroupSettings = Config['groups'];
 export type ChannelSettings = Config['channels'];
+export type MessagingSettings = Config['messaging'];
 export type PushSettings = Config['push'];
 export type RealtimeSettings = Config['realtime'];
 export type StickerSettings = Config['stickers'];

@@ -27,7 +27,7 @@ import type { PushSubscriptionRecord } from '../subscriptions/push-subscription.
 import type { PushSubscriptions } from '../subscriptions/push-subscriptions.js';
 import type { ClaimedJob, DeliveryJob, PushQueue, WakeJob } from './push-queue.js';
 import type { PushSender } from './push-sender.js';
-import { WAKE_KINDS, payloadOf } from './wake-kinds.js';
+import { WAKE_KINDS, isCoalesced, payloadOf } from './wake-kinds.js';
 
 /** The ids of an account's active sessions (identity's), for dropping subscriptions of ended ones. */
 export type ActiveSessionsOf = (address: string) => Promise<readonly string[]>;
@@ -147,6 +147,7 @@ export class PushDispatcher {
     }
     const quietKey = `push:quiet:${subscription._id}:${kind}`;
     if (
+      isCoalesced(kind) &&
       !(await this.deps.sharedState.set(quietKey, '1', {
         ttlMs: this.deps.coalesceWindowMs,
         onlyIfAbsent: true,

@@ -10,6 +10,12 @@ export const WAKE_KINDS = {
   message: { ttlSeconds: 24 * 3600, urgency: 'normal' },
   /** A new message in a group or channel the user belongs to (groups area, wired by the app). */
   group_message: { ttlSeconds: 24 * 3600, urgency: 'normal' },
+  /**
+   * A group message or channel post that mentions the user (messaging, channels): never
+   * coalesced with earlier pushes, and sent even where the conversation's messages wake nobody
+   * (channel posts), so that a mention is not lost in a busy or quiet chat.
+   */
+  mention: { ttlSeconds: 24 * 3600, urgency: 'high', coalesce: false },
   /** A sealed-sender envelope queued for the user (relay). */
   sealed_message: { ttlSeconds: 24 * 3600, urgency: 'normal' },
   /** An incoming call (call signaling): worthless once the caller has given up. */
@@ -18,8 +24,12 @@ export const WAKE_KINDS = {
   recovery_request: { ttlSeconds: 3 * 24 * 3600, urgency: 'high' },
 } as const satisfies Record<
   string,
-  { ttlSeconds: number; urgency: 'very-low' | 'low' | 'normal' | 'high' }
+  { ttlSeconds: number; urgency: 'very-low' | 'low' | 'normal' | 'high'; coalesce?: false }
 >;
+
+/** Whether pushes of this kind are coalesced within PUSH_COALESCE_WINDOW (all but mentions). */
+export const isCoalesced = (kind: WakeKind): boolean =>
+  !('coalesce' in WAKE_KINDS[kind] && WAKE_KINDS[kind].coalesce === false);
 
 export type WakeKind = keyof typeof WAKE_KINDS;
 

@@ -129,6 +129,7 @@ it('each section holds only its own settings', () => {
       'limits',
       'location',
       'media',
+      'messaging',
       'mfa',
       'phone',
       'process',

@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file service/v1/groups.proto.
  */
 export const file_service_v1_groups: GenFile = /*@__PURE__*/
-  fileDesc("ChdzZXJ2aWNlL3YxL2dyb3Vwcy5wcm90bxIKc2VydmljZS52MSKkAgoFR3JvdXASCgoCaWQYASABKAkSDAoEbmFtZRgCIAEoCRITCgtkZXNjcmlwdGlvbhgDIAEoCRIoCg9hdmF0YXJfbWVkaWFfaWQYBCABKAlSD2F2YXRhcl9tZWRpYV9pZBIkCg1vd25lcl9hZGRyZXNzGAUgASgJUg1vd25lcl9hZGRyZXNzEiIKDG1lbWJlcl9jb3VudBgGIAEoDVIMbWVtYmVyX2NvdW50Eh4KCmNyZWF0ZWRfYXQYByABKAlSCmNyZWF0ZWRfYXQSGAoHbXlfcm9sZRgIIAEoCVIHbXlfcm9sZRI+ChpkaXNhcHBlYXJpbmdfdGltZXJfc2Vjb25kcxgJIAEoDVIaZGlzYXBwZWFyaW5nX3RpbWVyX3NlY29uZHMiSgoLR3JvdXBNZW1iZXISDwoHYWRkcmVzcxgBIAEoCRIMCgRyb2xlGAIgASgJEhwKCWpvaW5lZF9hdBgDIAEoCVIJam9pbmVkX2F0Io0BChJDcmVhdGVHcm91cFJlcXVlc3QSDAoEbmFtZRgBIAEoCRITCgtkZXNjcmlwdGlvbhgCIAEoCRIoCg9hdmF0YXJfbWVkaWFfaWQYAyABKAlSD2F2YXRhcl9tZWRpYV9pZBIqChBtZW1iZXJfYWRkcmVzc2VzGAQgAygJUhBtZW1iZXJfYWRkcmVzc2VzIoMBChNDcmVhdGVHcm91cFJlc3BvbnNlEg8KB3N1Y2Nlc3MYASABKAgSDwoHbWVzc2FnZRgCIAEoCRIgCgVncm91cBgDIAEoCzIRLnNlcnZpY2UudjEuR3JvdXASKAoHbWVtYmVycxgEIAMoCzIXLnNlcnZpY2UudjEuR3JvdXBNZW1iZXIiQQoRTGlzdEdyb3Vwc1JlcXVlc3QSHAoJcGFnZV9zaXplGAEgASgFUglwYWdlX3NpemUSDgoGY3Vyc29yGAIgASgJInsKEkxpc3RHcm91cHNSZXNwb25zZRIPCgdzdWNjZXNzGAEgASgIEg8KB21lc3NhZ2UYAiABKAkSIQoGZ3JvdXBzGAMgAygLMhEuc2VydmljZS52MS5Hcm91cBIgCgtuZXh0X2N1cnNvchgEIAEoCVILbmV4dF9jdXJzb3IiLQoPR2V0R3JvdXBSZXF1ZXN0EhoKCGdyb3VwX2lkGAEgASgJUghncm91cF9pZCKAAQoQR2V0R3JvdXBSZXNwb25zZRIPCgdzdWNjZXNzGAEgASgIEg8KB21lc3NhZ2UYAiABKAkSIAoFZ3JvdXAYAyABKAsyES5zZXJ2aWNlLnYxLkdyb3VwEigKB21lbWJlcnMYBCADKAsyFy5zZXJ2aWNlLnYxLkdyb3VwTWVtYmVyIjQKEEpvaW5Hcm91cFJlcXVlc3QSIAoLaW52aXRlX2NvZGUYASABKAlSC2ludml0ZV9jb2RlIn8KEUpvaW5Hcm91cFJlc3BvbnNlEg8KB3N1Y2Nlc3MYASABKAgSDwoHbWVzc2FnZRgCIAEoCRIgCgVncm91cBgDIAEoCzIRLnNlcnZpY2UudjEuR3JvdXASJgoOYWxyZWFkeV9tZW1iZXIYBCABKAhSDmFscmVhZHlfbWVtYmVyIi8KEUxlYXZlR3JvdXBSZXF1ZXN0EhoKCGdyb3VwX2lkGAEgASgJUghncm91cF9pZCKKAQoSTGVhdmVHcm91cFJlc3BvbnNlEg8KB3N1Y2Nlc3MYASABKAgSDwoHbWVzc2FnZRgCIAEoCRIsChFuZXdfb3duZXJfYWRkcmVzcxgDIAEoCVIRbmV3X293bmVyX2FkZHJlc3MSJAoNZ3JvdXBfZGVsZXRlZBgEIAEoCFINZ3JvdXBfZGVsZXRlZCKCAQoYQ3JlYXRlR3JvdXBJbnZpdGVSZXF1ZXN0EhoKCGdyb3VwX2lkGAEgASgJUghncm91cF9pZBIaCghtYXhfdXNlcxgCIAEoDVIIbWF4X3VzZXMSLgoSZXhwaXJlc19pbl9zZWNvbmRzGAMgASgNUhJleHBpcmVzX2luX3NlY29uZHMimwEKGUNyZWF0ZUdyb3VwSW52aXRlUmVzcG9uc2USDwoHc3VjY2VzcxgBIAEoCBIPCgdtZXNzYWdlGAIgASgJEiAKC2ludml0ZV9jb2RlGAMgASgJUgtpbnZpdGVfY29kZRIeCgpleHBpcmVzX2F0GAQgASgJUgpleHBpcmVzX2F0EhoKCG1heF91c2VzGAUgASgNUghtYXhfdXNlcyJDChRQcm9tb3RlTWVtYmVyUmVxdWVzdBIaCghncm91cF9pZBgBIAEoCVIIZ3JvdXBfaWQSDwoHYWRkcmVzcxgCIAEoCSJiChVQcm9tb3RlTWVtYmVyUmVzcG9uc2USDwoHc3VjY2VzcxgBIAEoCBIPCgdtZXNzYWdlGAIgASgJEicKBm1lbWJlchgDIAEoCzIXLnNlcnZpY2UudjEuR3JvdXBNZW1iZXIiQgoTRGVtb3RlTWVtYmVyUmVxdWVzdBIaCghncm91cF9pZBgBIAEoCVIIZ3JvdXBfaWQSDwoHYWRkcmVzcxgCIAEoCSJhChREZW1vdGVNZW1iZXJSZXNwb25zZRIPCgdzdWNjZXNzGAEgASgIEg8KB21lc3NhZ2UYAiABKAkSJwoGbWVtYmVyGAMgASgLMhcuc2VydmljZS52MS5Hcm91cE1lbWJlciJCChNSZW1vdmVNZW1iZXJSZXF1ZXN0EhoKCGdyb3VwX2lkGAEgASgJUghncm91cF9pZBIPCgdhZGRyZXNzGAIgASgJIm0KFFJlbW92ZU1lbWJlclJlc3BvbnNlEg8KB3N1Y2Nlc3MYASABKAgSDwoHbWVzc2FnZRgCIAEoCRIPCgdhZGRyZXNzGAMgASgJEiIKDG1lbWJlcl9jb3VudBgEIAEoDVIMbWVtYmVyX2NvdW50IlgKGFJldm9rZUdyb3VwSW52aXRlUmVxdWVzdBIaCghncm91cF9pZBgBIAEoCVIIZ3JvdXBfaWQSIAoLaW52aXRlX2NvZGUYAiABKAlSC2ludml0ZV9jb2RlIj0KGVJldm9rZUdyb3VwSW52aXRlUmVzcG9uc2USDwoHc3VjY2VzcxgBIAEoCBIPCgdtZXNzYWdlGAIgASgJIj4KElJlbmFtZUdyb3VwUmVxdWVzdBIaCghncm91cF9pZBgBIAEoCVIIZ3JvdXBfaWQSDAoEbmFtZRgCIAEoCSJZChNSZW5hbWVHcm91cFJlc3BvbnNlEg8KB3N1Y2Nlc3MYASABKAgSDwoHbWVzc2FnZRgCIAEoCRIgCgVncm91cBgDIAEoCzIRLnNlcnZpY2UudjEuR3JvdXAytgsKDUdyb3Vwc1NlcnZpY2USeAoLQ3JlYXRlR3JvdXASHi5zZXJ2aWNlLnYxLkNyZWF0ZUdyb3VwUmVxdWVzdBofLnNlcnZpY2UudjEuQ3JlYXRlR3JvdXBSZXNwb25zZSIo0vMYBAgFEAKC0+STAho6ASoiFS9hcGkvdjEvZ3JvdXBzL2NyZWF0ZRJrCgpMaXN0R3JvdXBzEh0uc2VydmljZS52MS5MaXN0R3JvdXBzUmVxdWVzdBoeLnNlcnZpY2UudjEuTGlzdEdyb3Vwc1Jlc3BvbnNlIh7S8xgECDwQFILT5JMCEBIOL2FwaS92MS9ncm91cHMSaAoIR2V0R3JvdXASGy5zZXJ2aWNlLnYxLkdldEdyb3VwUmVxdWVzdBocLnNlcnZpY2UudjEuR2V0R3JvdXBSZXNwb25zZSIhgtPkkwIbEhkvYXBpL3YxL2dyb3Vwcy97Z3JvdXBfaWR9En4KCUpvaW5Hcm91cBIcLnNlcnZpY2UudjEuSm9pbkdyb3VwUmVxdWVzdBodLnNlcnZpY2UudjEuSm9pbkdyb3VwUmVzcG9uc2UiNNLzGAQIChADgtPkkwImOgEqIiEvYXBpL3YxL2dyb3Vwcy9qb2luL3tpbnZpdGVfY29kZX0SdwoKTGVhdmVHcm91cBIdLnNlcnZpY2UudjEuTGVhdmVHcm91cFJlcXVlc3QaHi5zZXJ2aWNlLnYxLkxlYXZlR3JvdXBSZXNwb25zZSIqgtPkkwIkOgEqIh8vYXBpL3YxL2dyb3Vwcy97Z3JvdXBfaWR9L2xlYXZlEo4BChFDcmVhdGVHcm91cEludml0ZRIkLnNlcnZpY2UudjEuQ3JlYXRlR3JvdXBJbnZpdGVSZXF1ZXN0GiUuc2VydmljZS52MS5DcmVhdGVHcm91cEludml0ZVJlc3BvbnNlIiyC0+STAiY6ASoiIS9hcGkvdjEvZ3JvdXBzL3tncm91cF9pZH0vaW52aXRlcxKZAQoRUmV2b2tlR3JvdXBJbnZpdGUSJC5zZXJ2aWNlLnYxLlJldm9rZUdyb3VwSW52aXRlUmVxdWVzdBolLnNlcnZpY2UudjEuUmV2b2tlR3JvdXBJbnZpdGVSZXNwb25zZSI3gtPkkwIxKi8vYXBpL3YxL2dyb3Vwcy97Z3JvdXBfaWR9L2ludml0ZXMve2ludml0ZV9jb2RlfRJ7CgtSZW5hbWVHcm91cBIeLnNlcnZpY2UudjEuUmVuYW1lR3JvdXBSZXF1ZXN0Gh8uc2VydmljZS52MS5SZW5hbWVHcm91cFJlc3BvbnNlIiuC0+STAiU6ASoiIC9hcGkvdjEvZ3JvdXBzL3tncm91cF9pZH0vcmVuYW1lEpQBCg1Qcm9tb3RlTWVtYmVyEiAuc2VydmljZS52MS5Qcm9tb3RlTWVtYmVyUmVxdWVzdBohLnNlcnZpY2UudjEuUHJvbW90ZU1lbWJlclJlc3BvbnNlIj6C0+STAjg6ASoiMy9hcGkvdjEvZ3JvdXBzL3tncm91cF9pZH0vbWVtYmVycy97YWRkcmVzc30vcHJvbW90ZRKQAQoMRGVtb3RlTWVtYmVyEh8uc2VydmljZS52MS5EZW1vdGVNZW1iZXJSZXF1ZXN0GiAuc2VydmljZS52MS5EZW1vdGVNZW1iZXJSZXNwb25zZSI9gtPkkwI3OgEqIjIvYXBpL3YxL2dyb3Vwcy97Z3JvdXBfaWR9L21lbWJlcnMve2FkZHJlc3N9L2RlbW90ZRKGAQoMUmVtb3ZlTWVtYmVyEh8uc2VydmljZS52MS5SZW1vdmVNZW1iZXJSZXF1ZXN0GiAuc2VydmljZS52MS5SZW1vdmVNZW1iZXJSZXNwb25zZSIzgtPkkwItKisvYXBpL3YxL2dyb3Vwcy97Z3JvdXBfaWR9L21lbWJlcnMve2FkZHJlc3N9YgZwcm90bzM", [file_google_api_annotations, file_service_v1_options]);
+  fileDesc("ChdzZXJ2aWNlL3YxL2dyb3Vwcy5wcm90bxIKc2VydmljZS52MSLOAgoFR3JvdXASCgoCaWQYASABKAkSDAoEbmFtZRgCIAEoCRITCgtkZXNjcmlwdGlvbhgDIAEoCRIoCg9hdmF0YXJfbWVkaWFfaWQYBCABKAlSD2F2YXRhcl9tZWRpYV9pZBIkCg1vd25lcl9hZGRyZXNzGAUgASgJUg1vd25lcl9hZGRyZXNzEiIKDG1lbWJlcl9jb3VudBgGIAEoDVIMbWVtYmVyX2NvdW50Eh4KCmNyZWF0ZWRfYXQYByABKAlSCmNyZWF0ZWRfYXQSGAoHbXlfcm9sZRgIIAEoCVIHbXlfcm9sZRI+ChpkaXNhcHBlYXJpbmdfdGltZXJfc2Vjb25kcxgJIAEoDVIaZGlzYXBwZWFyaW5nX3RpbWVyX3NlY29uZHMSKAoPbWVtYmVyc19jYW5fcGluGAogASgIUg9tZW1iZXJzX2Nhbl9waW4iSgoLR3JvdXBNZW1iZXISDwoHYWRkcmVzcxgBIAEoCRIMCgRyb2xlGAIgASgJEhwKCWpvaW5lZF9hdBgDIAEoCVIJam9pbmVkX2F0Io0BChJDcmVhdGVHcm91cFJlcXVlc3QSDAoEbmFtZRgBIAEoCRITCgtkZXNjcmlwdGlvbhgCIAEoCRIoCg9hdmF0YXJfbWVkaWFfaWQYAyABKAlSD2F2YXRhcl9tZWRpYV9pZBIqChBtZW1iZXJfYWRkcmVzc2VzGAQgAygJUhBtZW1iZXJfYWRkcmVzc2VzIoMBChNDcmVhdGVHcm91cFJlc3BvbnNlEg8KB3N1Y2Nlc3MYASABKAgSDwoHbWVzc2FnZRgCIAEoCRIgCgVncm91cBgDIAEoCzIRLnNlcnZpY2UudjEuR3JvdXASKAoHbWVtYmVycxgEIAMoCzIXLnNlcnZpY2UudjEuR3JvdXBNZW1iZXIiQQoRTGlzdEdyb3Vwc1JlcXVlc3QSHAoJcGFnZV9zaXplGAEgASgFUglwYWdlX3NpemUSDgoGY3Vyc29yGAIgASgJInsKEkxpc3RHcm91cHNSZXNwb25zZRIPCgdzdWNjZXNzGAEgASgIEg8KB21lc3NhZ2UYAiABKAkSIQoGZ3JvdXBzGAMgAygLMhEuc2VydmljZS52MS5Hcm91cBIgCgtuZXh0X2N1cnNvchgEIAEoCVILbmV4dF9jdXJzb3IiLQoPR2V0R3JvdXBSZXF1ZXN0EhoKCGdyb3VwX2lkGAEgASgJUghncm91cF9pZCKAAQoQR2V0R3JvdXBSZXNwb25zZRIPCgdzdWNjZXNzGAEgASgIEg8KB21lc3NhZ2UYAiABKAkSIAoFZ3JvdXAYAyABKAsyES5zZXJ2aWNlLnYxLkdyb3VwEigKB21lbWJlcnMYBCADKAsyFy5zZXJ2aWNlLnYxLkdyb3VwTWVtYmVyIjQKEEpvaW5Hcm91cFJlcXVlc3QSIAoLaW52aXRlX2NvZGUYASABKAlSC2ludml0ZV9jb2RlIn8KEUpvaW5Hcm91cFJlc3BvbnNlEg8KB3N1Y2Nlc3MYASABKAgSDwoHbWVzc2FnZRgCIAEoCRIgCgVncm91cBgDIAEoCzIRLnNlcnZpY2UudjEuR3JvdXASJgoOYWxyZWFkeV9tZW1iZXIYBCABKAhSDmFscmVhZHlfbWVtYmVyIi8KEUxlYXZlR3JvdXBSZXF1ZXN0EhoKCGdyb3VwX2lkGAEgASgJUghncm91cF9pZCKKAQoSTGVhdmVHcm91cFJlc3BvbnNlEg8KB3N1Y2Nlc3MYASABKAgSDwoHbWVzc2FnZRgCIAEoCRIsChFuZXdfb3duZXJfYWRkcmVzcxgDIAEoCVIRbmV3X293bmVyX2FkZHJlc3MSJAoNZ3JvdXBfZGVsZXRlZBgEIAEoCFINZ3JvdXBfZGVsZXRlZCKCAQoYQ3JlYXRlR3JvdXBJbnZpdGVSZXF1ZXN0EhoKCGdyb3VwX2lkGAEgASgJUghncm91cF9pZBIaCghtYXhfdXNlcxgCIAEoDVIIbWF4X3VzZXMSLgoSZXhwaXJlc19pbl9zZWNvbmRzGAMgASgNUhJleHBpcmVzX2luX3NlY29uZHMimwEKGUNyZWF0ZUdyb3VwSW52aXRlUmVzcG9uc2USDwoHc3VjY2VzcxgBIAEoCBIPCgdtZXNzYWdlGAIgASgJEiAKC2ludml0ZV9jb2RlGAMgASgJUgtpbnZpdGVfY29kZRIeCgpleHBpcmVzX2F0GAQgASgJUgpleHBpcmVzX2F0EhoKCG1heF91c2VzGAUgASgNUghtYXhfdXNlcyJDChRQcm9tb3RlTWVtYmVyUmVxdWVzdBIaCghncm91cF9pZBgBIAEoCVIIZ3JvdXBfaWQSDwoHYWRkcmVzcxgCIAEoCSJiChVQcm9tb3RlTWVtYmVyUmVzcG9uc2USDwoHc3VjY2VzcxgBIAEoCBIPCgdtZXNzYWdlGAIgASgJEicKBm1lbWJlchgDIAEoCzIXLnNlcnZpY2UudjEuR3JvdXBNZW1iZXIiQgoTRGVtb3RlTWVtYmVyUmVxdWVzdBIaCghncm91cF9pZBgBIAEoCVIIZ3JvdXBfaWQSDwoHYWRkcmVzcxgCIAEoCSJhChREZW1vdGVNZW1iZXJSZXNwb25zZRIPCgdzdWNjZXNzGAEgASgIEg8KB21lc3NhZ2UYAiABKAkSJwoGbWVtYmVyGAMgASgLMhcuc2VydmljZS52MS5Hcm91cE1lbWJlciJCChNSZW1vdmVNZW1iZXJSZXF1ZXN0EhoKCGdyb3VwX2lkGAEgASgJUghncm91cF9pZBIPCgdhZGRyZXNzGAIgASgJIm0KFFJlbW92ZU1lbWJlclJlc3BvbnNlEg8KB3N1Y2Nlc3MYASABKAgSDwoHbWVzc2FnZRgCIAEoCRIPCgdhZGRyZXNzGAMgASgJEiIKDG1lbWJlcl9jb3VudBgEIAEoDVIMbWVtYmVyX2NvdW50IlgKGFJldm9rZUdyb3VwSW52aXRlUmVxdWVzdBIaCghncm91cF9pZBgBIAEoCVIIZ3JvdXBfaWQSIAoLaW52aXRlX2NvZGUYAiABKAlSC2ludml0ZV9jb2RlIj0KGVJldm9rZUdyb3VwSW52aXRlUmVzcG9uc2USDwoHc3VjY2VzcxgBIAEoCBIPCgdtZXNzYWdlGAIgASgJIj4KElJlbmFtZUdyb3VwUmVxdWVzdBIaCghncm91cF9pZBgBIAEoCVIIZ3JvdXBfaWQSDAoEbmFtZRgCIAEoCSJZChNSZW5hbWVHcm91cFJlc3BvbnNlEg8KB3N1Y2Nlc3MYASABKAgSDwoHbWVzc2FnZRgCIAEoCRIgCgVncm91cBgDIAEoCzIRLnNlcnZpY2UudjEuR3JvdXAiYgoaVXBkYXRlR3JvdXBTZXR0aW5nc1JlcXVlc3QSGgoIZ3JvdXBfaWQYASABKAlSCGdyb3VwX2lkEigKD21lbWJlcnNfY2FuX3BpbhgCIAEoCFIPbWVtYmVyc19jYW5fcGluImEKG1VwZGF0ZUdyb3VwU2V0dGluZ3NSZXNwb25zZRIPCgdzdWNjZXNzGAEgASgIEg8KB21lc3NhZ2UYAiABKAkSIAoFZ3JvdXAYAyABKAsyES5zZXJ2aWNlLnYxLkdyb3VwMtYMCg1Hcm91cHNTZXJ2aWNlEngKC0NyZWF0ZUdyb3VwEh4uc2VydmljZS52MS5DcmVhdGVHcm91cFJlcXVlc3QaHy5zZXJ2aWNlLnYxLkNyZWF0ZUdyb3VwUmVzcG9uc2UiKNLzGAQIBRACgtPkkwIaOgEqIhUvYXBpL3YxL2dyb3Vwcy9jcmVhdGUSawoKTGlzdEdyb3VwcxIdLnNlcnZpY2UudjEuTGlzdEdyb3Vwc1JlcXVlc3QaHi5zZXJ2aWNlLnYxLkxpc3RHcm91cHNSZXNwb25zZSIe0vMYBAg8EBSC0+STAhASDi9hcGkvdjEvZ3JvdXBzEmgKCEdldEdyb3VwEhsuc2VydmljZS52MS5HZXRHcm91cFJlcXVlc3QaHC5zZXJ2aWNlLnYxLkdldEdyb3VwUmVzcG9uc2UiIYLT5JMCGxIZL2FwaS92MS9ncm91cHMve2dyb3VwX2lkfRJ+CglKb2luR3JvdXASHC5zZXJ2aWNlLnYxLkpvaW5Hcm91cFJlcXVlc3QaHS5zZXJ2aWNlLnYxLkpvaW5Hcm91cFJlc3BvbnNlIjTS8xgECAoQA4LT5JMCJjoBKiIhL2FwaS92MS9ncm91cHMvam9pbi97aW52aXRlX2NvZGV9EncKCkxlYXZlR3JvdXASHS5zZXJ2aWNlLnYxLkxlYXZlR3JvdXBSZXF1ZXN0Gh4uc2VydmljZS52MS5MZWF2ZUdyb3VwUmVzcG9uc2UiKoLT5JMCJDoBKiIfL2FwaS92MS9ncm91cHMve2dyb3VwX2lkfS9sZWF2ZRKOAQoRQ3JlYXRlR3JvdXBJbnZpdGUSJC5zZXJ2aWNlLnYxLkNyZWF0ZUdyb3VwSW52aXRlUmVxdWVzdBolLnNlcnZpY2UudjEuQ3JlYXRlR3JvdXBJbnZpdGVSZXNwb25zZSIsgtPkkwImOgEqIiEvYXBpL3YxL2dyb3Vwcy97Z3JvdXBfaWR9L2ludml0ZXMSmQEKEVJldm9rZUdyb3VwSW52aXRlEiQuc2VydmljZS52MS5SZXZva2VHcm91cEludml0ZVJlcXVlc3QaJS5zZXJ2aWNlLnYxLlJldm9rZUdyb3VwSW52aXRlUmVzcG9uc2UiN4LT5JMCMSovL2FwaS92MS9ncm91cHMve2dyb3VwX2lkfS9pbnZpdGVzL3tpbnZpdGVfY29kZX0SewoLUmVuYW1lR3JvdXASHi5zZXJ2aWNlLnYxLlJlbmFtZUdyb3VwUmVxdWVzdBofLnNlcnZpY2UudjEuUmVuYW1lR3JvdXBSZXNwb25zZSIrgtPkkwIlOgEqIiAvYXBpL3YxL2dyb3Vwcy97Z3JvdXBfaWR9L3JlbmFtZRKUAQoNUHJvbW90ZU1lbWJlchIgLnNlcnZpY2UudjEuUHJvbW90ZU1lbWJlclJlcXVlc3QaIS5zZXJ2aWNlLnYxLlByb21vdGVNZW1iZXJSZXNwb25zZSI+gtPkkwI4OgEqIjMvYXBpL3YxL2dyb3Vwcy97Z3JvdXBfaWR9L21lbWJlcnMve2FkZHJlc3N9L3Byb21vdGUSkAEKDERlbW90ZU1lbWJlchIfLnNlcnZpY2UudjEuRGVtb3RlTWVtYmVyUmVxdWVzdBogLnNlcnZpY2UudjEuRGVtb3RlTWVtYmVyUmVzcG9uc2UiPYLT5JMCNzoBKiIyL2FwaS92MS9ncm91cHMve2dyb3VwX2lkfS9tZW1iZXJzL3thZGRyZXNzfS9kZW1vdGUShgEKDFJlbW92ZU1lbWJlchIfLnNlcnZpY2UudjEuUmVtb3ZlTWVtYmVyUmVxdWVzdBogLnNlcnZpY2UudjEuUmVtb3ZlTWVtYmVyUmVzcG9uc2UiM4LT5JMCLSorL2FwaS92MS9ncm91cHMve2dyb3VwX2lkfS9tZW1iZXJzL3thZGRyZXNzfRKdAQoTVXBkYXRlR3JvdXBTZXR0aW5ncxImLnNlcnZpY2UudjEuVXBkYXRlR3JvdXBTZXR0aW5nc1JlcXVlc3QaJy5zZXJ2aWNlLnYxLlVwZGF0ZUdyb3VwU2V0dGluZ3NSZXNwb25zZSI10vMYBAgUEAWC0+STAic6ASoiIi9hcGkvdjEvZ3JvdXBzL3tncm91cF9pZH0vc2V0dGluZ3NiBnByb3RvMw", [file_google_api_annotations, file_service_v1_options]);
 
 /**
  * A group, as seen by one of its members.
@@ -82,6 +82,14 @@ export type Group = Message<"service.v1.Group"> & {
    * @generated from field: uint32 disappearing_timer_seconds = 9 [json_name = "disappearing_timer_seconds"];
    */
   disappearingTimerSeconds: number;
+
+  /**
+   * Whether every member may pin and unpin messages (`POST /api/v1/messages/pin`); false (the
+   * default): only the owner and admins. Set with `POST /api/v1/groups/{group_id}/settings`.
+   *
+   * @generated from field: bool members_can_pin = 10 [json_name = "members_can_pin"];
+   */
+  membersCanPin: boolean;
 };
 
 /**
@@ -871,6 +879,69 @@ export const RenameGroupResponseSchema: GenMessage<RenameGroupResponse> = /*@__P
   messageDesc(file_service_v1_groups, 23);
 
 /**
+ * The group's new settings.
+ *
+ * @generated from message service.v1.UpdateGroupSettingsRequest
+ */
+export type UpdateGroupSettingsRequest = Message<"service.v1.UpdateGroupSettingsRequest"> & {
+  /**
+   * The group id (from the URL path).
+   *
+   * @generated from field: string group_id = 1 [json_name = "group_id"];
+   */
+  groupId: string;
+
+  /**
+   * Whether every member may pin and unpin messages; false: only the owner and admins.
+   *
+   * @generated from field: bool members_can_pin = 2 [json_name = "members_can_pin"];
+   */
+  membersCanPin: boolean;
+};
+
+/**
+ * Describes the message service.v1.UpdateGroupSettingsRequest.
+ * Use `create(UpdateGroupSettingsRequestSchema)` to create a new message.
+ */
+export const UpdateGroupSettingsRequestSchema: GenMessage<UpdateGroupSettingsRequest> = /*@__PURE__*/
+  messageDesc(file_service_v1_groups, 24);
+
+/**
+ * The group with its settings after the change.
+ *
+ * @generated from message service.v1.UpdateGroupSettingsResponse
+ */
+export type UpdateGroupSettingsResponse = Message<"service.v1.UpdateGroupSettingsResponse"> & {
+  /**
+   * Always true on success.
+   *
+   * @generated from field: bool success = 1;
+   */
+  success: boolean;
+
+  /**
+   * Human-readable status text.
+   *
+   * @generated from field: string message = 2;
+   */
+  message: string;
+
+  /**
+   * The group as the caller sees it.
+   *
+   * @generated from field: service.v1.Group group = 3;
+   */
+  group?: Group | undefined;
+};
+
+/**
+ * Describes the message service.v1.UpdateGroupSettingsResponse.
+ * Use `create(UpdateGroupSettingsResponseSchema)` to create a new message.
+ */
+export const UpdateGroupSettingsResponseSchema: GenMessage<UpdateGroupSettingsResponse> = /*@__PURE__*/
+  messageDesc(file_service_v1_groups, 25);
+
+/**
  * Groups: many-to-many conversations with roles and invite codes. Group messages are sent and
  * read through `MessagesService` with `group_id`: a group is a conversation like a direct chat
  * (numbered messages, history, chat list with unread counts, read markers, typing), and every
@@ -888,7 +959,13 @@ export const RenameGroupResponseSchema: GenMessage<RenameGroupResponse> = /*@__P
  * | create or revoke an invite  | yes                   | yes                       | 403    |
  * | rename the group            | yes                   | yes                       | 403    |
  * | disappearing timer          | yes                   | yes                       | 403    |
+ * | change the group settings   | yes                   | yes                       | 403    |
+ * | pin and unpin messages      | yes                   | yes                       | 403 (a)|
+ * | delete anyone's message     | yes                   | yes                       | 403 (b)|
  * | send, read, leave           | yes                   | yes                       | yes    |
+ *
+ * (a) yes when the group's `members_can_pin` setting is on. (b) a member deletes its own
+ * messages for everyone within `MESSAGE_DELETE_WINDOW` (messages.proto `DeleteMessage`).
  *
  * A group has at most `GROUP_MAX_MEMBERS` members (a setting, default 1,000, like Signal).
  *
@@ -1088,6 +1165,22 @@ export const GroupsService: GenService<{
     methodKind: "unary";
     input: typeof RemoveMemberRequestSchema;
     output: typeof RemoveMemberResponseSchema;
+  },
+  /**
+   * Changes the group's settings: today `members_can_pin` (whether plain members may pin and
+   * unpin messages). Owner and admins. Setting the value in force succeeds and changes nothing.
+   *
+   * Rate limit: 20 per minute, burst 5.
+   *
+   * Errors: `401 UNAUTHORIZED`, `403 FORBIDDEN` (the caller is a plain member),
+   * `404 NOT_FOUND` (unknown group, or the caller is not a member), `429 RATE_LIMIT_EXCEEDED`.
+   *
+   * @generated from rpc service.v1.GroupsService.UpdateGroupSettings
+   */
+  updateGroupSettings: {
+    methodKind: "unary";
+    input: typeof UpdateGroupSettingsRequestSchema;
+    output: typeof UpdateGroupSettingsResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_service_v1_groups, 0);

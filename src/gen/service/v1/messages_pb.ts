@@ -15,7 +15,7 @@ import type { JsonObject, Message as Message$1 } from "@bufbuild/protobuf";
  * Describes the file service/v1/messages.proto.
  */
 export const file_service_v1_messages: GenFile = /*@__PURE__*/
-  fileDesc("ChlzZXJ2aWNlL3YxL21lc3NhZ2VzLnByb3RvEgpzZXJ2aWNlLnYxIpUGCgdNZXNzYWdlEgoKAmlkGAEgASgJEiwKEWNsaWVudF9tZXNzYWdlX2lkGAIgASgJUhFjbGllbnRfbWVzc2FnZV9pZBIoCg9jb252ZXJzYXRpb25faWQYAyABKAlSD2NvbnZlcnNhdGlvbl9pZBImCg5zZW5kZXJfYWRkcmVzcxgEIAEoCVIOc2VuZGVyX2FkZHJlc3MSLAoRcmVjaXBpZW50X2FkZHJlc3MYBSABKAlSEXJlY2lwaWVudF9hZGRyZXNzEhoKCGdyb3VwX2lkGAYgASgJUghncm91cF9pZBIeCgpjaGFubmVsX2lkGAcgASgJUgpjaGFubmVsX2lkEgwKBGtpbmQYCCABKAkSEgoKY2lwaGVydGV4dBgJIAEoDBIaCghtZWRpYV9pZBgKIAEoCVIIbWVkaWFfaWQSIAoLZHVyYXRpb25fbXMYCyABKA1SC2R1cmF0aW9uX21zEh4KCnN0aWNrZXJfaWQYDCABKAlSCnN0aWNrZXJfaWQSGAoHcG9sbF9pZBgNIAEoCVIHcG9sbF9pZBIQCghzZXF1ZW5jZRgOIAEoDRIYCgdzZW50X2F0GA8gASgJUgdzZW50X2F0Eh4KCmV4cGlyZXNfYXQYECABKAlSCmV4cGlyZXNfYXQSHAoJdmlld19vbmNlGBEgASgIUgl2aWV3X29uY2USHAoJdmlld2VkX2F0GBIgASgJUgl2aWV3ZWRfYXQSDwoHc3RhcnJlZBgTIAEoCBIOCgZzdGF0dXMYFCABKAkSIgoMc3lzdGVtX2V2ZW50GBUgASgJUgxzeXN0ZW1fZXZlbnQSOQoLc3lzdGVtX2RhdGEYFiABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0UgtzeXN0ZW1fZGF0YRIeCgptZWRpYV9zaXplGBcgASgNUgptZWRpYV9zaXplEiIKDG1lZGlhX3NoYTI1NhgYIAEoCVIMbWVkaWFfc2hhMjU2Ei4KEm1lZGlhX2NvbnRlbnRfdHlwZRgZIAEoCVISbWVkaWFfY29udGVudF90eXBlIsgDCgRDaGF0EigKD2NvbnZlcnNhdGlvbl9pZBgBIAEoCVIPY29udmVyc2F0aW9uX2lkEgwKBHR5cGUYAiABKAkSIgoMcGVlcl9hZGRyZXNzGAMgASgJUgxwZWVyX2FkZHJlc3MSGgoIZ3JvdXBfaWQYBCABKAlSCGdyb3VwX2lkEh4KCmNoYW5uZWxfaWQYBSABKAlSCmNoYW5uZWxfaWQSDQoFdGl0bGUYBiABKAkSKAoPYXZhdGFyX21lZGlhX2lkGAcgASgJUg9hdmF0YXJfbWVkaWFfaWQSNwoMbGFzdF9tZXNzYWdlGAggASgLMhMuc2VydmljZS52MS5NZXNzYWdlUgxsYXN0X21lc3NhZ2USIgoMdW5yZWFkX2NvdW50GAkgASgNUgx1bnJlYWRfY291bnQSPgoaZGlzYXBwZWFyaW5nX3RpbWVyX3NlY29uZHMYCiABKA1SGmRpc2FwcGVhcmluZ190aW1lcl9zZWNvbmRzEjIKFGxhc3RfcmVhZF9tZXNzYWdlX2lkGAsgASgJUhRsYXN0X3JlYWRfbWVzc2FnZV9pZBIeCgp1cGRhdGVkX2F0GAwgASgJUgp1cGRhdGVkX2F0Ir0BCghQZWVySW5mbxIkCgdwcm9maWxlGAEgASgLMhMuc2VydmljZS52MS5Qcm9maWxlEigKD2NvbnZlcnNhdGlvbl9pZBgCIAEoCVIPY29udmVyc2F0aW9uX2lkEg8KB2Jsb2NrZWQYAyABKAgSEAoIdmVyaWZpZWQYBCABKAgSPgoaZGlzYXBwZWFyaW5nX3RpbWVyX3NlY29uZHMYBSABKA1SGmRpc2FwcGVhcmluZ190aW1lcl9zZWNvbmRzIogCChJTZW5kTWVzc2FnZVJlcXVlc3QSLAoRY2xpZW50X21lc3NhZ2VfaWQYASABKAlSEWNsaWVudF9tZXNzYWdlX2lkEiwKEXJlY2lwaWVudF9hZGRyZXNzGAIgASgJUhFyZWNpcGllbnRfYWRkcmVzcxIaCghncm91cF9pZBgDIAEoCVIIZ3JvdXBfaWQSHgoKY2hhbm5lbF9pZBgEIAEoCVIKY2hhbm5lbF9pZBIMCgRraW5kGAUgASgJEhIKCmNpcGhlcnRleHQYBiABKAwSGgoIbWVkaWFfaWQYByABKAlSCG1lZGlhX2lkEhwKCXZpZXdfb25jZRgIIAEoCFIJdmlld19vbmNlIoMBChNTZW5kTWVzc2FnZVJlc3BvbnNlEg8KB3N1Y2Nlc3MYASABKAgSDwoHbWVzc2FnZRgCIAEoCRI3CgxjaGF0X21lc3NhZ2UYAyABKAsyEy5zZXJ2aWNlLnYxLk1lc3NhZ2VSDGNoYXRfbWVzc2FnZRIRCglkdXBsaWNhdGUYBCABKAgimgIKEFNlbmRWb2ljZVJlcXVlc3QSLAoRY2xpZW50X21lc3NhZ2VfaWQYASABKAlSEWNsaWVudF9tZXNzYWdlX2lkEiwKEXJlY2lwaWVudF9hZGRyZXNzGAIgASgJUhFyZWNpcGllbnRfYWRkcmVzcxIaCghncm91cF9pZBgDIAEoCVIIZ3JvdXBfaWQSHgoKY2hhbm5lbF9pZBgEIAEoCVIKY2hhbm5lbF9pZBISCgpjaXBoZXJ0ZXh0GAUgASgMEhoKCG1lZGlhX2lkGAYgASgJUghtZWRpYV9pZBIgCgtkdXJhdGlvbl9tcxgHIAEoDVILZHVyYXRpb25fbXMSHAoJdmlld19vbmNlGAggASgIUgl2aWV3X29uY2UigQEKEVNlbmRWb2ljZVJlc3BvbnNlEg8KB3N1Y2Nlc3MYASABKAgSDwoHbWVzc2FnZRgCIAEoCRI3CgxjaGF0X21lc3NhZ2UYAyABKAsyEy5zZXJ2aWNlLnYxLk1lc3NhZ2VSDGNoYXRfbWVzc2FnZRIRCglkdXBsaWNhdGUYBCABKAgimgIKEFNlbmRWaWRlb1JlcXVlc3QSLAoRY2xpZW50X21lc3NhZ2VfaWQYASABKAlSEWNsaWVudF9tZXNzYWdlX2lkEiwKEXJlY2lwaWVudF9hZGRyZXNzGAIgASgJUhFyZWNpcGllbnRfYWRkcmVzcxIaCghncm91cF9pZBgDIAEoCVIIZ3JvdXBfaWQSHgoKY2hhbm5lbF9pZBgEIAEoCVIKY2hhbm5lbF9pZBISCgpjaXBoZXJ0ZXh0GAUgASgMEhoKCG1lZGlhX2lkGAYgASgJUghtZWRpYV9pZBIgCgtkdXJhdGlvbl9tcxgHIAEoDVILZHVyYXRpb25fbXMSHAoJdmlld19vbmNlGAggASgIUgl2aWV3X29uY2UigQEKEVNlbmRWaWRlb1Jlc3BvbnNlEg8KB3N1Y2Nlc3MYASABKAgSDwoHbWVzc2FnZRgCIAEoCRI3CgxjaGF0X21lc3NhZ2UYAyABKAsyEy5zZXJ2aWNlLnYxLk1lc3NhZ2VSDGNoYXRfbWVzc2FnZRIRCglkdXBsaWNhdGUYBCABKAgi2QEKD1NlbmRGaWxlUmVxdWVzdBIsChFjbGllbnRfbWVzc2FnZV9pZBgBIAEoCVIRY2xpZW50X21lc3NhZ2VfaWQSLAoRcmVjaXBpZW50X2FkZHJlc3MYAiABKAlSEXJlY2lwaWVudF9hZGRyZXNzEhoKCGdyb3VwX2lkGAMgASgJUghncm91cF9pZBIeCgpjaGFubmVsX2lkGAQgASgJUgpjaGFubmVsX2lkEhIKCmNpcGhlcnRleHQYBSABKAwSGgoIbWVkaWFfaWQYBiABKAlSCG1lZGlhX2lkIoABChBTZW5kRmlsZVJlc3BvbnNlEg8KB3N1Y2Nlc3MYASABKAgSDwoHbWVzc2FnZRgCIAEoCRI3CgxjaGF0X21lc3NhZ2UYAyABKAsyEy5zZXJ2aWNlLnYxLk1lc3NhZ2VSDGNoYXRfbWVzc2FnZRIRCglkdXBsaWNhdGUYBCABKAgiQAoQTGlzdENoYXRzUmVxdWVzdBIcCglwYWdlX3NpemUYASABKAVSCXBhZ2Vfc2l6ZRIOCgZjdXJzb3IYAiABKAkieAoRTGlzdENoYXRzUmVzcG9uc2USDwoHc3VjY2VzcxgBIAEoCBIPCgdtZXNzYWdlGAIgASgJEh8KBWNoYXRzGAMgAygLMhAuc2VydmljZS52MS5DaGF0EiAKC25leHRfY3Vyc29yGAQgASgJUgtuZXh0X2N1cnNvciLdAQoTTGlzdE1lc3NhZ2VzUmVxdWVzdBIiCgxwZWVyX2FkZHJlc3MYASABKAlSDHBlZXJfYWRkcmVzcxIaCghncm91cF9pZBgCIAEoCVIIZ3JvdXBfaWQSHgoKY2hhbm5lbF9pZBgDIAEoCVIKY2hhbm5lbF9pZBIcCglwYWdlX3NpemUYBCABKAVSCXBhZ2Vfc2l6ZRIkCg1iZWZvcmVfY3Vyc29yGAUgASgJUg1iZWZvcmVfY3Vyc29yEiIKDGFmdGVyX2N1cnNvchgGIAEoCVIMYWZ0ZXJfY3Vyc29yIvsBChRMaXN0TWVzc2FnZXNSZXNwb25zZRIPCgdzdWNjZXNzGAEgASgIEg8KB21lc3NhZ2UYAiABKAkSKAoPY29udmVyc2F0aW9uX2lkGAMgASgJUg9jb252ZXJzYXRpb25faWQSJQoIbWVzc2FnZXMYBCADKAsyEy5zZXJ2aWNlLnYxLk1lc3NhZ2USJAoNYmVmb3JlX2N1cnNvchgFIAEoCVINYmVmb3JlX2N1cnNvchIiCgxhZnRlcl9jdXJzb3IYBiABKAlSDGFmdGVyX2N1cnNvchImCg5oYXNfbW9yZV9hZnRlchgHIAEoCFIOaGFzX21vcmVfYWZ0ZXIiJQoSR2V0UGVlckluZm9SZXF1ZXN0Eg8KB2FkZHJlc3MYASABKAkiWwoTR2V0UGVlckluZm9SZXNwb25zZRIPCgdzdWNjZXNzGAEgASgIEg8KB21lc3NhZ2UYAiABKAkSIgoEcGVlchgDIAEoCzIULnNlcnZpY2UudjEuUGVlckluZm8iYgoRU2VuZFR5cGluZ1JlcXVlc3QSIgoMcGVlcl9hZGRyZXNzGAEgASgJUgxwZWVyX2FkZHJlc3MSGgoIZ3JvdXBfaWQYAiABKAlSCGdyb3VwX2lkEg0KBXN0YXRlGAMgASgJIjYKElNlbmRUeXBpbmdSZXNwb25zZRIPCgdzdWNjZXNzGAEgASgIEg8KB21lc3NhZ2UYAiABKAkinwEKEU1hcmtBc1JlYWRSZXF1ZXN0EiIKDHBlZXJfYWRkcmVzcxgBIAEoCVIMcGVlcl9hZGRyZXNzEhoKCGdyb3VwX2lkGAIgASgJUghncm91cF9pZBIeCgpjaGFubmVsX2lkGAMgASgJUgpjaGFubmVsX2lkEioKEHVwX3RvX21lc3NhZ2VfaWQYBCABKAlSEHVwX3RvX21lc3NhZ2VfaWQiuAEKEk1hcmtBc1JlYWRSZXNwb25zZRIPCgdzdWNjZXNzGAEgASgIEg8KB21lc3NhZ2UYAiABKAkSKAoPY29udmVyc2F0aW9uX2lkGAMgASgJUg9jb252ZXJzYXRpb25faWQSMgoUbGFzdF9yZWFkX21lc3NhZ2VfaWQYBCABKAlSFGxhc3RfcmVhZF9tZXNzYWdlX2lkEiIKDHVucmVhZF9jb3VudBgFIAEoDVIMdW5yZWFkX2NvdW50IjQKElN0YXJNZXNzYWdlUmVxdWVzdBIeCgptZXNzYWdlX2lkGAEgASgJUgptZXNzYWdlX2lkImgKE1N0YXJNZXNzYWdlUmVzcG9uc2USDwoHc3VjY2VzcxgBIAEoCBIPCgdtZXNzYWdlGAIgASgJEh4KCm1lc3NhZ2VfaWQYAyABKAlSCm1lc3NhZ2VfaWQSDwoHc3RhcnJlZBgEIAEoCCI2ChRVbnN0YXJNZXNzYWdlUmVxdWVzdBIeCgptZXNzYWdlX2lkGAEgASgJUgptZXNzYWdlX2lkImoKFVVuc3Rhck1lc3NhZ2VSZXNwb25zZRIPCgdzdWNjZXNzGAEgASgIEg8KB21lc3NhZ2UYAiABKAkSHgoKbWVzc2FnZV9pZBgDIAEoCVIKbWVzc2FnZV9pZBIPCgdzdGFycmVkGAQgASgIIqoBChpMaXN0U3RhcnJlZE1lc3NhZ2VzUmVxdWVzdBIiCgxwZWVyX2FkZHJlc3MYASABKAlSDHBlZXJfYWRkcmVzcxIaCghncm91cF9pZBgCIAEoCVIIZ3JvdXBfaWQSHgoKY2hhbm5lbF9pZBgDIAEoCVIKY2hhbm5lbF9pZBIcCglwYWdlX3NpemUYBCABKAVSCXBhZ2Vfc2l6ZRIOCgZjdXJzb3IYBSABKAkiiAEKG0xpc3RTdGFycmVkTWVzc2FnZXNSZXNwb25zZRIPCgdzdWNjZXNzGAEgASgIEg8KB21lc3NhZ2UYAiABKAkSJQoIbWVzc2FnZXMYAyADKAsyEy5zZXJ2aWNlLnYxLk1lc3NhZ2USIAoLbmV4dF9jdXJzb3IYBCABKAlSC25leHRfY3Vyc29yIp0BChtTZXREaXNhcHBlYXJpbmdUaW1lclJlcXVlc3QSIgoMcGVlcl9hZGRyZXNzGAEgASgJUgxwZWVyX2FkZHJlc3MSGgoIZ3JvdXBfaWQYAiABKAlSCGdyb3VwX2lkEj4KGmRpc2FwcGVhcmluZ190aW1lcl9zZWNvbmRzGAMgASgNUhpkaXNhcHBlYXJpbmdfdGltZXJfc2Vjb25kcyLKAQocU2V0RGlzYXBwZWFyaW5nVGltZXJSZXNwb25zZRIPCgdzdWNjZXNzGAEgASgIEg8KB21lc3NhZ2UYAiABKAkSKAoPY29udmVyc2F0aW9uX2lkGAMgASgJUg9jb252ZXJzYXRpb25faWQSPgoaZGlzYXBwZWFyaW5nX3RpbWVyX3NlY29uZHMYBCABKA1SGmRpc2FwcGVhcmluZ190aW1lcl9zZWNvbmRzEh4KCnVwZGF0ZWRfYXQYBSABKAlSCnVwZGF0ZWRfYXQiMgoWVmlld09uY2VNZXNzYWdlUmVxdWVzdBIMCgRwZWVyGAEgASgJEgoKAmlkGAIgASgJIqoBChdWaWV3T25jZU1lc3NhZ2VSZXNwb25zZRIPCgdzdWNjZXNzGAEgASgIEg8KB21lc3NhZ2UYAiABKAkSNwoMY2hhdF9tZXNzYWdlGAMgASgLMhMuc2VydmljZS52MS5NZXNzYWdlUgxjaGF0X21lc3NhZ2USNAoVbWVkaWFfYXZhaWxhYmxlX3VudGlsGAQgASgJUhVtZWRpYV9hdmFpbGFibGVfdW50aWwyrQ0KD01lc3NhZ2VzU2VydmljZRJvCgtTZW5kTWVzc2FnZRIeLnNlcnZpY2UudjEuU2VuZE1lc3NhZ2VSZXF1ZXN0Gh8uc2VydmljZS52MS5TZW5kTWVzc2FnZVJlc3BvbnNlIh/S8xgECDwQFILT5JMCEToBKiIML2FwaS92MS9zZW5kEm8KCVNlbmRWb2ljZRIcLnNlcnZpY2UudjEuU2VuZFZvaWNlUmVxdWVzdBodLnNlcnZpY2UudjEuU2VuZFZvaWNlUmVzcG9uc2UiJdLzGAQIFBAFgtPkkwIXOgEqIhIvYXBpL3YxL3ZvaWNlL3NlbmQSbwoJU2VuZFZpZGVvEhwuc2VydmljZS52MS5TZW5kVmlkZW9SZXF1ZXN0Gh0uc2VydmljZS52MS5TZW5kVmlkZW9SZXNwb25zZSIl0vMYBAgKEAOC0+STAhc6ASoiEi9hcGkvdjEvdmlkZW8vc2VuZBJrCghTZW5kRmlsZRIbLnNlcnZpY2UudjEuU2VuZEZpbGVSZXF1ZXN0Ghwuc2VydmljZS52MS5TZW5kRmlsZVJlc3BvbnNlIiTS8xgECBQQBYLT5JMCFjoBKiIRL2FwaS92MS9maWxlL3NlbmQSZwoJTGlzdENoYXRzEhwuc2VydmljZS52MS5MaXN0Q2hhdHNSZXF1ZXN0Gh0uc2VydmljZS52MS5MaXN0Q2hhdHNSZXNwb25zZSId0vMYBAg8EBSC0+STAg8SDS9hcGkvdjEvY2hhdHMScwoMTGlzdE1lc3NhZ2VzEh8uc2VydmljZS52MS5MaXN0TWVzc2FnZXNSZXF1ZXN0GiAuc2VydmljZS52MS5MaXN0TWVzc2FnZXNSZXNwb25zZSIg0vMYBAg8EBSC0+STAhISEC9hcGkvdjEvbWVzc2FnZXMScQoLR2V0UGVlckluZm8SHi5zZXJ2aWNlLnYxLkdldFBlZXJJbmZvUmVxdWVzdBofLnNlcnZpY2UudjEuR2V0UGVlckluZm9SZXNwb25zZSIh0vMYBAg8EBSC0+STAhMSES9hcGkvdjEvcGVlci1pbmZvEm4KClNlbmRUeXBpbmcSHS5zZXJ2aWNlLnYxLlNlbmRUeXBpbmdSZXF1ZXN0Gh4uc2VydmljZS52MS5TZW5kVHlwaW5nUmVzcG9uc2UiIdLzGAQIeBAegtPkkwITOgEqIg4vYXBpL3YxL3R5cGluZxJ0CgpNYXJrQXNSZWFkEh0uc2VydmljZS52MS5NYXJrQXNSZWFkUmVxdWVzdBoeLnNlcnZpY2UudjEuTWFya0FzUmVhZFJlc3BvbnNlIifS8xgECHgQHoLT5JMCGToBKiIUL2FwaS92MS9tYXJrLWFzLXJlYWQSbwoLU3Rhck1lc3NhZ2USHi5zZXJ2aWNlLnYxLlN0YXJNZXNzYWdlUmVxdWVzdBofLnNlcnZpY2UudjEuU3Rhck1lc3NhZ2VSZXNwb25zZSIfgtPkkwIZOgEqIhQvYXBpL3YxL3N0YXItbWVzc2FnZRJ3Cg1VbnN0YXJNZXNzYWdlEiAuc2VydmljZS52MS5VbnN0YXJNZXNzYWdlUmVxdWVzdBohLnNlcnZpY2UudjEuVW5zdGFyTWVzc2FnZVJlc3BvbnNlIiGC0+STAhs6ASoiFi9hcGkvdjEvdW5zdGFyLW1lc3NhZ2USiAEKE0xpc3RTdGFycmVkTWVzc2FnZXMSJi5zZXJ2aWNlLnYxLkxpc3RTdGFycmVkTWVzc2FnZXNSZXF1ZXN0Gicuc2VydmljZS52MS5MaXN0U3RhcnJlZE1lc3NhZ2VzUmVzcG9uc2UiIILT5JMCGhIYL2FwaS92MS9zdGFycmVkLW1lc3NhZ2VzEp0BChRTZXREaXNhcHBlYXJpbmdUaW1lchInLnNlcnZpY2UudjEuU2V0RGlzYXBwZWFyaW5nVGltZXJSZXF1ZXN0Giguc2VydmljZS52MS5TZXREaXNhcHBlYXJpbmdUaW1lclJlc3BvbnNlIjLS8xgECB4QCoLT5JMCJDoBKiIfL2FwaS92MS9jaGF0L2Rpc2FwcGVhcmluZy10aW1lchKNAQoPVmlld09uY2VNZXNzYWdlEiIuc2VydmljZS52MS5WaWV3T25jZU1lc3NhZ2VSZXF1ZXN0GiMuc2VydmljZS52MS5WaWV3T25jZU1lc3NhZ2VSZXNwb25zZSIxgtPkkwIrOgEqIiYvYXBpL3YxL21lc3NhZ2VzL3ZpZXctb25jZS97cGVlcn0ve2lkfWIGcHJvdG8z", [file_google_api_annotations, file_google_protobuf_struct, file_service_v1_options, file_service_v1_profile]);
+  fileDesc("ChlzZXJ2aWNlL3YxL21lc3NhZ2VzLnByb3RvEgpzZXJ2aWNlLnYxIooJCgdNZXNzYWdlEgoKAmlkGAEgASgJEiwKEWNsaWVudF9tZXNzYWdlX2lkGAIgASgJUhFjbGllbnRfbWVzc2FnZV9pZBIoCg9jb252ZXJzYXRpb25faWQYAyABKAlSD2NvbnZlcnNhdGlvbl9pZBImCg5zZW5kZXJfYWRkcmVzcxgEIAEoCVIOc2VuZGVyX2FkZHJlc3MSLAoRcmVjaXBpZW50X2FkZHJlc3MYBSABKAlSEXJlY2lwaWVudF9hZGRyZXNzEhoKCGdyb3VwX2lkGAYgASgJUghncm91cF9pZBIeCgpjaGFubmVsX2lkGAcgASgJUgpjaGFubmVsX2lkEgwKBGtpbmQYCCABKAkSEgoKY2lwaGVydGV4dBgJIAEoDBIaCghtZWRpYV9pZBgKIAEoCVIIbWVkaWFfaWQSIAoLZHVyYXRpb25fbXMYCyABKA1SC2R1cmF0aW9uX21zEh4KCnN0aWNrZXJfaWQYDCABKAlSCnN0aWNrZXJfaWQSGAoHcG9sbF9pZBgNIAEoCVIHcG9sbF9pZBIQCghzZXF1ZW5jZRgOIAEoDRIYCgdzZW50X2F0GA8gASgJUgdzZW50X2F0Eh4KCmV4cGlyZXNfYXQYECABKAlSCmV4cGlyZXNfYXQSHAoJdmlld19vbmNlGBEgASgIUgl2aWV3X29uY2USHAoJdmlld2VkX2F0GBIgASgJUgl2aWV3ZWRfYXQSDwoHc3RhcnJlZBgTIAEoCBIOCgZzdGF0dXMYFCABKAkSIgoMc3lzdGVtX2V2ZW50GBUgASgJUgxzeXN0ZW1fZXZlbnQSOQoLc3lzdGVtX2RhdGEYFiABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0UgtzeXN0ZW1fZGF0YRIeCgptZWRpYV9zaXplGBcgASgNUgptZWRpYV9zaXplEiIKDG1lZGlhX3NoYTI1NhgYIAEoCVIMbWVkaWFfc2hhMjU2Ei4KEm1lZGlhX2NvbnRlbnRfdHlwZRgZIAEoCVISbWVkaWFfY29udGVudF90eXBlEjAKE3JlcGx5X3RvX21lc3NhZ2VfaWQYGiABKAlSE3JlcGx5X3RvX21lc3NhZ2VfaWQSEAoIbWVudGlvbnMYGyADKAkSHAoJZWRpdGVkX2F0GBwgASgJUgllZGl0ZWRfYXQSHgoKZWRpdF9jb3VudBgdIAEoDVIKZWRpdF9jb3VudBIeCgpkZWxldGVkX2F0GB4gASgJUgpkZWxldGVkX2F0Eh4KCmRlbGV0ZWRfYnkYHyABKAlSCmRlbGV0ZWRfYnkSMAoJcmVhY3Rpb25zGCAgAygLMh0uc2VydmljZS52MS5FbmNyeXB0ZWRSZWFjdGlvbhJDCg9yZWFjdGlvbl9jb3VudHMYISADKAsyGS5zZXJ2aWNlLnYxLlJlYWN0aW9uQ291bnRSD3JlYWN0aW9uX2NvdW50cxIqChBteV9yZWFjdGlvbl9rZXlzGCIgAygJUhBteV9yZWFjdGlvbl9rZXlzEg4KBnBpbm5lZBgjIAEoCCJxChFFbmNyeXB0ZWRSZWFjdGlvbhIoCg9yZWFjdG9yX2FkZHJlc3MYASABKAlSD3JlYWN0b3JfYWRkcmVzcxISCgpjaXBoZXJ0ZXh0GAIgASgMEh4KCnJlYWN0ZWRfYXQYAyABKAlSCnJlYWN0ZWRfYXQiKwoNUmVhY3Rpb25Db3VudBILCgNrZXkYASABKAkSDQoFY291bnQYAiABKA0i/AMKBENoYXQSKAoPY29udmVyc2F0aW9uX2lkGAEgASgJUg9jb252ZXJzYXRpb25faWQSDAoEdHlwZRgCIAEoCRIiCgxwZWVyX2FkZHJlc3MYAyABKAlSDHBlZXJfYWRkcmVzcxIaCghncm91cF9pZBgEIAEoCVIIZ3JvdXBfaWQSHgoKY2hhbm5lbF9pZBgFIAEoCVIKY2hhbm5lbF9pZBINCgV0aXRsZRgGIAEoCRIoCg9hdmF0YXJfbWVkaWFfaWQYByABKAlSD2F2YXRhcl9tZWRpYV9pZBI3CgxsYXN0X21lc3NhZ2UYCCABKAsyEy5zZXJ2aWNlLnYxLk1lc3NhZ2VSDGxhc3RfbWVzc2FnZRIiCgx1bnJlYWRfY291bnQYCSABKA1SDHVucmVhZF9jb3VudBI+ChpkaXNhcHBlYXJpbmdfdGltZXJfc2Vjb25kcxgKIAEoDVIaZGlzYXBwZWFyaW5nX3RpbWVyX3NlY29uZHMSMgoUbGFzdF9yZWFkX21lc3NhZ2VfaWQYCyABKAlSFGxhc3RfcmVhZF9tZXNzYWdlX2lkEh4KCnVwZGF0ZWRfYXQYDCABKAlSCnVwZGF0ZWRfYXQSMgoUdW5yZWFkX21lbnRpb25fY291bnQYDSABKA1SFHVucmVhZF9tZW50aW9uX2NvdW50Ir0BCghQZWVySW5mbxIkCgdwcm9maWxlGAEgASgLMhMuc2VydmljZS52MS5Qcm9maWxlEigKD2NvbnZlcnNhdGlvbl9pZBgCIAEoCVIPY29udmVyc2F0aW9uX2lkEg8KB2Jsb2NrZWQYAyABKAgSEAoIdmVyaWZpZWQYBCABKAgSPgoaZGlzYXBwZWFyaW5nX3RpbWVyX3NlY29uZHMYBSABKA1SGmRpc2FwcGVhcmluZ190aW1lcl9zZWNvbmRzIswCChJTZW5kTWVzc2FnZVJlcXVlc3QSLAoRY2xpZW50X21lc3NhZ2VfaWQYASABKAlSEWNsaWVudF9tZXNzYWdlX2lkEiwKEXJlY2lwaWVudF9hZGRyZXNzGAIgASgJUhFyZWNpcGllbnRfYWRkcmVzcxIaCghncm91cF9pZBgDIAEoCVIIZ3JvdXBfaWQSHgoKY2hhbm5lbF9pZBgEIAEoCVIKY2hhbm5lbF9pZBIMCgRraW5kGAUgASgJEhIKCmNpcGhlcnRleHQYBiABKAwSGgoIbWVkaWFfaWQYByABKAlSCG1lZGlhX2lkEhwKCXZpZXdfb25jZRgIIAEoCFIJdmlld19vbmNlEjAKE3JlcGx5X3RvX21lc3NhZ2VfaWQYCSABKAlSE3JlcGx5X3RvX21lc3NhZ2VfaWQSEAoIbWVudGlvbnMYCiADKAkigwEKE1NlbmRNZXNzYWdlUmVzcG9uc2USDwoHc3VjY2VzcxgBIAEoCBIPCgdtZXNzYWdlGAIgASgJEjcKDGNoYXRfbWVzc2FnZRgDIAEoCzITLnNlcnZpY2UudjEuTWVzc2FnZVIMY2hhdF9tZXNzYWdlEhEKCWR1cGxpY2F0ZRgEIAEoCCLeAgoQU2VuZFZvaWNlUmVxdWVzdBIsChFjbGllbnRfbWVzc2FnZV9pZBgBIAEoCVIRY2xpZW50X21lc3NhZ2VfaWQSLAoRcmVjaXBpZW50X2FkZHJlc3MYAiABKAlSEXJlY2lwaWVudF9hZGRyZXNzEhoKCGdyb3VwX2lkGAMgASgJUghncm91cF9pZBIeCgpjaGFubmVsX2lkGAQgASgJUgpjaGFubmVsX2lkEhIKCmNpcGhlcnRleHQYBSABKAwSGgoIbWVkaWFfaWQYBiABKAlSCG1lZGlhX2lkEiAKC2R1cmF0aW9uX21zGAcgASgNUgtkdXJhdGlvbl9tcxIcCgl2aWV3X29uY2UYCCABKAhSCXZpZXdfb25jZRIwChNyZXBseV90b19tZXNzYWdlX2lkGAkgASgJUhNyZXBseV90b19tZXNzYWdlX2lkEhAKCG1lbnRpb25zGAogAygJIoEBChFTZW5kVm9pY2VSZXNwb25zZRIPCgdzdWNjZXNzGAEgASgIEg8KB21lc3NhZ2UYAiABKAkSNwoMY2hhdF9tZXNzYWdlGAMgASgLMhMuc2VydmljZS52MS5NZXNzYWdlUgxjaGF0X21lc3NhZ2USEQoJZHVwbGljYXRlGAQgASgIIt4CChBTZW5kVmlkZW9SZXF1ZXN0EiwKEWNsaWVudF9tZXNzYWdlX2lkGAEgASgJUhFjbGllbnRfbWVzc2FnZV9pZBIsChFyZWNpcGllbnRfYWRkcmVzcxgCIAEoCVIRcmVjaXBpZW50X2FkZHJlc3MSGgoIZ3JvdXBfaWQYAyABKAlSCGdyb3VwX2lkEh4KCmNoYW5uZWxfaWQYBCABKAlSCmNoYW5uZWxfaWQSEgoKY2lwaGVydGV4dBgFIAEoDBIaCghtZWRpYV9pZBgGIAEoCVIIbWVkaWFfaWQSIAoLZHVyYXRpb25fbXMYByABKA1SC2R1cmF0aW9uX21zEhwKCXZpZXdfb25jZRgIIAEoCFIJdmlld19vbmNlEjAKE3JlcGx5X3RvX21lc3NhZ2VfaWQYCSABKAlSE3JlcGx5X3RvX21lc3NhZ2VfaWQSEAoIbWVudGlvbnMYCiADKAkigQEKEVNlbmRWaWRlb1Jlc3BvbnNlEg8KB3N1Y2Nlc3MYASABKAgSDwoHbWVzc2FnZRgCIAEoCRI3CgxjaGF0X21lc3NhZ2UYAyABKAsyEy5zZXJ2aWNlLnYxLk1lc3NhZ2VSDGNoYXRfbWVzc2FnZRIRCglkdXBsaWNhdGUYBCABKAginQIKD1NlbmRGaWxlUmVxdWVzdBIsChFjbGllbnRfbWVzc2FnZV9pZBgBIAEoCVIRY2xpZW50X21lc3NhZ2VfaWQSLAoRcmVjaXBpZW50X2FkZHJlc3MYAiABKAlSEXJlY2lwaWVudF9hZGRyZXNzEhoKCGdyb3VwX2lkGAMgASgJUghncm91cF9pZBIeCgpjaGFubmVsX2lkGAQgASgJUgpjaGFubmVsX2lkEhIKCmNpcGhlcnRleHQYBSABKAwSGgoIbWVkaWFfaWQYBiABKAlSCG1lZGlhX2lkEjAKE3JlcGx5X3RvX21lc3NhZ2VfaWQYByABKAlSE3JlcGx5X3RvX21lc3NhZ2VfaWQSEAoIbWVudGlvbnMYCCADKAkigAEKEFNlbmRGaWxlUmVzcG9uc2USDwoHc3VjY2VzcxgBIAEoCBIPCgdtZXNzYWdlGAIgASgJEjcKDGNoYXRfbWVzc2FnZRgDIAEoCzITLnNlcnZpY2UudjEuTWVzc2FnZVIMY2hhdF9tZXNzYWdlEhEKCWR1cGxpY2F0ZRgEIAEoCCJAChBMaXN0Q2hhdHNSZXF1ZXN0EhwKCXBhZ2Vfc2l6ZRgBIAEoBVIJcGFnZV9zaXplEg4KBmN1cnNvchgCIAEoCSJ4ChFMaXN0Q2hhdHNSZXNwb25zZRIPCgdzdWNjZXNzGAEgASgIEg8KB21lc3NhZ2UYAiABKAkSHwoFY2hhdHMYAyADKAsyEC5zZXJ2aWNlLnYxLkNoYXQSIAoLbmV4dF9jdXJzb3IYBCABKAlSC25leHRfY3Vyc29yIt0BChNMaXN0TWVzc2FnZXNSZXF1ZXN0EiIKDHBlZXJfYWRkcmVzcxgBIAEoCVIMcGVlcl9hZGRyZXNzEhoKCGdyb3VwX2lkGAIgASgJUghncm91cF9pZBIeCgpjaGFubmVsX2lkGAMgASgJUgpjaGFubmVsX2lkEhwKCXBhZ2Vfc2l6ZRgEIAEoBVIJcGFnZV9zaXplEiQKDWJlZm9yZV9jdXJzb3IYBSABKAlSDWJlZm9yZV9jdXJzb3ISIgoMYWZ0ZXJfY3Vyc29yGAYgASgJUgxhZnRlcl9jdXJzb3Ii+wEKFExpc3RNZXNzYWdlc1Jlc3BvbnNlEg8KB3N1Y2Nlc3MYASABKAgSDwoHbWVzc2FnZRgCIAEoCRIoCg9jb252ZXJzYXRpb25faWQYAyABKAlSD2NvbnZlcnNhdGlvbl9pZBIlCghtZXNzYWdlcxgEIAMoCzITLnNlcnZpY2UudjEuTWVzc2FnZRIkCg1iZWZvcmVfY3Vyc29yGAUgASgJUg1iZWZvcmVfY3Vyc29yEiIKDGFmdGVyX2N1cnNvchgGIAEoCVIMYWZ0ZXJfY3Vyc29yEiYKDmhhc19tb3JlX2FmdGVyGAcgASgIUg5oYXNfbW9yZV9hZnRlciIlChJHZXRQZWVySW5mb1JlcXVlc3QSDwoHYWRkcmVzcxgBIAEoCSJbChNHZXRQZWVySW5mb1Jlc3BvbnNlEg8KB3N1Y2Nlc3MYASABKAgSDwoHbWVzc2FnZRgCIAEoCRIiCgRwZWVyGAMgASgLMhQuc2VydmljZS52MS5QZWVySW5mbyJiChFTZW5kVHlwaW5nUmVxdWVzdBIiCgxwZWVyX2FkZHJlc3MYASABKAlSDHBlZXJfYWRkcmVzcxIaCghncm91cF9pZBgCIAEoCVIIZ3JvdXBfaWQSDQoFc3RhdGUYAyABKAkiNgoSU2VuZFR5cGluZ1Jlc3BvbnNlEg8KB3N1Y2Nlc3MYASABKAgSDwoHbWVzc2FnZRgCIAEoCSKfAQoRTWFya0FzUmVhZFJlcXVlc3QSIgoMcGVlcl9hZGRyZXNzGAEgASgJUgxwZWVyX2FkZHJlc3MSGgoIZ3JvdXBfaWQYAiABKAlSCGdyb3VwX2lkEh4KCmNoYW5uZWxfaWQYAyABKAlSCmNoYW5uZWxfaWQSKgoQdXBfdG9fbWVzc2FnZV9pZBgEIAEoCVIQdXBfdG9fbWVzc2FnZV9pZCK4AQoSTWFya0FzUmVhZFJlc3BvbnNlEg8KB3N1Y2Nlc3MYASABKAgSDwoHbWVzc2FnZRgCIAEoCRIoCg9jb252ZXJzYXRpb25faWQYAyABKAlSD2NvbnZlcnNhdGlvbl9pZBIyChRsYXN0X3JlYWRfbWVzc2FnZV9pZBgEIAEoCVIUbGFzdF9yZWFkX21lc3NhZ2VfaWQSIgoMdW5yZWFkX2NvdW50GAUgASgNUgx1bnJlYWRfY291bnQiNAoSU3Rhck1lc3NhZ2VSZXF1ZXN0Eh4KCm1lc3NhZ2VfaWQYASABKAlSCm1lc3NhZ2VfaWQiaAoTU3Rhck1lc3NhZ2VSZXNwb25zZRIPCgdzdWNjZXNzGAEgASgIEg8KB21lc3NhZ2UYAiABKAkSHgoKbWVzc2FnZV9pZBgDIAEoCVIKbWVzc2FnZV9pZBIPCgdzdGFycmVkGAQgASgIIjYKFFVuc3Rhck1lc3NhZ2VSZXF1ZXN0Eh4KCm1lc3NhZ2VfaWQYASABKAlSCm1lc3NhZ2VfaWQiagoVVW5zdGFyTWVzc2FnZVJlc3BvbnNlEg8KB3N1Y2Nlc3MYASABKAgSDwoHbWVzc2FnZRgCIAEoCRIeCgptZXNzYWdlX2lkGAMgASgJUgptZXNzYWdlX2lkEg8KB3N0YXJyZWQYBCABKAgiqgEKGkxpc3RTdGFycmVkTWVzc2FnZXNSZXF1ZXN0EiIKDHBlZXJfYWRkcmVzcxgBIAEoCVIMcGVlcl9hZGRyZXNzEhoKCGdyb3VwX2lkGAIgASgJUghncm91cF9pZBIeCgpjaGFubmVsX2lkGAMgASgJUgpjaGFubmVsX2lkEhwKCXBhZ2Vfc2l6ZRgEIAEoBVIJcGFnZV9zaXplEg4KBmN1cnNvchgFIAEoCSKIAQobTGlzdFN0YXJyZWRNZXNzYWdlc1Jlc3BvbnNlEg8KB3N1Y2Nlc3MYASABKAgSDwoHbWVzc2FnZRgCIAEoCRIlCghtZXNzYWdlcxgDIAMoCzITLnNlcnZpY2UudjEuTWVzc2FnZRIgCgtuZXh0X2N1cnNvchgEIAEoCVILbmV4dF9jdXJzb3IinQEKG1NldERpc2FwcGVhcmluZ1RpbWVyUmVxdWVzdBIiCgxwZWVyX2FkZHJlc3MYASABKAlSDHBlZXJfYWRkcmVzcxIaCghncm91cF9pZBgCIAEoCVIIZ3JvdXBfaWQSPgoaZGlzYXBwZWFyaW5nX3RpbWVyX3NlY29uZHMYAyABKA1SGmRpc2FwcGVhcmluZ190aW1lcl9zZWNvbmRzIsoBChxTZXREaXNhcHBlYXJpbmdUaW1lclJlc3BvbnNlEg8KB3N1Y2Nlc3MYASABKAgSDwoHbWVzc2FnZRgCIAEoCRIoCg9jb252ZXJzYXRpb25faWQYAyABKAlSD2NvbnZlcnNhdGlvbl9pZBI+ChpkaXNhcHBlYXJpbmdfdGltZXJfc2Vjb25kcxgEIAEoDVIaZGlzYXBwZWFyaW5nX3RpbWVyX3NlY29uZHMSHgoKdXBkYXRlZF9hdBgFIAEoCVIKdXBkYXRlZF9hdCIyChZWaWV3T25jZU1lc3NhZ2VSZXF1ZXN0EgwKBHBlZXIYASABKAkSCgoCaWQYAiABKAkiqgEKF1ZpZXdPbmNlTWVzc2FnZVJlc3BvbnNlEg8KB3N1Y2Nlc3MYASABKAgSDwoHbWVzc2FnZRgCIAEoCRI3CgxjaGF0X21lc3NhZ2UYAyABKAsyEy5zZXJ2aWNlLnYxLk1lc3NhZ2VSDGNoYXRfbWVzc2FnZRI0ChVtZWRpYV9hdmFpbGFibGVfdW50aWwYBCABKAlSFW1lZGlhX2F2YWlsYWJsZV91bnRpbCKoAQoSRWRpdE1lc3NhZ2VSZXF1ZXN0EiIKDHBlZXJfYWRkcmVzcxgBIAEoCVIMcGVlcl9hZGRyZXNzEhoKCGdyb3VwX2lkGAIgASgJUghncm91cF9pZBIeCgpjaGFubmVsX2lkGAMgASgJUgpjaGFubmVsX2lkEh4KCm1lc3NhZ2VfaWQYBCABKAlSCm1lc3NhZ2VfaWQSEgoKY2lwaGVydGV4dBgFIAEoDCJwChNFZGl0TWVzc2FnZVJlc3BvbnNlEg8KB3N1Y2Nlc3MYASABKAgSDwoHbWVzc2FnZRgCIAEoCRI3CgxjaGF0X21lc3NhZ2UYAyABKAsyEy5zZXJ2aWNlLnYxLk1lc3NhZ2VSDGNoYXRfbWVzc2FnZSKWAQoURGVsZXRlTWVzc2FnZVJlcXVlc3QSIgoMcGVlcl9hZGRyZXNzGAEgASgJUgxwZWVyX2FkZHJlc3MSGgoIZ3JvdXBfaWQYAiABKAlSCGdyb3VwX2lkEh4KCmNoYW5uZWxfaWQYAyABKAlSCmNoYW5uZWxfaWQSHgoKbWVzc2FnZV9pZBgEIAEoCVIKbWVzc2FnZV9pZCJyChVEZWxldGVNZXNzYWdlUmVzcG9uc2USDwoHc3VjY2VzcxgBIAEoCBIPCgdtZXNzYWdlGAIgASgJEjcKDGNoYXRfbWVzc2FnZRgDIAEoCzITLnNlcnZpY2UudjEuTWVzc2FnZVIMY2hhdF9tZXNzYWdlIpsBChlEZWxldGVNZXNzYWdlRm9yTWVSZXF1ZXN0EiIKDHBlZXJfYWRkcmVzcxgBIAEoCVIMcGVlcl9hZGRyZXNzEhoKCGdyb3VwX2lkGAIgASgJUghncm91cF9pZBIeCgpjaGFubmVsX2lkGAMgASgJUgpjaGFubmVsX2lkEh4KCm1lc3NhZ2VfaWQYBCABKAlSCm1lc3NhZ2VfaWQiXgoaRGVsZXRlTWVzc2FnZUZvck1lUmVzcG9uc2USDwoHc3VjY2VzcxgBIAEoCBIPCgdtZXNzYWdlGAIgASgJEh4KCm1lc3NhZ2VfaWQYAyABKAlSCm1lc3NhZ2VfaWQiuAEKFVJlYWN0VG9NZXNzYWdlUmVxdWVzdBIiCgxwZWVyX2FkZHJlc3MYASABKAlSDHBlZXJfYWRkcmVzcxIaCghncm91cF9pZBgCIAEoCVIIZ3JvdXBfaWQSHgoKY2hhbm5lbF9pZBgDIAEoCVIKY2hhbm5lbF9pZBIeCgptZXNzYWdlX2lkGAQgASgJUgptZXNzYWdlX2lkEhIKCmNpcGhlcnRleHQYBSABKAwSCwoDa2V5GAYgASgJInMKFlJlYWN0VG9NZXNzYWdlUmVzcG9uc2USDwoHc3VjY2VzcxgBIAEoCBIPCgdtZXNzYWdlGAIgASgJEjcKDGNoYXRfbWVzc2FnZRgDIAEoCzITLnNlcnZpY2UudjEuTWVzc2FnZVIMY2hhdF9tZXNzYWdlIqQBChVSZW1vdmVSZWFjdGlvblJlcXVlc3QSIgoMcGVlcl9hZGRyZXNzGAEgASgJUgxwZWVyX2FkZHJlc3MSGgoIZ3JvdXBfaWQYAiABKAlSCGdyb3VwX2lkEh4KCmNoYW5uZWxfaWQYAyABKAlSCmNoYW5uZWxfaWQSHgoKbWVzc2FnZV9pZBgEIAEoCVIKbWVzc2FnZV9pZBILCgNrZXkYBSABKAkicwoWUmVtb3ZlUmVhY3Rpb25SZXNwb25zZRIPCgdzdWNjZXNzGAEgASgIEg8KB21lc3NhZ2UYAiABKAkSNwoMY2hhdF9tZXNzYWdlGAMgASgLMhMuc2VydmljZS52MS5NZXNzYWdlUgxjaGF0X21lc3NhZ2UikwEKEVBpbk1lc3NhZ2VSZXF1ZXN0EiIKDHBlZXJfYWRkcmVzcxgBIAEoCVIMcGVlcl9hZGRyZXNzEhoKCGdyb3VwX2lkGAIgASgJUghncm91cF9pZBIeCgpjaGFubmVsX2lkGAMgASgJUgpjaGFubmVsX2lkEh4KCm1lc3NhZ2VfaWQYBCABKAlSCm1lc3NhZ2VfaWQibwoSUGluTWVzc2FnZVJlc3BvbnNlEg8KB3N1Y2Nlc3MYASABKAgSDwoHbWVzc2FnZRgCIAEoCRI3CgxjaGF0X21lc3NhZ2UYAyABKAsyEy5zZXJ2aWNlLnYxLk1lc3NhZ2VSDGNoYXRfbWVzc2FnZSKVAQoTVW5waW5NZXNzYWdlUmVxdWVzdBIiCgxwZWVyX2FkZHJlc3MYASABKAlSDHBlZXJfYWRkcmVzcxIaCghncm91cF9pZBgCIAEoCVIIZ3JvdXBfaWQSHgoKY2hhbm5lbF9pZBgDIAEoCVIKY2hhbm5lbF9pZBIeCgptZXNzYWdlX2lkGAQgASgJUgptZXNzYWdlX2lkInEKFFVucGluTWVzc2FnZVJlc3BvbnNlEg8KB3N1Y2Nlc3MYASABKAgSDwoHbWVzc2FnZRgCIAEoCRI3CgxjaGF0X21lc3NhZ2UYAyABKAsyEy5zZXJ2aWNlLnYxLk1lc3NhZ2VSDGNoYXRfbWVzc2FnZSJ7ChlMaXN0UGlubmVkTWVzc2FnZXNSZXF1ZXN0EiIKDHBlZXJfYWRkcmVzcxgBIAEoCVIMcGVlcl9hZGRyZXNzEhoKCGdyb3VwX2lkGAIgASgJUghncm91cF9pZBIeCgpjaGFubmVsX2lkGAMgASgJUgpjaGFubmVsX2lkImUKGkxpc3RQaW5uZWRNZXNzYWdlc1Jlc3BvbnNlEg8KB3N1Y2Nlc3MYASABKAgSDwoHbWVzc2FnZRgCIAEoCRIlCghtZXNzYWdlcxgDIAMoCzITLnNlcnZpY2UudjEuTWVzc2FnZTLSFQoPTWVzc2FnZXNTZXJ2aWNlEm8KC1NlbmRNZXNzYWdlEh4uc2VydmljZS52MS5TZW5kTWVzc2FnZVJlcXVlc3QaHy5zZXJ2aWNlLnYxLlNlbmRNZXNzYWdlUmVzcG9uc2UiH9LzGAQIPBAUgtPkkwIROgEqIgwvYXBpL3YxL3NlbmQSbwoJU2VuZFZvaWNlEhwuc2VydmljZS52MS5TZW5kVm9pY2VSZXF1ZXN0Gh0uc2VydmljZS52MS5TZW5kVm9pY2VSZXNwb25zZSIl0vMYBAgUEAWC0+STAhc6ASoiEi9hcGkvdjEvdm9pY2Uvc2VuZBJvCglTZW5kVmlkZW8SHC5zZXJ2aWNlLnYxLlNlbmRWaWRlb1JlcXVlc3QaHS5zZXJ2aWNlLnYxLlNlbmRWaWRlb1Jlc3BvbnNlIiXS8xgECAoQA4LT5JMCFzoBKiISL2FwaS92MS92aWRlby9zZW5kEmsKCFNlbmRGaWxlEhsuc2VydmljZS52MS5TZW5kRmlsZVJlcXVlc3QaHC5zZXJ2aWNlLnYxLlNlbmRGaWxlUmVzcG9uc2UiJNLzGAQIFBAFgtPkkwIWOgEqIhEvYXBpL3YxL2ZpbGUvc2VuZBJnCglMaXN0Q2hhdHMSHC5zZXJ2aWNlLnYxLkxpc3RDaGF0c1JlcXVlc3QaHS5zZXJ2aWNlLnYxLkxpc3RDaGF0c1Jlc3BvbnNlIh3S8xgECDwQFILT5JMCDxINL2FwaS92MS9jaGF0cxJzCgxMaXN0TWVzc2FnZXMSHy5zZXJ2aWNlLnYxLkxpc3RNZXNzYWdlc1JlcXVlc3QaIC5zZXJ2aWNlLnYxLkxpc3RNZXNzYWdlc1Jlc3BvbnNlIiDS8xgECDwQFILT5JMCEhIQL2FwaS92MS9tZXNzYWdlcxJxCgtHZXRQZWVySW5mbxIeLnNlcnZpY2UudjEuR2V0UGVlckluZm9SZXF1ZXN0Gh8uc2VydmljZS52MS5HZXRQZWVySW5mb1Jlc3BvbnNlIiHS8xgECDwQFILT5JMCExIRL2FwaS92MS9wZWVyLWluZm8SbgoKU2VuZFR5cGluZxIdLnNlcnZpY2UudjEuU2VuZFR5cGluZ1JlcXVlc3QaHi5zZXJ2aWNlLnYxLlNlbmRUeXBpbmdSZXNwb25zZSIh0vMYBAh4EB6C0+STAhM6ASoiDi9hcGkvdjEvdHlwaW5nEnQKCk1hcmtBc1JlYWQSHS5zZXJ2aWNlLnYxLk1hcmtBc1JlYWRSZXF1ZXN0Gh4uc2VydmljZS52MS5NYXJrQXNSZWFkUmVzcG9uc2UiJ9LzGAQIeBAegtPkkwIZOgEqIhQvYXBpL3YxL21hcmstYXMtcmVhZBJvCgtTdGFyTWVzc2FnZRIeLnNlcnZpY2UudjEuU3Rhck1lc3NhZ2VSZXF1ZXN0Gh8uc2VydmljZS52MS5TdGFyTWVzc2FnZVJlc3BvbnNlIh+C0+STAhk6ASoiFC9hcGkvdjEvc3Rhci1tZXNzYWdlEncKDVVuc3Rhck1lc3NhZ2USIC5zZXJ2aWNlLnYxLlVuc3Rhck1lc3NhZ2VSZXF1ZXN0GiEuc2VydmljZS52MS5VbnN0YXJNZXNzYWdlUmVzcG9uc2UiIYLT5JMCGzoBKiIWL2FwaS92MS91bnN0YXItbWVzc2FnZRKIAQoTTGlzdFN0YXJyZWRNZXNzYWdlcxImLnNlcnZpY2UudjEuTGlzdFN0YXJyZWRNZXNzYWdlc1JlcXVlc3QaJy5zZXJ2aWNlLnYxLkxpc3RTdGFycmVkTWVzc2FnZXNSZXNwb25zZSIggtPkkwIaEhgvYXBpL3YxL3N0YXJyZWQtbWVzc2FnZXMSnQEKFFNldERpc2FwcGVhcmluZ1RpbWVyEicuc2VydmljZS52MS5TZXREaXNhcHBlYXJpbmdUaW1lclJlcXVlc3QaKC5zZXJ2aWNlLnYxLlNldERpc2FwcGVhcmluZ1RpbWVyUmVzcG9uc2UiMtLzGAQIHhAKgtPkkwIkOgEqIh8vYXBpL3YxL2NoYXQvZGlzYXBwZWFyaW5nLXRpbWVyEo0BCg9WaWV3T25jZU1lc3NhZ2USIi5zZXJ2aWNlLnYxLlZpZXdPbmNlTWVzc2FnZVJlcXVlc3QaIy5zZXJ2aWNlLnYxLlZpZXdPbmNlTWVzc2FnZVJlc3BvbnNlIjGC0+STAis6ASoiJi9hcGkvdjEvbWVzc2FnZXMvdmlldy1vbmNlL3twZWVyfS97aWR9EngKC0VkaXRNZXNzYWdlEh4uc2VydmljZS52MS5FZGl0TWVzc2FnZVJlcXVlc3QaHy5zZXJ2aWNlLnYxLkVkaXRNZXNzYWdlUmVzcG9uc2UiKNLzGAQIHhAKgtPkkwIaOgEqIhUvYXBpL3YxL21lc3NhZ2VzL2VkaXQSgAEKDURlbGV0ZU1lc3NhZ2USIC5zZXJ2aWNlLnYxLkRlbGV0ZU1lc3NhZ2VSZXF1ZXN0GiEuc2VydmljZS52MS5EZWxldGVNZXNzYWdlUmVzcG9uc2UiKtLzGAQIHhAKgtPkkwIcOgEqIhcvYXBpL3YxL21lc3NhZ2VzL2RlbGV0ZRKWAQoSRGVsZXRlTWVzc2FnZUZvck1lEiUuc2VydmljZS52MS5EZWxldGVNZXNzYWdlRm9yTWVSZXF1ZXN0GiYuc2VydmljZS52MS5EZWxldGVNZXNzYWdlRm9yTWVSZXNwb25zZSIx0vMYBAg8EBSC0+STAiM6ASoiHi9hcGkvdjEvbWVzc2FnZXMvZGVsZXRlLWZvci1tZRKCAQoOUmVhY3RUb01lc3NhZ2USIS5zZXJ2aWNlLnYxLlJlYWN0VG9NZXNzYWdlUmVxdWVzdBoiLnNlcnZpY2UudjEuUmVhY3RUb01lc3NhZ2VSZXNwb25zZSIp0vMYBAg8EBSC0+STAhs6ASoiFi9hcGkvdjEvbWVzc2FnZXMvcmVhY3QShAEKDlJlbW92ZVJlYWN0aW9uEiEuc2VydmljZS52MS5SZW1vdmVSZWFjdGlvblJlcXVlc3QaIi5zZXJ2aWNlLnYxLlJlbW92ZVJlYWN0aW9uUmVzcG9uc2UiK9LzGAQIPBAUgtPkkwIdOgEqIhgvYXBpL3YxL21lc3NhZ2VzL3VucmVhY3QSdAoKUGluTWVzc2FnZRIdLnNlcnZpY2UudjEuUGluTWVzc2FnZVJlcXVlc3QaHi5zZXJ2aWNlLnYxLlBpbk1lc3NhZ2VSZXNwb25zZSIn0vMYBAgUEAWC0+STAhk6ASoiFC9hcGkvdjEvbWVzc2FnZXMvcGluEnwKDFVucGluTWVzc2FnZRIfLnNlcnZpY2UudjEuVW5waW5NZXNzYWdlUmVxdWVzdBogLnNlcnZpY2UudjEuVW5waW5NZXNzYWdlUmVzcG9uc2UiKdLzGAQIFBAFgtPkkwIbOgEqIhYvYXBpL3YxL21lc3NhZ2VzL3VucGluEowBChJMaXN0UGlubmVkTWVzc2FnZXMSJS5zZXJ2aWNlLnYxLkxpc3RQaW5uZWRNZXNzYWdlc1JlcXVlc3QaJi5zZXJ2aWNlLnYxLkxpc3RQaW5uZWRNZXNzYWdlc1Jlc3BvbnNlIifS8xgECDwQFILT5JMCGRIXL2FwaS92MS9tZXNzYWdlcy9waW5uZWRiBnByb3RvMw", [file_google_api_annotations, file_google_protobuf_struct, file_service_v1_options, file_service_v1_profile]);
 
 /**
  * One message in a direct chat, a group or a channel. The same record is used by every send,
@@ -86,8 +86,9 @@ export type Message = Message$1<"service.v1.Message"> & {
 
   /**
    * The end-to-end-encrypted payload, opaque to the server, at most 65,536 bytes (base64 in
-   * JSON). Empty for `system` messages, for view-once messages outside `ViewOnceMessage`, and
-   * possibly for `sticker` and `poll` messages.
+   * JSON). Empty for `system` messages, for view-once messages outside `ViewOnceMessage`, for
+   * deleted messages, and possibly for `sticker` and `poll` messages. Always the current
+   * content of an edited message.
    *
    * @generated from field: bytes ciphertext = 9;
    */
@@ -229,6 +230,90 @@ export type Message = Message$1<"service.v1.Message"> & {
    * @generated from field: string media_content_type = 25 [json_name = "media_content_type"];
    */
   mediaContentType: string;
+
+  /**
+   * The message this one replies to (MSC2675's `m.in_reply_to`, Signal's Quote, Telegram's
+   * ReplyParameters): the server id of a message of the same conversation, checked to exist
+   * and be readable by the sender when sent; empty when not a reply. It stays set after the
+   * replied-to message is deleted (clients show "deleted message"). The quoted text, if any,
+   * is inside `ciphertext`.
+   *
+   * @generated from field: string reply_to_message_id = 26 [json_name = "reply_to_message_id"];
+   */
+  replyToMessageId: string;
+
+  /**
+   * Who the message mentions, in groups and channels: members' wallet addresses (lowercase),
+   * and `@everyone` (sent by an owner or admin); empty otherwise. In the clear, so that the
+   * server can wake the mentioned members' devices (a push even when pushes of the chat are
+   * being coalesced) and count each member's unread mentions (`Chat.unread_mention_count`);
+   * the text around a mention (MSC3952's body ranges) is inside `ciphertext`.
+   *
+   * @generated from field: repeated string mentions = 27;
+   */
+  mentions: string[];
+
+  /**
+   * When the sender last edited the message (`EditMessage`), ISO-8601 UTC with milliseconds;
+   * empty when never edited. `ciphertext` is always the current content.
+   *
+   * @generated from field: string edited_at = 28 [json_name = "edited_at"];
+   */
+  editedAt: string;
+
+  /**
+   * How many times the message was edited, 0 to 20.
+   *
+   * @generated from field: uint32 edit_count = 29 [json_name = "edit_count"];
+   */
+  editCount: number;
+
+  /**
+   * When the message was deleted for everyone (`DeleteMessage`), ISO-8601 UTC with
+   * milliseconds; empty otherwise. A deleted message is a tombstone: no `ciphertext`, no
+   * `media_id` (and no media fields), no reactions, never pinned.
+   *
+   * @generated from field: string deleted_at = 30 [json_name = "deleted_at"];
+   */
+  deletedAt: string;
+
+  /**
+   * Who deleted it: `sender` (its sender) or `admin` (a group's or channel's owner or admin);
+   * empty when not deleted.
+   *
+   * @generated from field: string deleted_by = 31 [json_name = "deleted_by"];
+   */
+  deletedBy: string;
+
+  /**
+   * Direct chats and groups: the encrypted reactions, one per reactor, oldest first (see
+   * `ReactToMessage`). Always empty for channel posts.
+   *
+   * @generated from field: repeated service.v1.EncryptedReaction reactions = 32;
+   */
+  reactions: EncryptedReaction[];
+
+  /**
+   * Channel posts: the count of each reaction key, most used first (ties by key); empty for
+   * other messages and posts without reactions.
+   *
+   * @generated from field: repeated service.v1.ReactionCount reaction_counts = 33 [json_name = "reaction_counts"];
+   */
+  reactionCounts: ReactionCount[];
+
+  /**
+   * Channel posts: the keys the caller reacted with (at most 3).
+   *
+   * @generated from field: repeated string my_reaction_keys = 34 [json_name = "my_reaction_keys"];
+   */
+  myReactionKeys: string[];
+
+  /**
+   * True while the message is pinned in its conversation (`PinMessage`).
+   *
+   * @generated from field: bool pinned = 35;
+   */
+  pinned: boolean;
 };
 
 /**
@@ -237,6 +322,70 @@ export type Message = Message$1<"service.v1.Message"> & {
  */
 export const MessageSchema: GenMessage<Message> = /*@__PURE__*/
   messageDesc(file_service_v1_messages, 0);
+
+/**
+ * One participant's reaction to a message in a direct chat or group: opaque to the server.
+ *
+ * @generated from message service.v1.EncryptedReaction
+ */
+export type EncryptedReaction = Message$1<"service.v1.EncryptedReaction"> & {
+  /**
+   * The reactor's wallet address (lowercase).
+   *
+   * @generated from field: string reactor_address = 1 [json_name = "reactor_address"];
+   */
+  reactorAddress: string;
+
+  /**
+   * The end-to-end-encrypted reaction (the emoji and whatever the client adds), 1 to 1,024
+   * bytes (base64 in JSON).
+   *
+   * @generated from field: bytes ciphertext = 2;
+   */
+  ciphertext: Uint8Array;
+
+  /**
+   * When the reactor set this reaction, ISO-8601 UTC with milliseconds.
+   *
+   * @generated from field: string reacted_at = 3 [json_name = "reacted_at"];
+   */
+  reactedAt: string;
+};
+
+/**
+ * Describes the message service.v1.EncryptedReaction.
+ * Use `create(EncryptedReactionSchema)` to create a new message.
+ */
+export const EncryptedReactionSchema: GenMessage<EncryptedReaction> = /*@__PURE__*/
+  messageDesc(file_service_v1_messages, 1);
+
+/**
+ * How many readers reacted to a channel post with one key.
+ *
+ * @generated from message service.v1.ReactionCount
+ */
+export type ReactionCount = Message$1<"service.v1.ReactionCount"> & {
+  /**
+   * The reaction: one emoji, at most 32 bytes of UTF-8.
+   *
+   * @generated from field: string key = 1;
+   */
+  key: string;
+
+  /**
+   * Readers who reacted with it.
+   *
+   * @generated from field: uint32 count = 2;
+   */
+  count: number;
+};
+
+/**
+ * Describes the message service.v1.ReactionCount.
+ * Use `create(ReactionCountSchema)` to create a new message.
+ */
+export const ReactionCountSchema: GenMessage<ReactionCount> = /*@__PURE__*/
+  messageDesc(file_service_v1_messages, 2);
 
 /**
  * One conversation in the caller's chat list.
@@ -333,6 +482,14 @@ export type Chat = Message$1<"service.v1.Chat"> & {
    * @generated from field: string updated_at = 12 [json_name = "updated_at"];
    */
   updatedAt: string;
+
+  /**
+   * Messages after the caller's read marker that mention the caller or `@everyone` (groups
+   * and channels; always 0 for direct chats), not sent by the caller.
+   *
+   * @generated from field: uint32 unread_mention_count = 13 [json_name = "unread_mention_count"];
+   */
+  unreadMentionCount: number;
 };
 
 /**
@@ -340,7 +497,7 @@ export type Chat = Message$1<"service.v1.Chat"> & {
  * Use `create(ChatSchema)` to create a new message.
  */
 export const ChatSchema: GenMessage<Chat> = /*@__PURE__*/
-  messageDesc(file_service_v1_messages, 1);
+  messageDesc(file_service_v1_messages, 3);
 
 /**
  * Another user's profile and the caller's relationship to that user.
@@ -392,7 +549,7 @@ export type PeerInfo = Message$1<"service.v1.PeerInfo"> & {
  * Use `create(PeerInfoSchema)` to create a new message.
  */
 export const PeerInfoSchema: GenMessage<PeerInfo> = /*@__PURE__*/
-  messageDesc(file_service_v1_messages, 2);
+  messageDesc(file_service_v1_messages, 4);
 
 /**
  * A text or image message.
@@ -459,6 +616,24 @@ export type SendMessageRequest = Message$1<"service.v1.SendMessageRequest"> & {
    * @generated from field: bool view_once = 8 [json_name = "view_once"];
    */
   viewOnce: boolean;
+
+  /**
+   * A message of the same conversation this one replies to (its server id); empty when not a
+   * reply. The target must exist and be readable by the caller (`404` otherwise); it may have
+   * been deleted. See `Message.reply_to_message_id`.
+   *
+   * @generated from field: string reply_to_message_id = 9 [json_name = "reply_to_message_id"];
+   */
+  replyToMessageId: string;
+
+  /**
+   * Groups and channels: who the message mentions, at most 50 entries: wallet addresses of
+   * members (a group's members; a channel's owner, admins and subscribers) and `@everyone`
+   * (owner and admins only). Must be empty in a direct chat. See `Message.mentions`.
+   *
+   * @generated from field: repeated string mentions = 10;
+   */
+  mentions: string[];
 };
 
 /**
@@ -466,7 +641,7 @@ export type SendMessageRequest = Message$1<"service.v1.SendMessageRequest"> & {
  * Use `create(SendMessageRequestSchema)` to create a new message.
  */
 export const SendMessageRequestSchema: GenMessage<SendMessageRequest> = /*@__PURE__*/
-  messageDesc(file_service_v1_messages, 3);
+  messageDesc(file_service_v1_messages, 5);
 
 /**
  * The message was accepted (or had already been accepted).
@@ -509,7 +684,7 @@ export type SendMessageResponse = Message$1<"service.v1.SendMessageResponse"> & 
  * Use `create(SendMessageResponseSchema)` to create a new message.
  */
 export const SendMessageResponseSchema: GenMessage<SendMessageResponse> = /*@__PURE__*/
-  messageDesc(file_service_v1_messages, 4);
+  messageDesc(file_service_v1_messages, 6);
 
 /**
  * A voice note.
@@ -574,6 +749,24 @@ export type SendVoiceRequest = Message$1<"service.v1.SendVoiceRequest"> & {
    * @generated from field: bool view_once = 8 [json_name = "view_once"];
    */
   viewOnce: boolean;
+
+  /**
+   * A message of the same conversation this one replies to (its server id); empty when not a
+   * reply. The target must exist and be readable by the caller (`404` otherwise); it may have
+   * been deleted. See `Message.reply_to_message_id`.
+   *
+   * @generated from field: string reply_to_message_id = 9 [json_name = "reply_to_message_id"];
+   */
+  replyToMessageId: string;
+
+  /**
+   * Groups and channels: who the message mentions, at most 50 entries: wallet addresses of
+   * members (a group's members; a channel's owner, admins and subscribers) and `@everyone`
+   * (owner and admins only). Must be empty in a direct chat. See `Message.mentions`.
+   *
+   * @generated from field: repeated string mentions = 10;
+   */
+  mentions: string[];
 };
 
 /**
@@ -581,7 +774,7 @@ export type SendVoiceRequest = Message$1<"service.v1.SendVoiceRequest"> & {
  * Use `create(SendVoiceRequestSchema)` to create a new message.
  */
 export const SendVoiceRequestSchema: GenMessage<SendVoiceRequest> = /*@__PURE__*/
-  messageDesc(file_service_v1_messages, 5);
+  messageDesc(file_service_v1_messages, 7);
 
 /**
  * The voice note was accepted (or had already been accepted).
@@ -623,7 +816,7 @@ export type SendVoiceResponse = Message$1<"service.v1.SendVoiceResponse"> & {
  * Use `create(SendVoiceResponseSchema)` to create a new message.
  */
 export const SendVoiceResponseSchema: GenMessage<SendVoiceResponse> = /*@__PURE__*/
-  messageDesc(file_service_v1_messages, 6);
+  messageDesc(file_service_v1_messages, 8);
 
 /**
  * A video message.
@@ -688,6 +881,24 @@ export type SendVideoRequest = Message$1<"service.v1.SendVideoRequest"> & {
    * @generated from field: bool view_once = 8 [json_name = "view_once"];
    */
   viewOnce: boolean;
+
+  /**
+   * A message of the same conversation this one replies to (its server id); empty when not a
+   * reply. The target must exist and be readable by the caller (`404` otherwise); it may have
+   * been deleted. See `Message.reply_to_message_id`.
+   *
+   * @generated from field: string reply_to_message_id = 9 [json_name = "reply_to_message_id"];
+   */
+  replyToMessageId: string;
+
+  /**
+   * Groups and channels: who the message mentions, at most 50 entries: wallet addresses of
+   * members (a group's members; a channel's owner, admins and subscribers) and `@everyone`
+   * (owner and admins only). Must be empty in a direct chat. See `Message.mentions`.
+   *
+   * @generated from field: repeated string mentions = 10;
+   */
+  mentions: string[];
 };
 
 /**
@@ -695,7 +906,7 @@ export type SendVideoRequest = Message$1<"service.v1.SendVideoRequest"> & {
  * Use `create(SendVideoRequestSchema)` to create a new message.
  */
 export const SendVideoRequestSchema: GenMessage<SendVideoRequest> = /*@__PURE__*/
-  messageDesc(file_service_v1_messages, 7);
+  messageDesc(file_service_v1_messages, 9);
 
 /**
  * The video was accepted (or had already been accepted).
@@ -737,7 +948,7 @@ export type SendVideoResponse = Message$1<"service.v1.SendVideoResponse"> & {
  * Use `create(SendVideoResponseSchema)` to create a new message.
  */
 export const SendVideoResponseSchema: GenMessage<SendVideoResponse> = /*@__PURE__*/
-  messageDesc(file_service_v1_messages, 8);
+  messageDesc(file_service_v1_messages, 10);
 
 /**
  * A file attachment.
@@ -788,6 +999,24 @@ export type SendFileRequest = Message$1<"service.v1.SendFileRequest"> & {
    * @generated from field: string media_id = 6 [json_name = "media_id"];
    */
   mediaId: string;
+
+  /**
+   * A message of the same conversation this one replies to (its server id); empty when not a
+   * reply. The target must exist and be readable by the caller (`404` otherwise); it may have
+   * been deleted. See `Message.reply_to_message_id`.
+   *
+   * @generated from field: string reply_to_message_id = 7 [json_name = "reply_to_message_id"];
+   */
+  replyToMessageId: string;
+
+  /**
+   * Groups and channels: who the message mentions, at most 50 entries: wallet addresses of
+   * members (a group's members; a channel's owner, admins and subscribers) and `@everyone`
+   * (owner and admins only). Must be empty in a direct chat. See `Message.mentions`.
+   *
+   * @generated from field: repeated string mentions = 8;
+   */
+  mentions: string[];
 };
 
 /**
@@ -795,7 +1024,7 @@ export type SendFileRequest = Message$1<"service.v1.SendFileRequest"> & {
  * Use `create(SendFileRequestSchema)` to create a new message.
  */
 export const SendFileRequestSchema: GenMessage<SendFileRequest> = /*@__PURE__*/
-  messageDesc(file_service_v1_messages, 9);
+  messageDesc(file_service_v1_messages, 11);
 
 /**
  * The file message was accepted (or had already been accepted).
@@ -837,7 +1066,7 @@ export type SendFileResponse = Message$1<"service.v1.SendFileResponse"> & {
  * Use `create(SendFileResponseSchema)` to create a new message.
  */
 export const SendFileResponseSchema: GenMessage<SendFileResponse> = /*@__PURE__*/
-  messageDesc(file_service_v1_messages, 10);
+  messageDesc(file_service_v1_messages, 12);
 
 /**
  * A page of the chat list.
@@ -865,7 +1094,7 @@ export type ListChatsRequest = Message$1<"service.v1.ListChatsRequest"> & {
  * Use `create(ListChatsRequestSchema)` to create a new message.
  */
 export const ListChatsRequestSchema: GenMessage<ListChatsRequest> = /*@__PURE__*/
-  messageDesc(file_service_v1_messages, 11);
+  messageDesc(file_service_v1_messages, 13);
 
 /**
  * One page of the caller's chats, most recently active first.
@@ -907,7 +1136,7 @@ export type ListChatsResponse = Message$1<"service.v1.ListChatsResponse"> & {
  * Use `create(ListChatsResponseSchema)` to create a new message.
  */
 export const ListChatsResponseSchema: GenMessage<ListChatsResponse> = /*@__PURE__*/
-  messageDesc(file_service_v1_messages, 12);
+  messageDesc(file_service_v1_messages, 14);
 
 /**
  * A page of one conversation's history. Exactly one of `peer_address`, `group_id` and
@@ -966,7 +1195,7 @@ export type ListMessagesRequest = Message$1<"service.v1.ListMessagesRequest"> & 
  * Use `create(ListMessagesRequestSchema)` to create a new message.
  */
 export const ListMessagesRequestSchema: GenMessage<ListMessagesRequest> = /*@__PURE__*/
-  messageDesc(file_service_v1_messages, 13);
+  messageDesc(file_service_v1_messages, 15);
 
 /**
  * One page of a conversation's history, oldest first.
@@ -1030,7 +1259,7 @@ export type ListMessagesResponse = Message$1<"service.v1.ListMessagesResponse"> 
  * Use `create(ListMessagesResponseSchema)` to create a new message.
  */
 export const ListMessagesResponseSchema: GenMessage<ListMessagesResponse> = /*@__PURE__*/
-  messageDesc(file_service_v1_messages, 14);
+  messageDesc(file_service_v1_messages, 16);
 
 /**
  * Whose peer information to return.
@@ -1051,7 +1280,7 @@ export type GetPeerInfoRequest = Message$1<"service.v1.GetPeerInfoRequest"> & {
  * Use `create(GetPeerInfoRequestSchema)` to create a new message.
  */
 export const GetPeerInfoRequestSchema: GenMessage<GetPeerInfoRequest> = /*@__PURE__*/
-  messageDesc(file_service_v1_messages, 15);
+  messageDesc(file_service_v1_messages, 17);
 
 /**
  * Another user's profile and relationship.
@@ -1086,7 +1315,7 @@ export type GetPeerInfoResponse = Message$1<"service.v1.GetPeerInfoResponse"> & 
  * Use `create(GetPeerInfoResponseSchema)` to create a new message.
  */
 export const GetPeerInfoResponseSchema: GenMessage<GetPeerInfoResponse> = /*@__PURE__*/
-  messageDesc(file_service_v1_messages, 16);
+  messageDesc(file_service_v1_messages, 18);
 
 /**
  * A typing indicator. Exactly one of `peer_address` and `group_id` is required.
@@ -1121,7 +1350,7 @@ export type SendTypingRequest = Message$1<"service.v1.SendTypingRequest"> & {
  * Use `create(SendTypingRequestSchema)` to create a new message.
  */
 export const SendTypingRequestSchema: GenMessage<SendTypingRequest> = /*@__PURE__*/
-  messageDesc(file_service_v1_messages, 17);
+  messageDesc(file_service_v1_messages, 19);
 
 /**
  * The indicator was relayed (or dropped because nobody is connected).
@@ -1149,7 +1378,7 @@ export type SendTypingResponse = Message$1<"service.v1.SendTypingResponse"> & {
  * Use `create(SendTypingResponseSchema)` to create a new message.
  */
 export const SendTypingResponseSchema: GenMessage<SendTypingResponse> = /*@__PURE__*/
-  messageDesc(file_service_v1_messages, 18);
+  messageDesc(file_service_v1_messages, 20);
 
 /**
  * A new read marker. Exactly one of `peer_address`, `group_id` and `channel_id` is required.
@@ -1192,7 +1421,7 @@ export type MarkAsReadRequest = Message$1<"service.v1.MarkAsReadRequest"> & {
  * Use `create(MarkAsReadRequestSchema)` to create a new message.
  */
 export const MarkAsReadRequestSchema: GenMessage<MarkAsReadRequest> = /*@__PURE__*/
-  messageDesc(file_service_v1_messages, 19);
+  messageDesc(file_service_v1_messages, 21);
 
 /**
  * The read marker after the call.
@@ -1241,7 +1470,7 @@ export type MarkAsReadResponse = Message$1<"service.v1.MarkAsReadResponse"> & {
  * Use `create(MarkAsReadResponseSchema)` to create a new message.
  */
 export const MarkAsReadResponseSchema: GenMessage<MarkAsReadResponse> = /*@__PURE__*/
-  messageDesc(file_service_v1_messages, 20);
+  messageDesc(file_service_v1_messages, 22);
 
 /**
  * The message to star.
@@ -1262,7 +1491,7 @@ export type StarMessageRequest = Message$1<"service.v1.StarMessageRequest"> & {
  * Use `create(StarMessageRequestSchema)` to create a new message.
  */
 export const StarMessageRequestSchema: GenMessage<StarMessageRequest> = /*@__PURE__*/
-  messageDesc(file_service_v1_messages, 21);
+  messageDesc(file_service_v1_messages, 23);
 
 /**
  * The message is starred.
@@ -1304,7 +1533,7 @@ export type StarMessageResponse = Message$1<"service.v1.StarMessageResponse"> & 
  * Use `create(StarMessageResponseSchema)` to create a new message.
  */
 export const StarMessageResponseSchema: GenMessage<StarMessageResponse> = /*@__PURE__*/
-  messageDesc(file_service_v1_messages, 22);
+  messageDesc(file_service_v1_messages, 24);
 
 /**
  * The message to unstar.
@@ -1325,7 +1554,7 @@ export type UnstarMessageRequest = Message$1<"service.v1.UnstarMessageRequest"> 
  * Use `create(UnstarMessageRequestSchema)` to create a new message.
  */
 export const UnstarMessageRequestSchema: GenMessage<UnstarMessageRequest> = /*@__PURE__*/
-  messageDesc(file_service_v1_messages, 23);
+  messageDesc(file_service_v1_messages, 25);
 
 /**
  * The message is no longer starred.
@@ -1367,7 +1596,7 @@ export type UnstarMessageResponse = Message$1<"service.v1.UnstarMessageResponse"
  * Use `create(UnstarMessageResponseSchema)` to create a new message.
  */
 export const UnstarMessageResponseSchema: GenMessage<UnstarMessageResponse> = /*@__PURE__*/
-  messageDesc(file_service_v1_messages, 24);
+  messageDesc(file_service_v1_messages, 26);
 
 /**
  * A page of the caller's starred messages. At most one of `peer_address`, `group_id` and
@@ -1417,7 +1646,7 @@ export type ListStarredMessagesRequest = Message$1<"service.v1.ListStarredMessag
  * Use `create(ListStarredMessagesRequestSchema)` to create a new message.
  */
 export const ListStarredMessagesRequestSchema: GenMessage<ListStarredMessagesRequest> = /*@__PURE__*/
-  messageDesc(file_service_v1_messages, 25);
+  messageDesc(file_service_v1_messages, 27);
 
 /**
  * One page of starred messages, most recently starred first.
@@ -1459,7 +1688,7 @@ export type ListStarredMessagesResponse = Message$1<"service.v1.ListStarredMessa
  * Use `create(ListStarredMessagesResponseSchema)` to create a new message.
  */
 export const ListStarredMessagesResponseSchema: GenMessage<ListStarredMessagesResponse> = /*@__PURE__*/
-  messageDesc(file_service_v1_messages, 26);
+  messageDesc(file_service_v1_messages, 28);
 
 /**
  * A new disappearing timer. Exactly one of `peer_address` and `group_id` is required.
@@ -1495,7 +1724,7 @@ export type SetDisappearingTimerRequest = Message$1<"service.v1.SetDisappearingT
  * Use `create(SetDisappearingTimerRequestSchema)` to create a new message.
  */
 export const SetDisappearingTimerRequestSchema: GenMessage<SetDisappearingTimerRequest> = /*@__PURE__*/
-  messageDesc(file_service_v1_messages, 27);
+  messageDesc(file_service_v1_messages, 29);
 
 /**
  * The timer now in force.
@@ -1544,7 +1773,7 @@ export type SetDisappearingTimerResponse = Message$1<"service.v1.SetDisappearing
  * Use `create(SetDisappearingTimerResponseSchema)` to create a new message.
  */
 export const SetDisappearingTimerResponseSchema: GenMessage<SetDisappearingTimerResponse> = /*@__PURE__*/
-  messageDesc(file_service_v1_messages, 28);
+  messageDesc(file_service_v1_messages, 30);
 
 /**
  * The view-once message to open. Both values come from the URL path.
@@ -1572,7 +1801,7 @@ export type ViewOnceMessageRequest = Message$1<"service.v1.ViewOnceMessageReques
  * Use `create(ViewOnceMessageRequestSchema)` to create a new message.
  */
 export const ViewOnceMessageRequestSchema: GenMessage<ViewOnceMessageRequest> = /*@__PURE__*/
-  messageDesc(file_service_v1_messages, 29);
+  messageDesc(file_service_v1_messages, 31);
 
 /**
  * The content of the view-once message; it cannot be fetched again.
@@ -1615,7 +1844,655 @@ export type ViewOnceMessageResponse = Message$1<"service.v1.ViewOnceMessageRespo
  * Use `create(ViewOnceMessageResponseSchema)` to create a new message.
  */
 export const ViewOnceMessageResponseSchema: GenMessage<ViewOnceMessageResponse> = /*@__PURE__*/
-  messageDesc(file_service_v1_messages, 30);
+  messageDesc(file_service_v1_messages, 32);
+
+/**
+ * The message to edit and its new content. Exactly one of `peer_address`, `group_id` and
+ * `channel_id` names the conversation.
+ *
+ * @generated from message service.v1.EditMessageRequest
+ */
+export type EditMessageRequest = Message$1<"service.v1.EditMessageRequest"> & {
+  /**
+   * The other participant of a direct chat (wallet address, any case).
+   *
+   * @generated from field: string peer_address = 1 [json_name = "peer_address"];
+   */
+  peerAddress: string;
+
+  /**
+   * A group the caller is a member of.
+   *
+   * @generated from field: string group_id = 2 [json_name = "group_id"];
+   */
+  groupId: string;
+
+  /**
+   * A channel the caller can read.
+   *
+   * @generated from field: string channel_id = 3 [json_name = "channel_id"];
+   */
+  channelId: string;
+
+  /**
+   * The server id of the target message, in that conversation. Required.
+   *
+   * @generated from field: string message_id = 4 [json_name = "message_id"];
+   */
+  messageId: string;
+
+  /**
+   * The new end-to-end-encrypted content, 1 to 65,536 bytes. Required.
+   *
+   * @generated from field: bytes ciphertext = 5;
+   */
+  ciphertext: Uint8Array;
+};
+
+/**
+ * Describes the message service.v1.EditMessageRequest.
+ * Use `create(EditMessageRequestSchema)` to create a new message.
+ */
+export const EditMessageRequestSchema: GenMessage<EditMessageRequest> = /*@__PURE__*/
+  messageDesc(file_service_v1_messages, 33);
+
+/**
+ * The edited message.
+ *
+ * @generated from message service.v1.EditMessageResponse
+ */
+export type EditMessageResponse = Message$1<"service.v1.EditMessageResponse"> & {
+  /**
+   * Always true on success.
+   *
+   * @generated from field: bool success = 1;
+   */
+  success: boolean;
+
+  /**
+   * Human-readable status text.
+   *
+   * @generated from field: string message = 2;
+   */
+  message: string;
+
+  /**
+   * The message after the change, as history shows it to the caller.
+   *
+   * @generated from field: service.v1.Message chat_message = 3 [json_name = "chat_message"];
+   */
+  chatMessage?: Message | undefined;
+};
+
+/**
+ * Describes the message service.v1.EditMessageResponse.
+ * Use `create(EditMessageResponseSchema)` to create a new message.
+ */
+export const EditMessageResponseSchema: GenMessage<EditMessageResponse> = /*@__PURE__*/
+  messageDesc(file_service_v1_messages, 34);
+
+/**
+ * The message to delete for everyone. Exactly one of `peer_address`, `group_id` and `channel_id`
+ * names the conversation.
+ *
+ * @generated from message service.v1.DeleteMessageRequest
+ */
+export type DeleteMessageRequest = Message$1<"service.v1.DeleteMessageRequest"> & {
+  /**
+   * The other participant of a direct chat (wallet address, any case).
+   *
+   * @generated from field: string peer_address = 1 [json_name = "peer_address"];
+   */
+  peerAddress: string;
+
+  /**
+   * A group the caller is a member of.
+   *
+   * @generated from field: string group_id = 2 [json_name = "group_id"];
+   */
+  groupId: string;
+
+  /**
+   * A channel the caller can read.
+   *
+   * @generated from field: string channel_id = 3 [json_name = "channel_id"];
+   */
+  channelId: string;
+
+  /**
+   * The server id of the target message, in that conversation. Required.
+   *
+   * @generated from field: string message_id = 4 [json_name = "message_id"];
+   */
+  messageId: string;
+};
+
+/**
+ * Describes the message service.v1.DeleteMessageRequest.
+ * Use `create(DeleteMessageRequestSchema)` to create a new message.
+ */
+export const DeleteMessageRequestSchema: GenMessage<DeleteMessageRequest> = /*@__PURE__*/
+  messageDesc(file_service_v1_messages, 35);
+
+/**
+ * The deleted message: its tombstone.
+ *
+ * @generated from message service.v1.DeleteMessageResponse
+ */
+export type DeleteMessageResponse = Message$1<"service.v1.DeleteMessageResponse"> & {
+  /**
+   * Always true on success.
+   *
+   * @generated from field: bool success = 1;
+   */
+  success: boolean;
+
+  /**
+   * Human-readable status text.
+   *
+   * @generated from field: string message = 2;
+   */
+  message: string;
+
+  /**
+   * The message after the change, as history shows it to the caller.
+   *
+   * @generated from field: service.v1.Message chat_message = 3 [json_name = "chat_message"];
+   */
+  chatMessage?: Message | undefined;
+};
+
+/**
+ * Describes the message service.v1.DeleteMessageResponse.
+ * Use `create(DeleteMessageResponseSchema)` to create a new message.
+ */
+export const DeleteMessageResponseSchema: GenMessage<DeleteMessageResponse> = /*@__PURE__*/
+  messageDesc(file_service_v1_messages, 36);
+
+/**
+ * The message to hide from the caller. Exactly one of `peer_address`, `group_id` and `channel_id`
+ * names the conversation.
+ *
+ * @generated from message service.v1.DeleteMessageForMeRequest
+ */
+export type DeleteMessageForMeRequest = Message$1<"service.v1.DeleteMessageForMeRequest"> & {
+  /**
+   * The other participant of a direct chat (wallet address, any case).
+   *
+   * @generated from field: string peer_address = 1 [json_name = "peer_address"];
+   */
+  peerAddress: string;
+
+  /**
+   * A group the caller is a member of.
+   *
+   * @generated from field: string group_id = 2 [json_name = "group_id"];
+   */
+  groupId: string;
+
+  /**
+   * Not for channels: a request naming `channel_id` answers `404`.
+   *
+   * @generated from field: string channel_id = 3 [json_name = "channel_id"];
+   */
+  channelId: string;
+
+  /**
+   * The server id of the target message, in that conversation. Required.
+   *
+   * @generated from field: string message_id = 4 [json_name = "message_id"];
+   */
+  messageId: string;
+};
+
+/**
+ * Describes the message service.v1.DeleteMessageForMeRequest.
+ * Use `create(DeleteMessageForMeRequestSchema)` to create a new message.
+ */
+export const DeleteMessageForMeRequestSchema: GenMessage<DeleteMessageForMeRequest> = /*@__PURE__*/
+  messageDesc(file_service_v1_messages, 37);
+
+/**
+ * The message is hidden from the caller.
+ *
+ * @generated from message service.v1.DeleteMessageForMeResponse
+ */
+export type DeleteMessageForMeResponse = Message$1<"service.v1.DeleteMessageForMeResponse"> & {
+  /**
+   * Always true on success.
+   *
+   * @generated from field: bool success = 1;
+   */
+  success: boolean;
+
+  /**
+   * Human-readable status text.
+   *
+   * @generated from field: string message = 2;
+   */
+  message: string;
+
+  /**
+   * The hidden message's id.
+   *
+   * @generated from field: string message_id = 3 [json_name = "message_id"];
+   */
+  messageId: string;
+};
+
+/**
+ * Describes the message service.v1.DeleteMessageForMeResponse.
+ * Use `create(DeleteMessageForMeResponseSchema)` to create a new message.
+ */
+export const DeleteMessageForMeResponseSchema: GenMessage<DeleteMessageForMeResponse> = /*@__PURE__*/
+  messageDesc(file_service_v1_messages, 38);
+
+/**
+ * A reaction to set. Exactly one of `peer_address`, `group_id` and `channel_id`
+ * names the conversation.
+ *
+ * @generated from message service.v1.ReactToMessageRequest
+ */
+export type ReactToMessageRequest = Message$1<"service.v1.ReactToMessageRequest"> & {
+  /**
+   * The other participant of a direct chat (wallet address, any case).
+   *
+   * @generated from field: string peer_address = 1 [json_name = "peer_address"];
+   */
+  peerAddress: string;
+
+  /**
+   * A group the caller is a member of.
+   *
+   * @generated from field: string group_id = 2 [json_name = "group_id"];
+   */
+  groupId: string;
+
+  /**
+   * A channel the caller can read.
+   *
+   * @generated from field: string channel_id = 3 [json_name = "channel_id"];
+   */
+  channelId: string;
+
+  /**
+   * The server id of the target message, in that conversation. Required.
+   *
+   * @generated from field: string message_id = 4 [json_name = "message_id"];
+   */
+  messageId: string;
+
+  /**
+   * Direct chats and groups: the encrypted reaction, 1 to 1,024 bytes; replaces the caller's
+   * earlier reaction to the message. Must be empty in a channel.
+   *
+   * @generated from field: bytes ciphertext = 5;
+   */
+  ciphertext: Uint8Array;
+
+  /**
+   * Channels: the reaction key, one emoji (at most 32 bytes); added to the caller's keys on
+   * the post (at most 3). Must be empty in a direct chat or group.
+   *
+   * @generated from field: string key = 6;
+   */
+  key: string;
+};
+
+/**
+ * Describes the message service.v1.ReactToMessageRequest.
+ * Use `create(ReactToMessageRequestSchema)` to create a new message.
+ */
+export const ReactToMessageRequestSchema: GenMessage<ReactToMessageRequest> = /*@__PURE__*/
+  messageDesc(file_service_v1_messages, 39);
+
+/**
+ * The message with its reactions after the change.
+ *
+ * @generated from message service.v1.ReactToMessageResponse
+ */
+export type ReactToMessageResponse = Message$1<"service.v1.ReactToMessageResponse"> & {
+  /**
+   * Always true on success.
+   *
+   * @generated from field: bool success = 1;
+   */
+  success: boolean;
+
+  /**
+   * Human-readable status text.
+   *
+   * @generated from field: string message = 2;
+   */
+  message: string;
+
+  /**
+   * The message after the change, as history shows it to the caller.
+   *
+   * @generated from field: service.v1.Message chat_message = 3 [json_name = "chat_message"];
+   */
+  chatMessage?: Message | undefined;
+};
+
+/**
+ * Describes the message service.v1.ReactToMessageResponse.
+ * Use `create(ReactToMessageResponseSchema)` to create a new message.
+ */
+export const ReactToMessageResponseSchema: GenMessage<ReactToMessageResponse> = /*@__PURE__*/
+  messageDesc(file_service_v1_messages, 40);
+
+/**
+ * A reaction to remove. Exactly one of `peer_address`, `group_id` and `channel_id`
+ * names the conversation.
+ *
+ * @generated from message service.v1.RemoveReactionRequest
+ */
+export type RemoveReactionRequest = Message$1<"service.v1.RemoveReactionRequest"> & {
+  /**
+   * The other participant of a direct chat (wallet address, any case).
+   *
+   * @generated from field: string peer_address = 1 [json_name = "peer_address"];
+   */
+  peerAddress: string;
+
+  /**
+   * A group the caller is a member of.
+   *
+   * @generated from field: string group_id = 2 [json_name = "group_id"];
+   */
+  groupId: string;
+
+  /**
+   * A channel the caller can read.
+   *
+   * @generated from field: string channel_id = 3 [json_name = "channel_id"];
+   */
+  channelId: string;
+
+  /**
+   * The server id of the target message, in that conversation. Required.
+   *
+   * @generated from field: string message_id = 4 [json_name = "message_id"];
+   */
+  messageId: string;
+
+  /**
+   * Channels: the key to remove. Must be empty in a direct chat or group, where the caller's
+   * one reaction is removed.
+   *
+   * @generated from field: string key = 5;
+   */
+  key: string;
+};
+
+/**
+ * Describes the message service.v1.RemoveReactionRequest.
+ * Use `create(RemoveReactionRequestSchema)` to create a new message.
+ */
+export const RemoveReactionRequestSchema: GenMessage<RemoveReactionRequest> = /*@__PURE__*/
+  messageDesc(file_service_v1_messages, 41);
+
+/**
+ * The message with its reactions after the change.
+ *
+ * @generated from message service.v1.RemoveReactionResponse
+ */
+export type RemoveReactionResponse = Message$1<"service.v1.RemoveReactionResponse"> & {
+  /**
+   * Always true on success.
+   *
+   * @generated from field: bool success = 1;
+   */
+  success: boolean;
+
+  /**
+   * Human-readable status text.
+   *
+   * @generated from field: string message = 2;
+   */
+  message: string;
+
+  /**
+   * The message after the change, as history shows it to the caller.
+   *
+   * @generated from field: service.v1.Message chat_message = 3 [json_name = "chat_message"];
+   */
+  chatMessage?: Message | undefined;
+};
+
+/**
+ * Describes the message service.v1.RemoveReactionResponse.
+ * Use `create(RemoveReactionResponseSchema)` to create a new message.
+ */
+export const RemoveReactionResponseSchema: GenMessage<RemoveReactionResponse> = /*@__PURE__*/
+  messageDesc(file_service_v1_messages, 42);
+
+/**
+ * The message to pin. Exactly one of `peer_address`, `group_id` and `channel_id`
+ * names the conversation.
+ *
+ * @generated from message service.v1.PinMessageRequest
+ */
+export type PinMessageRequest = Message$1<"service.v1.PinMessageRequest"> & {
+  /**
+   * The other participant of a direct chat (wallet address, any case).
+   *
+   * @generated from field: string peer_address = 1 [json_name = "peer_address"];
+   */
+  peerAddress: string;
+
+  /**
+   * A group the caller is a member of.
+   *
+   * @generated from field: string group_id = 2 [json_name = "group_id"];
+   */
+  groupId: string;
+
+  /**
+   * A channel the caller can read.
+   *
+   * @generated from field: string channel_id = 3 [json_name = "channel_id"];
+   */
+  channelId: string;
+
+  /**
+   * The server id of the target message, in that conversation. Required.
+   *
+   * @generated from field: string message_id = 4 [json_name = "message_id"];
+   */
+  messageId: string;
+};
+
+/**
+ * Describes the message service.v1.PinMessageRequest.
+ * Use `create(PinMessageRequestSchema)` to create a new message.
+ */
+export const PinMessageRequestSchema: GenMessage<PinMessageRequest> = /*@__PURE__*/
+  messageDesc(file_service_v1_messages, 43);
+
+/**
+ * The pinned message.
+ *
+ * @generated from message service.v1.PinMessageResponse
+ */
+export type PinMessageResponse = Message$1<"service.v1.PinMessageResponse"> & {
+  /**
+   * Always true on success.
+   *
+   * @generated from field: bool success = 1;
+   */
+  success: boolean;
+
+  /**
+   * Human-readable status text.
+   *
+   * @generated from field: string message = 2;
+   */
+  message: string;
+
+  /**
+   * The message after the change, as history shows it to the caller.
+   *
+   * @generated from field: service.v1.Message chat_message = 3 [json_name = "chat_message"];
+   */
+  chatMessage?: Message | undefined;
+};
+
+/**
+ * Describes the message service.v1.PinMessageResponse.
+ * Use `create(PinMessageResponseSchema)` to create a new message.
+ */
+export const PinMessageResponseSchema: GenMessage<PinMessageResponse> = /*@__PURE__*/
+  messageDesc(file_service_v1_messages, 44);
+
+/**
+ * The message to unpin. Exactly one of `peer_address`, `group_id` and `channel_id`
+ * names the conversation.
+ *
+ * @generated from message service.v1.UnpinMessageRequest
+ */
+export type UnpinMessageRequest = Message$1<"service.v1.UnpinMessageRequest"> & {
+  /**
+   * The other participant of a direct chat (wallet address, any case).
+   *
+   * @generated from field: string peer_address = 1 [json_name = "peer_address"];
+   */
+  peerAddress: string;
+
+  /**
+   * A group the caller is a member of.
+   *
+   * @generated from field: string group_id = 2 [json_name = "group_id"];
+   */
+  groupId: string;
+
+  /**
+   * A channel the caller can read.
+   *
+   * @generated from field: string channel_id = 3 [json_name = "channel_id"];
+   */
+  channelId: string;
+
+  /**
+   * The server id of the target message, in that conversation. Required.
+   *
+   * @generated from field: string message_id = 4 [json_name = "message_id"];
+   */
+  messageId: string;
+};
+
+/**
+ * Describes the message service.v1.UnpinMessageRequest.
+ * Use `create(UnpinMessageRequestSchema)` to create a new message.
+ */
+export const UnpinMessageRequestSchema: GenMessage<UnpinMessageRequest> = /*@__PURE__*/
+  messageDesc(file_service_v1_messages, 45);
+
+/**
+ * The message, no longer pinned.
+ *
+ * @generated from message service.v1.UnpinMessageResponse
+ */
+export type UnpinMessageResponse = Message$1<"service.v1.UnpinMessageResponse"> & {
+  /**
+   * Always true on success.
+   *
+   * @generated from field: bool success = 1;
+   */
+  success: boolean;
+
+  /**
+   * Human-readable status text.
+   *
+   * @generated from field: string message = 2;
+   */
+  message: string;
+
+  /**
+   * The message after the change, as history shows it to the caller.
+   *
+   * @generated from field: service.v1.Message chat_message = 3 [json_name = "chat_message"];
+   */
+  chatMessage?: Message | undefined;
+};
+
+/**
+ * Describes the message service.v1.UnpinMessageResponse.
+ * Use `create(UnpinMessageResponseSchema)` to create a new message.
+ */
+export const UnpinMessageResponseSchema: GenMessage<UnpinMessageResponse> = /*@__PURE__*/
+  messageDesc(file_service_v1_messages, 46);
+
+/**
+ * The conversation whose pins to list: exactly one of `peer_address`, `group_id` and
+ * `channel_id`.
+ *
+ * @generated from message service.v1.ListPinnedMessagesRequest
+ */
+export type ListPinnedMessagesRequest = Message$1<"service.v1.ListPinnedMessagesRequest"> & {
+  /**
+   * The other participant of a direct chat (wallet address, any case).
+   *
+   * @generated from field: string peer_address = 1 [json_name = "peer_address"];
+   */
+  peerAddress: string;
+
+  /**
+   * A group the caller is a member of.
+   *
+   * @generated from field: string group_id = 2 [json_name = "group_id"];
+   */
+  groupId: string;
+
+  /**
+   * A channel the caller can read.
+   *
+   * @generated from field: string channel_id = 3 [json_name = "channel_id"];
+   */
+  channelId: string;
+};
+
+/**
+ * Describes the message service.v1.ListPinnedMessagesRequest.
+ * Use `create(ListPinnedMessagesRequestSchema)` to create a new message.
+ */
+export const ListPinnedMessagesRequestSchema: GenMessage<ListPinnedMessagesRequest> = /*@__PURE__*/
+  messageDesc(file_service_v1_messages, 47);
+
+/**
+ * The conversation's pinned messages, in pin order.
+ *
+ * @generated from message service.v1.ListPinnedMessagesResponse
+ */
+export type ListPinnedMessagesResponse = Message$1<"service.v1.ListPinnedMessagesResponse"> & {
+  /**
+   * Always true on success.
+   *
+   * @generated from field: bool success = 1;
+   */
+  success: boolean;
+
+  /**
+   * Human-readable status text.
+   *
+   * @generated from field: string message = 2;
+   */
+  message: string;
+
+  /**
+   * The pinned messages, oldest pin first (at most 10).
+   *
+   * @generated from field: repeated service.v1.Message messages = 3;
+   */
+  messages: Message[];
+};
+
+/**
+ * Describes the message service.v1.ListPinnedMessagesResponse.
+ * Use `create(ListPinnedMessagesResponseSchema)` to create a new message.
+ */
+export const ListPinnedMessagesResponseSchema: GenMessage<ListPinnedMessagesResponse> = /*@__PURE__*/
+  messageDesc(file_service_v1_messages, 48);
 
 /**
  * End-to-end-encrypted messages in direct chats, groups and channels, and the conversation
@@ -1628,6 +2505,14 @@ export const ViewOnceMessageResponseSchema: GenMessage<ViewOnceMessageResponse> 
  * sender key for groups and channels). In the clear the server sees only what it needs to route,
  * order, expire and count messages: the ids, the sender, the target, the kind, the media id, a
  * voice or video duration, the timestamps and the delivery state.
+ *
+ * What people do to messages follows one relation model (Matrix MSC2675): an edit, a deletion,
+ * a reaction, a reply or a pin names its target message by server id within the same
+ * conversation, and the server checks that the target exists there, that the caller can read
+ * it and that the caller may act on it, by one code path for direct chats, groups and
+ * channels. Of these the server learns: that a message replies to another, whom it mentions,
+ * that and when it was edited (never the old or new text), who deleted it, who reacted to it
+ * (in channels also with which emoji, so that it can count them), and who pinned it.
  *
  * A conversation is addressed by exactly one of `peer_address` / `recipient_address` (a direct
  * chat with that user), `group_id` or `channel_id`.
@@ -1662,6 +2547,12 @@ export const MessagesService: GenService<{
    * member; channel unknown; `media_id` unknown or not uploaded by the caller), `409 CONFLICT`
    * (`client_message_id` already used for a different message), `429 RATE_LIMIT_EXCEEDED`.
    *
+   * Replies and mentions (every send RPC, and `PublishChannelPost`): `reply_to_message_id`
+   * must name a message of the same conversation that the caller can read (`404 NOT_FOUND`
+   * otherwise; a deleted one is allowed); `mentions` (groups and channels only, else
+   * `400 INVALID_ARGUMENT`; at most 50; wallet addresses or `@everyone`) must name members
+   * (`404 NOT_FOUND` otherwise), and `@everyone` is for owners and admins (`403 FORBIDDEN`).
+   *
    * @generated from rpc service.v1.MessagesService.SendMessage
    */
   sendMessage: {
@@ -1682,6 +2573,7 @@ export const MessagesService: GenService<{
    * (the caller has blocked the recipient; not an owner or admin of the channel),
    * `404 NOT_FOUND` (recipient, group, channel or media unknown or not accessible),
    * `409 CONFLICT` (`client_message_id` reused), `429 RATE_LIMIT_EXCEEDED`.
+   * Replies and mentions: as `SendMessage`.
    *
    * @generated from rpc service.v1.MessagesService.SendVoice
    */
@@ -1702,6 +2594,7 @@ export const MessagesService: GenService<{
    * (the caller has blocked the recipient; not an owner or admin of the channel),
    * `404 NOT_FOUND` (recipient, group, channel or media unknown or not accessible),
    * `409 CONFLICT` (`client_message_id` reused), `429 RATE_LIMIT_EXCEEDED`.
+   * Replies and mentions: as `SendMessage`.
    *
    * @generated from rpc service.v1.MessagesService.SendVideo
    */
@@ -1722,6 +2615,7 @@ export const MessagesService: GenService<{
    * `401 UNAUTHORIZED`, `403 FORBIDDEN` (the caller has blocked the recipient; not an owner or
    * admin of the channel), `404 NOT_FOUND` (recipient, group, channel or media unknown or not
    * accessible), `409 CONFLICT` (`client_message_id` reused), `429 RATE_LIMIT_EXCEEDED`.
+   * Replies and mentions: as `SendMessage`.
    *
    * @generated from rpc service.v1.MessagesService.SendFile
    */
@@ -1913,6 +2807,200 @@ export const MessagesService: GenService<{
     methodKind: "unary";
     input: typeof ViewOnceMessageRequestSchema;
     output: typeof ViewOnceMessageResponseSchema;
+  },
+  /**
+   * Replaces the content of one of the caller's own messages (MSC2676, Signal's EditMessage,
+   * Telegram's editMessageText). The message keeps its `id`, `sequence` and `sent_at`; it gets
+   * the new `ciphertext`, `edited_at` and one more `edit_count`. The previous ciphertext is
+   * dropped, not kept as server-side history (the server keeping what a sender corrected would
+   * be a privacy cost; clients keep their own history if they want one), and the `message.new`
+   * and earlier `message.edited` events of the message still kept for replay are rewritten to
+   * the current content. Every participant's devices, and the caller's other devices, get a
+   * durable `message.edited` event (channel followers: a `channel.post_updated` frame).
+   *
+   * Who and when: only the sender, within `MESSAGE_EDIT_WINDOW` of `sent_at` (a setting,
+   * default 24 hours), at most 20 times per message; not view-once, `system`, `poll` or
+   * `sticker` messages, and not deleted ones. The server learns that the message was edited
+   * and when, never what changed.
+   *
+   * Rate limit: 30 per minute, burst 10.
+   *
+   * Errors: `400 INVALID_ARGUMENT` (not exactly one of `peer_address`, `group_id`,
+   * `channel_id`; missing `message_id`; empty or oversized `ciphertext`; a kind that cannot be
+   * edited; a view-once message), `401 UNAUTHORIZED`, `403 FORBIDDEN` (not the sender;
+   * `EDIT_WINDOW_PASSED` after the window; `EDIT_LIMIT_REACHED` after 20 edits),
+   * `404 NOT_FOUND` (conversation not accessible; no such message in it, including one hidden
+   * from the caller), `410 GONE` (the message was deleted for everyone),
+   * `429 RATE_LIMIT_EXCEEDED`.
+   *
+   * @generated from rpc service.v1.MessagesService.EditMessage
+   */
+  editMessage: {
+    methodKind: "unary";
+    input: typeof EditMessageRequestSchema;
+    output: typeof EditMessageResponseSchema;
+  },
+  /**
+   * Deletes a message for everyone (Signal's Delete and AdminDelete, Telegram's deleteMessage).
+   * The ciphertext and the attached media reference are removed from storage (media retention
+   * then deletes the blob), the message's reactions and pin go, its `message.new` and
+   * `message.edited` events still kept for replay are rewritten to the tombstone, and a
+   * tombstone stays in the history at its `sequence` with `deleted_at` and `deleted_by`, so
+   * every reader sees the same numbering. It is gone from history content, the starred list,
+   * the chat list's last message, replay and pins; push payloads never carried content.
+   * Every participant's devices get a durable `message.deleted` event (channel followers: a
+   * `channel.post_updated` frame).
+   *
+   * Who: the sender within `MESSAGE_DELETE_WINDOW` of `sent_at` (a setting, default 24 hours);
+   * in a group its owner and admins for any message, at any time (`deleted_by` `admin`); in a
+   * channel its owner and admins for any post. Deleting a deleted message succeeds and changes
+   * nothing. System messages cannot be deleted. The server learns who deleted which message.
+   *
+   * Rate limit: 30 per minute, burst 10.
+   *
+   * Errors: `400 INVALID_ARGUMENT` (not exactly one conversation; missing `message_id`; a
+   * `system` message), `401 UNAUTHORIZED`, `403 FORBIDDEN` (neither the sender nor an owner or
+   * admin; `DELETE_WINDOW_PASSED` when only the sender's window would allow it),
+   * `404 NOT_FOUND` (conversation not accessible; no such message in it),
+   * `429 RATE_LIMIT_EXCEEDED`.
+   *
+   * @generated from rpc service.v1.MessagesService.DeleteMessage
+   */
+  deleteMessage: {
+    methodKind: "unary";
+    input: typeof DeleteMessageRequestSchema;
+    output: typeof DeleteMessageResponseSchema;
+  },
+  /**
+   * Hides a message from the caller only ("delete for me"): it no longer appears in the
+   * caller's history, starred list or pins list, on any of the caller's devices (they get a
+   * durable `message.hidden` event); the other participants are not told and keep it. Any
+   * message the caller can read, at any time; hiding a hidden message succeeds. The server
+   * learns which message the caller hid. Not for channel posts (`404`: a post is the channel's,
+   * not a per-reader copy; clients hide posts on the device).
+   *
+   * Rate limit: 60 per minute, burst 20.
+   *
+   * Errors: `400 INVALID_ARGUMENT` (not exactly one of `peer_address`, `group_id`; missing
+   * `message_id`), `401 UNAUTHORIZED`, `404 NOT_FOUND` (conversation not accessible; no such
+   * message in it; `channel_id`), `429 RATE_LIMIT_EXCEEDED`.
+   *
+   * @generated from rpc service.v1.MessagesService.DeleteMessageForMe
+   */
+  deleteMessageForMe: {
+    methodKind: "unary";
+    input: typeof DeleteMessageForMeRequestSchema;
+    output: typeof DeleteMessageForMeResponseSchema;
+  },
+  /**
+   * Reacts to a message (MSC2677, Signal's Reaction, Telegram's setMessageReaction).
+   *
+   * Direct chats and groups: the reaction is end-to-end encrypted (`ciphertext`, 1 to 1,024
+   * bytes, carrying the emoji); the server keeps one record per (reactor, message), replaced by
+   * the reactor's next reaction and removed by `RemoveReaction`. The server learns who reacted
+   * to which message and when, never the emoji. Participants get a durable `message.reaction`.
+   *
+   * Channels: the reaction is a plaintext `key`, one emoji (a single grapheme cluster with an
+   * emoji, at most 32 bytes), so that the server can count it for thousands of readers: each
+   * post keeps a count per key (`Message.reaction_counts`, read with the post), and each
+   * reader at most 3 distinct keys per post (a 4th is `409 REACTION_LIMIT`; adding a key the
+   * reader already has changes nothing). The server learns who reacted with what. Followers
+   * connected at that moment get a `channel.post_updated` frame with the new counts.
+   *
+   * Any reader of the conversation may react (channels: any reader, followed or public); not
+   * to `system` messages, deleted messages, or view-once messages.
+   *
+   * Rate limit: 60 per minute, burst 20.
+   *
+   * Errors: `400 INVALID_ARGUMENT` (not exactly one conversation; missing `message_id`;
+   * `ciphertext` missing or oversized, or `key` given, in a direct chat or group; `key` missing
+   * or not one emoji, or `ciphertext` given, in a channel; a `system` or view-once message),
+   * `401 UNAUTHORIZED`, `404 NOT_FOUND` (conversation not accessible; no such message in it),
+   * `409 REACTION_LIMIT` (a 4th key on a channel post), `410 GONE` (deleted message),
+   * `429 RATE_LIMIT_EXCEEDED`.
+   *
+   * @generated from rpc service.v1.MessagesService.ReactToMessage
+   */
+  reactToMessage: {
+    methodKind: "unary";
+    input: typeof ReactToMessageRequestSchema;
+    output: typeof ReactToMessageResponseSchema;
+  },
+  /**
+   * Removes the caller's reaction: in a direct chat or group its one encrypted record, in a
+   * channel the given `key`. Removing what is not there succeeds and changes nothing. Same
+   * events as `ReactToMessage`.
+   *
+   * Rate limit: 60 per minute, burst 20.
+   *
+   * Errors: `400 INVALID_ARGUMENT` (not exactly one conversation; missing `message_id`; `key`
+   * missing or malformed in a channel, given elsewhere), `401 UNAUTHORIZED`, `404 NOT_FOUND`
+   * (conversation not accessible; no such message in it), `429 RATE_LIMIT_EXCEEDED`.
+   *
+   * @generated from rpc service.v1.MessagesService.RemoveReaction
+   */
+  removeReaction: {
+    methodKind: "unary";
+    input: typeof RemoveReactionRequestSchema;
+    output: typeof RemoveReactionResponseSchema;
+  },
+  /**
+   * Pins a message in its conversation (Signal's PinMessage, m.room.pinned_events, Telegram's
+   * pinChatMessage). A conversation has at most 10 pins (`409 PIN_LIMIT`); pinning a pinned
+   * message succeeds and changes nothing. Pins are listed in the order they were pinned.
+   * Who: in a direct chat either participant; in a group the owner and admins, or every member
+   * when the group's `members_can_pin` setting is on (`POST /api/v1/groups/{group_id}/settings`);
+   * in a channel the owner and admins. Not `system`, deleted or view-once messages. Every
+   * participant's devices get a durable `message.pinned` (channel followers: a
+   * `channel.post_updated` frame). The server learns who pinned which message and when.
+   *
+   * Rate limit: 20 per minute, burst 5.
+   *
+   * Errors: `400 INVALID_ARGUMENT` (not exactly one conversation; missing `message_id`; a
+   * `system` or view-once message), `401 UNAUTHORIZED`, `403 FORBIDDEN` (the caller's role may
+   * not pin), `404 NOT_FOUND` (conversation not accessible; no such message in it),
+   * `409 PIN_LIMIT`, `410 GONE` (deleted message), `429 RATE_LIMIT_EXCEEDED`.
+   *
+   * @generated from rpc service.v1.MessagesService.PinMessage
+   */
+  pinMessage: {
+    methodKind: "unary";
+    input: typeof PinMessageRequestSchema;
+    output: typeof PinMessageResponseSchema;
+  },
+  /**
+   * Unpins a message; the same roles as `PinMessage`. Unpinning a message that is not pinned
+   * succeeds and changes nothing. Every participant's devices get a durable `message.unpinned`.
+   *
+   * Rate limit: 20 per minute, burst 5.
+   *
+   * Errors: `400 INVALID_ARGUMENT` (not exactly one conversation; missing `message_id`),
+   * `401 UNAUTHORIZED`, `403 FORBIDDEN` (the caller's role may not pin), `404 NOT_FOUND`
+   * (conversation not accessible; no such message in it), `429 RATE_LIMIT_EXCEEDED`.
+   *
+   * @generated from rpc service.v1.MessagesService.UnpinMessage
+   */
+  unpinMessage: {
+    methodKind: "unary";
+    input: typeof UnpinMessageRequestSchema;
+    output: typeof UnpinMessageResponseSchema;
+  },
+  /**
+   * Lists the pinned messages of one conversation, in the order they were pinned (oldest pin
+   * first), at most 10, each as the `Message` history shows (without those the caller hid).
+   *
+   * Rate limit: 60 per minute, burst 20.
+   *
+   * Errors: `400 INVALID_ARGUMENT` (not exactly one of `peer_address`, `group_id`,
+   * `channel_id`), `401 UNAUTHORIZED`, `404 NOT_FOUND` (conversation not accessible),
+   * `429 RATE_LIMIT_EXCEEDED`.
+   *
+   * @generated from rpc service.v1.MessagesService.ListPinnedMessages
+   */
+  listPinnedMessages: {
+    methodKind: "unary";
+    input: typeof ListPinnedMessagesRequestSchema;
+    output: typeof ListPinnedMessagesResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_service_v1_messages, 0);

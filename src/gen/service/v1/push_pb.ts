@@ -227,13 +227,15 @@ export const GetPushPublicKeyResponseSchema: GenMessage<GetPushPublicKeyResponse
  *
  * A push only tells a device that has no live `/ws` connection to connect and catch up; it
  * never carries message content. Its payload is a JSON object: `kind` (`message`: a new direct
- * message; `group_message`; `sealed_message`: a sealed-sender envelope waits, naming nobody;
+ * message; `group_message`; `mention`: a group message or channel post mentions the user,
+ * never coalesced and sent even for channels, whose posts wake nobody otherwise;
+ * `sealed_message`: a sealed-sender envelope waits, naming nobody;
  * `call`: an incoming call; `recovery_request`: a guardian is asked to approve a recovery),
  * plus `conversation_id` and `seq` (the conversation's newest sequence number) for messages.
  * Pushes of one kind to one device are coalesced (at most one per `PUSH_COALESCE_WINDOW`, 10 s
  * by default) and carry a `Topic` of their kind, so a push service keeps only the newest one
- * for a device that is off. Urgency is `high` for calls and recovery requests (TTL 60 s for
- * calls), `normal` otherwise (TTL one day).
+ * for a device that is off. Urgency is `high` for calls, mentions and recovery requests (TTL
+ * 60 s for calls), `normal` otherwise (TTL one day).
  *
  * Every RPC can also fail with `401 UNAUTHORIZED`, `429 RATE_LIMIT_EXCEEDED` and
  * `500 INTERNAL`.
