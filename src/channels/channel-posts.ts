@@ -19,10 +19,11 @@ import { newId } from '../platform/store/new-id.js';
 import { newestFirstPage } from '../platform/store/newest-first-page.js';
 import type { NewestFirstPage } from '../platform/store/newest-first-page.js';
 import { SequenceNumbering } from '../platform/store/sequence-numbering.js';
+import type { StoredRelationFields } from '../messaging/messages/stored-message.js';
 import { sequencePage } from '../platform/store/sequence-page.js';
 import type { SequencePage, SequencePageRequest } from '../platform/store/sequence-page.js';
 
-export interface StoredPost {
+export interface StoredPost extends StoredRelationFields {
   _id: string;
   channelId: string;
   sequence: number;
@@ -36,17 +37,6 @@ export interface StoredPost {
   /** The poll of a `poll` post (the polls area); absent on other posts. */
   pollId?: string;
   sentAt: Date;
-  /** A post of the same channel this one replies to. */
-  replyToMessageId?: string;
-  /** Mentioned followers' addresses and `@everyone`. */
-  mentions?: string[];
-  /** The last edit (ciphertext is the current content) and how many there were. */
-  editedAt?: Date;
-  editCount?: number;
-  /** Deleted: a tombstone without ciphertext or media, its reactions gone. */
-  deletedAt?: Date;
-  deletedBy?: 'sender' | 'admin';
-  deletedByAddress?: string;
   /**
    * Readers per reaction key, keyed by the key in base64url (a field name must not hold `.`
    * or start with `$`): the post's counts are read with the post (channel-reactions.ts).

@@ -18,7 +18,28 @@ export const MESSAGE_KINDS = [
 export type MessageKind = (typeof MESSAGE_KINDS)[number];
 export type DeliveryStatus = 'sent' | 'delivered' | 'read';
 
-export interface StoredMessage {
+/**
+ * What relations add to a stored message or channel post (docs/areas/messaging.md): its reply
+ * target, mentions, last edit and deletion tombstone.
+ */
+export interface StoredRelationFields {
+  /** The message (or post) of the same conversation this one replies to (relations/reply-targets.ts). */
+  replyToMessageId?: string;
+  /** Mentioned members' addresses and `@everyone` (groups; relations/mentions.ts). */
+  mentions?: string[];
+  /** The last edit (relations/message-edits.ts): the ciphertext is the current content. */
+  editedAt?: Date;
+  editCount?: number;
+  /**
+   * Deleted for everyone (relations/message-deletions.ts): a tombstone without ciphertext or
+   * media, kept so that every reader sees the same numbering.
+   */
+  deletedAt?: Date;
+  deletedBy?: 'sender' | 'admin';
+  deletedByAddress?: string;
+}
+
+export interface StoredMessage extends StoredRelationFields {
   _id: string;
   conversationId: string;
   sequence: number;
@@ -54,20 +75,6 @@ export interface StoredMessage {
   withheld: boolean;
   systemEvent: string;
   systemData: Record<string, unknown> | null;
-  /** The message of the same conversation this one replies to (relations/reply-targets.ts). */
-  replyToMessageId?: string;
-  /** Mentioned members' addresses and `@everyone` (groups; relations/mentions.ts). */
-  mentions?: string[];
-  /** The last edit (relations/message-edits.ts): the ciphertext is the current content. */
-  editedAt?: Date;
-  editCount?: number;
-  /**
-   * Deleted for everyone (relations/message-deletions.ts): a tombstone without ciphertext or
-   * media, kept so that every reader sees the same numbering.
-   */
-  deletedAt?: Date;
-  deletedBy?: 'sender' | 'admin';
-  deletedByAddress?: string;
   /** The readers who deleted the message for themselves (DeleteMessageForMe). */
   hiddenFor?: string[];
   /**
