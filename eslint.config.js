@@ -26,6 +26,7 @@ export default tseslint.config(
     ignores: [
       'src/gen/**',
       'dist/**',
+      'client/dist/**',
       '.test-build*/**',
       'coverage/**',
       'third_party/**',

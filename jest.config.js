@@ -6,7 +6,11 @@ export default {
   transform: {
     '^.+\\.ts$': ['ts-jest', { useESM: true, diagnostics: false }],
   },
-  testMatch: ['<rootDir>/test/**/*.test.ts', '<rootDir>/src/**/*.test.ts'],
+  testMatch: [
+    '<rootDir>/test/**/*.test.ts',
+    '<rootDir>/src/**/*.test.ts',
+    '<rootDir>/client/test/**/*.test.ts',
+  ],
   testTimeout: 30000,
   // Tests run in a worker process that is replaced once it holds more than this after a test file:
   // in native ESM mode every file's module graph stays in memory, and a single process running
