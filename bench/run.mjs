@@ -28,6 +28,7 @@ import { benchRedisCommands } from './redis-commands.mjs';
 import { benchSend } from './send.mjs';
 import { benchSignIn } from './sign-in.mjs';
 import { benchStore } from './store.mjs';
+import { benchTail } from './tail.mjs';
 import { benchTracing } from './tracing.mjs';
 import { benchWallets } from './wallets.mjs';
 
@@ -39,6 +40,7 @@ await benchSignIn();
 await benchWallets();
 await benchLimiter();
 await benchSend();
+await benchTail();
 const directMessages = await benchRealtime();
 await benchChannels(directMessages);
 await benchGroups();

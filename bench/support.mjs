@@ -62,6 +62,7 @@ export async function startService({ BENCH_SERVICE_DIR: cwd, ...env } = {}) {
     httpPort,
     grpcPort,
     pid: child.pid,
+    dataDir,
     async stop() {
       child.kill('SIGTERM');
       await exited;

@@ -48,6 +48,7 @@ export async function openProcessPorts(config: Config, logger: Logger): Promise<
           mongodbUrl: config.store.mongodbUrl,
           mongodbAllowStandalone: config.store.mongodbAllowStandalone,
           dataDir: config.store.dataDir,
+          compactionThresholdBytes: config.store.compactionBytes,
           logger,
           metrics: metrics.dependencies,
         })

@@ -143,6 +143,13 @@ export const settings = {
       'Accept a MongoDB server that is not a replica-set member (development only: no majority write concern, no failover). false: such a server stops the start.',
       false,
     ),
+    compactionBytes: integerSetting(
+      'STORE_COMPACTION_BYTES',
+      'Embedded store: journal size in bytes that starts a compaction (a snapshot, written off the event loop, and a fresh journal). Smaller: shorter recovery, more snapshot writing.',
+      64 * 1_048_576,
+      1_048_576,
+      4 * 1_073_741_824,
+    ),
     allowEmbeddedStore: booleanSetting(
       'ALLOW_EMBEDDED_STORE',
       'Let ROLE=api run without MONGODB_URL, on the embedded store in DATA_DIR: for a single api pod only, since each pod would have its own data. ROLE=all never needs it.',

@@ -1,6 +1,16 @@
 import type { IndexSpec } from '../document-store.js';
 import type { Mutation } from './mutation.js';
+import type { StoredDocument } from './stored-document.js';
 import { Table } from './table.js';
+
+/** The database at one instant, as a snapshot writes it: the indexes, then every document. */
+export interface CapturedState {
+  readonly indexes: readonly IndexSpec[];
+  readonly collections: readonly {
+    readonly name: string;
+    readonly docs: readonly StoredDocument[];
+  }[];
+}
 
 /** All collections of the embedded engine, in memory. */
 export class Database {
@@ -32,19 +42,17 @@ export class Database {
   }
 
   /**
-   * The whole state as mutations (indexes first). Taken synchronously: since stored
-   * documents are never mutated, the references stay a consistent picture while they
-   * are written out asynchronously.
+   * The whole state at this instant: references only, no document copied or encoded, so it
+   * is quick (one array of references per collection). Since stored documents are never
+   * mutated, the references stay a consistent picture while snapshot.ts writes them out
+   * over many turns of the event loop.
    */
-  capture(): Mutation[] {
+  capture(): CapturedState {
     const tables = [...this.tables.entries()];
-    const indexes = tables.flatMap(([, table]) =>
-      table.indexes().map((spec): Mutation => ({ op: 'index', spec })),
-    );
-    const docs = tables.flatMap(([c, table]) =>
-      [...table.documents()].map((doc): Mutation => ({ op: 'put', c, doc })),
-    );
-    return [...indexes, ...docs];
+    return {
+      indexes: tables.flatMap(([, table]) => table.indexes()),
+      collections: tables.map(([name, table]) => ({ name, docs: Array.from(table.documents()) })),
+    };
   }
 
   ttlIndexes(): IndexSpec[] {

@@ -173,7 +173,8 @@ export class EmbeddedDocumentStore implements DocumentStore, CollectionHost {
     await writeSnapshot(dataDir, next, state);
     await retired;
     await removeObsolete(dataDir, next);
-    logger.info({ generation: next, documents: state.length }, 'store compacted');
+    const documents = state.collections.reduce((sum, { docs }) => sum + docs.length, 0);
+    logger.info({ generation: next, documents }, 'store compacted');
   }
 }
 
