@@ -5,8 +5,11 @@
  */
 import { createPublicKey, verify } from 'node:crypto';
 import { verifyMessage } from 'viem';
-import { createMessageCipher, MemoryKeyStore } from '../../src/crypto/index.js';
-import type { E2eeClient, TrustRootKey } from '../../src/crypto/index.js';
+import { createMessageCipher, E2eeError, MemoryKeyStore } from '../../src/crypto/index.js';
+import type { E2eeClient, KeyStore, TrustRootKey } from '../../src/crypto/index.js';
+import { KeyBundleDirectory } from '../../src/crypto/key-bundle-directory.js';
+import { StateRecords } from '../../src/crypto/key-store.js';
+import { LocalIdentity } from '../../src/crypto/local-identity.js';
 import { directWith, groupHistory } from './support/conversation-reader.js';
 import type { ConversationReader } from './support/conversation-reader.js';
 import { startRunningService } from './support/running-service.js';
@@ -22,6 +25,7 @@ const fromBase64 = (value: string) => new Uint8Array(Buffer.from(value, 'base64'
 
 interface Device extends SignedInAccount {
   cipher: E2eeClient;
+  store: KeyStore;
 }
 
 let service: RunningService;
@@ -35,17 +39,21 @@ beforeAll(async () => {
 
 afterAll(() => service?.stop());
 
-async function device(): Promise<Device> {
-  const account = await signedInAccount(service.baseUrl);
+/** A signed-in account's SDK instance over `store` (a fresh one: a new install), keys synced. */
+async function device(
+  account?: SignedInAccount,
+  store: KeyStore = new MemoryKeyStore(),
+): Promise<Device> {
+  const signedIn = account ?? (await signedInAccount(service.baseUrl));
   const cipher = await createMessageCipher({
-    api: account.api,
-    signer: account.signer,
-    store: new MemoryKeyStore(),
+    api: signedIn.api,
+    signer: signedIn.signer,
+    store,
     serviceName: SERVICE_NAME,
     trustRoot,
   });
   await cipher.syncKeys();
-  return { ...account, cipher };
+  return { ...signedIn, cipher, store };
 }
 
 async function sendDirect(from: Device, to: Device, plaintext: string): Promise<void> {
@@ -210,5 +218,43 @@ describe('E2EE between SDK instances through the running service', () => {
       sender: alice.address,
       text: 'sealed hello',
     });
+  });
+
+  it('tops up one-time prekeys once fewer than 20 are left, and not before', async () => {
+    const account = await signedInAccount(service.baseUrl);
+    const directory = new KeyBundleDirectory(
+      account.api,
+      account.signer,
+      await LocalIdentity.loadOrCreate(new StateRecords(new MemoryKeyStore())),
+      SERVICE_NAME,
+    );
+    await directory.publish(3);
+    expect(await directory.topUp()).toBe(103);
+    const own = await account.api.call<{ one_time_pre_key_count: number }>('GET', '/keys');
+    expect(own.one_time_pre_key_count).toBe(103);
+    const calls = account.api.sent.length;
+    expect(await directory.topUp()).toBe(103);
+    expect(account.api.sent.slice(calls).map((call) => call.path)).toEqual(['/keys']);
+  });
+
+  it("continues a session from the device's stored state after a restart", async () => {
+    const [alice, bob] = [await device(), await device()];
+    await sendDirect(alice, bob, 'before the restart');
+    const bobReads = directWith(bob.api, alice.address);
+    expect(await openUnread(bobReads, bob)).toEqual(['before the restart']);
+    const published = bob.api.sent.length;
+    const restarted = await device(bob, bob.store);
+    expect(restarted.api.sent.slice(published).map((call) => call.method)).toEqual(['GET', 'GET']);
+    await sendDirect(alice, restarted, 'after the restart');
+    expect(await openUnread(bobReads, restarted)).toEqual(['after the restart']);
+  });
+
+  it('refuses a ciphertext altered in transit, and still opens the genuine one', async () => {
+    const [alice, bob] = [await device(), await device()];
+    const genuine = await alice.cipher.encryptDirect(bob.address, text('genuine'));
+    const altered = genuine.slice();
+    altered[altered.length - 1]! ^= 0x01;
+    await expect(bob.cipher.decryptDirect(alice.address, altered)).rejects.toThrow(E2eeError);
+    expect(read(await bob.cipher.decryptDirect(alice.address, genuine))).toBe('genuine');
   });
 });
