@@ -7,10 +7,10 @@
 import { ratchetDecrypt, ratchetEncrypt, HEADER_BYTES } from '../../src/crypto/double-ratchet.js';
 import type { RatchetState } from '../../src/crypto/double-ratchet.js';
 import { aeadOpen } from '../../src/crypto/aead.js';
-import { E2eeError } from '../../src/crypto/e2ee-error.js';
 import { advanceChain, MAX_SKIP } from '../../src/crypto/symmetric-chain.js';
 import { deserializeState, serializeState } from '../../src/crypto/key-store.js';
 import { ratchetPair } from './support/ratchet-pair.js';
+import { refusal } from './support/refusal.js';
 
 const text = (value: string) => new TextEncoder().encode(value);
 const read = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
@@ -35,16 +35,6 @@ class Party {
 const parties = () => {
   const { alice, bob } = ratchetPair();
   return { alice: new Party(alice), bob: new Party(bob) };
-};
-
-const refusal = (run: () => unknown): string => {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof E2eeError) return error.code;
-    throw error;
-  }
-  return 'accepted';
 };
 
 describe('Double Ratchet', () => {

@@ -8,7 +8,7 @@ import type { KeyObject } from 'node:crypto';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { verifyKeyBundle } from '../../src/crypto/key-bundle.js';
 import type { KeyBundleJson } from '../../src/crypto/key-bundle.js';
-import { E2eeError } from '../../src/crypto/e2ee-error.js';
+import { refusal } from './support/refusal.js';
 
 const SERVICE = 'Service';
 const raw = (key: KeyObject) =>
@@ -65,15 +65,6 @@ async function independentBundle(): Promise<{
   );
   return { bundle, signEd25519 };
 }
-
-const refusal = (run: () => unknown) => {
-  try {
-    run();
-    return 'accepted';
-  } catch (error) {
-    return error instanceof E2eeError ? error.code : String(error);
-  }
-};
 
 describe('key bundle verification', () => {
   it('accepts a bundle made with independent libraries and returns its raw keys', async () => {

@@ -7,11 +7,11 @@
 import { generateKeyPairSync, sign } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import protobuf from 'protobufjs';
-import { E2eeError } from '../../src/crypto/e2ee-error.js';
 import { newX25519Pair } from '../../src/crypto/local-identity.js';
 import type { KeyPair } from '../../src/crypto/local-identity.js';
 import { openSealedMessage, sealMessage } from '../../src/crypto/sealed-sender.js';
 import type { SenderCertificate, TrustRootKey } from '../../src/crypto/sender-certificate.js';
+import { refusal } from './support/refusal.js';
 
 const root = fileURLToPath(new URL('../../..', import.meta.url));
 
@@ -65,16 +65,6 @@ function certificateFor(
     keyId: overrides.key_id ?? KEY_ID,
   };
 }
-
-const refusal = (run: () => unknown) => {
-  try {
-    run();
-    return 'accepted';
-  } catch (error) {
-    if (error instanceof E2eeError) return error.code;
-    throw error;
-  }
-};
 
 describe('sealed sender', () => {
   const sender = newX25519Pair();

@@ -5,7 +5,6 @@
  * sender are refused; an opened message's key is gone.
  */
 import { ed25519 } from '@noble/curves/ed25519.js';
-import { E2eeError } from '../../src/crypto/e2ee-error.js';
 import {
   distributionOf,
   newSenderKey,
@@ -15,6 +14,7 @@ import {
 } from '../../src/crypto/sender-keys.js';
 import type { OwnSenderKey, ReceivedSenderKey } from '../../src/crypto/sender-keys.js';
 import { MAX_SKIP } from '../../src/crypto/symmetric-chain.js';
+import { refusal } from './support/refusal.js';
 
 const GROUP = 'group-1';
 const ALICE = '0xa11ce';
@@ -38,16 +38,6 @@ class Member {
     return read(plaintext);
   }
 }
-
-const refusal = (run: () => unknown) => {
-  try {
-    run();
-    return 'accepted';
-  } catch (error) {
-    if (error instanceof E2eeError) return error.code;
-    throw error;
-  }
-};
 
 const groupOfTwo = () => {
   const alice = new Sender();
