@@ -1,5 +1,5 @@
 /** Byte helpers the protocol code shares: base64 as keys.proto prints keys, UTF-8, comparison. */
-export { concatBytes, utf8ToBytes, randomBytes } from '@noble/hashes/utils.js';
+export { bytesToHex, concatBytes, utf8ToBytes, randomBytes } from '@noble/hashes/utils.js';
 
 /** Standard base64 with padding (keys.proto's encoding of keys and signatures). */
 export function toBase64(bytes: Uint8Array): string {
@@ -20,5 +20,3 @@ export function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
   for (let i = 0; i < a.length; i++) difference |= a[i]! ^ b[i]!;
   return difference === 0;
 }
-
-export const utf8Decode = (bytes: Uint8Array): string => new TextDecoder().decode(bytes);

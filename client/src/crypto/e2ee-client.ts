@@ -8,8 +8,7 @@
  */
 import type { ApiCaller } from '../api-caller.js';
 import type { MessageCipher } from '../message-cipher.js';
-import { fromBase64, randomBytes, toBase64 } from './bytes.js';
-import { bytesToHex } from '@noble/hashes/utils.js';
+import { bytesToHex, fromBase64, randomBytes, toBase64 } from './bytes.js';
 import { decodeDirectContent, encodeDirectContent } from './direct-content.js';
 import { DirectSessions } from './direct-sessions.js';
 import { E2eeError } from './e2ee-error.js';

@@ -13,7 +13,7 @@ import type { WalletSigner } from './wallet-signer.js';
 /** keys.proto: at most 100 prekeys per call, 200 stored; top up below 20. */
 const PREKEYS_PER_CALL = 100;
 const PREKEYS_STORED_MAX = 200;
-export const PREKEY_TOP_UP_BELOW = 20;
+const PREKEY_TOP_UP_BELOW = 20;
 
 export class KeyBundleDirectory {
   constructor(

@@ -80,11 +80,6 @@ export class ByteReader {
     return this.fixed(this.data.length - this.offset);
   }
 
-  /** How many bytes have been read: the length of a prefix to authenticate. */
-  get position(): number {
-    return this.offset;
-  }
-
   end(): void {
     if (this.offset !== this.data.length)
       throw new E2eeError('MALFORMED', 'unexpected bytes after the message');
