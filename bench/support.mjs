@@ -70,6 +70,27 @@ export async function startService({ BENCH_SERVICE_DIR: cwd, ...env } = {}) {
   };
 }
 
+/** Starts bench/baseline-server.mjs (the bare node:http baselines) with `env`; resolves with its port. */
+export async function startBaselineServer(env = {}) {
+  const child = spawn(
+    process.execPath,
+    [new URL('./baseline-server.mjs', import.meta.url).pathname],
+    { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  const port = await new Promise((resolve) =>
+    child.stdout.once('data', (chunk) => resolve(Number(String(chunk).trim()))),
+  );
+  return {
+    port,
+    pid: child.pid,
+    stop: () =>
+      new Promise((resolve) => {
+        child.once('exit', resolve);
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
 /** Resident set size of a process in bytes (Linux). */
 export function residentBytes(pid) {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
