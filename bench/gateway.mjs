@@ -2,30 +2,15 @@
 // returning the same bytes, measured in the same run. Each server runs in its own process; both
 // are up for the whole run and the load alternates between them, round after round, so that a
 // burst of load from elsewhere on a shared machine hits one round of both rather than one side.
-import { spawn } from 'node:child_process';
-import { processCpuSeconds, load, printTable, startService } from './support.mjs';
+import {
+  processCpuSeconds,
+  load,
+  printTable,
+  startBaselineServer,
+  startService,
+} from './support.mjs';
 
 const ROUNDS = 3;
-
-async function startBaseline() {
-  const child = spawn(
-    process.execPath,
-    [new URL('./baseline-server.mjs', import.meta.url).pathname],
-    { stdio: ['ignore', 'pipe', 'inherit'] },
-  );
-  const port = await new Promise((resolve) =>
-    child.stdout.once('data', (chunk) => resolve(Number(String(chunk).trim()))),
-  );
-  return {
-    port,
-    pid: child.pid,
-    stop: () =>
-      new Promise((resolve) => {
-        child.once('exit', resolve);
-        child.kill('SIGTERM');
-      }),
-  };
-}
 
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
@@ -41,7 +26,7 @@ async function measure(url, pid, duration) {
 }
 
 export async function benchGateway({ duration }) {
-  const baseline = await startBaseline();
+  const baseline = await startBaselineServer();
   // Access logs at info would measure stdout, not the gateway: run at warn, as documented. The
   // per-IP bucket (100 per minute) would refuse a load test from one address: limits are off.
   const service = await startService({ LOG_LEVEL: 'warn', RATE_LIMITS_ENABLED: 'false' }).catch(

@@ -15,7 +15,7 @@
 import { randomBytes } from 'node:crypto';
 import { connectAll, measureRound, openSocket } from './fan-out.mjs';
 import { startWithUsers } from './sign-in.mjs';
-import { inFlight, jsonPoster, printTable, raiseFileLimit } from './support.mjs';
+import { inFlight, jsonPoster, printRatio, printTable, raiseFileLimit } from './support.mjs';
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const CPU = 'server CPU µs per delivery';
@@ -132,5 +132,15 @@ export async function benchGroups({
       ),
     );
   }
+  const [smallest, largest] = [curve[0], curve[curve.length - 1]];
+  const group = points[largest].group;
+  printRatio(`group of ${largest} members, p50 send to delivery (ms)`, group['p50 ms'], '<=', 100);
+  printRatio(`group of ${largest} members, p99 send to delivery (ms)`, group['p99 ms'], '<=', 250);
+  printRatio(
+    `group CPU per delivery, ${largest} / ${smallest} members`,
+    group[CPU] / points[smallest].group[CPU],
+    '<=',
+    1.25,
+  );
   return points;
 }

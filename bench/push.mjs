@@ -22,7 +22,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import webPush from 'web-push';
 import { startWithUsers } from './sign-in.mjs';
-import { percentile, postJson, printTable } from './support.mjs';
+import { percentile, postJson, printRatio, printTable } from './support.mjs';
 
 /** The local push service: answers 201, remembers when each device's push arrived. */
 async function startPushReceiver() {
@@ -194,6 +194,7 @@ export async function benchPush({
         throw new Error(`${error.message}; the service counted:\n${counters.join('\n')}`);
       });
       const lastArrival = Math.max(...receiver.arrivals.values());
+      const pushesPerSecond = Math.round(count / ((lastArrival - withPush.startedAt) / 1000));
       const latencies = [...receiver.arrivals]
         .map(([url, at]) => at - sentAt.get(url))
         .sort((a, b) => a - b);
@@ -202,7 +203,7 @@ export async function benchPush({
         {
           'web-push directly (baseline)': { ...direct, 'sends/s': '', 'p50 ms': '', 'p99 ms': '' },
           'service: send, queue, push': {
-            'pushes/s': Math.round(count / ((lastArrival - withPush.startedAt) / 1000)),
+            'pushes/s': pushesPerSecond,
             'sends/s': Math.round(count / withPush.seconds),
             'p50 ms': Number(percentile(latencies, 50).toFixed(1)),
             'p99 ms': Number(percentile(latencies, 99).toFixed(1)),
@@ -214,6 +215,19 @@ export async function benchPush({
             'p99 ms': '',
           },
         },
+      );
+      printRatio(
+        'push through the queue / web-push directly',
+        pushesPerSecond / direct['pushes/s'],
+        '>=',
+        0.8,
+      );
+      // Every push follows a send, so pushes/s cannot pass the sends/s: this says how close to it.
+      printRatio(
+        'pushes/s / the same sends without subscriptions (sends/s)',
+        pushesPerSecond / (count / withoutPush.seconds),
+        '>=',
+        0.8,
       );
     } finally {
       await service.stop();

@@ -25,7 +25,14 @@ import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { connectAll, measureRound, openSocket } from './fan-out.mjs';
 import { startWithUsers } from './sign-in.mjs';
-import { freePort, jsonPoster, printTable, raiseFileLimit, residentBytes } from './support.mjs';
+import {
+  freePort,
+  jsonPoster,
+  printRatio,
+  printTable,
+  raiseFileLimit,
+  residentBytes,
+} from './support.mjs';
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -179,6 +186,31 @@ export async function benchRealtime({
         `deliveries/s ${ratio(service.fastest, baseline.fastest, 'deliveries/s')}, p99 at ${rate} sends/s ${ratio(service.fixed, baseline.fixed, 'p99 ms')} ` +
         `(${service.fixed['p99 ms']} against ${baseline.fixed['p99 ms']} ms), memory per idle connection ${ratio(service, baseline, 'KiB per idle connection')} ` +
         `(${service['KiB per idle connection']} against ${baseline['KiB per idle connection']} KiB)`,
+    );
+    const at = `${clients} sockets`;
+    printRatio(
+      `/ws CPU per delivery, service / plain ws, ${at}`,
+      Number(ratio(service.fastest, baseline.fastest, CPU)),
+      '<=',
+      2,
+    );
+    printRatio(
+      `/ws deliveries/s, service / plain ws, ${at}`,
+      Number(ratio(service.fastest, baseline.fastest, 'deliveries/s')),
+      '>=',
+      0.7,
+    );
+    printRatio(
+      `p99 send to delivery at ${rate} sends/s, ${at} (ms)`,
+      service.fixed['p99 ms'],
+      '<=',
+      20,
+    );
+    printRatio(
+      `memory per idle /ws connection, ${at} (KiB)`,
+      service['KiB per idle connection'],
+      '<=',
+      2,
     );
     points.push({ clients, baseline, service });
   }

@@ -28,6 +28,7 @@ import { benchRedisCommands } from './redis-commands.mjs';
 import { benchSend } from './send.mjs';
 import { benchSignIn } from './sign-in.mjs';
 import { benchStore } from './store.mjs';
+import { printedRatios } from './support.mjs';
 import { benchTail } from './tail.mjs';
 import { benchTracing } from './tracing.mjs';
 import { benchWallets } from './wallets.mjs';
@@ -50,3 +51,6 @@ await benchPush();
 await benchMedia();
 await benchTracing({ duration });
 await benchReactions({ duration });
+
+// The targets of issue #29 in one place, as docs/benchmarks.md's opening table lists them.
+console.log(`\n## Ratios (targets of issue #29)\n${printedRatios().join('\n')}`);

@@ -71,6 +71,27 @@ export async function startService({ BENCH_SERVICE_DIR: cwd, ...env } = {}) {
   };
 }
 
+/** Starts bench/baseline-server.mjs (the bare node:http baselines) with `env`; resolves with its port. */
+export async function startBaselineServer(env = {}) {
+  const child = spawn(
+    process.execPath,
+    [new URL('./baseline-server.mjs', import.meta.url).pathname],
+    { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  const port = await new Promise((resolve) =>
+    child.stdout.once('data', (chunk) => resolve(Number(String(chunk).trim()))),
+  );
+  return {
+    port,
+    pid: child.pid,
+    stop: () =>
+      new Promise((resolve) => {
+        child.once('exit', resolve);
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
 /** Resident set size of a process in bytes (Linux). */
 export function residentBytes(pid) {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
@@ -193,6 +214,26 @@ export async function timedRequests(count, concurrency, send) {
 
 export function percentile(sorted, p) {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+}
+
+/**
+ * One row of the performance targets (issue #29), as one greppable line:
+ * `ratio <what>: <value> (target <op> <target>)`, e.g. printRatio('push through the queue /
+ * web-push directly', 0.83, '>=', 0.8). `value` is a same-run ratio against a baseline measured
+ * in the same run, or, for rows whose target is an absolute figure (p99 in ms), that figure.
+ * Every line is also kept for the summary `npm run bench` prints at its end.
+ */
+export function printRatio(what, value, op, target) {
+  const line = `ratio ${what}: ${Number(value.toFixed(2))} (target ${op} ${target})`;
+  ratioLines.push(line);
+  console.log(line);
+}
+
+const ratioLines = [];
+
+/** The ratio lines printed so far in this process, in order. */
+export function printedRatios() {
+  return [...ratioLines];
 }
 
 export function printTable(title, rows) {

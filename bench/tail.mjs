@@ -27,6 +27,7 @@ import {
   printTable,
   processCpuSeconds,
   raiseFileLimit,
+  printRatio,
 } from './support.mjs';
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -60,11 +61,6 @@ async function serverState(base) {
     gcMs: sum('nodejs_gc_duration_seconds_sum\\{[^}]*\\}') * 1000,
     heapMB: Math.round(values('nodejs_heap_size_used_bytes')[0] / 2 ** 20),
   };
-}
-
-/** One line of the issue's form, read by whoever folds the benchmark's targets. */
-function printTarget(what, value, op, target) {
-  console.log(`ratio ${what}: ${value} (target ${op} ${target})`);
 }
 
 /** Sends at `rate` per second for `seconds`, random sender and recipient; resolves with the figures. */
@@ -202,10 +198,10 @@ export async function benchTail({
     );
     console.log(`server CPU with ${users} idle connections: ${idleCpuPercent} %`);
     for (const [rate, row] of Object.entries(rows)) {
-      printTarget(`p99 send → delivery ms at ${rate}, ${users} users`, row['p99 ms'], '<=', 20);
-      printTarget(`slowest delivery ms at ${rate}, ${users} users`, row['max ms'], '<=', STALL_MS);
+      printRatio(`p99 send → delivery ms at ${rate}, ${users} users`, row['p99 ms'], '<=', 20);
+      printRatio(`slowest delivery ms at ${rate}, ${users} users`, row['max ms'], '<=', STALL_MS);
     }
-    printTarget(`idle CPU % with ${users} idle connections`, idleCpuPercent, '<=', 0.5);
+    printRatio(`idle CPU % with ${users} idle connections`, idleCpuPercent, '<=', 0.5);
   }
 }
 

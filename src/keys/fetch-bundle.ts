@@ -7,6 +7,12 @@
  * published bundle, tells which. The store's copy itself is never served in place of the
  * directory's: a fetch is answered from the directory, as the spec requires.
  *
+ * A record that has not changed is not read from the DHT again: the store's current bundle is
+ * read (one lookup by id, alongside the retired-wallet one) and, while it is byte for byte the
+ * record this node last read from the directory and verified, that verified copy is served
+ * (directory/verified-copies.ts). A publish is stored before it is acknowledged, so a replaced
+ * bundle stops matching at once and is never served after its replacement was acknowledged.
+ *
  * The directory keeps a record up to 48 h after its owner stops republishing it, so the
  * address of a deleted account, or the old address of an account that recovery moved, could
  * still be served a bundle nobody holds the keys of any more. Identity's retired wallets (the
@@ -21,6 +27,7 @@ import type { KeyBundleRepository } from './store/key-bundle-repository.js';
 import { InvalidKeyRecordError } from './directory/key-record-rules.js';
 import type { KeyRecordVerifier } from './directory/key-record-rules.js';
 import type { SignedBundle } from './bundle/signed-bundle.js';
+import type { VerifiedDirectoryCopies } from './directory/verified-copies.js';
 import type { FetchPhase, KeysMetrics } from './keys-metrics.js';
 
 export interface FetchBundleDependencies {
@@ -28,6 +35,8 @@ export interface FetchBundleDependencies {
   readonly directory: RecordDirectory;
   readonly bundles: KeyBundleRepository;
   readonly prekeys: OneTimePreKeys;
+  /** Directory records this node verified, served again while they are the store's current bundle. */
+  readonly verifiedCopies: VerifiedDirectoryCopies;
   readonly metrics: KeysMetrics;
   /** True when the address's account was deleted or moved to another wallet (identity's retired wallets). */
   readonly isRetired: (address: string) => Promise<boolean>;
@@ -38,8 +47,8 @@ export async function fetchKeyBundle(
   address: string,
 ): Promise<{ bundle: SignedBundle; oneTimePreKeys: OneTimePreKey[] }> {
   const timed = timer(deps.metrics);
-  const [record, retired] = await Promise.all([
-    timed('directory_read', () => deps.directory.get(address)),
+  const [current, retired] = await Promise.all([
+    timed('current_record', () => deps.bundles.currentRecord(address)),
     deps.isRetired(address),
   ]);
   if (retired) {
@@ -47,17 +56,31 @@ export async function fetchKeyBundle(
     throw notFoundWithMessage('No key bundle is published for this address');
   }
   const bundle =
-    record &&
-    (await timed('verification', async () => verifiedOrUndefined(deps.verifier, address, record)));
+    (current && deps.verifiedCopies.matching(address, current)) ??
+    (await readDirectory(deps, address, timed));
   if (!bundle) {
-    const published = await deps.bundles.exists(address);
-    deps.metrics.fetches.inc({ outcome: published ? 'unavailable' : 'not_found' });
-    if (published) throw unavailable('Key bundle lookup unavailable: retry later');
+    deps.metrics.fetches.inc({ outcome: current ? 'unavailable' : 'not_found' });
+    if (current) throw unavailable('Key bundle lookup unavailable: retry later');
     throw notFoundWithMessage('No key bundle is published for this address');
   }
   const prekey = await timed('prekey_take', () => deps.prekeys.take(address));
   deps.metrics.fetches.inc({ outcome: 'served' });
   return { bundle, oneTimePreKeys: prekey ? [prekey] : [] };
+}
+
+/** The directory's current record for `address`, verified and remembered; undefined when it has no valid one. */
+async function readDirectory(
+  deps: FetchBundleDependencies,
+  address: string,
+  timed: ReturnType<typeof timer>,
+): Promise<SignedBundle | undefined> {
+  const record = await timed('directory_read', () => deps.directory.get(address));
+  if (!record) return undefined;
+  const bundle = await timed('verification', () =>
+    verifiedOrUndefined(deps.verifier, address, record),
+  );
+  if (bundle) deps.verifiedCopies.remember(address, record, bundle);
+  return bundle;
 }
 
 async function verifiedOrUndefined(

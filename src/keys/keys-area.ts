@@ -11,6 +11,7 @@ import type { SharedState } from '../platform/shared-state/shared-state.js';
 import type { DocumentStore, IndexSpec } from '../platform/store/document-store.js';
 import type { KeyRecordVerifier } from './directory/key-record-rules.js';
 import { KeyRecordRepublisher } from './directory/republisher.js';
+import { VerifiedDirectoryCopies } from './directory/verified-copies.js';
 import type { KeysMetrics } from './keys-metrics.js';
 import { KeysAccountData } from './keys-account-data.js';
 import { createKeysService } from './keys-service.js';
@@ -51,6 +52,7 @@ export async function createKeysArea(deps: KeysDependencies) {
     directory: deps.directory,
     bundles,
     prekeys,
+    verifiedCopies: new VerifiedDirectoryCopies(),
     registrations: deps.registrations,
     metrics: deps.metrics,
     isRetired: deps.isRetired,

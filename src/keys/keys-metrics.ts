@@ -1,12 +1,13 @@
 /**
  * The keys area's Prometheus metrics: how key-bundle fetches end, and where their time goes
- * (the DHT read, the signature checks, the one-time prekey take in the store), so an operator
- * sees whether the directory or the store is slow.
+ * (the store's current record, the DHT read and the signature checks when this node's verified
+ * copy is not that record, the one-time prekey take in the store), so an operator sees whether
+ * the directory or the store is slow, and how often the directory is read at all.
  */
 import { Counter, Histogram } from 'prom-client';
 import type { Registry } from 'prom-client';
 
-export type FetchPhase = 'directory_read' | 'verification' | 'prekey_take';
+export type FetchPhase = 'current_record' | 'directory_read' | 'verification' | 'prekey_take';
 export type FetchOutcome = 'served' | 'not_found' | 'unavailable';
 
 export interface KeysMetrics {
@@ -23,7 +24,7 @@ export function createKeysMetrics(registry: Registry): KeysMetrics {
   return {
     fetchPhase: new Histogram({
       name: 'key_bundle_fetch_phase_seconds',
-      help: 'Time of each phase of a key-bundle fetch: directory_read (the DHT), verification (owner signatures), prekey_take (the store).',
+      help: 'Time of each phase of a key-bundle fetch: current_record (the store), directory_read (the DHT) and verification (owner signatures) when the verified copy is not current, prekey_take (the store).',
       labelNames: ['phase'],
       buckets: PHASE_BUCKETS,
       registers,

@@ -23,24 +23,20 @@ export async function writeStreamedResponse(
   });
   for await (const chunk of stream.chunks) {
     if (isAborted()) return;
-    // uWS takes an ArrayBuffer view and may send only part of it now.
-    const data = chunk.buffer.slice(
-      chunk.byteOffset,
-      chunk.byteOffset + chunk.byteLength,
-    ) as ArrayBuffer;
+    // uWS sends from the view itself (no copy, issue #29), and may send only part of it now.
     const startOffset = res.getWriteOffset();
     let ok = false;
     let done = false;
-    res.cork(() => ([ok, done] = res.tryEnd(data, stream.length)));
+    res.cork(() => ([ok, done] = res.tryEnd(chunk, stream.length)));
     if (done) return;
-    if (!ok && !(await drained(res, data, startOffset, stream.length, isAborted))) return;
+    if (!ok && !(await drained(res, chunk, startOffset, stream.length, isAborted))) return;
   }
 }
 
 /** Resolves true once the rest of `data` went out, false when the response ended or the client left. */
 function drained(
   res: HttpResponse,
-  data: ArrayBuffer,
+  data: Uint8Array,
   startOffset: number,
   total: number,
   isAborted: () => boolean,
@@ -52,7 +48,7 @@ function drained(
       resolve(false);
     }, 1000);
     res.onWritable((offset) => {
-      const [ok, done] = res.tryEnd(data.slice(offset - startOffset), total);
+      const [ok, done] = res.tryEnd(data.subarray(offset - startOffset), total);
       if (ok || done) {
         clearInterval(check);
         resolve(ok && !done);

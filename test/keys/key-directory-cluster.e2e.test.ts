@@ -2,8 +2,9 @@
  * The key directory as deployed: three api processes, each with its own DHT node (libp2p
  * Kademlia over TCP on loopback, the service's private protocol id), its own embedded store,
  * and the others named in KEYS_DHT_PEERS. A bundle published on the first is fetched on the
- * third; records forged by a node without the owner's keys, put straight into the DHT, are
- * never served; and a node whose peers are gone and which holds no record itself answers 503,
+ * third; a replaced bundle is never served by any node once its replacement is acknowledged,
+ * while an unchanged one is served from the node's verified copy without a DHT query; records
+ * forged by a node without the owner's keys, put straight into the DHT, are never served; and a node whose peers are gone and which holds no record itself answers 503,
  * until a peer comes back and it re-publishes from its store.
  */
 import { multiaddr } from '@multiformats/multiaddr';
@@ -97,6 +98,44 @@ it('serves on the third node a bundle published on the first, verifiable by the 
   // One-time prekeys stay in the publishing node's store: the third node has none to give.
   expect(keyBundle.oneTimePreKeys).toEqual([]);
   expect(clientVerifiesBundle(keyBundle)).toBe(true);
+});
+
+/** DHT reads node i has made for fetches so far (its key_bundle_fetch_phase_seconds count). */
+async function directoryReads(i: number): Promise<number> {
+  const text = await (await fetch(`${nodes[i]!.baseUrl}/metrics`)).text();
+  const count = /^key_bundle_fetch_phase_seconds_count\{phase="directory_read"\} (\d+)$/m.exec(
+    text,
+  );
+  return Number(count?.[1] ?? 0);
+}
+
+it('serves a replaced bundle from no node once the replacement is acknowledged, and an unchanged one without a DHT read', async () => {
+  const carol = await signIn(nodes[0]!.baseUrl);
+  const viewers = [alice, await signIn(nodes[1]!.baseUrl), bobOnThird];
+  const carolKeys = new KeyOwner(carol.user);
+  const signedPreKeyServedBy = async (i: number) =>
+    expectOk(await apiOf(i).get(`/api/v1/keys/${carolKeys.address}`, bearer(viewers[i]!))).keyBundle
+      .signedPreKey;
+
+  const first = await carolKeys.bundle({ prekeys: 10 });
+  expectOk(await apiOf(0).post('/api/v1/keys', first, bearer(carol)));
+  for (const i of [0, 1, 2]) expect(await signedPreKeyServedBy(i)).toEqual(first.signedPreKey);
+  // The publishing node's store holds the bundle: its verified copy is served, no DHT query.
+  const readsBefore = await directoryReads(0);
+  for (let n = 0; n < 3; n++) expect(await signedPreKeyServedBy(0)).toEqual(first.signedPreKey);
+  expect(await directoryReads(0)).toBe(readsBefore);
+
+  const second = await carolKeys.bundle({
+    prekeys: 10,
+    signedPreKeyTimestamp: first.signedPreKey.timestamp + 1,
+  });
+  expectOk(await apiOf(0).post('/api/v1/keys', second, bearer(carol)));
+  // From the acknowledgement on (for a second, on every node): the new bundle, never the old.
+  const until = Date.now() + 1000;
+  do {
+    for (const i of [0, 1, 2]) expect(await signedPreKeyServedBy(i)).toEqual(second.signedPreKey);
+  } while (Date.now() < until);
+  expect(await directoryReads(0)).toBe(readsBefore + 1);
 });
 
 describe("a node without the owner's keys", () => {

@@ -6,7 +6,7 @@
  */
 import type { Collection, DocumentStore } from '../../platform/store/document-store.js';
 import { DuplicateKeyError } from '../../platform/store/document-store.js';
-import { bundleVersion } from '../bundle/signed-bundle.js';
+import { bundleVersion, encodeSignedBundle } from '../bundle/signed-bundle.js';
 import type { SignedBundle } from '../bundle/signed-bundle.js';
 
 export interface StoredKeyBundle extends Omit<SignedBundle, 'address'> {
@@ -51,6 +51,15 @@ export class KeyBundleRepository {
   async find(address: string): Promise<(SignedBundle & { updatedAt: Date }) | undefined> {
     const stored = await this.bundles.findOne({ _id: address });
     return stored ? toBundle(stored) : undefined;
+  }
+
+  /**
+   * The stored bundle as a directory record (encodeSignedBundle): what the owner's last
+   * acknowledged publish made current, or undefined when nothing is stored here.
+   */
+  async currentRecord(address: string): Promise<Uint8Array | undefined> {
+    const stored = await this.bundles.findOne({ _id: address });
+    return stored ? encodeSignedBundle(toBundle(stored)) : undefined;
   }
 
   async remove(address: string): Promise<void> {

@@ -9,6 +9,11 @@
  * pods, one of a burst's wake-ups wins). A delivery is one send; what the push service answers
  * decides: done, removed subscription, or another try later (backoff, or `Retry-After`), until
  * MAX_ATTEMPTS or the push's TTL.
+ *
+ * Up to BATCH jobs are worked on at once, and a claim fills whatever room there is as soon as a
+ * job ends (issue #29): waiting for a whole claimed batch before claiming the next one left the
+ * pod idle behind its slowest push, and a wake job's deliveries waited for the batch too. A job
+ * this process queues wakes the dispatcher at once; other pods' jobs are found by the poll.
  */
 import { DependencyUnavailableError } from '../../platform/errors/dependency-unavailable.js';
 import type { Logger } from '../../platform/logging/logger.js';
@@ -47,7 +52,7 @@ export interface PushDispatcherDependencies {
   readonly leaseMs: number;
 }
 
-/** Jobs taken per claim and worked on at once. */
+/** Jobs worked on at once (and so the most one claim takes). */
 const BATCH = 32;
 /** How long an idle dispatcher waits before polling the queue again. */
 const POLL_MS = 200;
@@ -58,10 +63,15 @@ const MAX_BACKOFF_MS = 5 * 60_000;
 export class PushDispatcher {
   private stopped = true;
   private running: Promise<void> | undefined;
+  private readonly working = new Set<Promise<void>>();
+  /** Ends the current wait: set while the loop waits, for room (a job ended) or for work (a job queued here). */
   private wakeIdle: (() => void) | undefined;
+  private waitingFor: 'room' | 'work' = 'work';
   private statsAt = 0;
 
-  constructor(private readonly deps: PushDispatcherDependencies) {}
+  constructor(private readonly deps: PushDispatcherDependencies) {
+    deps.queue.onAdded(() => this.wake('work'));
+  }
 
   start(): void {
     this.stopped = false;
@@ -78,16 +88,29 @@ export class PushDispatcher {
 
   private async loop(): Promise<void> {
     while (!this.stopped) {
+      const room = BATCH - this.working.size;
       const claimed = await this.deps.queue
-        .claim(BATCH, this.deps.leaseMs)
+        .claim(room, this.deps.leaseMs)
         .catch((error: unknown) => {
           this.report(error, 'push queue not read');
           return [];
         });
+      for (const job of claimed) this.track(this.work(job));
       await this.updateStats();
-      if (claimed.length === 0) await this.idle();
-      else await Promise.all(claimed.map((job) => this.work(job)));
+      // Full: wait for a job to end. Short of what was asked: nothing more is due; wait for a
+      // job queued here or the next poll. Otherwise claim again at once.
+      if (this.working.size >= BATCH) await this.idle('room');
+      else if (claimed.length < room) await this.idle('work');
     }
+    await Promise.all(this.working);
+  }
+
+  private track(job: Promise<void>): void {
+    this.working.add(job);
+    void job.finally(() => {
+      this.working.delete(job);
+      this.wake('room');
+    });
   }
 
   private async work(claimed: ClaimedJob): Promise<void> {
@@ -220,14 +243,22 @@ export class PushDispatcher {
     }
   }
 
-  private idle(): Promise<void> {
+  /** Waits for `reason` (room also comes when work does), or POLL_MS at most. */
+  private idle(reason: 'room' | 'work'): Promise<void> {
+    this.waitingFor = reason;
     return new Promise((resolve) => {
-      const timer = setTimeout(resolve, POLL_MS);
-      this.wakeIdle = () => {
+      const done = () => {
         clearTimeout(timer);
+        this.wakeIdle = undefined;
         resolve();
       };
+      const timer = setTimeout(done, POLL_MS);
+      this.wakeIdle = done;
     });
+  }
+
+  private wake(reason: 'room' | 'work'): void {
+    if (reason === 'work' || this.waitingFor === 'room') this.wakeIdle?.();
   }
 
   private report(error: unknown, message: string): void {

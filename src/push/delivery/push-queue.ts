@@ -151,6 +151,7 @@ return {redis.call('ZCARD', KEYS[1]), first[2] or '-1'}`,
 export class PushQueue {
   /** The part the next claim starts from: claims go round the parts, so none is left waiting. */
   private nextPart = Math.floor(Math.random() * QUEUE_PARTS);
+  private readonly addedListeners: (() => void)[] = [];
 
   constructor(private readonly state: SharedState) {}
 
@@ -161,6 +162,15 @@ export class PushQueue {
           QUEUE_PARTS
       ]!;
     await this.state.run(addJob, [key], [dueAt, JSON.stringify({ ...job, id: newJobId() })]);
+    if (dueAt <= Date.now()) for (const listener of this.addedListeners) listener();
+  }
+
+  /**
+   * Calls `listener` whenever this process has queued a job that is due: the local dispatcher
+   * takes it at once instead of at its next poll (jobs other pods queue wait for that poll).
+   */
+  onAdded(listener: () => void): void {
+    this.addedListeners.push(listener);
   }
 
   /** Up to `count` due jobs, each leased to the caller for `leaseMs`: from one part, or from the next ones while short. */
