@@ -36,7 +36,8 @@ export interface ApiAreas {
   /** The areas' shared-state mirrors of the store (ended sessions, blocks, channel follows), for the mirror keeper. */
   readonly mirrors: readonly MirrorSource[];
   /**
-   * Identity's signer pool, messaging's sweeper of messages left unannounced, the keys area's
+   * Identity's signer pool, messaging's sweeper of messages left unannounced, channels' logger
+   * of post changes left unlogged (reaction counts, batched), the keys area's
    * re-publisher of key records, the relay's drains on connection announcements, the location
    * area's sweeper of expired sessions, the resumer of account walks, the push dispatcher, the
    * media sweeper and the resumer of group creations.
@@ -74,6 +75,7 @@ export async function buildApiAreas(ports: ApiAreaPorts): Promise<ApiAreas> {
 function backgroundTasksOf(areas: WalkedAreas & AccountAreas): BackgroundTask[] {
   return [
     areas.messaging.announcementSweeper,
+    areas.channels.changeSweeper,
     areas.keys.republisher,
     areas.relay.drains,
     areas.location.expirySweeper,

@@ -40,6 +40,7 @@ export async function buildConversationAreas(
     follows: ports.channelFollows,
     wakeUps: ports.wakeUps,
     logger,
+    outages: ports.outages,
   });
   const messaging = await createMessagingArea({
     settings: config.messaging,

@@ -8,6 +8,7 @@ import type { StoredChannel } from './channel.js';
 import type { ChannelPosts } from './channel-posts.js';
 import type { ChannelReadMarkers } from './channel-read-markers.js';
 import type { ChannelReactions } from './channel-reactions.js';
+import type { ChannelChangeLog } from './channel-change-log.js';
 
 export interface ChannelAvatarHolder {
   readonly kind: 'channel';
@@ -32,7 +33,7 @@ export interface ChannelMedia {
 
 /**
  * A deleted channel's content: its posts' media and its avatar are released, then the posts,
- * their reactions and the readers' markers go. Repeating it after a crash releases what is still held (releasing is
+ * their reactions, their change log and the readers' markers go. Repeating it after a crash releases what is still held (releasing is
  * idempotent).
  */
 export class ChannelContent {
@@ -41,6 +42,7 @@ export class ChannelContent {
     private readonly media: ChannelMedia,
     private readonly readMarkers: ChannelReadMarkers,
     private readonly reactions: ChannelReactions,
+    private readonly changeLog: ChannelChangeLog,
   ) {}
 
   async remove(channel: StoredChannel): Promise<void> {
@@ -51,5 +53,6 @@ export class ChannelContent {
     await this.posts.removeChannel(channel._id);
     await this.readMarkers.removeChannel(channel._id);
     await this.reactions.removeChannel(channel._id);
+    await this.changeLog.removeChannel(channel._id);
   }
 }

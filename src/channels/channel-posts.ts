@@ -20,10 +20,26 @@ import { newestFirstPage } from '../platform/store/newest-first-page.js';
 import type { NewestFirstPage } from '../platform/store/newest-first-page.js';
 import { SequenceNumbering } from '../platform/store/sequence-numbering.js';
 import type { StoredRelationFields } from '../messaging/messages/stored-message.js';
+import type { ChannelPostChange } from '../messaging/conversations/channel-conversations-port.js';
 import { sequencePage } from '../platform/store/sequence-page.js';
 import type { SequencePage, SequencePageRequest } from '../platform/store/sequence-page.js';
 
-export interface StoredPost extends StoredRelationFields {
+/**
+ * A post's mark until its change is in the channel's change log (channel-change-log.ts),
+ * written in the same write as the change.
+ */
+export interface UnloggedChangeMark {
+  /** Present (true) while a change of the post is not logged yet: the partial index's filter. */
+  unlogged?: true;
+  /** Raised by every change not logged yet: lifting the mark is conditional on it. */
+  unloggedChanges?: number;
+  /** The latest change not logged yet. */
+  unloggedChange?: ChannelPostChange;
+  /** When the earliest change not logged yet was made. */
+  unloggedSince?: Date;
+}
+
+export interface StoredPost extends StoredRelationFields, UnloggedChangeMark {
   _id: string;
   channelId: string;
   sequence: number;
@@ -74,6 +90,12 @@ export const channelPostIndexes: IndexSpec[] = [
     unique: true,
   },
   { collection: CHANNEL_POSTS, name: 'by_channel_time', key: { channelId: 1, sentAt: -1, _id: 1 } },
+  {
+    collection: CHANNEL_POSTS,
+    name: 'unlogged_changes',
+    key: { unloggedSince: 1 },
+    partialFilterExpression: { unlogged: true },
+  },
 ];
 
 export class ChannelPosts {

@@ -8,7 +8,9 @@
  * A change is two writes: the reader's record first, conditional on what was read (so a key is
  * counted once per reader whatever the concurrency, and the bound holds), then the count's
  * `$inc`. A crash between the two leaves that one count one short (never too high, never a
- * reader counted twice); counts are a display figure, and the reader records stay exact.
+ * reader counted twice); counts are a display figure, and the reader records stay exact. The
+ * count's write also marks the post for the change log, where the channel change sweeper
+ * logs the latest counts of a post once per sweep (channel-change-sweeper.ts).
  */
 import { ConnectError } from '@connectrpc/connect';
 import { conflict } from '../platform/errors/api-error.js';
@@ -17,6 +19,7 @@ import { DuplicateKeyError } from '../platform/store/document-store.js';
 import { MAX_REACTION_KEYS } from '../messaging/relations/relation-rules.js';
 import type { ChannelPosts } from './channel-posts.js';
 import { countField } from './channel-view.js';
+import { markedUnlogged } from './channel-change-log.js';
 
 export interface StoredPostReaction {
   /** `<post id>|<reader>` */
@@ -70,9 +73,14 @@ export class ChannelReactions {
         );
       const next = add ? [...keys, key] : keys.filter((each) => each !== key);
       if (!(await this.replaceKeys(post, reader, record, next))) continue;
+      // The count and the mark for the change log in one write: the sweeper logs the counts.
       await this.posts.posts.updateOne(
         { _id: post._id },
-        { $inc: { [`reactionCounts.${countField(key)}`]: add ? 1 : -1 } },
+        markedUnlogged(
+          { $inc: { [`reactionCounts.${countField(key)}`]: add ? 1 : -1 } },
+          'reactions',
+          new Date(),
+        ),
       );
       return next;
     }

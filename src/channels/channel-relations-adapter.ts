@@ -58,9 +58,9 @@ export function channelRelations(parts: ChannelConversationsParts): RelationMeth
 
     async react(caller, channelId, postId, key, add) {
       const { post } = await readablePost(caller, channelId, postId);
+      // The followers hear of the counts from the change sweeper, once per post and sweep.
       const mine = await reactions.change(post, caller, key, add);
       const current = (await posts.find(post.channelId, post._id)) ?? post;
-      await changes.told(current, 'reactions');
       return postView(current, mine);
     },
 
@@ -76,10 +76,8 @@ export function channelRelations(parts: ChannelConversationsParts): RelationMeth
     async announceChange(channelId, post, change) {
       const stored = await posts.find(channelId, post.id);
       if (!stored) return;
-      // The followers' copy: no reader's own keys; pinned as messaging decided.
-      const view = postView(stored);
-      view.pinned = post.pinned;
-      await changes.told(stored, change, view);
+      // Pinned as messaging decided (it keeps the pins).
+      await changes.logged(stored, change, post.pinned);
     },
   };
 }

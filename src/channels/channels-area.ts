@@ -5,16 +5,20 @@
  * from `mirror`). Avatars and posts' media are held by the media area (`media`, channel-media.ts).
  * `access` is for the polls area and media (may an address read or publish in a channel),
  * `pollPosts` for the polls area (a poll's post); `conversations` carries channels in
- * messaging's routes (send, history, read markers, chats).
+ * messaging's routes (send, history, read markers, chats); `changeSweeper` logs the posts'
+ * reaction counts and changes left unlogged (channel-change-sweeper.ts).
  */
 import type { AccountRepository } from '../accounts/account-repository.js';
 import type { ChannelSettings } from '../platform/config/settings.js';
 import type { Logger } from '../platform/logging/logger.js';
+import type { OutageLog } from '../platform/logging/outage-log.js';
 import type { DocumentStore, IndexSpec } from '../platform/store/document-store.js';
 import type { ChannelFollows } from '../events/channel-follows.js';
 import type { ChannelPostStream } from '../events/channel-post-stream.js';
 import type { WakeUps } from '../push/delivery/wake-ups.js';
 import { ChannelPostChanges } from './channel-post-changes.js';
+import { ChannelChangeLog, channelChangeIndexes } from './channel-change-log.js';
+import { channelChangeSweeper } from './channel-change-sweeper.js';
 import { ChannelPostViews } from './channel-post-views.js';
 import { ChannelReactions, channelReactionIndexes } from './channel-reactions.js';
 import { ChannelRepository, channelIndexes } from './channel.js';
@@ -44,6 +48,8 @@ export interface ChannelsDependencies {
   /** Push wake-ups of the followers a post mentions. */
   readonly wakeUps: WakeUps;
   readonly logger: Logger;
+  /** Where the change sweeper reports outages. */
+  readonly outages: OutageLog;
 }
 
 /** Every index of the channels area (created at start, and by the ensure-indexes command before a rollout). */
@@ -53,6 +59,7 @@ export const channelsIndexes: IndexSpec[] = [
   ...channelPostIndexes,
   ...channelReadMarkerIndexes,
   ...channelReactionIndexes,
+  ...channelChangeIndexes,
 ];
 
 export async function createChannelsArea(deps: ChannelsDependencies) {
@@ -80,8 +87,17 @@ export async function createChannelsArea(deps: ChannelsDependencies) {
   );
   const reactions = new ChannelReactions(deps.store, posts);
   const views = new ChannelPostViews(reactions);
-  const changes = new ChannelPostChanges(posts, deps.media, reactions, deps.posts, deps.logger);
-  const content = new ChannelContent(posts, deps.media, readMarkers, reactions);
+  const changeLog = new ChannelChangeLog(deps.store, posts.posts);
+  const changes = new ChannelPostChanges(
+    posts,
+    deps.media,
+    reactions,
+    changeLog,
+    deps.posts,
+    deps.settings.replayPosts,
+    deps.logger,
+  );
+  const content = new ChannelContent(posts, deps.media, readMarkers, reactions, changeLog);
   const access: ChannelAccess = gate;
   return {
     service: createChannelsService({
@@ -111,6 +127,7 @@ export async function createChannelsArea(deps: ChannelsDependencies) {
       views,
     }),
     mirror: channelFollowsMirror(members, deps.follows),
+    changeSweeper: channelChangeSweeper(changeLog, changes, deps.logger, deps.outages),
     accountData: channelAccountData(
       channels,
       members,

@@ -1,13 +1,17 @@
 /**
- * Channel posts on their way to subscribers (docs/realtime.md, "Channels"). A post is stored
- * once by the channels area; this stream carries it to the ws pods without a per-subscriber
- * cost: one publish on the channel's topic, heard by each ws pod that holds a connection of a
- * follower, plus one copy kept for catch-up under the channel's own sequence number, so a
- * reconnecting client replays exactly the numbers it missed.
+ * Channel posts and their changes on their way to subscribers (docs/realtime.md, "Channels").
+ * A post is stored once by the channels area; this stream carries it to the ws pods without a
+ * per-subscriber cost: one publish on the channel's topic, heard by each ws pod that holds a
+ * connection of a follower, plus one copy kept for catch-up under the channel's own sequence
+ * number, so a reconnecting client replays exactly the numbers it missed.
  *
- * The channel's latest number is kept as a maximum: api pods may publish a channel's posts out
- * of order, and a number never goes down. Keys share the `{chan:<id>}` hash tag (one Redis
- * Cluster slot per channel).
+ * A channel has two such logs, each numbered 1, 2, 3, ... by the store: its posts (`sequence`)
+ * and the changes to its posts (`change_sequence`: edits, deletions, reaction counts, pins;
+ * channel-change-log.ts). Both are kept, published and replayed the same way; a change's topic
+ * message starts with `c`, so a post's stays as it always was.
+ *
+ * A log's latest number is kept as a maximum: api pods may publish out of order, and a number
+ * never goes down. Keys share the `{chan:<id>}` hash tag (one Redis Cluster slot per channel).
  */
 import { randomUUID } from 'node:crypto';
 import type { JsonValue } from '@bufbuild/protobuf';
@@ -22,10 +26,14 @@ export interface ChannelPostStreamSettings {
   readonly retentionMs: number;
 }
 
-/** A post (or an unnumbered channel event) as a ws pod hears it on the channel's topic. */
+/** The channel's two numbered logs: its posts, and the changes to its posts. */
+export type ChannelLog = 'posts' | 'changes';
+
+/** A post, a post's change or an unnumbered channel event as a ws pod hears it on the channel's topic. */
 export interface StreamedPost {
   readonly channelId: string;
-  /** The post's number; `UNNUMBERED` for an ephemeral event (publishEphemeral). */
+  readonly log: ChannelLog;
+  /** The number in its log; `UNNUMBERED` for an ephemeral event (publishEphemeral). */
   readonly sequence: number;
   /** When the api pod published it (epoch ms), for the fan-out latency metric. */
   readonly publishedAt: number;
@@ -39,17 +47,22 @@ export const UNNUMBERED = 0;
 /** The latest number outlives the posts, so a quiet channel still tells a client what it missed. */
 const LATEST_TTL_MS = 30 * 24 * 60 * 60 * 1000;
 
-const keysOf = (channelId: string) => {
+/** What marks a log's numbers on the topic: nothing for posts (as before changes had a log), `c` for changes. */
+const TOPIC_MARK: Record<ChannelLog, string> = { posts: '', changes: 'c' };
+
+const keysOf = (channelId: string, log: ChannelLog = 'posts') => {
   const tag = `{chan:${channelId}}`;
-  return { latest: `${tag}:latest`, postPrefix: `${tag}:p:`, topic: `${tag}:topic` };
+  return log === 'posts'
+    ? { latest: `${tag}:latest`, prefix: `${tag}:p:`, topic: `${tag}:topic` }
+    : { latest: `${tag}:clatest`, prefix: `${tag}:c:`, topic: `${tag}:topic` };
 };
 
 /**
- * KEYS: latest, post prefix, topic. ARGV: frame, sequence, retention ms, retain count, now ms,
- * latest TTL ms. Keeps the frame, raises the latest number, forgets the post that falls out of
- * the window and publishes `<sequence>|<now>|<frame>`.
+ * KEYS: latest, entry prefix, topic. ARGV: frame, sequence, retention ms, retain count, now ms,
+ * latest TTL ms, the log's topic mark. Keeps the frame, raises the latest number, forgets the
+ * entry that falls out of the window and publishes `<mark><sequence>|<now>|<frame>`.
  */
-const appendPost = defineScript<
+const appendEntry = defineScript<
   [
     frame: string,
     sequence: number,
@@ -57,10 +70,11 @@ const appendPost = defineScript<
     retainCount: number,
     nowMs: number,
     latestTtlMs: number,
+    mark: string,
   ],
   number
 >({
-  name: 'channel-post-append',
+  name: 'channel-log-append',
   keys: 3,
   lua: `local seq = tonumber(ARGV[2])
 redis.call('SET', KEYS[2] .. seq, ARGV[1], 'PX', ARGV[3])
@@ -69,29 +83,29 @@ if seq > latest then latest = seq end
 redis.call('SET', KEYS[1], latest, 'PX', ARGV[6])
 local dropped = seq - tonumber(ARGV[4])
 if dropped > 0 then redis.call('DEL', KEYS[2] .. dropped) end
-redis.call(PUBLISH, KEYS[3], seq .. '|' .. ARGV[5] .. '|' .. ARGV[1])
+redis.call(PUBLISH, KEYS[3], ARGV[7] .. seq .. '|' .. ARGV[5] .. '|' .. ARGV[1])
 return latest`,
   local: (
     state,
-    [latestKey, postPrefix, topic],
-    [frame, sequence, retentionMs, retainCount, nowMs, latestTtlMs],
+    [latestKey, prefix, topic],
+    [frame, sequence, retentionMs, retainCount, nowMs, latestTtlMs, mark],
   ) => {
     const seq = Number(sequence);
-    state.set(postPrefix! + seq, frame!, { ttlMs: Number(retentionMs) });
+    state.set(prefix! + seq, frame!, { ttlMs: Number(retentionMs) });
     const latest = Math.max(seq, Number(state.get(latestKey!) ?? '0'));
     state.set(latestKey!, String(latest), { ttlMs: Number(latestTtlMs) });
     const dropped = seq - Number(retainCount);
-    if (dropped > 0) state.delete(postPrefix! + dropped);
-    state.publish(topic!, `${seq}|${nowMs}|${frame}`);
+    if (dropped > 0) state.delete(prefix! + dropped);
+    state.publish(topic!, `${mark}${seq}|${nowMs}|${frame}`);
     return latest;
   },
 });
 
 /**
- * KEYS: the kept post's key. ARGV: its new frame. Replaces the frame kept for catch-up (an
- * edited or deleted post), keeping its TTL; a post no longer kept is left alone.
+ * KEYS: the kept entry's key. ARGV: its new frame. Replaces the frame kept for catch-up (of an
+ * edited or deleted post), keeping its TTL; an entry no longer kept is left alone.
  */
-const replacePost = defineScript<[frame: string], number>({
+const replaceEntry = defineScript<[frame: string], number>({
   name: 'channel-post-replace',
   keys: 1,
   lua: `if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
@@ -121,6 +135,27 @@ export function channelPostFrame(
   });
 }
 
+/**
+ * The `channel.post_updated` frame: change number `changeSequence` of the channel (its change
+ * log, not its posts' numbers), what changed and the post as it is now.
+ */
+export function channelChangeFrame(
+  channelId: string,
+  changeSequence: number,
+  change: string,
+  post: JsonValue,
+  at = new Date(),
+): string {
+  return JSON.stringify({
+    type: 'channel.post_updated',
+    channel_id: channelId,
+    change_sequence: changeSequence,
+    id: randomUUID(),
+    at: at.toISOString(),
+    data: { change, post },
+  });
+}
+
 /** An ephemeral channel event's frame: the user events' envelope with the channel's id. */
 export function channelEventFrame(
   channelId: string,
@@ -143,12 +178,20 @@ export class ChannelPostStream {
     private readonly settings: ChannelPostStreamSettings,
   ) {}
 
-  /** Keeps the post for catch-up and publishes it to the ws pods of the channel's followers. */
-  async publish(channelId: string, sequence: number, frame: string): Promise<void> {
-    const keys = keysOf(channelId);
+  /**
+   * Keeps the post (or, in the `changes` log, the change) for catch-up and publishes it to the
+   * ws pods of the channel's followers.
+   */
+  async publish(
+    channelId: string,
+    sequence: number,
+    frame: string,
+    log: ChannelLog = 'posts',
+  ): Promise<void> {
+    const keys = keysOf(channelId, log);
     await this.state.run(
-      appendPost,
-      [keys.latest, keys.postPrefix, keys.topic],
+      appendEntry,
+      [keys.latest, keys.prefix, keys.topic],
       [
         frame,
         sequence,
@@ -156,6 +199,7 @@ export class ChannelPostStream {
         this.settings.retainCount,
         Date.now(),
         LATEST_TTL_MS,
+        TOPIC_MARK[log],
       ],
     );
   }
@@ -176,36 +220,49 @@ export class ChannelPostStream {
   }
 
   /**
-   * Replaces the frame kept for catch-up of post `sequence` (its content edited or deleted), so
-   * that `channels.resume` replays the post as it is now; nothing is published.
+   * Replaces the frame kept for catch-up of entry `sequence` of the log (a post, or a change of
+   * a post, whose content was edited or deleted since), so that `channels.resume` replays the
+   * post as it is now; nothing is published.
    */
-  async replaceKept(channelId: string, sequence: number, frame: string): Promise<void> {
-    await this.state.run(replacePost, [keysOf(channelId).postPrefix + sequence], [frame]);
+  async replaceKept(
+    channelId: string,
+    sequence: number,
+    frame: string,
+    log: ChannelLog = 'posts',
+  ): Promise<void> {
+    await this.state.run(replaceEntry, [keysOf(channelId, log).prefix + sequence], [frame]);
   }
 
   subscribe(channelId: string, handler: (post: StreamedPost) => void): Promise<Unsubscribe> {
     return this.state.subscribe(keysOf(channelId).topic, (message) => {
       const first = message.indexOf('|');
       const second = message.indexOf('|', first + 1);
+      const log: ChannelLog = message.startsWith(TOPIC_MARK.changes) ? 'changes' : 'posts';
       handler({
         channelId,
-        sequence: Number(message.slice(0, first)),
+        log,
+        sequence: Number(message.slice(TOPIC_MARK[log].length, first)),
         publishedAt: Number(message.slice(first + 1, second)),
         frame: message.slice(second + 1),
       });
     });
   }
 
-  /** The channel's latest post number that shared state knows of (0 when none, or when Redis lost it). */
-  async latest(channelId: string): Promise<number> {
-    return Number((await this.state.get(keysOf(channelId).latest)) ?? '0');
+  /** The log's latest number that shared state knows of (0 when none, or when Redis lost it). */
+  async latest(channelId: string, log: ChannelLog = 'posts'): Promise<number> {
+    return Number((await this.state.get(keysOf(channelId, log).latest)) ?? '0');
   }
 
-  /** The frames of posts `from`..`to` (inclusive) in order; null when any is no longer kept. */
-  async frames(channelId: string, from: number, to: number): Promise<string[] | null> {
-    const { postPrefix } = keysOf(channelId);
+  /** The frames of the log's entries `from`..`to` (inclusive) in order; null when any is no longer kept. */
+  async frames(
+    channelId: string,
+    from: number,
+    to: number,
+    log: ChannelLog = 'posts',
+  ): Promise<string[] | null> {
+    const { prefix } = keysOf(channelId, log);
     const frames = await this.state.getMany(
-      Array.from({ length: to - from + 1 }, (_, i) => postPrefix + (from + i)),
+      Array.from({ length: to - from + 1 }, (_, i) => prefix + (from + i)),
     );
     return frames.some((frame) => frame === null) ? null : (frames as string[]);
   }

@@ -14,7 +14,10 @@
  */
 import { randomUUID } from 'node:crypto';
 
-/** Durable events: stored for replay, numbered per user. */
+/**
+ * Durable events: stored for replay, numbered per user. (Channels number their posts and their
+ * posts' changes per channel instead: channel-post-stream.ts.)
+ */
 export const DURABLE_EVENT_TYPES = [
   'message.new',
   'message.read',
@@ -39,7 +42,6 @@ export const EPHEMERAL_EVENT_TYPES = [
   'location.updated',
   'location.ended',
   'poll.updated',
-  'channel.post_updated',
   'call.offer',
   'call.answer',
   'call.ice_candidate',

@@ -1,7 +1,9 @@
 /**
- * One WebSocket connection's channel posts: which channels it follows, the last post number it
- * was sent per channel, and the rules that make channel delivery gap-free and duplicate-free
- * (docs/realtime.md, "Channels").
+ * One WebSocket connection's channel posts and their changes: which channels it follows, the
+ * last number it was sent per channel and log (posts, and changes to posts: two numberings,
+ * channel-post-stream.ts), and the rules that make channel delivery gap-free and
+ * duplicate-free (docs/realtime.md, "Channels"). Both logs follow the same rules, each with its
+ * own numbers:
  *
  * - A channel's first live post is sent as it comes and fixes the position; after that only the
  *   next number goes out, one already sent is skipped, and a jump is filled from the channel's
@@ -11,7 +13,7 @@
  *   has already sent live. Live posts wait meanwhile, so nothing overtakes the replay.
  */
 import type { DeliveryCounter, FrameSink } from './client-connection.js';
-import type { ChannelPostStream, StreamedPost } from '../events/channel-post-stream.js';
+import type { ChannelLog, ChannelPostStream, StreamedPost } from '../events/channel-post-stream.js';
 import { UNNUMBERED } from '../events/channel-post-stream.js';
 import { controlFrame } from '../events/event-envelope.js';
 
@@ -26,6 +28,15 @@ interface Position {
   /** The last number sent. */
   last: number;
 }
+
+/** The resync frame's field that names the number to continue from, per log. */
+const RESYNC_FIELD: Record<ChannelLog, string> = {
+  posts: 'sequence',
+  changes: 'change_sequence',
+};
+
+/** A position's key: a channel's log. */
+const slotOf = (channelId: string, log: ChannelLog) => `${log}:${channelId}`;
 
 export class ChannelFeed {
   private readonly following = new Set<string>();
@@ -55,7 +66,7 @@ export class ChannelFeed {
 
   unfollow(channelId: string): void {
     this.following.delete(channelId);
-    this.positions.delete(channelId);
+    for (const log of ['posts', 'changes'] as const) this.positions.delete(slotOf(channelId, log));
   }
 
   deliver(post: StreamedPost): void {
@@ -67,9 +78,10 @@ export class ChannelFeed {
       else this.held.push(post);
       return;
     }
-    const position = this.positions.get(post.channelId);
+    const slot = slotOf(post.channelId, post.log);
+    const position = this.positions.get(slot);
     if (!position) {
-      this.positions.set(post.channelId, { firstLive: post.sequence, last: post.sequence });
+      this.positions.set(slot, { firstLive: post.sequence, last: post.sequence });
       this.send(post.frame, 'durable');
       return;
     }
@@ -80,42 +92,53 @@ export class ChannelFeed {
       return;
     }
     this.held = [post];
-    void this.whileHolding(() => this.replay(post.channelId, position, post.sequence - 1));
+    void this.whileHolding(() =>
+      this.replay(post.channelId, post.log, position, post.sequence - 1),
+    );
   }
 
   /**
-   * Replays, per followed channel listed, the posts after the client's last seen number. Channels
-   * not followed, or already resumed on this connection, are skipped.
+   * Replays, per followed channel listed, the log's entries after the client's last seen number
+   * (posts, then, in a second call, their changes: a change then names a post the client has).
+   * Channels not followed, or whose log was already resumed on this connection, are skipped.
    */
-  resume(lastSeen: ReadonlyMap<string, number>): Promise<void> {
+  resume(lastSeen: ReadonlyMap<string, number>, log: ChannelLog = 'posts'): Promise<void> {
     return this.whileHolding(async () => {
       for (const [channelId, seen] of lastSeen) {
-        if (!this.following.has(channelId) || this.resumed.has(channelId)) continue;
-        this.resumed.add(channelId);
-        const live = this.positions.get(channelId);
+        const slot = slotOf(channelId, log);
+        if (!this.following.has(channelId) || this.resumed.has(slot)) continue;
+        this.resumed.add(slot);
+        const live = this.positions.get(slot);
         const upTo =
-          live?.firstLive !== undefined ? live.firstLive - 1 : await this.posts.latest(channelId);
+          live?.firstLive !== undefined
+            ? live.firstLive - 1
+            : await this.posts.latest(channelId, log);
         const position: Position = live ?? { firstLive: undefined, last: upTo };
-        this.positions.set(channelId, position);
+        this.positions.set(slot, position);
         if (seen > upTo) {
-          if (!live) this.sendResync(channelId, upTo);
+          if (!live) this.sendResync(channelId, log, upTo);
           continue;
         }
         const keepLast = position.last;
         position.last = seen;
-        await this.replay(channelId, position, upTo);
+        await this.replay(channelId, log, position, upTo);
         position.last = Math.max(keepLast, position.last);
       }
     });
   }
 
-  /** Sends the kept posts after `position.last` up to `upTo` at the client's pace, or a resync. */
-  private async replay(channelId: string, position: Position, upTo: number): Promise<void> {
+  /** Sends the kept entries after `position.last` up to `upTo` at the client's pace, or a resync. */
+  private async replay(
+    channelId: string,
+    log: ChannelLog,
+    position: Position,
+    upTo: number,
+  ): Promise<void> {
     while (position.last < upTo) {
       const to = Math.min(position.last + REPLAY_BATCH, upTo);
-      const frames = await this.posts.frames(channelId, position.last + 1, to);
+      const frames = await this.posts.frames(channelId, position.last + 1, to, log);
       if (!frames) {
-        this.sendResync(channelId, upTo);
+        this.sendResync(channelId, log, upTo);
         position.last = upTo;
         return;
       }
@@ -148,9 +171,9 @@ export class ChannelFeed {
   /** Shared state is away: what cannot be read now is for the client to re-read over REST. */
   private skipUnreadable(): void {
     for (const post of this.held ?? []) {
-      const position = this.positions.get(post.channelId);
+      const position = this.positions.get(slotOf(post.channelId, post.log));
       if (position && position.last < post.sequence - 1) {
-        this.sendResync(post.channelId, post.sequence - 1);
+        this.sendResync(post.channelId, post.log, post.sequence - 1);
         position.last = post.sequence - 1;
       }
     }
@@ -160,8 +183,14 @@ export class ChannelFeed {
     if (this.sink.send(frame)) this.counter.delivered(kind, 1);
   }
 
-  private sendResync(channelId: string, sequence: number): void {
+  /** The client re-reads the posts it shows (up to the number, for posts) and continues from it. */
+  private sendResync(channelId: string, log: ChannelLog, sequence: number): void {
     this.counter.resync?.('channel_gap');
-    this.sink.send(controlFrame('channel.resync_required', { channel_id: channelId, sequence }));
+    this.sink.send(
+      controlFrame('channel.resync_required', {
+        channel_id: channelId,
+        [RESYNC_FIELD[log]]: sequence,
+      }),
+    );
   }
 }

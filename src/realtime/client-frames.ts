@@ -41,15 +41,26 @@ export function parseFrame(text: string): ClientFrame {
 
 /** `positions`: an object of channel id to the last post number seen (a whole number). */
 export function channelPositionsOf(body: Record<string, unknown>): Map<string, number> {
-  const positions = body.positions;
+  return numbersByChannel(body.positions, 'positions', 'post sequence');
+}
+
+/**
+ * `change_positions` (optional): an object of channel id to the last `change_sequence` seen;
+ * empty when absent (the client replays no changes).
+ */
+export function channelChangePositionsOf(body: Record<string, unknown>): Map<string, number> {
+  if (body.change_positions === undefined) return new Map();
+  return numbersByChannel(body.change_positions, 'change_positions', 'change_sequence');
+}
+
+function numbersByChannel(value: unknown, field: string, what: string): Map<string, number> {
   const refuse = () =>
     new FrameError(
       'INVALID_ARGUMENT',
-      `positions is an object of at most ${MAX_RESUME_CHANNELS} channel ids to the last post sequence seen (a whole number)`,
+      `${field} is an object of at most ${MAX_RESUME_CHANNELS} channel ids to the last ${what} seen (a whole number)`,
     );
-  if (typeof positions !== 'object' || positions === null || Array.isArray(positions))
-    throw refuse();
-  const entries = Object.entries(positions);
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw refuse();
+  const entries = Object.entries(value);
   if (entries.length > MAX_RESUME_CHANNELS) throw refuse();
   for (const [channelId, seen] of entries) {
     if (

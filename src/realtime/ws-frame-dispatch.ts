@@ -12,7 +12,12 @@ import type { Logger } from '../platform/logging/logger.js';
 import type { OutageLog } from '../platform/logging/outage-log.js';
 import type { WsFrameLimits } from '../limits/ws-limits.js';
 import { controlFrame } from '../events/event-envelope.js';
-import { CHANNELS_RESUME, channelPositionsOf, parseFrame } from './client-frames.js';
+import {
+  CHANNELS_RESUME,
+  channelChangePositionsOf,
+  channelPositionsOf,
+  parseFrame,
+} from './client-frames.js';
 import type { ClientFrame } from './client-frames.js';
 import { FrameError } from './frame-error.js';
 import type { RealtimeMetrics } from './realtime-metrics.js';
@@ -93,7 +98,10 @@ async function answerOwnFrame(
 ): Promise<string> {
   if (frame.type !== 'ping' && frame.type !== CHANNELS_RESUME)
     throw new FrameError('UNKNOWN_TYPE', `Unknown frame type "${frame.type}"`);
-  const lastSeen = frame.type === CHANNELS_RESUME ? channelPositionsOf(frame.body) : undefined;
+  const lastSeen =
+    frame.type === CHANNELS_RESUME
+      ? { posts: channelPositionsOf(frame.body), changes: channelChangePositionsOf(frame.body) }
+      : undefined;
   const verdict = await parts.limits.message(state.address);
   if (!verdict.allowed)
     throw new FrameError(
@@ -102,7 +110,9 @@ async function answerOwnFrame(
       Math.max(1, Math.ceil((verdict.retryAfterMs ?? 0) / 1000)),
     );
   if (!lastSeen) return 'pong';
-  await state.channelFeed?.resume(lastSeen);
+  // Posts first: every change replayed then names a post the client has.
+  await state.channelFeed?.resume(lastSeen.posts, 'posts');
+  await state.channelFeed?.resume(lastSeen.changes, 'changes');
   return 'ack';
 }
 

@@ -57,6 +57,7 @@ beforeEach(async () => {
     follows,
     wakeUps: new WakeUps(new PushQueue(state), logger, new OutageLog(logger)),
     logger,
+    outages: new OutageLog(logger),
   });
   channels = new ChannelRepository(underTest.store);
   members = new ChannelMembers(underTest.store);

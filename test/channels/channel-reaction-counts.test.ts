@@ -43,6 +43,7 @@ it(`counts ${READERS} readers' reactions on a post and reads them with it in a f
       follows: new ChannelFollows(state),
       wakeUps: new WakeUps(new PushQueue(state), logger, new OutageLog(logger)),
       logger,
+      outages: new OutageLog(logger),
     });
     await new ChannelRepository(underTest.store).insert({
       _id: 'busy',

@@ -34,6 +34,7 @@ beforeEach(() => {
 const frameOf = (sequence: number) => channelPostFrame(CHANNEL, sequence, { sequence });
 const live = (sequence: number): StreamedPost => ({
   channelId: CHANNEL,
+  log: 'posts',
   sequence,
   publishedAt: Date.now(),
   frame: frameOf(sequence),

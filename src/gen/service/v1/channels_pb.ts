@@ -946,7 +946,30 @@ export const RemoveChannelAdminResponseSchema: GenMessage<RemoveChannelAdminResp
  * Live delivery: subscribers (and the owner and admins) receive every post over `/ws` as a
  * `channel.post` frame numbered by the channel's own sequence (`Message.sequence`), and catch up
  * after a reconnection with the `channels.resume` client frame (docs/realtime.md). A post is
- * stored once, whatever the number of subscribers. A user may follow at most
+ * stored once, whatever the number of subscribers.
+ *
+ * Changes to posts (an edit, a deletion for everyone or by an admin, new reaction counts, a pin
+ * or an unpin; messages.proto) are durable events too: each is logged in the store under the
+ * channel's change sequence (`change_sequence` 1, 2, 3, ... per channel) before the request is
+ * answered, sent to connected followers as a `channel.post_updated` frame carrying the post as
+ * it is now, and replayed by `channels.resume` after the posts, from the `change_sequence` the
+ * client holds (its `change_positions`), each once and in order; a client further behind than
+ * the kept changes (`CHANNEL_REPLAY_POSTS`, `CHANNEL_REPLAY_RETENTION`, or Redis lost them) is
+ * told `channel.resync_required` with the `change_sequence` to go on from, and re-reads the posts
+ * it shows (`ListChannelPosts`, `ListMessages`). Changes have a sequence of their own, not
+ * numbers in the posts' sequence, because a post's number is its place in the history: paging,
+ * unread counts (`last_sequence` minus the reader's marker) and replies rely on posts being
+ * numbered without holes, which changes taking numbers would break (Telegram's channel `pts` and
+ * Matrix's relations in the timeline make the same split between a message's id and the
+ * position of updates). Reaction count changes are coalesced: the reactions of a post over about
+ * a second become one change with its latest counts (a post read by thousands costs one log
+ * entry per second of reactions, not one per reaction), so followers see new counts within about
+ * 1.5 seconds. The server learns nothing more than the changes themselves tell it: the log
+ * records which post changed, how and when, never content (a frame carries the post's current
+ * ciphertext, as history does; a deleted post's frames kept for catch-up are rewritten to its
+ * tombstone).
+ *
+ * A user may follow at most
  * `CHANNEL_MAX_SUBSCRIPTIONS` channels (owned, administered and subscribed together); one more
  * is refused with `409 SUBSCRIPTION_LIMIT`.
  *

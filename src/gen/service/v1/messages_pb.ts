@@ -2816,7 +2816,8 @@ export const MessagesService: GenService<{
    * be a privacy cost; clients keep their own history if they want one), and the `message.new`
    * and earlier `message.edited` events of the message still kept for replay are rewritten to
    * the current content. Every participant's devices, and the caller's other devices, get a
-   * durable `message.edited` event (channel followers: a `channel.post_updated` frame).
+   * durable `message.edited` event (channel followers: a durable `channel.post_updated` frame,
+   * numbered by the channel's change sequence and replayed by `channels.resume`; channels.proto).
    *
    * Who and when: only the sender, within `MESSAGE_EDIT_WINDOW` of `sent_at` (a setting,
    * default 24 hours), at most 20 times per message; not view-once, `system`, `poll` or
@@ -2849,7 +2850,8 @@ export const MessagesService: GenService<{
    * every reader sees the same numbering. It is gone from history content, the starred list,
    * the chat list's last message, replay and pins; push payloads never carried content.
    * Every participant's devices get a durable `message.deleted` event (channel followers: a
-   * `channel.post_updated` frame).
+   * durable `channel.post_updated` frame, and the post's frames kept for catch-up are rewritten
+   * to the tombstone; channels.proto).
    *
    * Who: the sender within `MESSAGE_DELETE_WINDOW` of `sent_at` (a setting, default 24 hours);
    * in a group its owner and admins for any message, at any time (`deleted_by` `admin`); in a
@@ -2904,8 +2906,9 @@ export const MessagesService: GenService<{
    * emoji, at most 32 bytes), so that the server can count it for thousands of readers: each
    * post keeps a count per key (`Message.reaction_counts`, read with the post), and each
    * reader at most 3 distinct keys per post (a 4th is `409 REACTION_LIMIT`; adding a key the
-   * reader already has changes nothing). The server learns who reacted with what. Followers
-   * connected at that moment get a `channel.post_updated` frame with the new counts.
+   * reader already has changes nothing). The server learns who reacted with what. Followers get
+   * the new counts as a durable `channel.post_updated` frame, the reactions of a post over about
+   * a second coalesced into one (channels.proto).
    *
    * Any reader of the conversation may react (channels: any reader, followed or public); not
    * to `system` messages, deleted messages, or view-once messages.
@@ -2951,8 +2954,9 @@ export const MessagesService: GenService<{
    * Who: in a direct chat either participant; in a group the owner and admins, or every member
    * when the group's `members_can_pin` setting is on (`POST /api/v1/groups/{group_id}/settings`);
    * in a channel the owner and admins. Not `system`, deleted or view-once messages. Every
-   * participant's devices get a durable `message.pinned` (channel followers: a
-   * `channel.post_updated` frame). The server learns who pinned which message and when.
+   * participant's devices get a durable `message.pinned` (channel followers: a durable
+   * `channel.post_updated` frame; channels.proto). The server learns who pinned which message
+   * and when.
    *
    * Rate limit: 20 per minute, burst 5.
    *
@@ -2970,7 +2974,8 @@ export const MessagesService: GenService<{
   },
   /**
    * Unpins a message; the same roles as `PinMessage`. Unpinning a message that is not pinned
-   * succeeds and changes nothing. Every participant's devices get a durable `message.unpinned`.
+   * succeeds and changes nothing. Every participant's devices get a durable `message.unpinned`
+   * (channel followers: a durable `channel.post_updated` frame; channels.proto).
    *
    * Rate limit: 20 per minute, burst 5.
    *
