@@ -11,7 +11,8 @@
  *
  * Where two areas would need each other, the cycle is broken where the areas are built, with
  * the reason beside it: media in two steps (foundation-areas.ts, content-areas.ts), recovery in
- * two steps (account-areas.ts), and two in-process events (`areaEvents`, src/events/area-events.ts)
+ * two steps (account-areas.ts), polls in two steps (conversation-areas.ts: messaging builds the
+ * polls' sending part with its sender), and two in-process events (`areaEvents`, src/events/area-events.ts)
  * for blocks (contacts ─► location) and ended sessions (identity ─► push).
  */
 import { createAreaEvents } from '../events/area-events.js';
@@ -58,7 +59,7 @@ export async function buildApiAreas(ports: ApiAreaPorts): Promise<ApiAreas> {
   const foundation = await buildFoundationAreas(ports, identityAreas, areaEvents);
   const conversation = await buildConversationAreas(ports, identityAreas, foundation, areaEvents);
   const delivery = await buildDeliveryAreas(ports, identityAreas, areaEvents);
-  const content = await buildContentAreas(ports, identityAreas, foundation, conversation);
+  const content = await buildContentAreas(ports, foundation, conversation);
   const walked: WalkedAreas = { ...foundation, ...conversation, ...delivery, ...content };
   const accountAreas = await buildAccountAreas(ports, identityAreas, walked);
   const areas = { ...walked, ...accountAreas };

@@ -2,7 +2,6 @@
  * What users share in conversations and channels: polls, stickers and stories; then the media
  * service, whose download rule asks channels and stories who may read their media.
  */
-import type { IdentityAreas } from './identity-wiring.js';
 import { createMediaArea } from '../media/media-area.js';
 import { createPollsArea } from '../polls/polls-area.js';
 import { createStickersArea } from '../stickers/stickers-area.js';
@@ -13,7 +12,6 @@ import type { FoundationAreas } from './foundation-areas.js';
 
 export async function buildContentAreas(
   ports: ApiAreaPorts,
-  { accounts }: IdentityAreas,
   foundation: FoundationAreas,
   { channels, messaging }: ConversationAreas,
 ) {
@@ -21,10 +19,9 @@ export async function buildContentAreas(
   const { contacts, conversations, mediaLibrary } = foundation;
   const polls = await createPollsArea({
     store,
-    accounts: accounts.accounts,
     channels: channels.access,
-    channelPosts: channels.pollPosts,
-    messages: messaging.sender,
+    sends: messaging.pollSends,
+    groups: conversations,
     events,
     channelEvents: ports.channelPosts,
     logger: ports.logger,

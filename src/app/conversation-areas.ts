@@ -11,6 +11,7 @@ import { createMessagingArea } from '../messaging/messaging-area.js';
 import { createProfileArea } from '../profile/profile-area.js';
 import type { ApiAreaPorts } from './api-area-ports.js';
 import type { FoundationAreas } from './foundation-areas.js';
+import { createPollSends } from '../polls/polls-area.js';
 
 export async function buildConversationAreas(
   ports: ApiAreaPorts,
@@ -47,6 +48,17 @@ export async function buildConversationAreas(
     store,
     conversations,
     channels: channels.conversations,
+    // Messaging's send route places polls (`poll_id`), and polls are sent through messaging's
+    // sender: the polls' sending part is built by messaging, with its sender.
+    pollSends: (sender) =>
+      createPollSends({
+        store,
+        accounts,
+        channels: channels.access,
+        channelPosts: channels.pollPosts,
+        groups: conversations,
+        messages: sender,
+      }),
     media: mediaLibrary.attachments,
     viewedMediaGraceMs: config.media.viewedGraceMs,
     accounts,

@@ -19,7 +19,11 @@ import type { Message } from '../gen/service/v1/messages_pb.js';
 
 /** What the polls area may post in a channel: a poll (polls area's `PollPosts`). */
 export interface ChannelPollPosts {
-  publishPoll(channelId: string, sender: string, pollId: string): Promise<unknown>;
+  publishPoll(
+    channelId: string,
+    sender: string,
+    pollId: string,
+  ): Promise<{ post: Message; duplicate: boolean }>;
 }
 
 export class ChannelPublisher implements ChannelPollPosts {

@@ -28,12 +28,15 @@ import type { MessagePins } from './relations/message-pins.js';
 import type { MessageReactions } from './relations/message-reactions.js';
 import type { RelationViews } from './relations/relation-views.js';
 import { sendHandlers } from './service/send-handlers.js';
+import type { PollSends } from './messages/poll-sends-port.js';
 
 export interface MessagesServiceDependencies {
   readonly conversations: Conversations;
   /** Channels, which the channels area keeps: messaging routes `channel_id` requests there. */
   readonly channels: ChannelConversations;
   readonly sender: MessageSender;
+  /** The polls area's side of a send with `poll_id`. */
+  readonly polls: PollSends;
   readonly history: History;
   readonly receipts: Receipts;
   readonly stars: Stars;

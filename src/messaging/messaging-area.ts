@@ -46,6 +46,7 @@ import { RelationTargets } from './relations/relation-targets.js';
 import { RelationViews } from './relations/relation-views.js';
 import { SendRelations } from './relations/send-relations.js';
 import type { MessagingSettings } from '../platform/config/settings.js';
+import type { PollSends } from './messages/poll-sends-port.js';
 import { createMessagesService } from './messages-service.js';
 
 export interface MessagingDependencies {
@@ -55,6 +56,8 @@ export interface MessagingDependencies {
   readonly conversations: Conversations;
   /** The channels area's side of channels in the messaging routes (send, history, read markers, chats). */
   readonly channels: ChannelConversations;
+  /** Builds the polls area's side of a send with `poll_id`, which sends through this sender. */
+  readonly pollSends: (sender: MessageSender) => PollSends;
   readonly accounts: AccountRepository;
   readonly blocks: BlockList;
   /** The media area's record of which message uses which upload. */
@@ -94,11 +97,13 @@ export async function createMessagingArea(deps: MessagingDependencies) {
     deps.wakeUps,
     new SendRelations(targets, conversations),
   );
+  const pollSends = deps.pollSends(sender);
   const stars = new Stars(store, messages, conversations);
   const relations = relationParts(deps, { targets, messages, stars });
   const service = createMessagesService({
     conversations,
     channels: deps.channels,
+    polls: pollSends,
     sender,
     history: new History(messages),
     receipts: new Receipts(messages, conversations, blocks, events),
@@ -115,10 +120,12 @@ export async function createMessagingArea(deps: MessagingDependencies) {
     disappearingTimer: new DisappearingTimer(conversations, sender),
     ...relations,
   });
-  // The sender goes to the areas whose conversations messaging carries (groups).
+  // The sender goes to the areas whose conversations messaging carries (groups), the poll
+  // sends to the polls area (a poll created with its conversation).
   return {
     service,
     sender,
+    pollSends,
     announcementSweeper: new AnnouncementSweeper(messages, announcer, logger),
     accountData: new MessagingAccountData(store, conversations, messages),
   };

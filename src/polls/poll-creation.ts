@@ -1,27 +1,14 @@
 /**
- * Creating a poll where it lives, delivered as a `poll` message carrying its id: in a channel
- * (the caller must be allowed to publish there; 404 for a channel it cannot see, 403 for one it
- * can only read) as a channel post, numbered by the channel and fanned out to its subscribers
- * like any post; or in the direct chat with one recipient, through messaging's sender
- * (persisted, numbered, in history, announced over /ws; blocks apply as for any message). The
- * poll record is written first, so a message never names a missing poll; when the message is
- * refused the poll is removed again, and when it is withheld (the recipient has blocked the
- * creator) so is the poll.
+ * Creating a poll: the record, then, when the request names a conversation, the poll sent
+ * there as its creator sends it (`PollSends`, poll-placing.ts: a `poll` message or channel post
+ * carrying its id). The record is
+ * written first, so a message never names a missing poll; when the send is refused the poll is
+ * removed again. Without a conversation (the spec's bare request) the poll is its creator's
+ * alone until it sends it somewhere (SendMessage with `poll_id`).
  */
-import type { ChannelAccess } from '../channels/channel-access.js';
-import type { ChannelPollPosts } from '../channels/channel-publisher.js';
 import { newId } from '../platform/store/new-id.js';
-import { notFound, permissionDenied } from '../platform/errors/api-error.js';
 import type { PollRepository, StoredPoll } from './poll.js';
-
-/** Messaging's sender as polls use it (MessageSender.appendPoll): was the message withheld from its recipient? */
-export interface PollMessages {
-  appendPoll(
-    sender: string,
-    recipientAddress: string,
-    pollId: string,
-  ): Promise<{ readonly withheld: boolean }>;
-}
+import type { PollSendRequest, PollSends } from '../messaging/messages/poll-sends-port.js';
 
 export interface NewPoll {
   readonly question: string;
@@ -30,18 +17,18 @@ export interface NewPoll {
   readonly expiresAt: Date | null;
 }
 
-export type PollPlace = { readonly channelId: string } | { readonly recipientAddress: string };
-
 export class PollCreation {
   constructor(
     private readonly polls: PollRepository,
-    private readonly channels: ChannelAccess,
-    private readonly messages: PollMessages,
-    private readonly channelPosts: ChannelPollPosts,
+    private readonly sends: PollSends,
   ) {}
 
-  async create(creator: string, fields: NewPoll, place: PollPlace): Promise<StoredPoll> {
-    if ('channelId' in place) await this.requireMayPublish(place.channelId, creator);
+  /** Stores the poll and, with a target, sends it there; answers the stored poll. */
+  async create(
+    creator: string,
+    fields: NewPoll,
+    target: Pick<PollSendRequest, 'recipientAddress' | 'groupId' | 'channelId'> | null,
+  ): Promise<StoredPoll> {
     const _id = newId();
     const poll: StoredPoll = {
       _id,
@@ -51,25 +38,18 @@ export class PollCreation {
       createdAt: new Date(),
       creatorAddress: creator,
       expiresAt: fields.expiresAt,
-      channelId: 'channelId' in place ? place.channelId : '',
-      recipientAddress: 'recipientAddress' in place ? place.recipientAddress : '',
-      participants: 'recipientAddress' in place ? [creator, place.recipientAddress] : [creator],
+      places: [],
+      participants: [creator],
     };
     await this.polls.insert(poll);
+    if (target === null) return poll;
     try {
-      if ('channelId' in place) await this.channelPosts.publishPoll(place.channelId, creator, _id);
-      else if ((await this.messages.appendPoll(creator, place.recipientAddress, _id)).withheld)
-        await this.polls.withhold(poll);
+      // The creation's own idempotency key: CreatePoll has none, and this one is new each time.
+      await this.sends.send(creator, { ...target, pollId: _id, clientMessageId: `poll-${_id}` });
     } catch (error) {
       await this.polls.remove(_id);
       throw error;
     }
     return poll;
-  }
-
-  private async requireMayPublish(channelId: string, address: string): Promise<void> {
-    if (!(await this.channels.mayRead(channelId, address))) throw notFound('No such channel');
-    if (!(await this.channels.mayPublish(channelId, address)))
-      throw permissionDenied('Only the owner and admins may post a poll in a channel');
   }
 }

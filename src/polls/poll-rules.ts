@@ -14,6 +14,15 @@ export const POLL_LIMITS = {
   maxLifetimeMs: 365 * 24 * 60 * 60 * 1000,
 } as const;
 
+/** Poll, channel and group ids are opaque strings of at most 64 characters (polls.proto). */
+const MAX_ID_LENGTH = 64;
+
+export function checkedId(value: string, field: string): string {
+  if (value === '' || value.length > MAX_ID_LENGTH)
+    throw invalidArgument(`${field} must have 1 to ${MAX_ID_LENGTH} characters`);
+  return value;
+}
+
 /** ISO 8601 date and time with an offset (`Z` or `±hh:mm`); seconds and fractions optional. */
 const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
 

@@ -1,18 +1,37 @@
 /**
  * A poll as stored: the question and options in clear (the server counts votes, polls.proto),
- * where it lives (a channel, or a direct chat with one recipient) and when voting closes. The
- * results are not stored here: they are counted from the vote records (poll-votes.ts), so a
- * changed or deleted vote can never leave a count behind.
+ * the conversations it was placed in (none for a poll its creator has not sent yet) and when
+ * voting closes. The results are not stored here: they are counted from the vote records
+ * (poll-votes.ts), so a changed or deleted vote can never leave a count behind.
  */
 import type { CursorPosition } from '../platform/api/page-cursor.js';
 import type { DocumentStore, IndexSpec, StoreFilter } from '../platform/store/document-store.js';
 import { newestFirstPage } from '../platform/store/newest-first-page.js';
 import type { NewestFirstPage } from '../platform/store/newest-first-page.js';
 import { rekeyDocuments } from '../platform/store/rekey-documents.js';
+import { directConversationId } from '../messaging/conversations/conversation.js';
 
 export interface StoredPollOption {
   readonly id: string;
   readonly text: string;
+}
+
+/** A conversation the poll was sent to, as a `poll` message (or channel post) carrying its id. */
+export interface PollPlace {
+  /** Messaging's conversation id: `dm:<a>:<b>`, `group:<id>` or `channel:<id>`. */
+  conversationId: string;
+  type: 'direct' | 'group' | 'channel';
+  /** The recipient in a direct chat; empty otherwise. */
+  peer: string;
+  /** The group or channel; empty otherwise. */
+  groupId: string;
+  channelId: string;
+  /** The poll message's number: a group member who joined after it does not read it. */
+  sequence: number;
+  /** The send's idempotency key: a retry with it answers the same message. */
+  clientMessageId: string;
+  /** Sent while the recipient had blocked the creator: the recipient never reads it there. */
+  withheld: boolean;
 }
 
 export interface StoredPoll {
@@ -24,17 +43,13 @@ export interface StoredPoll {
   creatorAddress: string;
   /** Null when the poll never closes. */
   expiresAt: Date | null;
-  /** The channel it was posted in; empty for a direct poll. */
-  channelId: string;
-  /** The user it was sent to in the direct chat; empty for a channel poll. */
-  recipientAddress: string;
-  /** The creator, and the recipient of a direct poll: whose own list of polls holds it. */
-  participants: string[];
+  /** Where it was sent, in order; empty until its creator sends it somewhere. */
+  places: PollPlace[];
   /**
-   * Sent while the recipient had blocked the creator: like the withheld message that carries
-   * it, the creator sees it and the recipient never does (not listed, 404).
+   * The creator, and the recipients of its direct chats that read it (not withheld): whose own
+   * list of polls holds it.
    */
-  withheld?: boolean;
+  participants: string[];
 }
 
 const POLLS = 'polls';
@@ -42,7 +57,11 @@ const POLLS = 'polls';
 /** A user's polls and a channel's polls, newest first; the polls a user created, for deletions. */
 export const pollIndexes: IndexSpec[] = [
   { collection: POLLS, name: 'polls_by_participant', key: { participants: 1, createdAt: -1 } },
-  { collection: POLLS, name: 'polls_by_channel', key: { channelId: 1, createdAt: -1 } },
+  {
+    collection: POLLS,
+    name: 'polls_by_placed_channel',
+    key: { 'places.channelId': 1, createdAt: -1 },
+  },
   { collection: POLLS, name: 'polls_by_creator', key: { creatorAddress: 1 } },
 ];
 
@@ -65,11 +84,16 @@ export class PollRepository {
     return this.polls.findOne({ _id: pollId });
   }
 
-  /** Hides a direct poll from its recipient for good (see `withheld`). */
-  async withhold(poll: StoredPoll): Promise<void> {
+  /**
+   * Records that the poll is now in `place`'s conversation, unless it already is (a retried
+   * send, or two sends racing: the conversation is recorded once); a direct chat's recipient
+   * who reads it gets it in its own list.
+   */
+  async addPlace(pollId: string, place: PollPlace): Promise<void> {
+    const reader = place.type === 'direct' && !place.withheld ? [place.peer] : [];
     await this.polls.updateOne(
-      { _id: poll._id },
-      { $set: { withheld: true, participants: [poll.creatorAddress] } },
+      { _id: pollId, 'places.conversationId': { $ne: place.conversationId } },
+      { $push: { places: place }, $addToSet: { participants: { $each: reader } } },
     );
   }
 
@@ -79,7 +103,7 @@ export class PollRepository {
 
   /**
    * A page of polls, newest first: a user's direct polls and the polls it created (with `peer`,
-   * only those exchanged with that user in the direct chat), or one channel's polls.
+   * only those in the direct chat with that user), or one channel's polls.
    */
   page(
     scope: PollScope,
@@ -87,14 +111,18 @@ export class PollRepository {
     after: CursorPosition | undefined,
   ): Promise<NewestFirstPage<StoredPoll>> {
     let filter: StoreFilter<StoredPoll>;
-    if ('channelId' in scope) filter = { channelId: scope.channelId };
+    if ('channelId' in scope) filter = { 'places.channelId': scope.channelId };
     else if (scope.peer === undefined) filter = { participants: scope.participant };
     else
       filter = {
         participants: scope.participant,
-        channelId: '',
-        creatorAddress: { $in: [scope.participant, scope.peer] },
-        recipientAddress: { $in: [scope.participant, scope.peer] },
+        places: {
+          $elemMatch: {
+            conversationId: directConversationId(scope.participant, scope.peer),
+            // A chat's recipient does not list what was withheld from it there.
+            $or: [{ withheld: false }, { peer: { $ne: scope.participant } }],
+          },
+        },
       };
     return newestFirstPage(this.polls, filter, 'createdAt', limit, after);
   }
@@ -110,14 +138,26 @@ export class PollRepository {
     await this.polls.deleteMany({ creatorAddress: address });
   }
 
-  /** Re-keys the polls `from` created or received to `to`. */
+  /** Re-keys the polls `from` created or was sent in a direct chat to `to`. */
   async moveParticipant(from: string, to: string): Promise<void> {
     const moved = (address: string) => (address === from ? to : address);
-    await rekeyDocuments(this.polls, { participants: from }, (poll) => ({
-      ...poll,
-      creatorAddress: moved(poll.creatorAddress),
-      recipientAddress: moved(poll.recipientAddress),
-      participants: poll.participants.map(moved),
-    }));
+    await rekeyDocuments(
+      this.polls,
+      { $or: [{ creatorAddress: from }, { 'places.peer': from }] },
+      (poll) => ({
+        ...poll,
+        creatorAddress: moved(poll.creatorAddress),
+        participants: poll.participants.map(moved),
+        places: poll.places.map((place) =>
+          place.type === 'direct'
+            ? {
+                ...place,
+                peer: moved(place.peer),
+                conversationId: directConversationId(moved(poll.creatorAddress), moved(place.peer)),
+              }
+            : place,
+        ),
+      }),
+    );
   }
 }

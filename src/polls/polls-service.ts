@@ -6,22 +6,18 @@ import type {
   ListPollsRequest,
   VotePollRequest,
 } from '../gen/service/v1/polls_pb.js';
-import type { AccountRepository } from '../accounts/account-repository.js';
-import { requireExistingUser } from '../accounts/existing-user.js';
 import { requireCaller } from '../identity/auth/caller.js';
 import { isWalletAddress } from '../accounts/wallet-address.js';
 import { decodeCursor, pageSize } from '../platform/api/page-cursor.js';
 import { invalidArgument } from '../platform/errors/api-error.js';
 import type { PollRepository, PollScope } from './poll.js';
 import type { PollAccess } from './poll-access.js';
-import type { PollCreation, PollPlace } from './poll-creation.js';
-import { checkedExpiry, checkedOptions, checkedQuestion } from './poll-rules.js';
+import type { PollCreation } from './poll-creation.js';
+import { targetOf } from './poll-placing.js';
+import { checkedExpiry, checkedId, checkedOptions, checkedQuestion } from './poll-rules.js';
 import type { PollVotes } from './poll-votes.js';
 import type { PollVoting } from './poll-voting.js';
 import { pollView } from './poll-view.js';
-
-/** Poll and channel ids are opaque strings of at most 64 characters (polls.proto). */
-const MAX_ID_LENGTH = 64;
 
 export interface PollsServiceDependencies {
   readonly polls: PollRepository;
@@ -29,7 +25,6 @@ export interface PollsServiceDependencies {
   readonly access: PollAccess;
   readonly votes: PollVotes;
   readonly voting: PollVoting;
-  readonly accounts: AccountRepository;
 }
 
 export function createPollsService({
@@ -38,32 +33,14 @@ export function createPollsService({
   access,
   votes,
   voting,
-  accounts,
 }: PollsServiceDependencies) {
-  const requiredId = (value: string, field: string) => {
-    if (value === '' || value.length > MAX_ID_LENGTH)
-      throw invalidArgument(`${field} must have 1 to ${MAX_ID_LENGTH} characters`);
-    return value;
-  };
-
-  /** Where the new poll goes: exactly one of a channel and a recipient other than the caller. */
-  const placeOf = async (request: CreatePollRequest, caller: string): Promise<PollPlace> => {
-    const { channelId, recipientAddress } = request;
-    if ((channelId === '') === (recipientAddress === ''))
-      throw invalidArgument('Exactly one of channel_id and recipient_address is required');
-    if (channelId !== '') return { channelId: requiredId(channelId, 'channel_id') };
-    const recipient = await requireExistingUser(accounts, recipientAddress, 'recipient_address');
-    if (recipient === caller) throw invalidArgument('recipient_address must be another user');
-    return { recipientAddress: recipient };
-  };
-
   /** Which polls ListPolls shows: at most one of a channel and a peer in the direct chat. */
   const scopeOf = async (request: ListPollsRequest, caller: string): Promise<PollScope> => {
     const { channelId, peerAddress } = request;
     if (channelId !== '' && peerAddress !== '')
       throw invalidArgument('At most one of channel_id and peer_address');
     if (channelId !== '') {
-      await access.requireReadableChannel(requiredId(channelId, 'channel_id'), caller);
+      await access.requireReadableChannel(checkedId(channelId, 'channel_id'), caller);
       return { channelId };
     }
     if (peerAddress === '') return { participant: caller };
@@ -98,7 +75,9 @@ export function createPollsService({
         allowsMultiple: request.allowsMultiple,
         expiresAt: checkedExpiry(request.expiresAt),
       };
-      const poll = await creation.create(caller, fields, await placeOf(request, caller));
+      // No conversation keeps the poll the caller's own (the spec's bare request).
+      const target = targetOf(request) === null ? null : request;
+      const poll = await creation.create(caller, fields, target);
       return {
         success: true,
         message: 'Poll created',
@@ -108,7 +87,7 @@ export function createPollsService({
 
     async getPoll(request: GetPollRequest, context: HandlerContext) {
       const caller = requireCaller(context).address;
-      const poll = await access.visible(requiredId(request.pollId, 'poll_id'), caller);
+      const poll = await access.visible(checkedId(request.pollId, 'poll_id'), caller);
       return {
         success: true,
         message: 'Poll found',
@@ -118,7 +97,7 @@ export function createPollsService({
 
     async votePoll(request: VotePollRequest, context: HandlerContext) {
       const caller = requireCaller(context).address;
-      const poll = await access.visible(requiredId(request.pollId, 'poll_id'), caller);
+      const poll = await access.visible(checkedId(request.pollId, 'poll_id'), caller);
       const tally = await voting.vote(poll, caller, request.optionIds);
       return { success: true, message: 'Vote recorded', poll: pollView(poll, tally) };
     },

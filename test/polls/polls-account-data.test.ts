@@ -1,11 +1,12 @@
 /**
  * The polls area's AccountDataOwner, called directly on a real embedded store: a move re-keys
- * the polls created and received and the votes (keeping the new address's own vote where both
+ * the polls created and received (with their direct chats' places) and the votes (keeping the new address's own vote where both
  * voted), a deletion removes the account's votes (counts drop) and the polls it created with
  * their votes. Both can run again after a crash.
  */
 import { PollRepository, pollIndexes } from '../../src/polls/poll.js';
-import type { StoredPoll } from '../../src/polls/poll.js';
+import type { PollPlace, StoredPoll } from '../../src/polls/poll.js';
+import { directConversationId } from '../../src/messaging/conversations/conversation.js';
 import { PollVotes, pollVoteIndexes } from '../../src/polls/poll-votes.js';
 import { PollsAccountData } from '../../src/polls/polls-account-data.js';
 import { openEmbeddedStore } from '../support/stores-under-test.js';
@@ -29,6 +30,18 @@ beforeEach(async () => {
 });
 afterEach(() => underTest.dispose());
 
+/** The poll's place: the direct chat with `recipient`, or a channel when there is none. */
+const placeOf = (creator: string, recipient: string): PollPlace => ({
+  conversationId: recipient === '' ? 'channel:channel' : directConversationId(creator, recipient),
+  type: recipient === '' ? 'channel' : 'direct',
+  peer: recipient,
+  groupId: '',
+  channelId: recipient === '' ? 'channel' : '',
+  sequence: 1,
+  clientMessageId: 'poll',
+  withheld: false,
+});
+
 async function poll(id: string, creator: string, recipient: string): Promise<StoredPoll> {
   const stored: StoredPoll = {
     _id: id,
@@ -41,8 +54,7 @@ async function poll(id: string, creator: string, recipient: string): Promise<Sto
     createdAt: new Date(),
     creatorAddress: creator,
     expiresAt: null,
-    channelId: recipient === '' ? 'channel' : '',
-    recipientAddress: recipient,
+    places: [placeOf(creator, recipient)],
     participants: recipient === '' ? [creator] : [creator, recipient],
   };
   await polls.insert(stored);
@@ -66,7 +78,8 @@ it('a move re-keys created and received polls and the votes, keeps the new addre
   expect(await listed(OLD)).toEqual([]);
   expect(await listed(NEW)).toEqual(['created', 'in-channel', 'received']);
   expect((await polls.find('created'))?.creatorAddress).toBe(NEW);
-  expect((await polls.find('received'))?.recipientAddress).toBe(NEW);
+  expect((await polls.find('received'))?.places).toEqual([placeOf(OTHER, NEW)]);
+  expect((await polls.find('created'))?.places).toEqual([placeOf(NEW, OTHER)]);
   expect(
     (await polls.page({ participant: OTHER, peer: NEW }, 50, undefined)).items
       .map((item) => item._id)

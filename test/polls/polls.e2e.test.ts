@@ -171,7 +171,7 @@ describe('validation', () => {
       { expires_at: new Date(Date.now() + 400 * 24 * 3600_000).toISOString() },
     ],
     ['both channel_id and recipient_address', { channel_id: 'some-channel' }],
-    ['neither channel_id nor recipient_address', { recipient_address: '' }],
+    ['both group_id and recipient_address', { group_id: 'some-group' }],
     ['a malformed recipient_address', { recipient_address: '0x123' }],
     ['the caller as recipient', { recipient_address: '', self: true }],
     ['options of the wrong type', { options: 'a,b' }],

@@ -51,6 +51,8 @@ export interface SendRequest {
   readonly replyToMessageId?: string;
   /** Groups: mentioned members and `@everyone`. */
   readonly mentions?: readonly string[];
+  /** The poll of a `poll` message (sent by the polls area only), whose ciphertext is empty. */
+  readonly pollId?: string;
 }
 
 /**
@@ -91,12 +93,8 @@ export class MessageSender {
   private readonly sameKeyTurns = new SerialQueues();
 
   async send(sender: string, request: SendRequest): Promise<SendResult> {
-    if (!CLIENT_MESSAGE_ID.test(request.clientMessageId)) {
-      throw invalidArgument(
-        'client_message_id must be 1 to 64 characters from A-Z, a-z, 0-9, _ and -',
-      );
-    }
-    const minCiphertext = request.kind === 'sticker' ? 0 : 1;
+    requireClientMessageId(request.clientMessageId);
+    const minCiphertext = request.kind === 'sticker' || request.kind === 'poll' ? 0 : 1;
     if (
       request.ciphertext.length < minCiphertext ||
       request.ciphertext.length > MAX_CIPHERTEXT_BYTES
@@ -136,6 +134,7 @@ export class MessageSender {
         mediaId: request.mediaId,
         durationMs: request.durationMs,
         stickerId: request.stickerId ?? '',
+        pollId: request.pollId ?? '',
         withheld,
         ...related,
       };
@@ -167,28 +166,6 @@ export class MessageSender {
     systemData: Record<string, unknown>,
   ): Promise<StoredMessage> {
     const fields: MessageFields = { senderAddress: '', kind: 'system', systemEvent, systemData };
-    return this.numbering.append(target.conversationId, {
-      write: (sequence) => this.store(target, sequence, false, fields),
-    });
-  }
-
-  /**
-   * A poll sent in a direct chat (the polls area stores the poll first): no ciphertext (polls
-   * are not end-to-end encrypted) and no idempotency key (creating a poll has none); blocks
-   * apply as for any message.
-   */
-  async appendPoll(
-    sender: string,
-    recipientAddress: string,
-    pollId: string,
-  ): Promise<StoredMessage> {
-    const target = await this.conversations.resolve(
-      sender,
-      { peerAddress: recipientAddress, groupId: '', channelId: '' },
-      { peer: 'recipient_address' },
-    );
-    const withheld = await this.checkMayPost(sender, target);
-    const fields: MessageFields = { senderAddress: sender, kind: 'poll', pollId, withheld };
     return this.numbering.append(target.conversationId, {
       write: (sequence) => this.store(target, sequence, false, fields),
     });
@@ -306,6 +283,14 @@ export class MessageSender {
   }
 }
 
+/** A send's idempotency key: 1 to 64 characters from A-Z, a-z, 0-9, _ and - (400 otherwise). */
+export function requireClientMessageId(clientMessageId: string): void {
+  if (!CLIENT_MESSAGE_ID.test(clientMessageId))
+    throw invalidArgument(
+      'client_message_id must be 1 to 64 characters from A-Z, a-z, 0-9, _ and -',
+    );
+}
+
 /** Fields of a new message that differ from the defaults. */
 type MessageFields = Partial<StoredMessage> & Pick<StoredMessage, 'senderAddress' | 'kind'>;
 
@@ -362,6 +347,7 @@ function digestOf(target: Target, request: SendRequest): string {
     request.durationMs,
     request.viewOnce,
     ...(request.stickerId ? [request.stickerId] : []),
+    ...(request.pollId ? [{ poll: request.pollId }] : []),
     // Only when given, so that the digests of earlier messages' retries stay the same.
     ...(request.replyToMessageId ? [{ replyTo: request.replyToMessageId }] : []),
     ...(request.mentions?.length ? [{ mentions: request.mentions }] : []),

@@ -43,7 +43,7 @@ export interface StoredMessage extends StoredRelationFields {
   _id: string;
   conversationId: string;
   sequence: number;
-  /** The sender's idempotency key; absent for system and poll messages. */
+  /** The sender's idempotency key (`poll-<poll id>` for a poll sent with its creation); absent for system messages. */
   clientMessageId?: string;
   /** Hash of what the request asked for, so that a retry is told from a reuse of the key. */
   requestDigest?: string;

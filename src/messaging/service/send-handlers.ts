@@ -1,6 +1,7 @@
 /**
  * SendMessage, SendVoice, SendVideo and SendFile: each checks its kind's shape, then hands the
- * send to the message sender, or to the channels area when only `channel_id` is set.
+ * send to the message sender, or to the channels area when only `channel_id` is set. A
+ * SendMessage with `poll_id` goes to the polls area, which sends the poll back through them.
  */
 import type { HandlerContext } from '@connectrpc/connect';
 import type {
@@ -13,7 +14,9 @@ import type {
 import { requireCaller } from '../../identity/auth/caller.js';
 import { invalidArgument } from '../../platform/errors/api-error.js';
 import type { ChannelConversations } from '../conversations/channel-conversations-port.js';
+import { requireClientMessageId } from '../messages/message-sender.js';
 import type { MessageSender, SendRequest, SendResult } from '../messages/message-sender.js';
+import type { PollSends } from '../messages/poll-sends-port.js';
 import { messageView } from '../messages/message-view.js';
 import { onlyChannel } from './channel-requests.js';
 
@@ -25,10 +28,11 @@ export interface SendHandlersDependencies {
   readonly sender: MessageSender;
   /** Channels, which the channels area keeps: messaging routes `channel_id` requests there. */
   readonly channels: ChannelConversations;
+  readonly polls: PollSends;
 }
 
 export function sendHandlers(deps: SendHandlersDependencies) {
-  const { sender, channels } = deps;
+  const { sender, channels, polls } = deps;
 
   const sent = (result: SendResult) => accepted(messageView(result.message), result.duplicate);
 
@@ -66,6 +70,10 @@ export function sendHandlers(deps: SendHandlersDependencies) {
   return {
     async sendMessage(request: SendMessageRequest, context: HandlerContext) {
       const caller = requireCaller(context).address;
+      if (request.pollId !== '') {
+        const { message, duplicate } = await polls.send(caller, pollSendOf(request));
+        return accepted(message, duplicate);
+      }
       const kind = request.kind === '' ? 'text' : request.kind;
       if (kind !== 'text' && kind !== 'image')
         throw invalidArgument('kind must be text or image (other kinds have their own endpoints)');
@@ -116,5 +124,33 @@ function common(
     ciphertext: request.ciphertext,
     replyToMessageId: request.replyToMessageId,
     mentions: request.mentions,
+  };
+}
+
+/**
+ * A send of a poll: its target and idempotency key; nothing of a message's own (the server
+ * reads the poll, so there is no ciphertext to carry, and a poll message is neither a reply
+ * nor a mention).
+ */
+function pollSendOf(request: SendMessageRequest) {
+  if (request.kind !== '' && request.kind !== 'poll')
+    throw invalidArgument('kind must be empty or poll with poll_id');
+  const extras = {
+    ciphertext: request.ciphertext.length > 0,
+    media_id: request.mediaId !== '',
+    view_once: request.viewOnce,
+    reply_to_message_id: request.replyToMessageId !== '',
+    mentions: request.mentions.length > 0,
+  };
+  const given = Object.keys(extras).filter((field) => extras[field as keyof typeof extras]);
+  if (given.length > 0) throw invalidArgument(`${given.join(', ')} must be empty with poll_id`);
+  // Checked here too: a channel's poll post keeps its own key, so nothing else would.
+  requireClientMessageId(request.clientMessageId);
+  return {
+    clientMessageId: request.clientMessageId,
+    pollId: request.pollId,
+    recipientAddress: request.recipientAddress,
+    groupId: request.groupId,
+    channelId: request.channelId,
   };
 }
