@@ -13,6 +13,7 @@ import type { Logger } from '../platform/logging/logger.js';
 import type { DocumentStore, IndexSpec } from '../platform/store/document-store.js';
 import type { ChannelFollows } from '../events/channel-follows.js';
 import type { ChannelPostStream } from '../events/channel-post-stream.js';
+import type { SendAdmission } from '../messaging/messages/send-admission.js';
 import type { WakeUps } from '../push/delivery/wake-ups.js';
 import { ChannelPostChanges } from './channel-post-changes.js';
 import { ChannelPostViews } from './channel-post-views.js';
@@ -43,6 +44,8 @@ export interface ChannelsDependencies {
   readonly follows: ChannelFollows;
   /** Push wake-ups of the followers a post mentions. */
   readonly wakeUps: WakeUps;
+  /** The moderation area's admission of posts (suspended publishers) and franking tags. */
+  readonly admission: SendAdmission;
   readonly logger: Logger;
 }
 
@@ -77,6 +80,7 @@ export async function createChannelsArea(deps: ChannelsDependencies) {
     posts,
     members,
     deps.wakeUps,
+    deps.admission,
   );
   const reactions = new ChannelReactions(deps.store, posts);
   const views = new ChannelPostViews(reactions);

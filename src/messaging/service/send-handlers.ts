@@ -107,6 +107,7 @@ function common(
   | 'ciphertext'
   | 'replyToMessageId'
   | 'mentions'
+  | 'frankingCommitment'
 > {
   return {
     clientMessageId: request.clientMessageId,
@@ -116,5 +117,6 @@ function common(
     ciphertext: request.ciphertext,
     replyToMessageId: request.replyToMessageId,
     mentions: request.mentions,
+    frankingCommitment: request.frankingCommitment,
   };
 }
