@@ -58,6 +58,15 @@ export class AccountRepository {
     }
   }
 
+  /** Sets or (null) clears the end of the account's suspension; false when there is no live account. */
+  async setSuspendedUntil(address: string, until: Date | null): Promise<boolean> {
+    const result = await this.accounts.updateOne(
+      { _id: address, deletedAt: { $exists: false } },
+      until ? { $set: { suspendedUntil: until } } : { $unset: { suspendedUntil: '' as const } },
+    );
+    return result.matchedCount > 0;
+  }
+
   /** Grants or revokes a permission; undefined when there is no such account, else whether it changed. */
   async setPermission(
     address: string,

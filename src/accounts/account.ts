@@ -19,6 +19,11 @@ export interface Account {
    * stays held in held-usernames.ts, the wallet refused in retired-wallets.ts.
    */
   deletedAt?: Date;
+  /**
+   * Set by an operator's suspension (suspensions.ts): until then sign-ins and sends are refused.
+   * Kept on the record itself so that it is as durable as the account and read with it.
+   */
+  suspendedUntil?: Date;
 }
 
 export const ACCOUNTS = 'accounts';

@@ -89,6 +89,8 @@ function accountDataInWalkOrder(
     // was at identity's index then resumes at these two, which identity's step used to do.
     mfa.accountData,
     phone.accountData,
+    // Added before identity too: a walk that was at identity's index resumes here first.
+    areas.moderation.accountData,
     identity.accountData,
   ];
 }

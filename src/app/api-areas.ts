@@ -59,7 +59,7 @@ export async function buildApiAreas(ports: ApiAreaPorts): Promise<ApiAreas> {
   const foundation = await buildFoundationAreas(ports, identityAreas, areaEvents);
   const conversation = await buildConversationAreas(ports, identityAreas, foundation, areaEvents);
   const delivery = await buildDeliveryAreas(ports, identityAreas, areaEvents);
-  const content = await buildContentAreas(ports, foundation, conversation);
+  const content = await buildContentAreas(ports, identityAreas, foundation, conversation);
   const walked: WalkedAreas = { ...foundation, ...conversation, ...delivery, ...content };
   const accountAreas = await buildAccountAreas(ports, identityAreas, walked);
   const areas = { ...walked, ...accountAreas };

@@ -1,19 +1,23 @@
 /**
  * What users share in conversations and channels: polls, stickers and stories; then the media
- * service, whose download rule asks channels and stories who may read their media.
+ * service, whose download rule asks channels and stories who may read their media; then the
+ * moderation service, whose reports find their messages through messaging.
  */
+import type { IdentityAreas } from './identity-wiring.js';
 import { createMediaArea } from '../media/media-area.js';
 import { createPollsArea } from '../polls/polls-area.js';
 import { createStickersArea } from '../stickers/stickers-area.js';
 import { createStoriesArea } from '../stories/stories-area.js';
+import { createModerationArea } from '../moderation/moderation-area.js';
 import type { ApiAreaPorts } from './api-area-ports.js';
 import type { ConversationAreas } from './conversation-areas.js';
 import type { FoundationAreas } from './foundation-areas.js';
 
 export async function buildContentAreas(
   ports: ApiAreaPorts,
+  { accounts, identity }: IdentityAreas,
   foundation: FoundationAreas,
-  { channels, messaging }: ConversationAreas,
+  { channels, messaging, moderationAdmission }: ConversationAreas,
 ) {
   const { config, store, events } = ports;
   const { contacts, conversations, mediaLibrary } = foundation;
@@ -49,7 +53,17 @@ export async function buildContentAreas(
     storyAudience: stories.stories,
     metrics: ports.mediaMetrics,
   });
-  return { polls, stickers, stories, media };
+  const moderation = await createModerationArea({
+    store,
+    admission: moderationAdmission,
+    targets: messaging.targets,
+    accounts: accounts.accounts,
+    suspensions: accounts.suspensions,
+    sessions: identity.sessions,
+    audit: identity.audit,
+    captchaConfigured: config.captcha.provider !== 'off',
+  });
+  return { polls, stickers, stories, media, moderation };
 }
 
 export type ContentAreas = Awaited<ReturnType<typeof buildContentAreas>>;

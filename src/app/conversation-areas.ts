@@ -1,6 +1,7 @@
 /**
  * The areas where users talk, over the foundation: profiles, channels, messaging (direct
- * chats, and channels in its routes), live location and groups.
+ * chats, and channels in its routes), live location and groups; before them the moderation
+ * area's admission of sends, which messaging and channels consult on every send.
  */
 import { createChannelsArea } from '../channels/channels-area.js';
 import type { AreaEvents } from '../events/area-events.js';
@@ -8,6 +9,7 @@ import { createGroupsArea } from '../groups/groups-area.js';
 import type { IdentityAreas } from './identity-wiring.js';
 import { createLocationArea } from '../location/location-area.js';
 import { createMessagingArea } from '../messaging/messaging-area.js';
+import { createModerationAdmission } from '../moderation/moderation-area.js';
 import { createProfileArea } from '../profile/profile-area.js';
 import type { ApiAreaPorts } from './api-area-ports.js';
 import type { FoundationAreas } from './foundation-areas.js';
@@ -21,6 +23,15 @@ export async function buildConversationAreas(
 ) {
   const { config, store, logger, events } = ports;
   const { accounts, usernames } = identityAreas.accounts;
+  // Moderation in two steps (moderation-area.ts): what every send asks it now, its service
+  // (which reads messages) after messaging (content-areas.ts).
+  const moderationAdmission = await createModerationAdmission({
+    settings: config.moderation,
+    limitsEnabled: config.limits.enabled,
+    dataDir: config.store.dataDir,
+    sharedState: ports.sharedState,
+    accounts,
+  });
   const profile = createProfileArea({
     store,
     accounts,
@@ -40,6 +51,7 @@ export async function buildConversationAreas(
     posts: ports.channelPosts,
     follows: ports.channelFollows,
     wakeUps: ports.wakeUps,
+    admission: moderationAdmission.admission,
     logger,
     outages: ports.outages,
   });
@@ -67,6 +79,7 @@ export async function buildConversationAreas(
     profiles: profile.publicProfiles,
     events,
     wakeUps: ports.wakeUps,
+    admission: moderationAdmission.admission,
     logger,
   });
   const location = await createLocationArea({
@@ -91,7 +104,7 @@ export async function buildConversationAreas(
     logger,
     outages: ports.outages,
   });
-  return { profile, channels, messaging, location, groups };
+  return { profile, channels, messaging, location, groups, moderationAdmission };
 }
 
 export type ConversationAreas = Awaited<ReturnType<typeof buildConversationAreas>>;

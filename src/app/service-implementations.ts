@@ -14,6 +14,7 @@ import { LocationService } from '../gen/service/v1/location_pb.js';
 import { MediaService } from '../gen/service/v1/media_pb.js';
 import { MessagesService } from '../gen/service/v1/messages_pb.js';
 import { MfaService } from '../gen/service/v1/mfa_pb.js';
+import { ModerationService } from '../gen/service/v1/moderation_pb.js';
 import { PhoneAuthService } from '../gen/service/v1/phone_pb.js';
 import { PollsService } from '../gen/service/v1/polls_pb.js';
 import { ProfileService } from '../gen/service/v1/profile_pb.js';
@@ -65,5 +66,6 @@ export function implementationsByService(
     [PollsService.typeName, areas.polls.service],
     [StickersService.typeName, areas.stickers.service],
     [StoriesService.typeName, areas.stories.service],
+    [ModerationService.typeName, areas.moderation.service],
   ]);
 }

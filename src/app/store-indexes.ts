@@ -8,6 +8,7 @@ import { keysIndexes } from '../keys/keys-area.js';
 import { locationIndexes } from '../location/location-area.js';
 import { mediaIndexes } from '../media/media-area.js';
 import { messagingIndexes } from '../messaging/messaging-area.js';
+import { moderationIndexes } from '../moderation/moderation-area.js';
 import type { IndexSpec } from '../platform/store/document-store.js';
 import { phoneIndexes } from '../phone/phone-area.js';
 import { pollsIndexes } from '../polls/polls-area.js';
@@ -19,6 +20,7 @@ import { storiesIndexes } from '../stories/stories-area.js';
 
 /** Every index the service declares: what `ensure-indexes` builds before a rollout. */
 export const storeIndexes: IndexSpec[] = [
+  ...moderationIndexes,
   ...accountsIndexes,
   ...identityIndexes,
   ...phoneIndexes,

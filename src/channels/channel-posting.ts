@@ -8,6 +8,9 @@
  * A reply must name a post of the channel; mentions name followers (or `@everyone`, which only
  * the owner and admins, the only publishers, can send) and wake them.
  *
+ * The moderation area admits the post first (a suspended publisher is refused); a franked post
+ * is tagged as a franked message is (send-admission.ts).
+ *
  * The publisher has read what it published: its own read marker moves to the new post (one
  * write, the publisher's; subscribers' unread counts come from the channel's last number).
  */
@@ -15,6 +18,8 @@ import type { Message } from '../gen/service/v1/messages_pb.js';
 import { invalidArgument, notFound } from '../platform/errors/api-error.js';
 import { EVERYONE, parseMentions } from '../messaging/messages/mentions.js';
 import type { WakeUps } from '../push/delivery/wake-ups.js';
+import { checkFrankingCommitment } from '../messaging/messages/send-admission.js';
+import type { SendAdmission } from '../messaging/messages/send-admission.js';
 import type { ChannelMembers } from './channel-members.js';
 import type { ChannelPosts } from './channel-posts.js';
 import type { ChannelGate } from './channel-access.js';
@@ -34,6 +39,8 @@ export interface PostRequest {
   readonly replyToMessageId?: string;
   /** Mentioned followers and `@everyone`. */
   readonly mentions?: readonly string[];
+  /** The sender's franking commitment (moderation.proto); empty or absent: not franked. */
+  readonly frankingCommitment?: Uint8Array;
 }
 
 const MAX_CIPHERTEXT_BYTES = 65_536;
@@ -51,6 +58,7 @@ export class ChannelPosting {
     private readonly posts: ChannelPosts,
     private readonly members: ChannelMembers,
     private readonly wakeUps: WakeUps,
+    private readonly admission: SendAdmission,
   ) {}
 
   async publish(
@@ -83,6 +91,9 @@ export class ChannelPosting {
       );
     }
     const mentions = parseMentions(request.mentions ?? []);
+    const frankingCommitment = checkFrankingCommitment(
+      request.frankingCommitment ?? new Uint8Array(),
+    );
     const { channel } = await this.gate.allowed(request.channelId, caller, 'publish');
     const replyTo = request.replyToMessageId ?? '';
     if (replyTo !== '' && !(await this.posts.find(channel._id, replyTo)))
@@ -91,6 +102,7 @@ export class ChannelPosting {
       if (mention !== EVERYONE && !(await this.members.find(channel._id, mention)))
         throw notFound(`mentions: ${mention} does not follow this channel`);
     if (kind !== 'text') await this.media.requireOwnUpload(caller, request.mediaId, kind);
+    await this.admission.admit(caller);
     const published = await this.publisher.publish({
       channelId: channel._id,
       senderAddress: caller,
@@ -101,6 +113,9 @@ export class ChannelPosting {
       durationMs: request.durationMs,
       replyToMessageId: replyTo,
       mentions,
+      ...(frankingCommitment
+        ? { franking: { commitment: frankingCommitment, frank: this.admission } }
+        : {}),
     });
     await this.markers.advance(channel._id, caller, published.post.sequence, published.post.id);
     if (!published.duplicate && mentions.length > 0)

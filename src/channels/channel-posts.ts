@@ -19,8 +19,10 @@ import { newId } from '../platform/store/new-id.js';
 import { newestFirstPage } from '../platform/store/newest-first-page.js';
 import type { NewestFirstPage } from '../platform/store/newest-first-page.js';
 import { SequenceNumbering } from '../platform/store/sequence-numbering.js';
+import type { StoredFranking } from '../messaging/conversations/stored-franking.js';
 import type { StoredRelationFields } from '../messaging/messages/stored-message.js';
 import type { ChannelPostChange } from '../messaging/conversations/channel-conversations-port.js';
+import type { SendAdmission } from '../messaging/messages/send-admission.js';
 import { sequencePage } from '../platform/store/sequence-page.js';
 import type { SequencePage, SequencePageRequest } from '../platform/store/sequence-page.js';
 
@@ -53,6 +55,8 @@ export interface StoredPost extends StoredRelationFields, UnloggedChangeMark {
   /** The poll of a `poll` post (the polls area); absent on other posts. */
   pollId?: string;
   sentAt: Date;
+  /** Present when the publisher franked the post (moderation.proto). */
+  franking?: StoredFranking;
   /**
    * Readers per reaction key, keyed by the key in base64url (a field name must not hold `.`
    * or start with `$`): the post's counts are read with the post (channel-reactions.ts).
@@ -71,7 +75,14 @@ export type NewPost = Pick<
   | 'pollId'
   | 'replyToMessageId'
   | 'mentions'
-> & { readonly ciphertext: Uint8Array };
+> & {
+  readonly ciphertext: Uint8Array;
+  /** A franked post: the sender's commitment, and who tags it once its id and time are known. */
+  readonly franking?: {
+    readonly commitment: Uint8Array;
+    readonly frank: Pick<SendAdmission, 'frank'>;
+  };
+};
 
 export const CHANNEL_POSTS = 'channel_posts';
 const SEQUENCE_INDEX = 'by_channel_sequence';
@@ -213,6 +224,9 @@ export class ChannelPosts {
       (stored.pollId ?? '') === (post.pollId ?? '') &&
       (stored.replyToMessageId ?? '') === (post.replyToMessageId ?? '') &&
       (stored.mentions ?? []).join() === (post.mentions ?? []).join() &&
+      Buffer.from(stored.franking?.commitment.buffer ?? []).equals(
+        Buffer.from(post.franking?.commitment ?? []),
+      ) &&
       // An edited or deleted post is no longer what its retry carries: the retry is the same post.
       (stored.editCount !== undefined ||
         stored.deletedAt !== undefined ||
@@ -224,7 +238,7 @@ export class ChannelPosts {
   private numbered(post: NewPost): Promise<StoredPost> {
     return this.numbering.append(post.channelId, {
       write: async (sequence) => {
-        const { replyToMessageId, mentions, ...fields } = post;
+        const { replyToMessageId, mentions, franking, ...fields } = post;
         const stored: StoredPost = {
           _id: newId(),
           ...fields,
@@ -234,9 +248,26 @@ export class ChannelPosts {
           sequence,
           sentAt: new Date(),
         };
+        if (franking) stored.franking = frankedPost(stored, franking.commitment, franking.frank);
         await this.posts.insertOne(stored);
         return stored;
       },
     });
   }
+}
+
+/** A franked post's commitment and the server's tag over it, its id, channel, sender and time. */
+function frankedPost(
+  post: StoredPost,
+  commitment: Uint8Array,
+  franking: Pick<SendAdmission, 'frank'>,
+): StoredFranking {
+  const { tag, keyId } = franking.frank({
+    messageId: post._id,
+    conversationId: `channel:${post.channelId}`,
+    senderAddress: post.senderAddress,
+    sentAt: post.sentAt,
+    commitment,
+  });
+  return { commitment: new Binary(commitment), tag: new Binary(tag), keyId };
 }

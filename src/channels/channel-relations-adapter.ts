@@ -42,6 +42,7 @@ export function channelRelations(parts: ChannelConversationsParts): RelationMeth
         editCount: post.editCount ?? 0,
         callerRole: role === 'subscriber' ? 'member' : role,
         membersCanPin: false,
+        franking: post.franking,
       };
     },
 

@@ -5,6 +5,7 @@ import { ChannelSchema } from '../gen/service/v1/channels_pb.js';
 import type { Channel } from '../gen/service/v1/channels_pb.js';
 import { MessageSchema, ReactionCountSchema } from '../gen/service/v1/messages_pb.js';
 import type { Message } from '../gen/service/v1/messages_pb.js';
+import { frankingView } from '../messaging/messages/message-view.js';
 import type { StoredChannel } from './channel.js';
 import type { ChannelRole } from './channel-members.js';
 import type { StoredPost } from './channel-posts.js';
@@ -66,6 +67,7 @@ export function postView(post: StoredPost, myKeys: readonly string[] = []): Mess
     deletedBy: post.deletedBy ?? '',
     reactionCounts: deleted ? [] : countsOf(post),
     myReactionKeys: deleted ? [] : [...myKeys],
+    ...frankingView(post.franking),
   });
 }
 

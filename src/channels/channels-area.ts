@@ -15,6 +15,7 @@ import type { OutageLog } from '../platform/logging/outage-log.js';
 import type { DocumentStore, IndexSpec } from '../platform/store/document-store.js';
 import type { ChannelFollows } from '../events/channel-follows.js';
 import type { ChannelPostStream } from '../events/channel-post-stream.js';
+import type { SendAdmission } from '../messaging/messages/send-admission.js';
 import type { WakeUps } from '../push/delivery/wake-ups.js';
 import { ChannelPostChanges } from './channel-post-changes.js';
 import { ChannelChangeLog, channelChangeIndexes } from './channel-change-log.js';
@@ -47,6 +48,8 @@ export interface ChannelsDependencies {
   readonly follows: ChannelFollows;
   /** Push wake-ups of the followers a post mentions. */
   readonly wakeUps: WakeUps;
+  /** The moderation area's admission of posts (suspended publishers) and franking tags. */
+  readonly admission: SendAdmission;
   readonly logger: Logger;
   /** Where the change sweeper reports outages. */
   readonly outages: OutageLog;
@@ -84,6 +87,7 @@ export async function createChannelsArea(deps: ChannelsDependencies) {
     posts,
     members,
     deps.wakeUps,
+    deps.admission,
   );
   const reactions = new ChannelReactions(deps.store, posts);
   const views = new ChannelPostViews(reactions);

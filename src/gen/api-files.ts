@@ -11,6 +11,7 @@ import { file_service_v1_location } from './service/v1/location_pb.js';
 import { file_service_v1_media } from './service/v1/media_pb.js';
 import { file_service_v1_messages } from './service/v1/messages_pb.js';
 import { file_service_v1_mfa } from './service/v1/mfa_pb.js';
+import { file_service_v1_moderation } from './service/v1/moderation_pb.js';
 import { file_service_v1_options } from './service/v1/options_pb.js';
 import { file_service_v1_phone } from './service/v1/phone_pb.js';
 import { file_service_v1_polls } from './service/v1/polls_pb.js';
@@ -36,6 +37,7 @@ export const apiFiles: readonly GenFile[] = [
   file_service_v1_media,
   file_service_v1_messages,
   file_service_v1_mfa,
+  file_service_v1_moderation,
   file_service_v1_options,
   file_service_v1_phone,
   file_service_v1_polls,

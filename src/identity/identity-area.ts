@@ -13,6 +13,7 @@
 import type { AccountRepository } from '../accounts/account-repository.js';
 import type { HeldUsernames } from '../accounts/held-usernames.js';
 import type { RetiredWallets } from '../accounts/retired-wallets.js';
+import type { Suspensions } from '../accounts/suspensions.js';
 import type { Usernames } from '../accounts/usernames.js';
 import type { Config } from '../platform/config/settings.js';
 import type { Logger } from '../platform/logging/logger.js';
@@ -77,6 +78,7 @@ export interface IdentityDependencies {
     readonly usernames: Usernames;
     readonly retiredWallets: RetiredWallets;
     readonly heldUsernames: HeldUsernames;
+    readonly suspensions: Suspensions;
   };
   /** Told when a session ends (the app announces it to the areas that react: push). */
   readonly sessionEnds: SessionEndListener;
@@ -119,6 +121,7 @@ export async function createIdentityArea(deps: IdentityDependencies) {
     cookies,
     audit,
     retiredWallets,
+    suspensions: deps.accounts.suspensions,
   });
   const pendingSignIns = new PendingSignIns(sharedState, tokens);
   const trustedDevices = new TrustedDevices(store, settings.mfa.trustedDeviceTtlMs);

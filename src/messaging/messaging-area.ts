@@ -45,6 +45,7 @@ import { RelationEvents } from './relations/relation-events.js';
 import { RelationTargets } from './relations/relation-targets.js';
 import { RelationViews } from './relations/relation-views.js';
 import { SendRelations } from './relations/send-relations.js';
+import type { SendAdmission } from './messages/send-admission.js';
 import type { MessagingSettings } from '../platform/config/settings.js';
 import type { PollSends } from './messages/poll-sends-port.js';
 import { createMessagesService } from './messages-service.js';
@@ -69,6 +70,8 @@ export interface MessagingDependencies {
   readonly events: MessagingEvents;
   /** Push wake-ups of recipients' offline devices. */
   readonly wakeUps: WakeUps;
+  /** The moderation area's admission of sends (suspensions, the spam limit) and franking tags. */
+  readonly admission: SendAdmission;
   readonly logger: Logger;
 }
 
@@ -96,6 +99,7 @@ export async function createMessagingArea(deps: MessagingDependencies) {
     new MessageNumbering(conversations, messages),
     deps.wakeUps,
     new SendRelations(targets, conversations),
+    deps.admission,
   );
   const pollSends = deps.pollSends(sender);
   const stars = new Stars(store, messages, conversations);
@@ -121,11 +125,13 @@ export async function createMessagingArea(deps: MessagingDependencies) {
     ...relations,
   });
   // The sender goes to the areas whose conversations messaging carries (groups), the poll
-  // sends to the polls area (a poll created with its conversation).
+  // sends to the polls area (a poll created with its conversation), the relation targets to the
+  // moderation area (which finds a reported message as a relation finds its target).
   return {
     service,
     sender,
     pollSends,
+    targets,
     announcementSweeper: new AnnouncementSweeper(messages, announcer, logger),
     accountData: new MessagingAccountData(store, conversations, messages),
   };

@@ -27,6 +27,7 @@ import { ChannelFollows } from '../../src/events/channel-follows.js';
 import { ChannelPostStream } from '../../src/events/channel-post-stream.js';
 import { openEmbeddedStore } from '../support/stores-under-test.js';
 import type { StoreUnderTest } from '../support/stores-under-test.js';
+import { ADMIT_ALL } from '../support/admit-all.js';
 
 const OLD = `0x${'1'.repeat(40)}`;
 const NEW = `0x${'2'.repeat(40)}`;
@@ -56,6 +57,7 @@ beforeEach(async () => {
     posts: new ChannelPostStream(state, { retainCount: 100, retentionMs: 60_000 }),
     follows,
     wakeUps: new WakeUps(new PushQueue(state), logger, new OutageLog(logger)),
+    admission: ADMIT_ALL,
     logger,
     outages: new OutageLog(logger),
   });

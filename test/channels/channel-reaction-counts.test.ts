@@ -22,6 +22,7 @@ import { PushQueue } from '../../src/push/delivery/push-queue.js';
 import { WakeUps } from '../../src/push/delivery/wake-ups.js';
 import { recordingStore } from '../support/recording-store.js';
 import { openEmbeddedStore } from '../support/stores-under-test.js';
+import { ADMIT_ALL } from '../support/admit-all.js';
 
 const READERS = 10_000;
 const KEYS = ['👍', '❤️', '😂', '🎉', '🔥'];
@@ -42,6 +43,7 @@ it(`counts ${READERS} readers' reactions on a post and reads them with it in a f
       posts: new ChannelPostStream(state, { retainCount: 100, retentionMs: 60_000 }),
       follows: new ChannelFollows(state),
       wakeUps: new WakeUps(new PushQueue(state), logger, new OutageLog(logger)),
+      admission: ADMIT_ALL,
       logger,
       outages: new OutageLog(logger),
     });

@@ -14,6 +14,7 @@ import { MediaItems } from '../../src/media/media-items.js';
 import { MessageAnnouncer } from '../../src/messaging/messages/message-announcer.js';
 import { MessageNumbering } from '../../src/messaging/messages/message-numbering.js';
 import { MessageSender } from '../../src/messaging/messages/message-sender.js';
+import { ADMIT_ALL } from './admit-all.js';
 import { MESSAGES } from '../../src/messaging/messages/stored-message.js';
 import type { StoredMessage } from '../../src/messaging/messages/stored-message.js';
 import { messagingIndexes } from '../../src/messaging/messaging-area.js';
@@ -64,6 +65,7 @@ export async function messageSending(
     new MessageNumbering(conversations, messages),
     new WakeUps(new PushQueue(sharedState), logger, new OutageLog(logger)),
     new SendRelations(new RelationTargets(conversations, messages, NO_CHANNELS), conversations),
+    ADMIT_ALL,
   );
   return {
     conversations,

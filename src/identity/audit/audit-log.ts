@@ -19,7 +19,11 @@ export type AuditEvent =
   | 'logout_all'
   | 'lockout_cleared'
   | 'permission_granted'
-  | 'permission_revoked';
+  | 'permission_revoked'
+  | 'report_resolved'
+  | 'account_warned'
+  | 'account_suspended'
+  | 'account_unsuspended';
 
 export interface AuditEntry {
   _id: string;

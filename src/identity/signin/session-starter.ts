@@ -1,11 +1,12 @@
 /**
  * Finishing a sign-in, whichever way the user proved who they are (wallet signature, phone,
  * second factor): a new session, its token pair, and the session and CSRF cookies; never for
- * the wallet of a moved or deleted account.
+ * the wallet of a moved or deleted account, nor for a suspended account.
  */
 import type { HandlerContext } from '@connectrpc/connect';
 import { callInfoOf } from '../../platform/rpc/call-context.js';
 import type { RetiredWallets } from '../../accounts/retired-wallets.js';
+import type { Suspensions } from '../../accounts/suspensions.js';
 import type { AuditLog } from '../audit/audit-log.js';
 import { setSessionCookies } from '../auth/cookies.js';
 import type { CookiePolicy } from '../auth/cookies.js';
@@ -24,6 +25,8 @@ export interface SessionStarterDependencies {
   readonly audit: AuditLog;
   /** The wallets of moved and deleted accounts, refused whichever way they sign in. */
   readonly retiredWallets: RetiredWallets;
+  /** Suspended accounts are refused (`403 ACCOUNT_SUSPENDED`) whichever way they sign in. */
+  readonly suspensions: Suspensions;
 }
 
 export class SessionStarter {
@@ -40,6 +43,7 @@ export class SessionStarter {
   ): Promise<StartedSession> {
     const { sessions, tokenPairs, cookies, audit } = this.deps;
     await this.deps.retiredWallets.refuseRetired(init.address);
+    await this.deps.suspensions.refuse(init.address);
     const call = callInfoOf(context);
     const userAgent = (context.requestHeader.get('user-agent') ?? '').slice(0, 512);
     const opened = await sessions.open({

@@ -20,6 +20,8 @@ export interface ChannelPostRequest {
   readonly replyToMessageId?: string;
   /** Mentioned followers and `@everyone`. */
   readonly mentions?: readonly string[];
+  /** The sender's franking commitment (moderation.proto); empty or absent: not franked. */
+  readonly frankingCommitment?: Uint8Array;
 }
 
 /** What a channel post's change is, for the `channel.post_updated` frame. */

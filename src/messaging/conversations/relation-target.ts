@@ -4,6 +4,7 @@
  * channel's post (the channels area, through `ChannelConversations.relationTarget`). The rules
  * in relation-rules.ts read only this, so direct chats, groups and channels share one path.
  */
+import type { StoredFranking } from './stored-franking.js';
 import type { ConversationType } from './conversation.js';
 
 export type ConversationRole = 'owner' | 'admin' | 'member';
@@ -25,4 +26,6 @@ export interface RelationTarget {
   readonly callerRole: ConversationRole | undefined;
   /** Groups: whether plain members may pin (the group's `members_can_pin`). */
   readonly membersCanPin: boolean;
+  /** A franked message's commitment and the server's tag (moderation.proto's reports check them). */
+  readonly franking?: StoredFranking;
 }

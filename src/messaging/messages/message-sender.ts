@@ -15,6 +15,10 @@
  * idempotency index; the loser reads the winner's message, and the number it tried stays free
  * for that process's next message.
  *
+ * Before a new message is stored the moderation area admits it (`SendAdmission`: suspended
+ * senders, the spam limit on new accounts), and a franked one gets the server's tag over its
+ * commitment, id, conversation, sender and time.
+ *
  * A new direct message also wakes its recipient's offline devices (push, kind `message`): only
  * queued, never awaited, so push can neither slow nor fail a send.
  */
@@ -34,6 +38,9 @@ import { SerialQueues } from '../../platform/concurrency/serial-queues.js';
 import { randomId } from '../../platform/random/random-id.js';
 import { byIdempotencyKey, type MessageKind, type StoredMessage } from './stored-message.js';
 import { EVERYONE } from './mentions.js';
+import type { StoredFranking } from '../conversations/stored-franking.js';
+import { checkFrankingCommitment } from './send-admission.js';
+import type { SendAdmission } from './send-admission.js';
 
 export interface SendRequest {
   readonly clientMessageId: string;
@@ -53,6 +60,8 @@ export interface SendRequest {
   readonly mentions?: readonly string[];
   /** The poll of a `poll` message (sent by the polls area only), whose ciphertext is empty. */
   readonly pollId?: string;
+  /** HMAC-SHA256 of the plaintext under the franking key inside the ciphertext; empty: not franked. */
+  readonly frankingCommitment?: Uint8Array;
 }
 
 /**
@@ -88,6 +97,7 @@ export class MessageSender {
     private readonly numbering: MessageNumbering,
     private readonly wakeUps: WakeUps,
     private readonly relations: SendRelationCheck,
+    private readonly admission: SendAdmission,
   ) {}
 
   private readonly sameKeyTurns = new SerialQueues();
@@ -103,6 +113,7 @@ export class MessageSender {
         `ciphertext must have ${minCiphertext} to ${MAX_CIPHERTEXT_BYTES} bytes`,
       );
     }
+    const commitment = checkFrankingCommitment(request.frankingCommitment ?? new Uint8Array());
     const target = await this.conversations.resolve(
       sender,
       {
@@ -121,6 +132,7 @@ export class MessageSender {
       const earlier = await this.storedSend(sender, request.clientMessageId);
       if (earlier) return this.retried(earlier, requestDigest);
 
+      await this.admission.admit(sender, this.directPeer(sender, target));
       const withheld = await this.checkMayPost(sender, target);
       const related = await this.relations.check(sender, target, request);
       const fields: MessageFields = {
@@ -146,7 +158,7 @@ export class MessageSender {
             return stored && (await this.retried(stored, requestDigest));
           },
           write: async (sequence) => ({
-            message: await this.store(target, sequence, request.viewOnce, fields),
+            message: await this.store(target, sequence, request.viewOnce, fields, commitment),
             duplicate: false,
           }),
         });
@@ -183,10 +195,12 @@ export class MessageSender {
     sequence: number,
     viewOnce: boolean,
     fields: MessageFields,
+    frankingCommitment?: Uint8Array,
   ): Promise<StoredMessage> {
     const timerSeconds =
       (await this.conversations.find(target.conversationId))?.disappearingTimerSeconds ?? 0;
     const message = newMessage(target, sequence, timerSeconds, viewOnce, fields);
+    if (frankingCommitment) message.franking = this.franked(message, frankingCommitment);
     if (message.mediaId !== '') Object.assign(message, await this.attachMedia(message));
     const audience = await audienceOf(this.conversations, message);
     void this.announcer.writeMarks();
@@ -253,6 +267,32 @@ export class MessageSender {
       mediaSha256: attached.sha256,
       mediaContentType: attached.contentType,
     };
+  }
+
+  /** The other participant of a direct chat with someone else, for the spam limit. */
+  private directPeer(sender: string, target: Target) {
+    if (target.type !== 'direct' || target.peer === sender) return undefined;
+    const peer = target.peer;
+    return {
+      peer,
+      hasWritten: async () =>
+        (await this.messages.findOne(
+          { conversationId: target.conversationId, senderAddress: peer },
+          { projection: { _id: 1 } },
+        )) !== null,
+    };
+  }
+
+  /** The stored franking of a new message: its commitment and the server's tag over its binding. */
+  private franked(message: StoredMessage, commitment: Uint8Array): StoredFranking {
+    const { tag, keyId } = this.admission.frank({
+      messageId: message._id,
+      conversationId: message.conversationId,
+      senderAddress: message.senderAddress,
+      sentAt: message.sentAt,
+      commitment,
+    });
+    return { commitment: new Binary(commitment), tag: new Binary(tag), keyId };
   }
 
   /** The message stored earlier under this idempotency key, if any. */
@@ -351,6 +391,9 @@ function digestOf(target: Target, request: SendRequest): string {
     // Only when given, so that the digests of earlier messages' retries stay the same.
     ...(request.replyToMessageId ? [{ replyTo: request.replyToMessageId }] : []),
     ...(request.mentions?.length ? [{ mentions: request.mentions }] : []),
+    ...(request.frankingCommitment?.length
+      ? [{ franking: Buffer.from(request.frankingCommitment).toString('hex') }]
+      : []),
   ]);
   return createHash('sha256').update(fields).update(request.ciphertext).digest('base64url');
 }

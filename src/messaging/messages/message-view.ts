@@ -4,6 +4,7 @@ import type { JsonObject, JsonValue } from '@bufbuild/protobuf';
 import { EncryptedReactionSchema, MessageSchema } from '../../gen/service/v1/messages_pb.js';
 import type { Message } from '../../gen/service/v1/messages_pb.js';
 import type { StoredReaction } from './encrypted-reactions.js';
+import type { StoredFranking } from '../conversations/stored-franking.js';
 import type { StoredMessage } from './stored-message.js';
 
 export interface ViewOptions {
@@ -59,8 +60,19 @@ export function messageView(stored: StoredMessage, options: ViewOptions = {}): M
     deletedBy: stored.deletedBy ?? '',
     reactions: deleted ? [] : (options.reactions ?? []).map(reactionView),
     pinned: !deleted && (options.pinned ?? false),
+    ...frankingView(stored.franking),
   });
 }
+
+/** A franked message's commitment, tag and key id; kept on a tombstone, which reveals nothing. */
+export const frankingView = (franking: StoredFranking | undefined) =>
+  franking
+    ? {
+        frankingCommitment: new Uint8Array(franking.commitment.buffer),
+        frankingTag: new Uint8Array(franking.tag.buffer),
+        frankingKeyId: franking.keyId,
+      }
+    : {};
 
 const reactionView = (reaction: StoredReaction) =>
   create(EncryptedReactionSchema, {

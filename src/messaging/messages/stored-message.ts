@@ -3,6 +3,7 @@
  * and delivery metadata it needs (see messages.proto).
  */
 import type { Binary } from 'bson';
+import type { StoredFranking } from '../conversations/stored-franking.js';
 import type { IndexSpec, StoreFilter } from '../../platform/store/document-store.js';
 
 export const MESSAGE_KINDS = [
@@ -75,6 +76,8 @@ export interface StoredMessage extends StoredRelationFields {
   withheld: boolean;
   systemEvent: string;
   systemData: Record<string, unknown> | null;
+  /** Present when the sender franked the message. */
+  franking?: StoredFranking;
   /** The readers who deleted the message for themselves (DeleteMessageForMe). */
   hiddenFor?: string[];
   /**

@@ -73,6 +73,7 @@ export class RelationTargets {
         editCount: message.editCount ?? 0,
         callerRole: member?.role,
         membersCanPin: record?.membersCanPin ?? false,
+        franking: message.franking,
       },
     };
   }

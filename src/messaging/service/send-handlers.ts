@@ -115,6 +115,7 @@ function common(
   | 'ciphertext'
   | 'replyToMessageId'
   | 'mentions'
+  | 'frankingCommitment'
 > {
   return {
     clientMessageId: request.clientMessageId,
@@ -124,6 +125,7 @@ function common(
     ciphertext: request.ciphertext,
     replyToMessageId: request.replyToMessageId,
     mentions: request.mentions,
+    frankingCommitment: request.frankingCommitment,
   };
 }
 

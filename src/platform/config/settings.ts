@@ -395,6 +395,32 @@ export const settings = {
       'Key id of SENDER_CERT_SIGNING_KEY in certificates and the trust root. Unset: the RFC 7638 thumbprint of its public key.',
     ),
   },
+  moderation: {
+    frankingSigningKey: optionalTextSetting(
+      'FRANKING_SIGNING_KEY',
+      'Ed25519 private key (PEM, PKCS#8) that signs message-franking tags. Unset: a key created once in DATA_DIR/keys/ (one node only; a cluster must set it).',
+    ),
+    frankingKeyId: optionalTextSetting(
+      'FRANKING_KEY_ID',
+      'Key id of FRANKING_SIGNING_KEY in tags and `GET /api/v1/moderation/franking-keys`. Unset: the RFC 7638 thumbprint of its public key.',
+    ),
+    frankingVerificationKeys: optionalTextSetting(
+      'FRANKING_VERIFICATION_KEYS',
+      'Former franking keys that still verify tags after a rotation: comma-separated `<key id>=<raw Ed25519 public key, base64>`. Unset: none.',
+    ),
+    newAccountAgeMs: durationSetting(
+      'SPAM_NEW_ACCOUNT_AGE',
+      'The spam limit (with RATE_LIMITS_ENABLED): how long an account counts as new and may write to only SPAM_STRANGER_LIMIT strangers a day before a CAPTCHA challenge.',
+      '168h',
+    ),
+    strangerLimit: integerSetting(
+      'SPAM_STRANGER_LIMIT',
+      'The spam limit: strangers (users who never wrote to it) a new account may start direct chats with in 24 hours before `428 CHALLENGE_REQUIRED`; a CAPTCHA answer allows as many again.',
+      20,
+      1,
+      10_000,
+    ),
+  },
   discovery: {
     hashBudget: integerSetting(
       'DISCOVERY_HASH_BUDGET',
@@ -598,6 +624,7 @@ export type CaptchaSettings = Config['captcha'];
 export type KeysSettings = Config['keys'];
 export type WalletSettings = Config['wallets'];
 export type RelaySettings = Config['relay'];
+export type ModerationSettings = Config['moderation'];
 export type GroupSettings = Config['groups'];
 export type ChannelSettings = Config['channels'];
 export type MessagingSettings = Config['messaging'];

@@ -8,7 +8,7 @@ import { Code, ConnectError } from '@connectrpc/connect';
 export const ERROR_CODE_HEADER = 'x-error-code';
 /** Set on per-endpoint rate-limit errors, whose REST body the spec gives its own shape. */
 export const RATE_LIMIT_BODY_HEADER = 'x-rate-limit-body';
-/** Set by the edge layers that render an HTTP status the gRPC code cannot express (410). */
+/** Set by the edge layers that render an HTTP status the gRPC code cannot express (410, 428). */
 export const HTTP_STATUS_HEADER = 'x-http-status';
 /**
  * Set on errors whose REST body also carries the text as `message`: where the spec gives a
@@ -21,6 +21,7 @@ const STATUS_BY_REASON: Readonly<Record<string, number>> = {
   METHOD_NOT_ALLOWED: 405,
   UNSUPPORTED_API_VERSION: 406,
   GONE: 410,
+  CHALLENGE_REQUIRED: 428,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   RANGE_NOT_SATISFIABLE: 416,

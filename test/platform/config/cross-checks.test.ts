@@ -131,6 +131,7 @@ it('each section holds only its own settings', () => {
       'media',
       'messaging',
       'mfa',
+      'moderation',
       'phone',
       'process',
       'push',
