@@ -11,7 +11,8 @@
  *   handed out twice;
  * - 5xx outside a fault window (a window runs from a fault's start to WINDOW_GRACE_MS after it
  *   healed), and inside one anything but the documented 503 UNAVAILABLE with Retry-After;
- * - RSS growing faster than MAX_RSS_SLOPE_MIB_PER_MINUTE.
+ * - RSS growing faster than MAX_RSS_SLOPE_MIB_PER_MINUTE over at least
+ *   MIN_RSS_MEASUREMENT_SECONDS of one process's life.
  *
  * Nothing here depends on how fast the cluster was: a late message is waited for (up to
  * LATE_DELIVERY_MS, after which the device was told to resync or it is a gap), and slowness
@@ -38,6 +39,11 @@ export const WINDOW_GRACE_MS = 10_000;
 const LATE_DELIVERY_MS = 30_000;
 /** The bound on each process's RSS growth over the measured stretch (docs/reliability.md). */
 export const MAX_RSS_SLOPE_MIB_PER_MINUTE = 8;
+/**
+ * A slope is judged only over at least this long: in the first minutes a process's heap and
+ * caches are still filling (a 120 s run measures warm-up, not a trend), so it is reported only.
+ */
+export const MIN_RSS_MEASUREMENT_SECONDS = 300;
 
 export interface Findings {
   readonly lost: string[];
@@ -80,7 +86,11 @@ export async function check(
     prekeysHandedOutTwice: repeated(workload.prekeys.handedOut),
     ...serverErrorFindings(recorder.operations, faults),
     rssOverBound: Object.entries(rss)
-      .filter(([, figures]) => figures.slopeMiBPerMinute > MAX_RSS_SLOPE_MIB_PER_MINUTE)
+      .filter(
+        ([, figures]) =>
+          figures.measuredSeconds >= MIN_RSS_MEASUREMENT_SECONDS &&
+          figures.slopeMiBPerMinute > MAX_RSS_SLOPE_MIB_PER_MINUTE,
+      )
       .map(([name, figures]) => `${name}: ${figures.slopeMiBPerMinute} MiB/min`),
   };
 }
@@ -138,8 +148,11 @@ async function deliveryFindings(
       found.duplicates.map((duplicate) => `${conversation.label}: ${duplicate}`),
     ),
     redeliveredOnNewStream: gaps.reduce((sum, { device }) => sum + onSeveralStreams(device), 0),
-    silentlyMissed: gaps.flatMap(({ conversation, gaps: found }) =>
-      found.silentlyMissed.map((sequence) => `${conversation.label} #${sequence}`),
+    silentlyMissed: gaps.flatMap(({ conversation, device, gaps: found }) =>
+      found.silentlyMissed.map((sequence) => {
+        const sent = conversation.acknowledged.find((message) => message.sequence === sequence);
+        return `${conversation.label} #${sequence} (acknowledged at ${sent?.acknowledgedAt ?? '?'} ms; the device's close codes ${JSON.stringify(device.closeCodes)}, resyncs ${device.resyncs.length})`;
+      }),
     ),
   };
 }
@@ -217,19 +230,20 @@ async function channelPosts(
   return posts.sort((a, b) => a.sequence - b.sequence);
 }
 
-/** Every hold without a subject; of those with one, the first, middle and last per kind and subject. */
+/** Every hold, except that of a kind with `checkAtMost` only so many, evenly spread over the run. */
 function sampled(holds: readonly SecurityHold[]): SecurityHold[] {
-  const bySubject = new Map<string, SecurityHold[]>();
-  const checked: SecurityHold[] = [];
-  for (const hold of holds)
-    if (hold.subject === undefined) checked.push(hold);
-    else {
-      const key = `${hold.kind} ${hold.subject}`;
-      bySubject.set(key, [...(bySubject.get(key) ?? []), hold]);
-    }
-  for (const list of bySubject.values())
-    checked.push(...new Set([list[0]!, list[Math.floor(list.length / 2)]!, list.at(-1)!]));
-  return checked;
+  return holds.filter((hold) => {
+    if (hold.checkAtMost === undefined) return true;
+    const ofKind = holds.filter((other) => other.kind === hold.kind);
+    const step = Math.max(1, (ofKind.length - 1) / Math.max(1, hold.checkAtMost - 1));
+    const chosen = new Set(
+      Array.from(
+        { length: Math.min(hold.checkAtMost, ofKind.length) },
+        (_, i) => ofKind[Math.round(i * step)],
+      ),
+    );
+    return chosen.has(hold);
+  });
 }
 
 function repeated(values: readonly string[]): string[] {

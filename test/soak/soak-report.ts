@@ -6,7 +6,12 @@
  */
 import { writeFileSync } from 'node:fs';
 import type { Findings } from './checker.js';
-import { MAX_RSS_SLOPE_MIB_PER_MINUTE, violations, WINDOW_GRACE_MS } from './checker.js';
+import {
+  MAX_RSS_SLOPE_MIB_PER_MINUTE,
+  MIN_RSS_MEASUREMENT_SECONDS,
+  violations,
+  WINDOW_GRACE_MS,
+} from './checker.js';
 import type { Acknowledged } from './conversations.js';
 import type { FaultRecord } from './fault-injector.js';
 import type { Operation } from './recorder.js';
@@ -28,7 +33,11 @@ export interface SoakReport {
   readonly redeliveredOnNewStream: number;
   readonly revived: number;
   readonly serverErrorsOutsideWindows: number;
-  readonly rss: { boundMiBPerMinute: number; processes: Record<string, RssFigures> };
+  readonly rss: {
+    boundMiBPerMinute: number;
+    judgedFromSeconds: number;
+    processes: Record<string, RssFigures>;
+  };
   readonly windowGraceMs: number;
   readonly violations: Partial<Findings>;
   readonly passed: boolean;
@@ -66,7 +75,11 @@ export function buildReport(input: {
     redeliveredOnNewStream: findings.redeliveredOnNewStream,
     revived: findings.revived.length + findings.prekeysHandedOutTwice.length,
     serverErrorsOutsideWindows: findings.serverErrorsOutsideWindows.length,
-    rss: { boundMiBPerMinute: MAX_RSS_SLOPE_MIB_PER_MINUTE, processes: input.rss },
+    rss: {
+      boundMiBPerMinute: MAX_RSS_SLOPE_MIB_PER_MINUTE,
+      judgedFromSeconds: MIN_RSS_MEASUREMENT_SECONDS,
+      processes: input.rss,
+    },
     windowGraceMs: WINDOW_GRACE_MS,
     violations: found,
     passed: Object.keys(found).length === 0,
@@ -87,7 +100,7 @@ export function publishReport(report: SoakReport, path: string): string {
     )
       .map(([kind, r]) => `${kind} p50 ${r.p50} max ${r.max} (n=${r.count})`)
       .join('; ')}`,
-    `  RSS slope (MiB/min, bound ${report.rss.boundMiBPerMinute}): ${Object.entries(
+    `  RSS slope (MiB/min, bound ${report.rss.boundMiBPerMinute}, judged over at least ${report.rss.judgedFromSeconds} s): ${Object.entries(
       report.rss.processes,
     )
       .map(
