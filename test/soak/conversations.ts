@@ -65,10 +65,6 @@ export class ConversationSenders {
     );
   }
 
-  get acknowledgedCount(): number {
-    return this.conversations.reduce((sum, each) => sum + each.acknowledged.length, 0);
-  }
-
   /** Stops new messages; resolves when every sender's last message was acknowledged or drained out. */
   async stop(): Promise<void> {
     this.running = false;

@@ -30,7 +30,6 @@ import type { SoakSettings } from './soak-settings.js';
 export interface SoakProcess {
   /** `api1`, `api2`, `ws1`, `ws2`. */
   readonly name: string;
-  readonly role: 'api' | 'ws';
   readonly service: ChildService;
   /** Its way to Redis, when it can be cut alone. */
   readonly redisLink: TcpProxy | undefined;
@@ -71,7 +70,7 @@ export async function startSoakCluster(settings: SoakSettings): Promise<SoakClus
       ROLE: role,
       REDIS_URL: redisLink?.url ?? redis.url,
     });
-    return { name, role, service, redisLink };
+    return { name, service, redisLink };
   };
   const apis = await Promise.all(
     apiSettings.map((own, index) => start(`api${index + 1}`, 'api', own)),

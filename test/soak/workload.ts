@@ -33,7 +33,6 @@ export interface Workload {
   readonly holds: SecurityHold[];
   readonly prekeys: PrekeyFetches;
   readonly deviceChurn: DeviceChurn;
-  acknowledgedCount(): number;
   /** Stops the load (senders drain their last message); the devices stay connected. */
   stop(): Promise<void>;
   disconnectDevices(): Promise<void>;
@@ -116,7 +115,6 @@ export async function startWorkload(
     holds,
     prekeys,
     deviceChurn,
-    acknowledgedCount: () => senders.acknowledgedCount,
     async stop() {
       await deviceChurn.stop();
       await Promise.all(actors.map((actor) => actor.stop()));
