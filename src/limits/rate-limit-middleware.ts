@@ -17,7 +17,11 @@ import type { DescMethod } from '@bufbuild/protobuf';
 import type { HandlerContext } from '@connectrpc/connect';
 import { rateLimitOf } from '../platform/api/api-services.js';
 import type { BucketNumbers, LimitOverrides } from '../platform/config/limit-overrides.js';
-import { rateLimited, unavailable } from '../platform/errors/api-error.js';
+import { rateLimited } from '../platform/errors/api-error.js';
+import {
+  DependencyUnavailableError,
+  outageError,
+} from '../platform/errors/dependency-unavailable.js';
 import { callInfoOf } from '../platform/rpc/call-context.js';
 import type { RpcMiddleware } from '../platform/rpc/rpc-pipeline.js';
 import type { LimitMetrics } from './limit-metrics.js';
@@ -132,8 +136,10 @@ async function consume(
 ): Promise<void> {
   const decision = await limiter.consume(bucket);
   if (decision.allowed) return;
+  // The bucket's shared state is away: the outage's 503, with the Retry-After every other
+  // outage answer has (a bare 503 here left clients without a retry hint during Redis outages).
   if (decision.outcome === 'failed_closed')
-    throw unavailable('Rate limiting is unavailable; retry shortly');
+    throw outageError(new DependencyUnavailableError('redis', `rate-limit bucket ${bucket.scope}`));
   metrics.rateLimited.inc({ scope: bucket.scope, rpc: label });
   throw rateLimited(
     decision.limit,

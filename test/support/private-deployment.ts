@@ -66,7 +66,7 @@ export interface PrivateDeploymentOptions {
   readonly wsPodRedisUrl?: (redis: PrivateRedis, index: number) => Promise<string>;
 }
 
-const newSigningKey = () =>
+export const newSigningKey = () =>
   generateKeyPairSync('ed25519').privateKey.export({ format: 'pem', type: 'pkcs8' }).toString();
 
 /** Either shape on a Redis of its own. Rate limits are off unless `env` turns them on. */

@@ -23,13 +23,24 @@ export interface StoredMessage {
 }
 
 /** The whole history of a conversation as its recipient reads it, oldest first. */
-export async function history(http: Api, conversation: Conversation): Promise<StoredMessage[]> {
+export const history = (http: Api, conversation: Conversation): Promise<StoredMessage[]> =>
+  readHistory(http, `peer_address=${conversation.sender.user.address}`, conversation.recipient);
+
+/**
+ * Every message of one conversation (`query`: `peer_address=…` or `group_id=…`) as `reader`
+ * reads it over REST, oldest first.
+ */
+export async function readHistory(
+  http: Api,
+  query: string,
+  reader: SignedIn,
+): Promise<StoredMessage[]> {
   const messages: StoredMessage[] = [];
   let cursor = '';
   do {
     const page = await http.get(
-      `/api/v1/messages?peer_address=${conversation.sender.user.address}&page_size=200${cursor && `&before_cursor=${cursor}`}`,
-      bearer(conversation.recipient),
+      `/api/v1/messages?${query}&page_size=200${cursor && `&before_cursor=${cursor}`}`,
+      bearer(reader),
     );
     if (page.status !== 200)
       throw new Error(`history: ${page.status} ${JSON.stringify(page.body)}`);
@@ -80,18 +91,21 @@ export function expectEveryAcknowledgedStored(
  */
 export function expectNoSequenceHoles(stored: Map<Conversation, StoredMessage[]>): void {
   const holes = [...stored].flatMap(([conversation, messages]) =>
-    sequenceHoles(messages.map((message) => message.sequence)).map(
+    sequenceHoles(messages).map(
       (hole) => `${conversation.sender.user.address.slice(0, 10)}: ${hole}`,
     ),
   );
   expect({ sequenceHoles: holes }).toEqual({ sequenceHoles: [] });
 }
 
-/** The missing ranges of a sequence that should be 1..n ("4-6" when 4, 5 and 6 are missing). */
-function sequenceHoles(sequences: readonly number[]): string[] {
+/**
+ * The missing ranges of a history's sequence numbers, which should run 1..n ("4-6" when 4, 5
+ * and 6 are missing).
+ */
+export function sequenceHoles(messages: readonly StoredMessage[]): string[] {
   const holes: string[] = [];
   let expected = 1;
-  for (const sequence of sequences) {
+  for (const { sequence } of messages) {
     if (sequence > expected)
       holes.push(sequence - 1 === expected ? `${expected}` : `${expected}-${sequence - 1}`);
     expected = sequence + 1;
@@ -120,16 +134,21 @@ export async function expectNoSilentGap(
   options: { exact: boolean },
 ): Promise<void> {
   const deadline = Date.now() + LATE_ANNOUNCEMENT_MS;
-  while (silentGap(device, stored, options).silentlyMissed.length > 0 && Date.now() < deadline)
+  while (deliveryGaps(device, stored, options).silentlyMissed.length > 0 && Date.now() < deadline)
     await sleep(100);
-  expect(silentGap(device, stored, options)).toEqual({ duplicates: [], silentlyMissed: [] });
+  expect(deliveryGaps(device, stored, options)).toEqual({ duplicates: [], silentlyMissed: [] });
   if (options.exact) expect(device.delivered).toEqual(stored.map((message) => message.id));
 }
 
 /** The sweeper's grace and interval (src/messaging/messages/announcement-sweeper.ts), and a margin. */
-const LATE_ANNOUNCEMENT_MS = 10_000;
+export const LATE_ANNOUNCEMENT_MS = 10_000;
 
-function silentGap(
+/**
+ * What `expectNoSilentGap` checks, as data: messages handed over twice on one stream
+ * (`duplicates`), and the sequence numbers of stored messages the device neither got nor was
+ * told to resync for (`silentlyMissed`).
+ */
+export function deliveryGaps(
   device: RealtimeDevice,
   stored: readonly StoredMessage[],
   options: { exact: boolean },
@@ -266,7 +285,7 @@ const wsRefusal = (outcome: WsOutcome) =>
   outcome.opened ? `opened: ${JSON.stringify(outcome.greeting)}` : 'refused';
 
 /** `from` offers `to` a call on `pod`: the error code, or `ack` when it went through. */
-async function callOffer(
+export async function callOffer(
   apiBaseUrl: string,
   pod: ChildService,
   from: SignedIn,

@@ -21,7 +21,24 @@ import type { PrivateRedis } from '../../support/private-redis.js';
 export type FaultCluster = Deployment & { readonly redis?: PrivateRedis };
 
 const wide = { limit: 1_000_000, burst: 100_000 };
-const settings = {
+/** The per-RPC buckets the fault suite and the soak (test/soak) call from one address. */
+const busyRpcs = [
+  'AuthService.Initialize',
+  'AuthService.RefreshToken',
+  'MessagesService.SendMessage',
+  'MessagesService.SendFile',
+  'MessagesService.ListMessages',
+  'MessagesService.ListChats',
+  'MessagesService.EditMessage',
+  'MessagesService.ReactToMessage',
+  'MediaService.UploadMedia',
+  'KeysService.GetKeyBundle',
+  'GroupsService.CreateGroup',
+  'ChannelsService.CreateChannel',
+  'ContactsService.BlockContact',
+];
+/** The settings of every process of a deployment under fault (exported for test/soak). */
+export const faultSettings = {
   // The store is the suite's own, whatever the test run's environment names (npm test in CI may
   // set MONGODB_URL): empty means unset. Shared state is too (REDIS_URL is set by the launcher).
   MONGODB_URL: '',
@@ -31,12 +48,11 @@ const settings = {
     user: wide,
     auth: wide,
     default: wide,
-    'AuthService.Initialize': wide,
-    'MessagesService.SendMessage': wide,
+    ...Object.fromEntries(busyRpcs.map((rpc) => [rpc, wide])),
   }),
 };
 
-export const startSingleProcess = (): Promise<FaultCluster> => startOneProcess(settings);
+export const startSingleProcess = (): Promise<FaultCluster> => startOneProcess(faultSettings);
 
 export const startCluster = (): Promise<FaultCluster> =>
-  startPrivateDeployment('cluster', settings);
+  startPrivateDeployment('cluster', faultSettings);

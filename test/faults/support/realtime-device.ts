@@ -18,6 +18,11 @@ export type Seen =
 
 const RECONNECT_DELAY_MS = 200;
 
+/** Where the api answers now: a process whose `baseUrl` changes when it is restarted. */
+export interface ApiEndpoint {
+  readonly baseUrl: string;
+}
+
 export class RealtimeDevice {
   readonly seen: Seen[] = [];
   /** Close codes of its connections, and of reconnection attempts refused after the upgrade. */
@@ -31,7 +36,7 @@ export class RealtimeDevice {
   private reconnecting: Promise<void> = Promise.resolve();
 
   private constructor(
-    private readonly apiBaseUrl: string,
+    private readonly api: ApiEndpoint,
     private readonly pods: readonly ChildService[],
     private readonly session: SignedIn,
     firstPod: number,
@@ -39,16 +44,19 @@ export class RealtimeDevice {
     this.podIndex = firstPod;
   }
 
-  /** Connects to `pods[firstPod]`; later reconnections go round the list from there. */
+  /**
+   * Connects to `pods[firstPod]`; later reconnections go round the list from there. Tickets
+   * come from `api` where it answers at that moment (a restarted process has new ports).
+   */
   static async connect(
-    apiBaseUrl: string,
+    api: ApiEndpoint,
     pods: readonly ChildService[],
     session: SignedIn,
     firstPod = 0,
   ): Promise<RealtimeDevice> {
-    const device = new RealtimeDevice(apiBaseUrl, pods, session, firstPod);
+    const device = new RealtimeDevice(api, pods, session, firstPod);
     device.adopt(
-      await RealtimeClient.connect(apiBaseUrl, pods[firstPod]!.baseUrl, session.accessToken),
+      await RealtimeClient.connect(api.baseUrl, pods[firstPod]!.baseUrl, session.accessToken),
     );
     return device;
   }
@@ -83,6 +91,22 @@ export class RealtimeDevice {
         );
       await sleep(50);
     }
+  }
+
+  /** Drops the connection without a goodbye, as a phone losing its network: the device reconnects. */
+  drop(): void {
+    this.client?.socket.terminate();
+  }
+
+  /**
+   * A slow consumer: stops reading its socket for `ms` (frames queue in the kernel and then on
+   * the server, which may close it with 1013 and leave the rest to the replay).
+   */
+  async readSlowly(ms: number): Promise<void> {
+    const socket = this.client?.socket;
+    socket?.pause();
+    await sleep(ms);
+    socket?.resume();
   }
 
   async stop(): Promise<void> {
@@ -121,7 +145,7 @@ export class RealtimeDevice {
       this.podIndex = (this.podIndex + 1) % this.pods.length;
       try {
         const client = await RealtimeClient.connect(
-          this.apiBaseUrl,
+          this.api.baseUrl,
           this.pods[this.podIndex]!.baseUrl,
           this.session.accessToken,
           this.position,

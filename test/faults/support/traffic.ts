@@ -27,7 +27,7 @@ export async function startTraffic(
     devices.set(
       conversation,
       await RealtimeDevice.connect(
-        cluster.api.baseUrl,
+        cluster.api,
         cluster.wsPods,
         conversation.recipient,
         firstPod(index),
