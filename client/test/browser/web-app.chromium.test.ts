@@ -80,7 +80,7 @@ async function signedInPerson(): Promise<Person> {
 async function say(person: Person, text: string): Promise<void> {
   said.push(text);
   await person.page.getByRole('textbox', { name: 'Message', exact: true }).fill(text);
-  await person.page.getByRole('button', { name: 'Send' }).click();
+  await person.page.getByRole('button', { name: 'Send', exact: true }).click();
 }
 
 const messageTexts = (page: Page) =>
