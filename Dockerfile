@@ -10,9 +10,14 @@ ARG NODE_IMAGE=node:20.20.2-bookworm-slim
 FROM ${NODE_IMAGE} AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
+# The client SDK is a workspace of the package: npm ci needs its manifest.
+COPY client/package.json ./client/
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
+# The reference web app (/app/) is bundled with the SDK into dist/app by `npm run build`.
+COPY client ./client
+COPY scripts/build-web-app.mjs ./scripts/
 RUN npm run build && npm prune --omit=dev --no-audit --no-fund
 
 # Run: production dependencies and compiled output only, as an unprivileged user.

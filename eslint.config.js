@@ -25,6 +25,7 @@ export default tseslint.config(
   {
     ignores: [
       'src/gen/**',
+      'client/src/gen/**',
       'dist/**',
       'client/dist/**',
       '.test-build*/**',
@@ -66,7 +67,7 @@ export default tseslint.config(
     // Tests read JSON bodies and protocol messages as `any` and assert their shape at run time;
     // checking every member access of those would be noise, not defects. jest's
     // `expect(object.method)` on mocks is what unbound-method flags, and it is fine there.
-    files: ['test/**/*.ts'],
+    files: ['test/**/*.ts', 'client/test/**/*.ts'],
     rules: {
       '@typescript-eslint/no-unsafe-argument': 'off',
       '@typescript-eslint/no-unsafe-assignment': 'off',

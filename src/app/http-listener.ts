@@ -1,8 +1,9 @@
 /**
- * The HTTP port of every role: the operational paths (health, metrics, and Swagger where the
- * API is served), the REST gateway of the API role, and the /ws upgrade of the realtime role.
+ * The HTTP port of every role: the operational paths (health, metrics, and Swagger and the
+ * reference web app where the API is served), the REST gateway of the API role, and the /ws upgrade of the realtime role.
  */
 import type { Config } from '../platform/config/settings.js';
+import { DEFAULT_WEB_APP_DIR, createWebApp } from '../ops/web-app/web-app-files.js';
 import { startHttpServer } from '../server/http-server.js';
 import type { RunningHttpServer } from '../server/http-server.js';
 import type { ApiRole } from './api-role.js';
@@ -37,6 +38,7 @@ export function startHttpListener(
         readiness: ports.readiness,
         metrics: ports.metrics,
         swagger: api ? swaggerFor(api.routes) : undefined,
+        webApp: api ? createWebApp(config.webApp.directory ?? DEFAULT_WEB_APP_DIR) : undefined,
       },
       gateway,
       shared.limits.opsIpLimit,

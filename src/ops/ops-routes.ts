@@ -1,6 +1,7 @@
 /**
- * The operational paths (spec, "Operational paths"): /health and its sub-paths, /metrics and
- * /swagger/. They sit outside the API versioning and outside per-user quotas.
+ * The operational paths (spec, "Operational paths"): /health and its sub-paths, /metrics,
+ * /swagger/ and the reference web app at /app/. They sit outside the API versioning and outside
+ * per-user quotas.
  */
 import type { Metrics } from '../platform/metrics/metrics.js';
 import { jsonResponse } from '../server/http-message.js';
@@ -17,6 +18,8 @@ export interface OpsDependencies {
   readonly metrics: Metrics;
   /** Serves /swagger/ and its assets; undefined on processes without the API (role ws). */
   readonly swagger?: (path: string) => HttpResponseData;
+  /** Serves the reference web app at /app/; undefined on processes without the API (role ws). */
+  readonly webApp?: (path: string) => HttpResponseData;
 }
 
 export function opsRoute(
@@ -40,6 +43,10 @@ export function opsRoute(
   if (deps.swagger && (path === '/swagger' || path.startsWith('/swagger/'))) {
     const swagger = deps.swagger;
     return { label: '/swagger/', handle: async () => swagger(path) };
+  }
+  if (deps.webApp && (path === '/app' || path.startsWith('/app/'))) {
+    const webApp = deps.webApp;
+    return { label: '/app/', handle: async () => webApp(path) };
   }
   return undefined;
 }

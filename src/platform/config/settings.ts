@@ -565,6 +565,12 @@ export const settings = {
       'The sticker catalog: a directory with one folder per pack (its id), each holding a `pack.json` manifest and the images. Unset: the default pack shipped in `assets/stickers`. Checked at start; a bad pack stops the start.',
     ),
   },
+  webApp: {
+    directory: optionalTextSetting(
+      'WEB_APP_DIR',
+      'The reference web app served at `/app/` (client/app, built by `npm run build`): the folder holding its built files. Unset: `dist/app` of this installation. A folder without the built app answers 404 at `/app/`.',
+    ),
+  },
   stories: {
     minTtlSeconds: integerSetting(
       'STORY_MIN_TTL_SECONDS',

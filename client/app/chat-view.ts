@@ -1,0 +1,308 @@
+/**
+ * The signed-in screen: the chat list, one open conversation live over the realtime
+ * connection (messages, an image, reactions, edits, typing and read markers), and forms to
+ * start a direct chat or a group. Every message is rendered once, by its id, whether it came
+ * from history, live, or replayed after a reconnection or a reload.
+ */
+import {
+  RealtimeConnection,
+  createGroup,
+  listChats,
+  type Conversation,
+  type CookieSession,
+  type Message,
+  type Messenger,
+  type OpenedMessage,
+} from '../src/index.js';
+import { element, labelledInput, setStatus, short } from './dom.js';
+import { savePosition, savedPosition } from './local-state.js';
+
+interface Shown {
+  opened: OpenedMessage;
+  reactions: Map<string, string>;
+}
+
+export class ChatView {
+  private open: Conversation | undefined;
+  private readonly shown = new Map<string, Shown>();
+  private readSequence = 0;
+  private readonly chatList = element('ul', { className: 'chats', 'aria-label': 'Chats' });
+  private readonly messages = element('ol', {
+    className: 'messages',
+    'aria-label': 'Messages',
+    'aria-live': 'polite',
+  });
+  private readonly title = element('h2', {}, 'No chat open');
+  private readonly typing = element('p', { className: 'typing', 'aria-live': 'polite' });
+  private readonly realtime: RealtimeConnection;
+
+  constructor(
+    private readonly main: HTMLElement,
+    private readonly session: CookieSession,
+    private readonly messenger: Messenger,
+    private readonly self: string,
+  ) {
+    const position = savedPosition(self);
+    this.realtime = new RealtimeConnection({
+      api: session,
+      baseUrl: location.origin,
+      ...(position ? { position } : {}),
+    });
+    this.listen();
+  }
+
+  start(): void {
+    this.main.className = '';
+    this.main.replaceChildren(this.sidebar(), this.conversationPane());
+    void this.refreshChats();
+    this.realtime.start();
+  }
+
+  private listen(): void {
+    const live = this.realtime;
+    live.on('state', (state) => setStatus(`${short(this.self)} — ${state}`));
+    live.on('position', (position) => savePosition(this.self, position));
+    live.on('ended', () => location.reload());
+    live.on('resync', async () => {
+      await this.refreshChats();
+      if (this.open) await this.loadHistory();
+    });
+    live.on('message.new', async ({ message }) => {
+      if (this.isOpen(message)) this.render(await this.messenger.open(message));
+      void this.refreshChats();
+    });
+    live.on('message.edited', async ({ message }) => {
+      const opened =
+        message.senderAddress === this.self
+          ? await this.messenger.open(message)
+          : await this.messenger.open(message, { fresh: true });
+      if (this.isOpen(message)) this.render(opened);
+    });
+    live.on('message.reaction', async (reaction) => {
+      const shown = this.shown.get(reaction.message_id);
+      if (!shown || !this.open || reaction.ciphertext === null) return;
+      const ciphertext = Uint8Array.from(atob(reaction.ciphertext), (c) => c.charCodeAt(0));
+      const emoji = await this.messenger
+        .openReaction(this.open, reaction.reactor_address, ciphertext)
+        .catch(() => undefined);
+      if (emoji) shown.reactions.set(reaction.reactor_address, emoji);
+      this.render(shown.opened);
+    });
+    live.on('typing', ({ from_address, state }) => {
+      this.typing.textContent = state === 'typing' ? `${short(from_address)} is typing…` : '';
+    });
+    live.on('message.read', ({ reader_address, up_to_sequence }) => {
+      if (reader_address === this.self) return;
+      this.readSequence = Math.max(this.readSequence, up_to_sequence);
+      for (const shown of this.shown.values()) this.render(shown.opened);
+    });
+  }
+
+  private sidebar(): HTMLElement {
+    const [peerLabel, peer] = labelledInput('Chat with (wallet address)', 'peer');
+    const startChat = element('form', {}, peerLabel, peer, element('button', {}, 'Open chat'));
+    startChat.addEventListener('submit', (event) => {
+      event.preventDefault();
+      void this.openConversation({ peer: peer.value.trim().toLowerCase() }, short(peer.value));
+    });
+    const [nameLabel, name] = labelledInput('Group name', 'group-name');
+    const [membersLabel, members] = labelledInput(
+      'Members (addresses, comma-separated)',
+      'members',
+    );
+    const newGroup = element(
+      'form',
+      {},
+      nameLabel,
+      name,
+      membersLabel,
+      members,
+      element('button', {}, 'Create group'),
+    );
+    newGroup.addEventListener('submit', (event) => {
+      event.preventDefault();
+      const addresses = members.value.split(',').map((address) => address.trim().toLowerCase());
+      void createGroup(this.session, name.value, addresses).then(({ group }) =>
+        this.openConversation({ groupId: group!.id }, group!.name),
+      );
+    });
+    const logout = element('button', { type: 'button' }, 'Sign out');
+    logout.addEventListener('click', () => {
+      this.realtime.stop();
+      void this.session.logout().finally(() => location.reload());
+    });
+    return element(
+      'section',
+      { 'aria-label': 'Chats' },
+      element('p', {}, `You: ${this.self}`),
+      this.chatList,
+      startChat,
+      newGroup,
+      logout,
+    );
+  }
+
+  private conversationPane(): HTMLElement {
+    const [textLabel, text] = labelledInput('Message', 'message');
+    const composer = element('form', {}, textLabel, text, element('button', {}, 'Send'));
+    composer.addEventListener('submit', (event) => {
+      event.preventDefault();
+      const conversation = this.open;
+      if (!conversation || text.value === '') return;
+      const body = text.value;
+      text.value = '';
+      void this.messenger.sendText(conversation, body).then(
+        (sent) => this.render(sent),
+        (error: Error) => setStatus(`Not sent: ${error.message}`),
+      );
+    });
+    let typingSent = 0;
+    text.addEventListener('input', () => {
+      if (!this.open || Date.now() - typingSent < 3000) return;
+      typingSent = Date.now();
+      void this.messenger.typing(this.open, 'typing').catch(() => undefined);
+    });
+    const image = element('input', { type: 'file', id: 'image', accept: 'image/*' });
+    image.addEventListener('change', () => {
+      const file = image.files?.[0];
+      const conversation = this.open;
+      if (!file || !conversation) return;
+      void file
+        .arrayBuffer()
+        .then((bytes) =>
+          this.messenger.sendImage(conversation, new Uint8Array(bytes), file.type, file.name),
+        )
+        .then((sent) => this.render(sent));
+    });
+    return element(
+      'section',
+      { 'aria-label': 'Conversation' },
+      this.title,
+      this.messages,
+      this.typing,
+      composer,
+      element('label', { htmlFor: 'image' }, 'Send an image'),
+      image,
+    );
+  }
+
+  private async refreshChats(): Promise<void> {
+    const chats = await listChats(this.session);
+    this.chatList.replaceChildren(
+      ...chats.map((chat) => {
+        const conversation: Conversation = chat.groupId
+          ? { groupId: chat.groupId }
+          : { peer: chat.peerAddress };
+        const label = chat.title || short(chat.peerAddress || chat.groupId);
+        const button = element(
+          'button',
+          { type: 'button' },
+          chat.unreadCount ? `${label} (${chat.unreadCount})` : label,
+        );
+        button.addEventListener('click', () => void this.openConversation(conversation, label));
+        return element('li', {}, button);
+      }),
+    );
+  }
+
+  private async openConversation(conversation: Conversation, label: string): Promise<void> {
+    this.open = conversation;
+    this.shown.clear();
+    this.readSequence = 0;
+    this.messages.replaceChildren();
+    this.title.textContent = label;
+    await this.loadHistory();
+  }
+
+  private async loadHistory(): Promise<void> {
+    const conversation = this.open!;
+    const { messages } = await this.messenger.history(conversation);
+    for (const opened of messages) this.render(opened);
+    const last = messages.at(-1)?.message;
+    if (last && last.senderAddress !== this.self)
+      await this.messenger.markRead(conversation, last.id).catch(() => undefined);
+    void this.refreshChats();
+  }
+
+  private isOpen(message: Message): boolean {
+    const open = this.open;
+    if (!open) return false;
+    if ('groupId' in open) return message.groupId === open.groupId;
+    if (message.groupId) return false;
+    const other =
+      message.senderAddress === this.self ? message.recipientAddress : message.senderAddress;
+    return other === open.peer;
+  }
+
+  /** Shows `opened` in its place (a message already shown is replaced, never added twice). */
+  private render(opened: OpenedMessage): void {
+    const { message, content } = opened;
+    const shown = this.shown.get(message.id) ?? { opened, reactions: new Map<string, string>() };
+    shown.opened = opened;
+    this.shown.set(message.id, shown);
+    const mine = message.senderAddress === this.self;
+    const item = element('li', { className: mine ? 'mine' : '' });
+    item.dataset.id = message.id;
+    item.dataset.sequence = String(message.sequence);
+    if (content?.type === 'text') item.append(element('span', { className: 'text' }, content.text));
+    else if (content?.type === 'image') item.append(this.image(message.mediaId, content));
+    else item.append(element('em', {}, message.deletedAt ? 'deleted' : 'cannot be shown'));
+    const meta = [short(message.senderAddress), message.editedAt ? 'edited' : ''];
+    if (mine && message.sequence <= this.readSequence) meta.push('read');
+    const reactions = [...shown.reactions.values()].join(' ');
+    item.append(
+      element(
+        'div',
+        { className: 'meta' },
+        meta.filter(Boolean).join(' · '),
+        reactions ? ` ${reactions}` : '',
+      ),
+    );
+    item.append(this.actions(message, mine));
+    const existing = this.messages.querySelector(`li[data-id="${message.id}"]`);
+    if (existing) existing.replaceWith(item);
+    else this.insertInOrder(item, message.sequence);
+    if (!mine) void this.messenger.markRead(this.open!, message.id).catch(() => undefined);
+  }
+
+  private insertInOrder(item: HTMLLIElement, sequence: number): void {
+    const later = [...this.messages.children].find(
+      (child) => Number((child as HTMLElement).dataset.sequence) > sequence,
+    );
+    this.messages.insertBefore(item, later ?? null);
+  }
+
+  private image(mediaId: string, content: Extract<OpenedMessage['content'], { type: 'image' }>) {
+    const img = element('img', { alt: content.caption || 'image' });
+    void this.messenger.openImage(mediaId, content.attachment).then((bytes) => {
+      img.src = URL.createObjectURL(
+        new Blob([bytes as Uint8Array<ArrayBuffer>], { type: content.attachment.contentType }),
+      );
+    });
+    return img;
+  }
+
+  private actions(message: Message, mine: boolean): HTMLElement {
+    const conversation = this.open!;
+    const react = element('button', { type: 'button', 'aria-label': 'React with thumbs up' }, '👍');
+    react.addEventListener('click', () => {
+      void this.messenger.react(conversation, message.id, '👍');
+      this.shown.get(message.id)?.reactions.set(this.self, '👍');
+      const shown = this.shown.get(message.id);
+      if (shown) this.render(shown.opened);
+    });
+    const buttons: HTMLElement[] = [react];
+    if (mine) {
+      const edit = element('button', { type: 'button' }, 'Edit');
+      edit.addEventListener('click', () => {
+        const text = prompt('New text');
+        if (text)
+          void this.messenger
+            .edit(conversation, message.id, { type: 'text', text })
+            .then(() => this.render({ message, content: { type: 'text', text } }));
+      });
+      buttons.push(edit);
+    }
+    return element('div', {}, ...buttons);
+  }
+}

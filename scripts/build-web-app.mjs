@@ -1,0 +1,44 @@
+// Builds the reference web app (client/app) into a folder the service serves at /app/:
+// one ES module bundle (the app and the SDK, esbuild), its page and its stylesheet.
+//   node scripts/build-web-app.mjs [out-dir]      (default dist/app; `npm run build` runs it)
+import { copyFileSync, mkdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const appDir = `${root}client/app`;
+
+/**
+ * `replaceCipher`: a module to bundle in place of client/app/cipher.ts (the browser tests'
+ * stand-in until the end-to-end encryption module is merged); never used by `npm run build`.
+ */
+export async function buildWebApp(outDir, { replaceCipher } = {}) {
+  mkdirSync(outDir, { recursive: true });
+  const plugins = replaceCipher
+    ? [
+        {
+          name: 'replace-cipher',
+          setup(builder) {
+            builder.onResolve({ filter: /^\.\/cipher\.js$/ }, () => ({ path: replaceCipher }));
+          },
+        },
+      ]
+    : [];
+  await build({
+    entryPoints: [`${appDir}/main.ts`],
+    outfile: `${outDir}/app.js`,
+    bundle: true,
+    format: 'esm',
+    platform: 'browser',
+    target: 'es2022',
+    minify: true,
+    sourcemap: true,
+    logLevel: 'warning',
+    plugins,
+  });
+  for (const name of ['index.html', 'app.css'])
+    copyFileSync(`${appDir}/${name}`, `${outDir}/${name}`);
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url))
+  await buildWebApp(process.argv[2] ?? `${root}dist/app`);
