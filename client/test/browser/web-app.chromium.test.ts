@@ -41,9 +41,7 @@ let appUrl: string;
 const said: string[] = [];
 
 beforeAll(async () => {
-  const { buildWebApp } = (await import('../../../scripts/build-web-app.mjs')) as {
-    buildWebApp(outDir: string, options?: { replaceCipher?: string }): Promise<void>;
-  };
+  const { buildWebApp } = (await import('../../../scripts/build-web-app.mjs'));
   await buildWebApp(appDir, { replaceCipher: path.join(here, 'support/stand-in-cipher.ts') });
   browser = await launchChromium();
 }, 60_000);
