@@ -8,6 +8,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { AuditLog } from '../../src/identity/audit/audit-log.js';
+import { EmbeddedDocumentStore } from '../../src/platform/store/embedded/embedded-store.js';
 import { startChildService } from '../support/child-service.js';
 import type { ChildService } from '../support/child-service.js';
 import { eventually } from '../support/private-deployment.js';
@@ -15,6 +17,7 @@ import { startPrivateRedis } from '../support/private-redis.js';
 import type { PrivateRedis } from '../support/private-redis.js';
 import { Api, expectFailure, expectOk } from '../support/session-api.js';
 import { connectWs } from '../support/session-ws.js';
+import { silentLogger } from '../support/silent-logger.js';
 import { TestUser, bearer, signIn } from '../support/wallet.js';
 import { grantOnData } from './support/reviewer.js';
 
@@ -81,4 +84,21 @@ it('stays suspended after kill -9 and a Redis that comes back empty', async () =
     ),
   );
   await signIn(pod.baseUrl, target, 'sign-in');
+
+  // Both actions are in the audit trail the admin routes use, with the operator as the entry's
+  // address and the target in its detail: read from the store itself once the process stopped.
+  await pod.stop();
+  const store = await EmbeddedDocumentStore.open({ dataDir, logger: silentLogger });
+  try {
+    const trail = await new AuditLog(store).list({ address: reviewerUser.address.toLowerCase() });
+    const actions = trail
+      .filter((entry) => entry.event.startsWith('account_'))
+      .map((entry) => [entry.event, entry.detail]);
+    expect(actions).toEqual([
+      ['account_unsuspended', expect.stringMatching(new RegExp(`target:${target.address}`, 'i'))],
+      ['account_suspended', expect.stringMatching(new RegExp(`target:${target.address}`, 'i'))],
+    ]);
+  } finally {
+    await store.close();
+  }
 }, 240_000);
