@@ -12,7 +12,7 @@ import { expectFailure, expectOk } from '../support/session-api.js';
 import type { Reply } from '../support/session-api.js';
 import { bearer, signIn } from '../support/wallet.js';
 import type { SignedIn } from '../support/wallet.js';
-import type { Json } from '../support/json.js';
+import { EnvelopeSweep } from '../support/malformed-requests.js';
 
 const { service, api } = serviceForThisFile({ RATE_LIMITS_ENABLED: 'false' });
 
@@ -851,38 +851,17 @@ const WRONG_VALUES: unknown[] = [{ nested: true }, [1, 2], 1e308, -1, true, 'x'.
 const RAW_BODIES = ['not json', '{"name": ', '[]', 'null', '"text"', '{"name": "\u0000"}'];
 
 test('no malformed body on any route gets anything but the failure envelope with a 4xx', async () => {
-  const failures: string[] = [];
-  const check = async (label: string, send: () => Promise<Response>) => {
-    const response = await send();
-    const text = await response.text();
-    let body: Json;
-    try {
-      body = JSON.parse(text);
-    } catch {
-      body = undefined;
-    }
-    const ok = response.status === 200 && body?.success === true;
-    const refused =
-      response.status >= 400 &&
-      response.status < 500 &&
-      body?.success === false &&
-      typeof body.code === 'string' &&
-      typeof body.error === 'string';
-    if (!ok && !refused) failures.push(`${label}: ${response.status} ${text.slice(0, 200)}`);
-  };
-  for (const [method, path] of ROUTES) {
-    const url = api.url(path());
-    const headers = { 'content-type': 'application/json', ...bearer(owner) };
-    for (const raw of RAW_BODIES)
-      await check(`${method} ${path()} ${raw}`, () => fetch(url, { method, headers, body: raw }));
-    for (const field of FIELDS) {
-      for (const value of WRONG_VALUES) {
-        await check(`${method} ${path()} ${field}=${JSON.stringify(value).slice(0, 30)}`, () =>
-          fetch(url, { method, headers, body: JSON.stringify({ [field]: value }) }),
-        );
-      }
-    }
-  }
+  const sweep = new EnvelopeSweep();
+  for (const [method, path] of ROUTES)
+    await sweep.bodies(
+      `${method} ${path()}`,
+      {
+        url: api.url(path()),
+        method,
+        headers: { 'content-type': 'application/json', ...bearer(owner) },
+      },
+      { rawBodies: RAW_BODIES, fields: FIELDS, wrongValues: WRONG_VALUES, base: () => ({}) },
+    );
   for (const query of [
     'page_size=-5',
     'page_size=abc',
@@ -902,10 +881,10 @@ test('no malformed body on any route gets anything but the failure envelope with
       '/api/v1/polls',
       '/api/v1/stickers/packs',
     ]) {
-      await check(`GET ${path}?${query}`, () =>
+      await sweep.check(`GET ${path}?${query}`, () =>
         fetch(api.url(`${path}?${query}`), { headers: bearer(owner) }),
       );
     }
   }
-  expect(failures).toEqual([]);
+  expect(sweep.failures).toEqual([]);
 }, 300_000);

@@ -11,7 +11,7 @@ import { serviceForThisFile } from '../support/service-for-tests.js';
 import { expectFailure, expectOk } from '../support/session-api.js';
 import { bearer, signIn } from '../support/wallet.js';
 import type { SignedIn } from '../support/wallet.js';
-import type { Json } from '../support/json.js';
+import { EnvelopeSweep } from '../support/malformed-requests.js';
 
 const { service, api } = serviceForThisFile({ RATE_LIMITS_ENABLED: 'false' });
 
@@ -348,43 +348,20 @@ const WRONG_VALUES: unknown[] = [
 const RAW_BODIES = ['not json', '{"poll_id": ', '[]', 'null', '"text"', '{"group_id": "\u0000"}'];
 
 test('no malformed body on the poll routes gets anything but the envelope with a 4xx', async () => {
-  const failures: string[] = [];
-  const check = async (label: string, send: () => Promise<Response>) => {
-    const response = await send();
-    const text = await response.text();
-    let body: Json;
-    try {
-      body = JSON.parse(text);
-    } catch {
-      body = undefined;
-    }
-    const refused =
-      response.status >= 400 &&
-      response.status < 500 &&
-      body?.success === false &&
-      typeof body.code === 'string' &&
-      typeof body.error === 'string';
-    const ok = response.status === 200 && body?.success === true;
-    if (!ok && !refused) failures.push(`${label}: ${response.status} ${text.slice(0, 200)}`);
-  };
+  const sweep = new EnvelopeSweep();
   const bases: [string, () => Record<string, unknown>][] = [
     ['/api/v1/polls', () => ({ ...POLL, group_id: groupId })],
     ['/api/v1/send', () => pollSend()],
   ];
-  for (const [path, base] of bases) {
-    const url = api.url(path);
-    const headers = { 'content-type': 'application/json', ...bearer(owner) };
-    for (const raw of RAW_BODIES)
-      await check(`${path} ${raw}`, () => fetch(url, { method: 'POST', headers, body: raw }));
-    for (const field of FIELDS)
-      for (const value of WRONG_VALUES)
-        await check(`${path} ${field}=${JSON.stringify(value).slice(0, 30)}`, () =>
-          fetch(url, {
-            method: 'POST',
-            headers,
-            body: JSON.stringify({ ...base(), [field]: value }),
-          }),
-        );
-  }
-  expect(failures).toEqual([]);
+  for (const [path, base] of bases)
+    await sweep.bodies(
+      path,
+      {
+        url: api.url(path),
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...bearer(owner) },
+      },
+      { rawBodies: RAW_BODIES, fields: FIELDS, wrongValues: WRONG_VALUES, base },
+    );
+  expect(sweep.failures).toEqual([]);
 }, 300_000);

@@ -12,7 +12,7 @@ import { expectFailure, expectOk } from '../support/session-api.js';
 import type { Reply } from '../support/session-api.js';
 import { bearer, signIn } from '../support/wallet.js';
 import type { SignedIn } from '../support/wallet.js';
-import type { Json } from '../support/json.js';
+import { EnvelopeSweep } from '../support/malformed-requests.js';
 
 const { service, api } = serviceForThisFile({ RATE_LIMITS_ENABLED: 'false' });
 
@@ -437,40 +437,22 @@ const WRONG_VALUES: unknown[] = [
 const RAW_BODIES = ['not json', '{"message_id": ', '[]', 'null', '"text"', '{"key": "\u0000"}'];
 
 test('no malformed body or query on any relation route gets anything but the envelope with a 4xx', async () => {
-  const failures: string[] = [];
-  const check = async (label: string, send: () => Promise<Response>) => {
-    const response = await send();
-    const text = await response.text();
-    let body: Json;
-    try {
-      body = JSON.parse(text);
-    } catch {
-      body = undefined;
-    }
-    const refused =
-      response.status >= 400 &&
-      response.status < 500 &&
-      body?.success === false &&
-      typeof body.code === 'string' &&
-      typeof body.error === 'string';
-    const ok = response.status === 200 && body?.success === true;
-    if (!ok && !refused) failures.push(`${label}: ${response.status} ${text.slice(0, 200)}`);
-  };
-  for (const [method, path] of ROUTES) {
-    const url = api.url(path());
-    const headers = { 'content-type': 'application/json', ...bearer(owner) };
-    for (const raw of RAW_BODIES)
-      await check(`${method} ${path()} ${raw}`, () => fetch(url, { method, headers, body: raw }));
-    for (const field of FIELDS)
-      for (const value of WRONG_VALUES)
-        await check(`${method} ${path()} ${field}=${JSON.stringify(value).slice(0, 30)}`, () =>
-          fetch(url, {
-            method,
-            headers,
-            body: JSON.stringify({ group_id: groupId, message_id: groupMessageId, [field]: value }),
-          }),
-        );
-  }
+  const sweep = new EnvelopeSweep();
+  for (const [method, path] of ROUTES)
+    await sweep.bodies(
+      `${method} ${path()}`,
+      {
+        url: api.url(path()),
+        method,
+        headers: { 'content-type': 'application/json', ...bearer(owner) },
+      },
+      {
+        rawBodies: RAW_BODIES,
+        fields: FIELDS,
+        wrongValues: WRONG_VALUES,
+        base: () => ({ group_id: groupId, message_id: groupMessageId }),
+      },
+    );
   for (const query of [
     '',
     'peer_address=zz',
@@ -479,8 +461,8 @@ test('no malformed body or query on any relation route gets anything but the env
     `group_id=${groupId}&peer_address=${member.user.address}`,
     'group_id=' + 'z'.repeat(5000),
   ])
-    await check(`GET pinned?${query}`, () =>
+    await sweep.check(`GET pinned?${query}`, () =>
       fetch(api.url(`/api/v1/messages/pinned?${query}`), { headers: bearer(owner) }),
     );
-  expect(failures).toEqual([]);
+  expect(sweep.failures).toEqual([]);
 }, 300_000);
