@@ -41,7 +41,7 @@ let appUrl: string;
 const said: string[] = [];
 
 beforeAll(async () => {
-  const { buildWebApp } = (await import('../../../scripts/build-web-app.mjs'));
+  const { buildWebApp } = await import('../../../scripts/build-web-app.mjs');
   await buildWebApp(appDir, { replaceCipher: path.join(here, 'support/stand-in-cipher.ts') });
   browser = await launchChromium();
 }, 60_000);
