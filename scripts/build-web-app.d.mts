@@ -1,2 +1,2 @@
 /** Types of build-web-app.mjs, for the browser tests that build the app with it. */
-export function buildWebApp(outDir: string, options?: { replaceCipher?: string }): Promise<void>;
+export function buildWebApp(outDir: string): Promise<void>;

@@ -8,22 +8,8 @@ import { build } from 'esbuild';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const appDir = `${root}client/app`;
 
-/**
- * `replaceCipher`: a module to bundle in place of client/app/cipher.ts (the browser tests'
- * stand-in until the end-to-end encryption module is merged); never used by `npm run build`.
- */
-export async function buildWebApp(outDir, { replaceCipher } = {}) {
+export async function buildWebApp(outDir) {
   mkdirSync(outDir, { recursive: true });
-  const plugins = replaceCipher
-    ? [
-        {
-          name: 'replace-cipher',
-          setup(builder) {
-            builder.onResolve({ filter: /^\.\/cipher\.js$/ }, () => ({ path: replaceCipher }));
-          },
-        },
-      ]
-    : [];
   await build({
     entryPoints: [`${appDir}/main.ts`],
     outfile: `${outDir}/app.js`,
@@ -34,7 +20,6 @@ export async function buildWebApp(outDir, { replaceCipher } = {}) {
     minify: true,
     sourcemap: true,
     logLevel: 'warning',
-    plugins,
   });
   for (const name of ['index.html', 'app.css'])
     copyFileSync(`${appDir}/${name}`, `${outDir}/${name}`);

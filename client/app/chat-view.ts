@@ -68,7 +68,10 @@ export class ChatView {
       if (this.open) await this.loadHistory();
     });
     live.on('message.new', async ({ message }) => {
-      if (this.isOpen(message)) this.render(await this.messenger.open(message));
+      // Every message is opened as it arrives, shown or not: a direct message may carry a
+      // group's sender key, and each ratchet step is taken once, in this browser's store.
+      const opened = await this.messenger.open(message);
+      if (this.isOpen(message)) this.render(opened);
       void this.refreshChats();
     });
     live.on('message.edited', async ({ message }) => {
@@ -237,10 +240,16 @@ export class ChatView {
   /** Shows `opened` in its place (a message already shown is replaced, never added twice). */
   private render(opened: OpenedMessage): void {
     const { message, content } = opened;
+    // A direct message that only carried protocol state (a group's sender key) says nothing.
+    if (content === null && !opened.error && message.ciphertext.length > 0 && !message.systemEvent)
+      return;
+    const mine = message.senderAddress === this.self;
+    // The live copy of a message this browser just sent may come before the send's answer: the
+    // text the send remembered is kept.
+    if (mine && content === null && this.shown.get(message.id)?.opened.content) return;
     const shown = this.shown.get(message.id) ?? { opened, reactions: new Map<string, string>() };
     shown.opened = opened;
     this.shown.set(message.id, shown);
-    const mine = message.senderAddress === this.self;
     const item = element('li', { className: mine ? 'mine' : '' });
     item.dataset.id = message.id;
     item.dataset.sequence = String(message.sequence);

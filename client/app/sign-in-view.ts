@@ -17,7 +17,7 @@ import { embeddedWalletKey, saveEmbeddedWalletKey } from './local-state.js';
 
 export function showSignIn(
   main: HTMLElement,
-  onSignedIn: (session: CookieSession, address: string) => void,
+  onSignedIn: (session: CookieSession, address: string, wallet: WalletSigner) => void,
 ): void {
   main.className = 'single';
   let signer: WalletSigner | undefined;
@@ -48,11 +48,12 @@ export function showSignIn(
   const form = element('form', {}, usernameLabel, username, submit);
   form.addEventListener('submit', (event) => {
     event.preventDefault();
-    if (!signer) return setStatus('Create or connect a wallet first.');
+    const wallet = signer;
+    if (!wallet) return setStatus('Create or connect a wallet first.');
     setStatus('Signing in…');
     signIn({
       baseUrl: location.origin,
-      signer,
+      signer: wallet,
       mode: 'cookie',
       siwe: {
         domain: location.host,
@@ -62,7 +63,7 @@ export function showSignIn(
       ...(username.value ? { registration: { username: username.value.trim() } } : {}),
       deviceName: navigator.userAgent.slice(0, 64),
     }).then(
-      ({ session, user }) => onSignedIn(session, user.address),
+      ({ session, user }) => onSignedIn(session, user.address, wallet),
       (error: Error) => setStatus(`Sign-in failed: ${error.message}`),
     );
   });

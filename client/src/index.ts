@@ -5,6 +5,17 @@ export type { ApiCaller, HttpMethod } from './api-caller.js';
 export { ApiError, SessionEndedError } from './api-error.js';
 export type { MessageCipher } from './message-cipher.js';
 
+export { createMessageCipher, E2eeError, MemoryKeyStore } from './crypto/index.js';
+export type {
+  E2eeClient,
+  E2eeErrorCode,
+  E2eeOptions,
+  KeyStore,
+  TrustRootKey,
+} from './crypto/index.js';
+export type { WalletSigner as E2eeWalletSigner } from './crypto/index.js';
+export { LocalStorageKeyStore } from './storage/local-storage-key-store.js';
+
 export type { WalletSigner } from './signer/wallet-signer.js';
 export { privateKeySigner, newPrivateKey } from './signer/private-key-signer.js';
 export { eip1193Signer } from './signer/eip1193-signer.js';

@@ -50,6 +50,7 @@ export interface HistoryPage {
 
 export class Messenger {
   private readonly groupMembers = new Map<string, Promise<string[]>>();
+  private readonly opening = new Map<string, Promise<OpenedMessage>>();
 
   constructor(
     private readonly session: AuthorizedSession,
@@ -200,22 +201,51 @@ export class Messenger {
   /**
    * What `message` says: remembered if it was opened before, else decrypted once and remembered.
    * `fresh` decrypts even so: an edit (`message.edited`) keeps the id with a new ciphertext.
+   * A message is never decrypted twice at once (a live event and a history page may bring the
+   * same one, and a message key opens only once). The account's own messages are never
+   * decrypted (the sender cannot open what it encrypted for others): their content is what
+   * `send` remembered. A group message that arrives before its sender's key distribution is
+   * opened again once the sender's direct messages (where the distribution is) were read.
    */
-  async open(message: Message, options: { readonly fresh?: boolean } = {}): Promise<OpenedMessage> {
-    const known = options.fresh ? undefined : await this.plaintexts.get(message.id);
+  open(message: Message, options: { readonly fresh?: boolean } = {}): Promise<OpenedMessage> {
+    if (options.fresh) return this.decryptAndRemember(message);
+    let opening = this.opening.get(message.id);
+    if (!opening) {
+      opening = this.openOnce(message).finally(() => this.opening.delete(message.id));
+      this.opening.set(message.id, opening);
+    }
+    return opening;
+  }
+
+  private async openOnce(message: Message): Promise<OpenedMessage> {
+    const known = await this.plaintexts.get(message.id);
     if (known !== undefined) return { message, content: known };
+    return this.decryptAndRemember(message);
+  }
+
+  private async decryptAndRemember(message: Message): Promise<OpenedMessage> {
     if (message.ciphertext.length === 0 || message.systemEvent !== '')
       return { message, content: null };
+    if (message.senderAddress.toLowerCase() === this.self)
+      return { message, content: null, error: 'sent by this account; not kept on this device' };
     try {
-      const plaintext = message.groupId
-        ? await this.cipher.decryptGroup(message.groupId, message.senderAddress, message.ciphertext)
-        : await this.cipher.decryptDirect(message.senderAddress, message.ciphertext);
+      const plaintext = await this.decrypt(message).catch(async (error: unknown) => {
+        if (!message.groupId || (error as { code?: unknown }).code !== 'NO_SESSION') throw error;
+        await this.history({ peer: message.senderAddress.toLowerCase() });
+        return this.decrypt(message);
+      });
       const content = plaintext === null ? null : decodeContent(plaintext);
       await this.plaintexts.put(message.id, content);
       return { message, content };
     } catch (error) {
       return { message, content: null, error: String(error) };
     }
+  }
+
+  private decrypt(message: Message): Promise<Uint8Array | null> {
+    return message.groupId
+      ? this.cipher.decryptGroup(message.groupId, message.senderAddress, message.ciphertext)
+      : this.cipher.decryptDirect(message.senderAddress, message.ciphertext);
   }
 
   /** Opens an encrypted reaction of `reactor` on a message of `conversation`. */

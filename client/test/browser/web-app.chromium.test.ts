@@ -42,7 +42,7 @@ const said: string[] = [];
 
 beforeAll(async () => {
   const { buildWebApp } = await import('../../../scripts/build-web-app.mjs');
-  await buildWebApp(appDir, { replaceCipher: path.join(here, 'support/stand-in-cipher.ts') });
+  await buildWebApp(appDir);
   browser = await launchChromium();
 }, 60_000);
 
@@ -103,6 +103,21 @@ describe('two wallets in two browser contexts', () => {
     await say(bob, 'hi alice');
     await alice.page.getByText('hi alice').waitFor();
     expect(await messageTexts(alice.page)).toEqual(['hello bob, from chromium', 'hi alice']);
+    // The SDK's end-to-end encryption did it: each browser keeps its device keys and a Double
+    // Ratchet session with the other in its own persistent KeyStore.
+    for (const [person, peer] of [
+      [alice, bob],
+      [bob, alice],
+    ] as const) {
+      const records = await person.page.evaluate(() => Object.keys(localStorage));
+      const prefix = `messaging-app:e2ee:${person.address.toLowerCase()}:`;
+      expect(records).toEqual(
+        expect.arrayContaining([
+          `${prefix}identity`,
+          `${prefix}session:${peer.address.toLowerCase()}`,
+        ]),
+      );
+    }
     // Bob has read Alice's message: her view shows the read marker.
     await alice.page.locator('li.mine .meta', { hasText: 'read' }).first().waitFor();
     // The README's screenshot: `UPDATE_SCREENSHOT=1` rewrites it from this very state.
