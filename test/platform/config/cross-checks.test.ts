@@ -149,6 +149,7 @@ it('each section holds only its own settings', () => {
       'tokens',
       'tracing',
       'wallets',
+      'webApp',
     ].sort(),
   );
   expect(Object.keys(config.tokens).sort()).toEqual([
