@@ -9,8 +9,9 @@ import { locationIndexes } from '../location/location-area.js';
 import { mediaIndexes } from '../media/media-area.js';
 import { messagingIndexes } from '../messaging/messaging-area.js';
 import { moderationIndexes } from '../moderation/moderation-area.js';
-import type { IndexSpec } from '../platform/store/document-store.js';
+import type { DocumentStore, IndexSpec } from '../platform/store/document-store.js';
 import { phoneIndexes } from '../phone/phone-area.js';
+import { upgradeLegacyPolls } from '../polls/legacy-poll-upgrade.js';
 import { pollsIndexes } from '../polls/polls-area.js';
 import { profileIndexes } from '../profile/profile-area.js';
 import { pushIndexes } from '../push/push-area.js';
@@ -39,3 +40,12 @@ export const storeIndexes: IndexSpec[] = [
   ...mediaIndexes,
   ...storiesIndexes,
 ];
+
+/**
+ * Rewrites records stored by earlier versions into today's shape, after the indexes: what
+ * `ensure-indexes` runs before a rollout (each area also runs its own at start). Idempotent.
+ * Answers how many records each upgrade rewrote.
+ */
+export async function upgradeStoredRecords(store: DocumentStore): Promise<Record<string, number>> {
+  return { legacyPolls: await upgradeLegacyPolls(store) };
+}

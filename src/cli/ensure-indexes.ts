@@ -5,8 +5,9 @@
  * says how to roll the change out). The Helm chart runs it as a pre-install/pre-upgrade Job,
  * so index builds happen once, before any pod of the new version starts, and a conflicting
  * definition stops the upgrade while the old pods keep serving (docs/deploy.md, "Indexes").
+ * Then it upgrades records stored by earlier versions (`upgradeStoredRecords`, idempotent).
  */
-import { storeIndexes } from '../app/store-indexes.js';
+import { storeIndexes, upgradeStoredRecords } from '../app/store-indexes.js';
 import { loadConfig } from '../platform/config/load-config.js';
 import { createLogger } from '../platform/logging/logger.js';
 import { openStore } from '../platform/store/open-store.js';
@@ -24,6 +25,8 @@ async function main(): Promise<void> {
     const started = Date.now();
     await store.ensureIndexes(storeIndexes);
     logger.info({ indexes: storeIndexes.length, ms: Date.now() - started }, 'indexes ensured');
+    const upgraded = await upgradeStoredRecords(store);
+    logger.info({ upgraded }, 'stored records upgraded');
   } finally {
     await store.close();
   }

@@ -13,6 +13,7 @@ import type { AccountRepository } from '../accounts/account-repository.js';
 import type { Logger } from '../platform/logging/logger.js';
 import type { DocumentStore, IndexSpec } from '../platform/store/document-store.js';
 import type { MessagingEvents } from '../events/messaging-events.js';
+import { upgradeLegacyPolls } from './legacy-poll-upgrade.js';
 import { PollRepository, pollIndexes } from './poll.js';
 import { PollAccess } from './poll-access.js';
 import type { Conversations } from '../messaging/conversations/conversations.js';
@@ -73,6 +74,9 @@ export async function createPollsArea({
   logger,
 }: PollsDependencies) {
   await store.ensureIndexes(pollsIndexes);
+  // Polls stored before `places` (legacy-poll-upgrade.ts); the ensure-indexes Job runs it too.
+  const upgraded = await upgradeLegacyPolls(store);
+  if (upgraded > 0) logger.info({ upgraded }, 'polls: legacy records upgraded to places');
   const polls = new PollRepository(store);
   const votes = new PollVotes(store);
   return {
