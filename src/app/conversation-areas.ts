@@ -15,6 +15,8 @@ import type { ApiAreaPorts } from './api-area-ports.js';
 import type { FoundationAreas } from './foundation-areas.js';
 import { createPollSends } from '../polls/polls-area.js';
 
+type Accounts = IdentityAreas['accounts']['accounts'];
+
 export async function buildConversationAreas(
   ports: ApiAreaPorts,
   identityAreas: IdentityAreas,
@@ -25,13 +27,7 @@ export async function buildConversationAreas(
   const { accounts, usernames } = identityAreas.accounts;
   // Moderation in two steps (moderation-area.ts): what every send asks it now, its service
   // (which reads messages) after messaging (content-areas.ts).
-  const moderationAdmission = await createModerationAdmission({
-    settings: config.moderation,
-    limitsEnabled: config.limits.enabled,
-    dataDir: config.store.dataDir,
-    sharedState: ports.sharedState,
-    accounts,
-  });
+  const moderationAdmission = await admissionOfSends(ports, accounts);
   const profile = createProfileArea({
     store,
     accounts,
@@ -60,17 +56,7 @@ export async function buildConversationAreas(
     store,
     conversations,
     channels: channels.conversations,
-    // Messaging's send route places polls (`poll_id`), and polls are sent through messaging's
-    // sender: the polls' sending part is built by messaging, with its sender.
-    pollSends: (sender) =>
-      createPollSends({
-        store,
-        accounts,
-        channels: channels.access,
-        channelPosts: channels.pollPosts,
-        groups: conversations,
-        messages: sender,
-      }),
+    pollSends: pollSendsWith(store, accounts, channels, conversations),
     media: mediaLibrary.attachments,
     viewedMediaGraceMs: config.media.viewedGraceMs,
     accounts,
@@ -105,6 +91,39 @@ export async function buildConversationAreas(
     outages: ports.outages,
   });
   return { profile, channels, messaging, location, groups, moderationAdmission };
+}
+
+/** What every send asks moderation first (franking, suspension, the stranger limit). */
+function admissionOfSends(ports: ApiAreaPorts, accounts: Accounts) {
+  const { config } = ports;
+  return createModerationAdmission({
+    settings: config.moderation,
+    limitsEnabled: config.limits.enabled,
+    dataDir: config.store.dataDir,
+    sharedState: ports.sharedState,
+    accounts,
+  });
+}
+
+/**
+ * Messaging's send route places polls (`poll_id`), and polls are sent through messaging's
+ * sender: the polls' sending part is built by messaging, with its sender.
+ */
+function pollSendsWith(
+  store: ApiAreaPorts['store'],
+  accounts: Accounts,
+  channels: Awaited<ReturnType<typeof createChannelsArea>>,
+  conversations: FoundationAreas['conversations'],
+) {
+  return (sender: Parameters<typeof createPollSends>[0]['messages']) =>
+    createPollSends({
+      store,
+      accounts,
+      channels: channels.access,
+      channelPosts: channels.pollPosts,
+      groups: conversations,
+      messages: sender,
+    });
 }
 
 export type ConversationAreas = Awaited<ReturnType<typeof buildConversationAreas>>;
