@@ -21,7 +21,7 @@ import { directConversationId } from '../messaging/conversations/conversation.js
 import type { PollPlace } from './poll.js';
 
 /** A poll as the code before `places` stored it. */
-interface LegacyPoll {
+export interface LegacyPoll {
   _id: string;
   creatorAddress: string;
   participants?: string[];
@@ -44,41 +44,50 @@ const OLD_FIELDS = { channelId: '', recipientAddress: '', withheld: '' } as cons
 
 /** Rewrites every poll stored without `places`; answers how many it rewrote. */
 export async function upgradeLegacyPolls(store: DocumentStore): Promise<number> {
-  const polls = store.collection<LegacyPoll & { places?: PollPlace[] }>('polls');
-  const messages = store.collection<PollMessage>('messages');
-  const old = await polls.find({ places: { $exists: false } });
+  const old = await pollsIn(store).find({ places: { $exists: false } });
   let upgraded = 0;
-  for (const poll of old) {
-    const places: PollPlace[] = [];
-    const participants = new Set([poll.creatorAddress, ...(poll.participants ?? [])]);
-    if (poll.channelId) places.push(channelPlace(poll.channelId));
-    if (poll.recipientAddress) {
-      const conversationId = directConversationId(poll.creatorAddress, poll.recipientAddress);
-      // Through the conversation's sequence index: one chat's messages, not the collection.
-      const message = await messages.findOne(
-        { conversationId, kind: 'poll', pollId: poll._id },
-        { projection: { sequence: 1, clientMessageId: 1 } },
-      );
-      const withheld = poll.withheld === true;
-      places.push({
-        conversationId,
-        type: 'direct',
-        peer: poll.recipientAddress,
-        groupId: '',
-        channelId: '',
-        sequence: message?.sequence ?? 0,
-        clientMessageId: message?.clientMessageId ?? '',
-        withheld,
-      });
-      if (!withheld) participants.add(poll.recipientAddress);
-    }
-    const result = await polls.updateOne(
-      { _id: poll._id, places: { $exists: false } },
-      { $set: { places, participants: [...participants] }, $unset: OLD_FIELDS },
-    );
-    upgraded += result.modifiedCount;
-  }
+  for (const poll of old) upgraded += await upgradeLegacyPoll(store, poll);
   return upgraded;
+}
+
+const pollsIn = (store: DocumentStore) =>
+  store.collection<LegacyPoll & { places?: PollPlace[] }>('polls');
+
+/**
+ * Rewrites one poll stored without `places` (answers 1, or 0 when another process did it
+ * first). Also called on the read of such a poll: one that a pod of the previous version
+ * stored during a rollout, after this version's upgrade ran.
+ */
+export async function upgradeLegacyPoll(store: DocumentStore, poll: LegacyPoll): Promise<number> {
+  const messages = store.collection<PollMessage>('messages');
+  const places: PollPlace[] = [];
+  const participants = new Set([poll.creatorAddress, ...(poll.participants ?? [])]);
+  if (poll.channelId) places.push(channelPlace(poll.channelId));
+  if (poll.recipientAddress) {
+    const conversationId = directConversationId(poll.creatorAddress, poll.recipientAddress);
+    // Through the conversation's sequence index: one chat's messages, not the collection.
+    const message = await messages.findOne(
+      { conversationId, kind: 'poll', pollId: poll._id },
+      { projection: { sequence: 1, clientMessageId: 1 } },
+    );
+    const withheld = poll.withheld === true;
+    places.push({
+      conversationId,
+      type: 'direct',
+      peer: poll.recipientAddress,
+      groupId: '',
+      channelId: '',
+      sequence: message?.sequence ?? 0,
+      clientMessageId: message?.clientMessageId ?? '',
+      withheld,
+    });
+    if (!withheld) participants.add(poll.recipientAddress);
+  }
+  const result = await pollsIn(store).updateOne(
+    { _id: poll._id, places: { $exists: false } },
+    { $set: { places, participants: [...participants] }, $unset: OLD_FIELDS },
+  );
+  return result.modifiedCount;
 }
 
 function channelPlace(channelId: string): PollPlace {

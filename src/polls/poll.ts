@@ -10,6 +10,7 @@ import { newestFirstPage } from '../platform/store/newest-first-page.js';
 import type { NewestFirstPage } from '../platform/store/newest-first-page.js';
 import { rekeyDocuments } from '../platform/store/rekey-documents.js';
 import { directConversationId } from '../messaging/conversations/conversation.js';
+import { upgradeLegacyPoll } from './legacy-poll-upgrade.js';
 
 export interface StoredPollOption {
   readonly id: string;
@@ -72,7 +73,7 @@ export type PollScope =
 export class PollRepository {
   private readonly polls;
 
-  constructor(store: DocumentStore) {
+  constructor(private readonly store: DocumentStore) {
     this.polls = store.collection<StoredPoll>(POLLS);
   }
 
@@ -80,7 +81,11 @@ export class PollRepository {
     await this.polls.insertOne(poll);
   }
 
-  find(pollId: string): Promise<StoredPoll | null> {
+  async find(pollId: string): Promise<StoredPoll | null> {
+    const poll = await this.polls.findOne({ _id: pollId });
+    if (!poll || poll.places) return poll;
+    // Stored by a pod of the previous version during a rollout: upgraded on its first read.
+    await upgradeLegacyPoll(this.store, poll);
     return this.polls.findOne({ _id: pollId });
   }
 
