@@ -19,7 +19,11 @@ import path from 'node:path';
 const args = process.argv.slice(2);
 const rootAt = args.indexOf('--root');
 const root = rootAt >= 0 ? path.resolve(args[rootAt + 1]) : process.cwd();
-const area = args.find((arg, index) => !arg.startsWith('--') && index !== rootAt + 1);
+// The first argument that is neither an option nor the value of --root (with no --root, index 0
+// is the area, not a value).
+const area = args.find(
+  (arg, index) => !arg.startsWith('--') && (rootAt < 0 || index !== rootAt + 1),
+);
 const layout = JSON.parse(readFileSync(path.join(root, 'architecture.json'), 'utf8'));
 
 function fail(message) {
@@ -78,7 +82,7 @@ edit(
 );
 edit(
   'src/app/store-indexes.ts',
-  'import type { IndexSpec }',
+  'import type { DocumentStore, IndexSpec }',
   (anchor) => `import { ${camel}Indexes } from '../${area}/${area}-area.js';\n${anchor}`,
 );
 

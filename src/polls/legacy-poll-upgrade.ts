@@ -18,7 +18,7 @@
  */
 import type { DocumentStore } from '../platform/store/document-store.js';
 import { directConversationId } from '../messaging/conversations/conversation.js';
-import type { PollPlace } from './poll.js';
+import type { PollPlace } from './poll-place.js';
 
 /** A poll as the code before `places` stored it. */
 export interface LegacyPoll {

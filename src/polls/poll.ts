@@ -11,29 +11,14 @@ import type { NewestFirstPage } from '../platform/store/newest-first-page.js';
 import { rekeyDocuments } from '../platform/store/rekey-documents.js';
 import { directConversationId } from '../messaging/conversations/conversation.js';
 import { upgradeLegacyPoll } from './legacy-poll-upgrade.js';
+import type { PollPlace } from './poll-place.js';
 
 export interface StoredPollOption {
   readonly id: string;
   readonly text: string;
 }
 
-/** A conversation the poll was sent to, as a `poll` message (or channel post) carrying its id. */
-export interface PollPlace {
-  /** Messaging's conversation id: `dm:<a>:<b>`, `group:<id>` or `channel:<id>`. */
-  conversationId: string;
-  type: 'direct' | 'group' | 'channel';
-  /** The recipient in a direct chat; empty otherwise. */
-  peer: string;
-  /** The group or channel; empty otherwise. */
-  groupId: string;
-  channelId: string;
-  /** The poll message's number: a group member who joined after it does not read it. */
-  sequence: number;
-  /** The send's idempotency key: a retry with it answers the same message. */
-  clientMessageId: string;
-  /** Sent while the recipient had blocked the creator: the recipient never reads it there. */
-  withheld: boolean;
-}
+export type { PollPlace } from './poll-place.js';
 
 export interface StoredPoll {
   _id: string;
