@@ -496,7 +496,12 @@ export const UploadOneTimePreKeysResponseSchema: GenMessage<UploadOneTimePreKeys
  * pods; the durable copy of that record and the one-time prekeys are in the service's store,
  * which re-publishes the records to the DHT. A fetch reads the record from the DHT, checks
  * every owner signature in it (below), and only then serves it with at most one one-time
- * prekey taken from the store.
+ * prekey taken from the store. An api pod keeps the records it has read and verified in
+ * memory and serves one again without a new DHT query while it is byte for byte the bundle in
+ * the store (which a publish writes before it is acknowledged): once a replacing bundle is
+ * acknowledged, no pod serves the replaced one; a pod whose store does not hold the bundle
+ * reads the DHT on every fetch. The server learns nothing new from this: it is the same signed
+ * record, held by the pods that already served it.
  *
  * Chain of trust, which clients check themselves without trusting the service:
  *
@@ -567,7 +572,9 @@ export const UploadOneTimePreKeysResponseSchema: GenMessage<UploadOneTimePreKeys
  */
 export const KeysService: GenService<{
   /**
-   * Fetches the key bundle of a user, read from the mesh DHT with signature verification.
+   * Fetches the key bundle of a user, read from the mesh DHT with signature verification (or
+   * the pod's verified copy of that record while it is still the current one: see "Where a
+   * bundle lives"); once a replacing publish is acknowledged, no pod serves the replaced bundle.
    * Each fetch hands out at most one one-time prekey, which is then removed from the owner's
    * bundle and never handed out again; when none are left, `oneTimePreKeys` is empty and the
    * session is started with the signed prekey alone.

@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file service/v1/polls.proto.
  */
 export const file_service_v1_polls: GenFile = /*@__PURE__*/
-  fileDesc("ChZzZXJ2aWNlL3YxL3BvbGxzLnByb3RvEgpzZXJ2aWNlLnYxIsECCgRQb2xsEgoKAmlkGAEgASgJEhAKCHF1ZXN0aW9uGAIgASgJEigKD2FsbG93c19tdWx0aXBsZRgDIAEoCFIPYWxsb3dzX211bHRpcGxlEh4KCmNyZWF0ZWRfYXQYBCABKAlSCmNyZWF0ZWRfYXQSKAoPY3JlYXRvcl9hZGRyZXNzGAUgASgJUg9jcmVhdG9yX2FkZHJlc3MSHgoKZXhwaXJlc19hdBgGIAEoCVIKZXhwaXJlc19hdBIeCgppc19leHBpcmVkGAcgASgIUgppc19leHBpcmVkEhwKCWhhc192b3RlZBgIIAEoCFIJaGFzX3ZvdGVkEiAKC3RvdGFsX3ZvdGVzGAkgASgNUgt0b3RhbF92b3RlcxInCgdvcHRpb25zGAogAygLMhYuc2VydmljZS52MS5Qb2xsT3B0aW9uIn4KClBvbGxPcHRpb24SCgoCaWQYASABKAkSGAoHcG9sbF9pZBgCIAEoCVIHcG9sbF9pZBIMCgR0ZXh0GAMgASgJEh4KCnZvdGVfY291bnQYBCABKA1SCnZvdGVfY291bnQSHAoJaGFzX3ZvdGVkGAUgASgIUgloYXNfdm90ZWQizgEKEUNyZWF0ZVBvbGxSZXF1ZXN0EhAKCHF1ZXN0aW9uGAEgASgJEg8KB29wdGlvbnMYAiADKAkSKAoPYWxsb3dzX211bHRpcGxlGAMgASgIUg9hbGxvd3NfbXVsdGlwbGUSHgoKZXhwaXJlc19hdBgEIAEoCVIKZXhwaXJlc19hdBIeCgpjaGFubmVsX2lkGAUgASgJUgpjaGFubmVsX2lkEiwKEXJlY2lwaWVudF9hZGRyZXNzGAYgASgJUhFyZWNpcGllbnRfYWRkcmVzcyJWChJDcmVhdGVQb2xsUmVzcG9uc2USDwoHc3VjY2VzcxgBIAEoCBIPCgdtZXNzYWdlGAIgASgJEh4KBHBvbGwYAyABKAsyEC5zZXJ2aWNlLnYxLlBvbGwihAEKEExpc3RQb2xsc1JlcXVlc3QSHgoKY2hhbm5lbF9pZBgBIAEoCVIKY2hhbm5lbF9pZBIiCgxwZWVyX2FkZHJlc3MYAiABKAlSDHBlZXJfYWRkcmVzcxIcCglwYWdlX3NpemUYAyABKAVSCXBhZ2Vfc2l6ZRIOCgZjdXJzb3IYBCABKAkieAoRTGlzdFBvbGxzUmVzcG9uc2USDwoHc3VjY2VzcxgBIAEoCBIPCgdtZXNzYWdlGAIgASgJEh8KBXBvbGxzGAMgAygLMhAuc2VydmljZS52MS5Qb2xsEiAKC25leHRfY3Vyc29yGAQgASgJUgtuZXh0X2N1cnNvciIqCg5HZXRQb2xsUmVxdWVzdBIYCgdwb2xsX2lkGAEgASgJUgdwb2xsX2lkIlMKD0dldFBvbGxSZXNwb25zZRIPCgdzdWNjZXNzGAEgASgIEg8KB21lc3NhZ2UYAiABKAkSHgoEcG9sbBgDIAEoCzIQLnNlcnZpY2UudjEuUG9sbCJLCg9Wb3RlUG9sbFJlcXVlc3QSGAoHcG9sbF9pZBgBIAEoCVIHcG9sbF9pZBIeCgpvcHRpb25faWRzGAIgAygJUgpvcHRpb25faWRzIlQKEFZvdGVQb2xsUmVzcG9uc2USDwoHc3VjY2VzcxgBIAEoCBIPCgdtZXNzYWdlGAIgASgJEh4KBHBvbGwYAyABKAsyEC5zZXJ2aWNlLnYxLlBvbGwywQMKDFBvbGxzU2VydmljZRJtCgpDcmVhdGVQb2xsEh0uc2VydmljZS52MS5DcmVhdGVQb2xsUmVxdWVzdBoeLnNlcnZpY2UudjEuQ3JlYXRlUG9sbFJlc3BvbnNlIiDS8xgECBQQBYLT5JMCEjoBKiINL2FwaS92MS9wb2xscxJnCglMaXN0UG9sbHMSHC5zZXJ2aWNlLnYxLkxpc3RQb2xsc1JlcXVlc3QaHS5zZXJ2aWNlLnYxLkxpc3RQb2xsc1Jlc3BvbnNlIh3S8xgECBQQBYLT5JMCDxINL2FwaS92MS9wb2xscxJrCgdHZXRQb2xsEhouc2VydmljZS52MS5HZXRQb2xsUmVxdWVzdBobLnNlcnZpY2UudjEuR2V0UG9sbFJlc3BvbnNlIifS8xgECBQQBYLT5JMCGRIXL2FwaS92MS9wb2xscy97cG9sbF9pZH0SbAoIVm90ZVBvbGwSGy5zZXJ2aWNlLnYxLlZvdGVQb2xsUmVxdWVzdBocLnNlcnZpY2UudjEuVm90ZVBvbGxSZXNwb25zZSIl0vMYBAgUEAWC0+STAhc6ASoiEi9hcGkvdjEvcG9sbHMvdm90ZWIGcHJvdG8z", [file_google_api_annotations, file_service_v1_options]);
+  fileDesc("ChZzZXJ2aWNlL3YxL3BvbGxzLnByb3RvEgpzZXJ2aWNlLnYxIsECCgRQb2xsEgoKAmlkGAEgASgJEhAKCHF1ZXN0aW9uGAIgASgJEigKD2FsbG93c19tdWx0aXBsZRgDIAEoCFIPYWxsb3dzX211bHRpcGxlEh4KCmNyZWF0ZWRfYXQYBCABKAlSCmNyZWF0ZWRfYXQSKAoPY3JlYXRvcl9hZGRyZXNzGAUgASgJUg9jcmVhdG9yX2FkZHJlc3MSHgoKZXhwaXJlc19hdBgGIAEoCVIKZXhwaXJlc19hdBIeCgppc19leHBpcmVkGAcgASgIUgppc19leHBpcmVkEhwKCWhhc192b3RlZBgIIAEoCFIJaGFzX3ZvdGVkEiAKC3RvdGFsX3ZvdGVzGAkgASgNUgt0b3RhbF92b3RlcxInCgdvcHRpb25zGAogAygLMhYuc2VydmljZS52MS5Qb2xsT3B0aW9uIn4KClBvbGxPcHRpb24SCgoCaWQYASABKAkSGAoHcG9sbF9pZBgCIAEoCVIHcG9sbF9pZBIMCgR0ZXh0GAMgASgJEh4KCnZvdGVfY291bnQYBCABKA1SCnZvdGVfY291bnQSHAoJaGFzX3ZvdGVkGAUgASgIUgloYXNfdm90ZWQi6gEKEUNyZWF0ZVBvbGxSZXF1ZXN0EhAKCHF1ZXN0aW9uGAEgASgJEg8KB29wdGlvbnMYAiADKAkSKAoPYWxsb3dzX211bHRpcGxlGAMgASgIUg9hbGxvd3NfbXVsdGlwbGUSHgoKZXhwaXJlc19hdBgEIAEoCVIKZXhwaXJlc19hdBIeCgpjaGFubmVsX2lkGAUgASgJUgpjaGFubmVsX2lkEiwKEXJlY2lwaWVudF9hZGRyZXNzGAYgASgJUhFyZWNpcGllbnRfYWRkcmVzcxIaCghncm91cF9pZBgHIAEoCVIIZ3JvdXBfaWQiVgoSQ3JlYXRlUG9sbFJlc3BvbnNlEg8KB3N1Y2Nlc3MYASABKAgSDwoHbWVzc2FnZRgCIAEoCRIeCgRwb2xsGAMgASgLMhAuc2VydmljZS52MS5Qb2xsIoQBChBMaXN0UG9sbHNSZXF1ZXN0Eh4KCmNoYW5uZWxfaWQYASABKAlSCmNoYW5uZWxfaWQSIgoMcGVlcl9hZGRyZXNzGAIgASgJUgxwZWVyX2FkZHJlc3MSHAoJcGFnZV9zaXplGAMgASgFUglwYWdlX3NpemUSDgoGY3Vyc29yGAQgASgJIngKEUxpc3RQb2xsc1Jlc3BvbnNlEg8KB3N1Y2Nlc3MYASABKAgSDwoHbWVzc2FnZRgCIAEoCRIfCgVwb2xscxgDIAMoCzIQLnNlcnZpY2UudjEuUG9sbBIgCgtuZXh0X2N1cnNvchgEIAEoCVILbmV4dF9jdXJzb3IiKgoOR2V0UG9sbFJlcXVlc3QSGAoHcG9sbF9pZBgBIAEoCVIHcG9sbF9pZCJTCg9HZXRQb2xsUmVzcG9uc2USDwoHc3VjY2VzcxgBIAEoCBIPCgdtZXNzYWdlGAIgASgJEh4KBHBvbGwYAyABKAsyEC5zZXJ2aWNlLnYxLlBvbGwiSwoPVm90ZVBvbGxSZXF1ZXN0EhgKB3BvbGxfaWQYASABKAlSB3BvbGxfaWQSHgoKb3B0aW9uX2lkcxgCIAMoCVIKb3B0aW9uX2lkcyJUChBWb3RlUG9sbFJlc3BvbnNlEg8KB3N1Y2Nlc3MYASABKAgSDwoHbWVzc2FnZRgCIAEoCRIeCgRwb2xsGAMgASgLMhAuc2VydmljZS52MS5Qb2xsMsEDCgxQb2xsc1NlcnZpY2USbQoKQ3JlYXRlUG9sbBIdLnNlcnZpY2UudjEuQ3JlYXRlUG9sbFJlcXVlc3QaHi5zZXJ2aWNlLnYxLkNyZWF0ZVBvbGxSZXNwb25zZSIg0vMYBAgUEAWC0+STAhI6ASoiDS9hcGkvdjEvcG9sbHMSZwoJTGlzdFBvbGxzEhwuc2VydmljZS52MS5MaXN0UG9sbHNSZXF1ZXN0Gh0uc2VydmljZS52MS5MaXN0UG9sbHNSZXNwb25zZSId0vMYBAgUEAWC0+STAg8SDS9hcGkvdjEvcG9sbHMSawoHR2V0UG9sbBIaLnNlcnZpY2UudjEuR2V0UG9sbFJlcXVlc3QaGy5zZXJ2aWNlLnYxLkdldFBvbGxSZXNwb25zZSIn0vMYBAgUEAWC0+STAhkSFy9hcGkvdjEvcG9sbHMve3BvbGxfaWR9EmwKCFZvdGVQb2xsEhsuc2VydmljZS52MS5Wb3RlUG9sbFJlcXVlc3QaHC5zZXJ2aWNlLnYxLlZvdGVQb2xsUmVzcG9uc2UiJdLzGAQIFBAFgtPkkwIXOgEqIhIvYXBpL3YxL3BvbGxzL3ZvdGViBnByb3RvMw", [file_google_api_annotations, file_service_v1_options]);
 
 /**
  * A poll with its current results, as seen by the caller (member `poll` of poll responses).
@@ -149,8 +149,9 @@ export const PollOptionSchema: GenMessage<PollOption> = /*@__PURE__*/
   messageDesc(file_service_v1_polls, 1);
 
 /**
- * A new poll (the spec's poll creation request). Exactly one of `channel_id` and
- * `recipient_address`.
+ * A new poll (the spec's poll creation request). At most one of `channel_id`, `group_id` and
+ * `recipient_address`; with none, the poll is the caller's own until it sends it somewhere
+ * (`SendMessageRequest.poll_id`).
  *
  * @generated from message service.v1.CreatePollRequest
  */
@@ -199,6 +200,14 @@ export type CreatePollRequest = Message<"service.v1.CreatePollRequest"> & {
    * @generated from field: string recipient_address = 6 [json_name = "recipient_address"];
    */
   recipientAddress: string;
+
+  /**
+   * Send the poll in this group (the caller must be a member): a `poll` message of the group,
+   * which its members see and vote on. Not in the spec (an addition, docs/api-additions.md).
+   *
+   * @generated from field: string group_id = 7 [json_name = "group_id"];
+   */
+  groupId: string;
 };
 
 /**
@@ -257,7 +266,7 @@ export type ListPollsRequest = Message<"service.v1.ListPollsRequest"> & {
   channelId: string;
 
   /**
-   * Only the polls exchanged with this user in the direct chat (wallet address, any case).
+   * Only the polls in the direct chat with this user (wallet address, any case).
    *
    * @generated from field: string peer_address = 2 [json_name = "peer_address"];
    */
@@ -454,23 +463,39 @@ export const VotePollResponseSchema: GenMessage<VotePollResponse> = /*@__PURE__*
  * count votes, so the question and option texts are stored in clear. Clients should say so to
  * the user.
  *
- * Where a poll lives and who can see and vote on it (a poll always lives in a conversation, as
- * in Telegram, Signal and Matrix; a poll nobody else could see would be a note):
- * - with `channel_id`: posted in that channel by its owner or an admin, as a `poll` post with
- *   `poll_id` (delivered to subscribers as `channel.post`); everyone who can read the channel
- *   (any user for a public channel, its members for a private one) can see it and vote;
- * - with `recipient_address`: sent to that user in the direct chat as a `poll` message (with
- *   `poll_id`, persisted, in history, delivered as `message.new`); the creator and the recipient
- *   can see it and vote. When the recipient has blocked the creator, the poll is withheld like
- *   its message: the creator sees it as sent, the recipient never sees it;
- * - with neither: refused (`400 INVALID_ARGUMENT`).
- * A poll the caller cannot see is reported as `404 NOT_FOUND`, exactly like an unknown one.
+ * Where a poll appears and who can see and vote on it. A poll is one record with one set of
+ * votes; it appears in every conversation it was placed in, as a `poll` message carrying
+ * `poll_id` (as Telegram forwards a poll: the same poll, its votes shared):
+ * - created with `channel_id`: posted in that channel by its owner or an admin, as a `poll`
+ *   post (delivered to subscribers as `channel.post`); everyone who can read the channel (any
+ *   user for a public channel, its members for a private one) can see it and vote;
+ * - created with `group_id`: sent in that group by a member, as a `poll` message (numbered,
+ *   persisted, in history and replay, delivered as `message.new` like any group message); the
+ *   group's members can see it and vote, except members who joined after it was sent (they do
+ *   not read the group's earlier messages either) and members who have left;
+ * - created with `recipient_address`: sent to that user in the direct chat as a `poll` message;
+ *   the creator and the recipient can see it and vote. When the recipient has blocked the
+ *   creator, the poll is withheld there like its message: the recipient never sees it through
+ *   that chat;
+ * - created with none of them (the spec's bare request): the poll belongs to its creator alone
+ *   until the creator places it by sending it: `SendMessage` (`POST /api/v1/send`) with
+ *   `poll_id` and one of `recipient_address`, `group_id`, `channel_id` (the same rules as
+ *   creating it there). Only the creator places a poll. A poll is in a conversation at most
+ *   once: sending it again to a conversation it is already in is refused with
+ *   `409 CONFLICT`, unless it is a retry with the same `client_message_id` (which answers the
+ *   first message, `duplicate: true`).
+ * Who may see and vote is the union of the readers of every conversation the poll is in, plus
+ * the creator, evaluated at each request: a member who leaves a group stops seeing its polls
+ * (unless another conversation shows them the poll). A poll the caller cannot see is reported
+ * as `404 NOT_FOUND` (on get, vote and list filters), exactly like an unknown one, so an id
+ * reveals nothing.
  *
  * Results: `total_votes` is the number of users who voted (as Telegram and Matrix count); an
  * option's `vote_count` the number of users who chose it. Each user has one vote per poll; a new
- * vote replaces the earlier one in a single store operation. After each vote the creator, the
- * recipient of a direct poll and every voter with an open /ws connection receive a
- * `poll.updated` event with the new counts (docs/realtime.md).
+ * vote replaces the earlier one in a single store operation. After each vote, the readers with
+ * an open /ws connection receive a `poll.updated` event with the new counts
+ * (docs/realtime.md): the creator, the recipients of its direct chats and the members of its
+ * groups as user events, the followers of each of its channels on the channel's topic.
  *
  * Every RPC requires a verified access token (Bearer, or a cookie session with its CSRF token)
  * and answers `401 UNAUTHORIZED` without one, and `429 RATE_LIMIT_EXCEEDED` (with
@@ -480,16 +505,18 @@ export const VotePollResponseSchema: GenMessage<VotePollResponse> = /*@__PURE__*
  */
 export const PollsService: GenService<{
   /**
-   * Creates a poll in a channel (`channel_id`) or sends it to one user in the direct chat
-   * (`recipient_address`): exactly one of the two.
+   * Creates a poll: in a channel (`channel_id`), in a group (`group_id`), sent to one user in
+   * the direct chat (`recipient_address`), or, with none of them, a poll of the caller's own to
+   * place later with `SendMessage` and `poll_id`. At most one of the three.
    *
    * Errors: `400 INVALID_ARGUMENT` (empty or too long `question`; fewer than 2 or more than 10
    * options; an empty, too long or duplicate option; `expires_at` not an ISO-8601 timestamp
-   * with an offset, not in the future or more than 365 days ahead; both or neither of
-   * `channel_id` and `recipient_address`; malformed `recipient_address`, or the caller's own),
-   * `401 UNAUTHORIZED`, `403 FORBIDDEN` (not the owner or an admin of the channel; the caller
-   * has blocked the recipient), `404 NOT_FOUND` (unknown or invisible channel; recipient not
-   * registered), `429 RATE_LIMIT_EXCEEDED`.
+   * with an offset, not in the future or more than 365 days ahead; more than one of
+   * `channel_id`, `group_id` and `recipient_address`; a `channel_id` or `group_id` longer than
+   * 64 characters; malformed `recipient_address`, or the caller's own), `401 UNAUTHORIZED`,
+   * `403 FORBIDDEN` (not the owner or an admin of the channel; the caller has blocked the
+   * recipient), `404 NOT_FOUND` (unknown or invisible channel; unknown group or the caller is
+   * not a member; recipient not registered), `429 RATE_LIMIT_EXCEEDED`.
    *
    * @generated from rpc service.v1.PollsService.CreatePoll
    */
@@ -499,10 +526,11 @@ export const PollsService: GenService<{
     output: typeof CreatePollResponseSchema;
   },
   /**
-   * Lists polls visible to the caller, newest first: without a filter, the polls it created
-   * and the polls sent to it directly; with `channel_id`, one channel's polls (any channel the
-   * caller may read); with `peer_address`, the polls exchanged with one user in the direct
-   * chat. A channel's polls are listed per channel, as its posts are read per channel.
+   * Lists polls visible to the caller, newest first (by creation): without a filter, the polls
+   * it created and the polls sent to it directly; with `channel_id`, the polls in one channel
+   * (any channel the caller may read); with `peer_address`, the polls in the direct chat with
+   * one user. A channel's polls are listed per channel, as its posts are read per channel; a
+   * group's polls are read in the group's history (`poll` messages).
    *
    * Errors: `400 INVALID_ARGUMENT` (both filters, malformed `peer_address`, `page_size` out of
    * range, malformed cursor), `401 UNAUTHORIZED`, `404 NOT_FOUND` (unknown or invisible
