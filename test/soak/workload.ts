@@ -3,7 +3,8 @@
  * (before any fault), then every actor runs until `stop()`: the conversations' senders (direct
  * with and without attachments, a group, a channel; edits and reactions), the recipients' /ws
  * devices (reconnecting with replay; some slow consumers), sign-ins with refreshes, logouts
- * and ended sessions, key-bundle fetches with one-time prekeys, and chat-list and history reads.
+ * and ended sessions, key-bundle fetches with one-time prekeys, and chat-list and history reads;
+ * the workload's own sessions are refreshed as their tokens age (session-keeper.ts).
  */
 import { RealtimeDevice } from '../faults/support/realtime-device.js';
 import { signIn, TestUser } from '../support/wallet.js';
@@ -18,6 +19,7 @@ import { block } from './security-holds.js';
 import type { SecurityHold } from './security-holds.js';
 import { SeededRandom } from './seeded-random.js';
 import { SessionChurn } from './session-churn.js';
+import { SessionKeeper } from './session-keeper.js';
 import type { SoakCluster } from './soak-cluster.js';
 
 const DIRECT_CHATS = 6;
@@ -44,9 +46,12 @@ export async function startWorkload(
   random: SeededRandom,
 ): Promise<Workload> {
   const { api } = cluster;
+  /** Every session the workload made for itself, kept alive by the SessionKeeper. */
+  const kept: SignedIn[] = [];
   const users = async (count: number) => {
     const made: SignedIn[] = [];
     for (let i = 0; i < count; i += 1) made.push(await cluster.signIn());
+    kept.push(...made);
     return made;
   };
   const conversations: SoakConversation[] = [];
@@ -107,6 +112,7 @@ export async function startWorkload(
     new SessionChurn(api, recorder, churningUsers, holds, random.fork()),
     new HistoryReads(api, recorder, conversations, random.fork()),
     prekeys,
+    new SessionKeeper(api, recorder, kept),
   ];
   const deviceChurn = new DeviceChurn(allDevices, allDevices.slice(0, 2), random.fork());
   return {
