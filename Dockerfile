@@ -15,7 +15,7 @@ COPY client/package.json ./client/
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
-# The reference web app (/app/) is bundled with the SDK into dist/app by `npm run build`.
+# The reference web app (/app/) is bundled with the SDK into dist/web-app by `npm run build`.
 COPY client ./client
 COPY scripts/build-web-app.mjs ./scripts/
 RUN npm run build && npm prune --omit=dev --no-audit --no-fund

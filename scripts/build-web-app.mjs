@@ -1,6 +1,6 @@
 // Builds the reference web app (client/app) into a folder the service serves at /app/:
 // one ES module bundle (the app and the SDK, esbuild), its page and its stylesheet.
-//   node scripts/build-web-app.mjs [out-dir]      (default dist/app; `npm run build` runs it)
+//   node scripts/build-web-app.mjs [out-dir]      (default dist/web-app; `npm run build` runs it)
 import { copyFileSync, mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -26,4 +26,4 @@ export async function buildWebApp(outDir) {
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url))
-  await buildWebApp(process.argv[2] ?? `${root}dist/app`);
+  await buildWebApp(process.argv[2] ?? `${root}dist/web-app`);

@@ -8,8 +8,10 @@ import {
   RealtimeConnection,
   createGroup,
   listChats,
+  type Chat,
   type Conversation,
   type CookieSession,
+  type EventDataMap,
   type Message,
   type Messenger,
   type OpenedMessage,
@@ -22,10 +24,18 @@ interface Shown {
   reactions: Map<string, string>;
 }
 
+/** How long a typing indicator stays without a new `typing` event (the sender repeats every 3 s). */
+const TYPING_SHOWN_MS = 6000;
+
 export class ChatView {
   private open: Conversation | undefined;
   private readonly shown = new Map<string, Shown>();
+  /** The other side's read marker in the open conversation. */
   private readSequence = 0;
+  /** This account's read marker in the open conversation, as last sent. */
+  private markedSequence = 0;
+  private chats: Chat[] = [];
+  private typingCleared: ReturnType<typeof setTimeout> | undefined;
   private readonly chatList = element('ul', { className: 'chats', 'aria-label': 'Chats' });
   private readonly messages = element('ol', {
     className: 'messages',
@@ -71,8 +81,12 @@ export class ChatView {
       // Every message is opened as it arrives, shown or not: a direct message may carry a
       // group's sender key, and each ratchet step is taken once, in this browser's store.
       const opened = await this.messenger.open(message);
-      if (this.isOpen(message)) this.render(opened);
-      void this.refreshChats();
+      if (this.isOpen(message)) {
+        if (message.senderAddress !== this.self) this.typing.textContent = '';
+        return this.render(opened);
+      }
+      // Another chat (or a new one) changed: its unread count and place in the list.
+      if (opened.content !== null || message.groupId) void this.refreshChats();
     });
     live.on('message.edited', async ({ message }) => {
       const opened =
@@ -91,14 +105,28 @@ export class ChatView {
       if (emoji) shown.reactions.set(reaction.reactor_address, emoji);
       this.render(shown.opened);
     });
-    live.on('typing', ({ from_address, state }) => {
-      this.typing.textContent = state === 'typing' ? `${short(from_address)} is typing…` : '';
-    });
-    live.on('message.read', ({ reader_address, up_to_sequence }) => {
-      if (reader_address === this.self) return;
+    live.on('typing', (typing) => this.showTyping(typing));
+    live.on('message.read', ({ conversation_id, reader_address, up_to_sequence }) => {
+      if (reader_address === this.self || conversation_id !== this.openConversationId()) return;
       this.readSequence = Math.max(this.readSequence, up_to_sequence);
       for (const shown of this.shown.values()) this.render(shown.opened);
     });
+  }
+
+  private showTyping({ from_address, group_id, state }: EventDataMap['typing']): void {
+    const open = this.open;
+    if (!open || from_address === this.self) return;
+    const here =
+      'groupId' in open ? group_id === open.groupId : !group_id && from_address === open.peer;
+    if (!here) return;
+    clearTimeout(this.typingCleared);
+    this.typing.textContent = state === 'typing' ? `${short(from_address)} is typing…` : '';
+    this.typingCleared = setTimeout(() => (this.typing.textContent = ''), TYPING_SHOWN_MS);
+  }
+
+  /** The open conversation's id, known from any of its messages shown. */
+  private openConversationId(): string | undefined {
+    return this.shown.values().next().value?.opened.message.conversationId;
   }
 
   private sidebar(): HTMLElement {
@@ -190,9 +218,13 @@ export class ChatView {
   }
 
   private async refreshChats(): Promise<void> {
-    const chats = await listChats(this.session);
+    this.chats = await listChats(this.session);
+    this.showChats();
+  }
+
+  private showChats(): void {
     this.chatList.replaceChildren(
-      ...chats.map((chat) => {
+      ...this.chats.map((chat) => {
         const conversation: Conversation = chat.groupId
           ? { groupId: chat.groupId }
           : { peer: chat.peerAddress };
@@ -212,19 +244,30 @@ export class ChatView {
     this.open = conversation;
     this.shown.clear();
     this.readSequence = 0;
+    this.markedSequence = 0;
     this.messages.replaceChildren();
     this.title.textContent = label;
+    this.typing.textContent = '';
     await this.loadHistory();
   }
 
+  /** Shows the open conversation's history and marks it read (once, up to its last message). */
   private async loadHistory(): Promise<void> {
-    const conversation = this.open!;
-    const { messages } = await this.messenger.history(conversation);
-    for (const opened of messages) this.render(opened);
-    const last = messages.at(-1)?.message;
-    if (last && last.senderAddress !== this.self)
-      await this.messenger.markRead(conversation, last.id).catch(() => undefined);
-    void this.refreshChats();
+    const { messages } = await this.messenger.history(this.open!);
+    for (const opened of messages) this.render(opened, { markRead: false });
+    const last = messages.filter(({ message }) => message.senderAddress !== this.self).at(-1);
+    if (last) this.markRead(last.message);
+    // Read now: the list shows no unread count for it (no need to ask the service).
+    const id = this.openConversationId();
+    for (const chat of this.chats) if (chat.conversationId === id) chat.unreadCount = 0;
+    this.showChats();
+  }
+
+  /** Moves this account's read marker to `message` when it is past it (one request per move). */
+  private markRead(message: Message): void {
+    if (message.sequence <= this.markedSequence) return;
+    this.markedSequence = message.sequence;
+    void this.messenger.markRead(this.open!, message.id).catch(() => undefined);
   }
 
   private isOpen(message: Message): boolean {
@@ -237,8 +280,11 @@ export class ChatView {
     return other === open.peer;
   }
 
-  /** Shows `opened` in its place (a message already shown is replaced, never added twice). */
-  private render(opened: OpenedMessage): void {
+  /**
+   * Shows `opened` in its place (a message already shown is replaced, never added twice) and,
+   * unless told not to, marks it read when it is the other side's.
+   */
+  private render(opened: OpenedMessage, { markRead = true } = {}): void {
     const { message, content } = opened;
     // A direct message that only carried protocol state (a group's sender key) says nothing.
     if (content === null && !opened.error && message.ciphertext.length > 0 && !message.systemEvent)
@@ -271,7 +317,7 @@ export class ChatView {
     const existing = this.messages.querySelector(`li[data-id="${message.id}"]`);
     if (existing) existing.replaceWith(item);
     else this.insertInOrder(item, message.sequence);
-    if (!mine) void this.messenger.markRead(this.open!, message.id).catch(() => undefined);
+    if (!mine && markRead) this.markRead(message);
   }
 
   private insertInOrder(item: HTMLLIElement, sequence: number): void {

@@ -2,31 +2,25 @@
  * The app's `MessageCipher`: the SDK's end-to-end encryption (client/src/crypto/, X3DH, Double
  * Ratchet, sender keys) for the signed-in account, its keys and sessions kept in this browser
  * (localStorage, per wallet) so that a reload still opens what arrives, and its key bundle
- * published (first run) or topped up with one-time prekeys on every start.
+ * published (first run) or topped up with one-time prekeys on every start. The app sends no
+ * sealed-sender messages, so it pins no sender-certificate keys.
  */
 import {
   createMessageCipher,
   LocalStorageKeyStore,
   type AuthorizedSession,
   type E2eeClient,
-  type TrustRootKey,
   type WalletSigner,
 } from '../src/index.js';
 
 /**
- * The service's brand name (its `SERVICE_NAME`), which the key binding the wallet signs names:
- * the service's default, as the SDK's sign-in assumes. A deployment that sets another one builds
- * the app with it here.
+ * The service's brand name (its SERVICE_NAME), which the key binding the wallet signs names:
+ * the service writes it into the page it serves (src/ops/web-app/web-app-files.ts).
  */
-export const SERVICE_NAME = 'Service';
-
-/** The sender-certificate keys (for sealed sender only); undefined when they cannot be read. */
-async function trustRoot(session: AuthorizedSession): Promise<TrustRootKey[] | undefined> {
-  try {
-    return (await session.call<{ keys: TrustRootKey[] }>('GET', '/relay/trust-root')).keys;
-  } catch {
-    return undefined;
-  }
+function serviceName(): string {
+  const name = document.querySelector<HTMLMetaElement>('meta[name="service-name"]')?.content;
+  if (!name) throw new Error('this page was not served by the messaging service (no service name)');
+  return name;
 }
 
 /**
@@ -39,7 +33,6 @@ export async function openCipher(
   self: string,
   wallet: WalletSigner | undefined,
 ): Promise<E2eeClient> {
-  const root = await trustRoot(session);
   const cipher = await createMessageCipher({
     api: session,
     signer: {
@@ -52,8 +45,7 @@ export async function openCipher(
       },
     },
     store: new LocalStorageKeyStore(self, 'messaging-app:e2ee'),
-    serviceName: SERVICE_NAME,
-    ...(root ? { trustRoot: root } : {}),
+    serviceName: serviceName(),
   });
   await cipher.syncKeys();
   return cipher;

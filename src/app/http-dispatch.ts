@@ -16,7 +16,8 @@ export type IpLimit = (clientIp: string) => Promise<unknown>;
 
 /**
  * The operational paths are exempt from per-user quotas but not from the per-IP limit (spec,
- * "Limits"); API routes meet the same bucket in the RPC pipeline.
+ * "Limits"), except the web app's static files (ops-routes.ts); API routes meet the same bucket
+ * in the RPC pipeline.
  */
 export function httpDispatch(
   ops: OpsDependencies,
@@ -42,7 +43,7 @@ async function opsResponse(
   request: IncomingRequest,
   ipLimit: IpLimit | undefined,
 ): Promise<RoutedResponse> {
-  const refusal = await ipLimit?.(request.clientIp);
+  const refusal = route.limitedPerIp ? await ipLimit?.(request.clientIp) : undefined;
   if (refusal) {
     const rendered = renderError(refusal);
     return {
@@ -50,5 +51,5 @@ async function opsResponse(
       routeLabel: route.label,
     };
   }
-  return { ...(await route.handle(request.path)), routeLabel: route.label };
+  return { ...(await route.handle(request)), routeLabel: route.label };
 }

@@ -38,7 +38,12 @@ export function startHttpListener(
         readiness: ports.readiness,
         metrics: ports.metrics,
         swagger: api ? swaggerFor(api.routes) : undefined,
-        webApp: api ? createWebApp(config.webApp.directory ?? DEFAULT_WEB_APP_DIR) : undefined,
+        webApp: api
+          ? createWebApp({
+              directory: config.webApp.directory ?? DEFAULT_WEB_APP_DIR,
+              serviceName: config.service.name,
+            })
+          : undefined,
       },
       gateway,
       shared.limits.opsIpLimit,

@@ -130,18 +130,23 @@ export async function createMessageCipher(options: E2eeOptions): Promise<E2eeCli
     syncKeys: () =>
       queue.run(async () => {
         const published = await api
-          .call<{ keyBundle: { identityKey: string } }>('GET', '/keys')
+          .call<{
+            keyBundle: { identityKey: string };
+            one_time_pre_key_count: number;
+          }>('GET', '/keys')
           .catch((error: unknown) => {
             if (isNotFound(error)) return undefined;
             throw error;
           });
-        if (published?.keyBundle.identityKey !== toBase64(identity.identityKey.publicKey)) {
-          await directory.publish();
-        }
-        return directory.topUp();
+        if (published?.keyBundle.identityKey !== toBase64(identity.identityKey.publicKey))
+          return directory.publish();
+        return directory.topUp(published.one_time_pre_key_count);
       }),
 
-    rotateSignedPreKey: () => queue.run(() => directory.publish()),
+    rotateSignedPreKey: () =>
+      queue.run(async () => {
+        await directory.publish();
+      }),
 
     sendSealed: (recipient, plaintext) =>
       queue.run(async () => {

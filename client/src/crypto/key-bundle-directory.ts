@@ -29,9 +29,10 @@ export class KeyBundleDirectory {
 
   /**
    * Publishes (or replaces) this device's bundle with a new signed prekey and `oneTimePreKeys`
-   * fresh one-time prekeys. The wallet is asked to sign only the first time (per Ed25519 key).
+   * fresh one-time prekeys, and resolves with that count. The wallet is asked to sign only the
+   * first time (per Ed25519 key).
    */
-  async publish(oneTimePreKeys = PREKEYS_PER_CALL): Promise<void> {
+  async publish(oneTimePreKeys = PREKEYS_PER_CALL): Promise<number> {
     const signedPreKey = await this.identity.rotateSignedPreKey();
     const unsigned = {
       ed25519PublicKey: toBase64(this.identity.ed25519PublicKey),
@@ -55,15 +56,18 @@ export class KeyBundleDirectory {
       ),
     };
     await this.api.call('POST', '/keys', body);
+    return oneTimePreKeys;
   }
 
   /**
-   * Uploads one-time prekeys when fewer than PREKEY_TOP_UP_BELOW are left; resolves with how many
-   * are available afterwards.
+   * Uploads one-time prekeys when fewer than PREKEY_TOP_UP_BELOW are left (`left`, when the caller
+   * has just read the bundle, else asked for); resolves with how many are available afterwards.
    */
-  async topUp(): Promise<number> {
-    const own = await this.api.call<{ one_time_pre_key_count: number }>('GET', '/keys');
-    const left = own.one_time_pre_key_count;
+  async topUp(known?: number): Promise<number> {
+    const left =
+      known ??
+      (await this.api.call<{ one_time_pre_key_count: number }>('GET', '/keys'))
+        .one_time_pre_key_count;
     if (left >= PREKEY_TOP_UP_BELOW) return left;
     const count = Math.min(PREKEYS_PER_CALL, PREKEYS_STORED_MAX - left);
     const added = await this.api.call<{ one_time_pre_key_count: number }>(

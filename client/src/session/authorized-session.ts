@@ -1,10 +1,18 @@
 /**
  * What both kinds of session share: one authenticated HTTP request to the service, the failure
- * envelope turned into an `ApiError`, and one retry after the subclass repaired its credentials
- * (a refreshed token, a re-read CSRF token). `call` is the `ApiCaller` the feature modules use.
+ * envelope turned into an `ApiError`, one retry after the subclass repaired its credentials
+ * (a refreshed token, a re-read CSRF token), and a rate limit waited out. `call` is the
+ * `ApiCaller` the feature modules use.
  */
 import type { ApiCaller, HttpMethod } from '../api-caller.js';
 import { ApiError } from '../api-error.js';
+
+/**
+ * How long one request waits out rate limits in all, as the service's `Retry-After` says (spec,
+ * "Limits": clients wait at least that). A 429 is decided before the request is acted on, so any
+ * request may be sent again unchanged; past this much waiting the 429 is the caller's.
+ */
+const RATE_LIMIT_PATIENCE_MS = 15_000;
 
 export interface SendOptions {
   readonly body?: BodyInit;
@@ -45,6 +53,25 @@ export abstract class AuthorizedSession implements ApiCaller {
 
   /** Sends a request under `/api/v1` with the session's credentials; resolves only with a 2xx. */
   async send(method: HttpMethod, path: string, options: SendOptions = {}): Promise<Response> {
+    for (let waited = 0; ;) {
+      try {
+        return await this.sendAuthorized(method, path, options);
+      } catch (error) {
+        const wait = error instanceof ApiError ? rateLimitWaitMs(error) : undefined;
+        // A stream is spent by the first attempt: it cannot be sent again.
+        const again = !(options.body instanceof ReadableStream) && wait !== undefined;
+        if (!again || waited + wait > RATE_LIMIT_PATIENCE_MS) throw error;
+        await new Promise((resolve) => setTimeout(resolve, wait));
+        waited += wait;
+      }
+    }
+  }
+
+  private async sendAuthorized(
+    method: HttpMethod,
+    path: string,
+    options: SendOptions,
+  ): Promise<Response> {
     const first = await this.attempt(method, path, options);
     if (first.response.ok) return first.response;
     const error = await apiErrorOf(first.response);
@@ -68,6 +95,12 @@ export abstract class AuthorizedSession implements ApiCaller {
     };
     return { response: await fetchOrError(`${this.baseUrl}/api/v1${path}`, init), sent };
   }
+}
+
+/** The wait a 429 asks for, or undefined for any other refusal. */
+function rateLimitWaitMs(error: ApiError): number | undefined {
+  if (error.status !== 429) return undefined;
+  return (error.retryAfterSeconds ?? 1) * 1000;
 }
 
 /** `fetch`, with "no answer at all" (offline, connection refused) as an `ApiError` of status 0. */

@@ -40,14 +40,17 @@ export class CookieSession extends AuthorizedSession {
 
   /**
    * The session the browser already holds (after a reload), or undefined when there is none:
-   * `GET /api/v1/session/me` answers only to a live session cookie.
+   * `GET /api/v1/session/me` answers only to a live session cookie. Without the CSRF cookie
+   * (set and cleared with the session cookie) there is no session to ask about, and no request
+   * is spent on a first visit.
    */
   static async resume(
     baseUrl: string,
   ): Promise<{ session: CookieSession; user: AuthUser } | undefined> {
-    const response = await fetch(`${baseUrl}/api/v1/session/me`, { credentials: 'include' });
     const token = csrfCookie();
-    if (!response.ok || token === undefined) return undefined;
+    if (token === undefined) return undefined;
+    const response = await fetch(`${baseUrl}/api/v1/session/me`, { credentials: 'include' });
+    if (!response.ok) return undefined;
     const body = fromJson(GetCurrentSessionResponseSchema, (await response.json()) as JsonValue, {
       ignoreUnknownFields: true,
     });

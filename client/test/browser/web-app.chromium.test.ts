@@ -1,20 +1,25 @@
 /**
  * The reference web app and the SDK in a real browser (Debian's Chromium, support/chromium.ts)
- * against a real service that serves the app at /app/: two wallets sign in in two browser
- * contexts and chat live, encrypted; the session cookie is HttpOnly and SameSite=Strict and a
- * cross-site form post (from a second origin this test serves) does not act on the session,
- * while a same-site request without the CSRF token is refused; the DPoP key made in the browser
- * is non-extractable and refreshes a bound family; a reload resumes without losing or
- * duplicating a message; and the service's store holds only ciphertext of what was said.
+ * against a real service that serves the app at /app/, with the spec's rate limits on (as
+ * `npm start`): two wallets sign in in two browser contexts of one IP and chat live, encrypted,
+ * without a 429 — 1:1 and in a group made in the app, with typing, read markers, an image, a
+ * reaction and an edit; the session cookie is HttpOnly and SameSite=Strict: no cross-site request
+ * (a form post, a top-level navigation, from a second site this test serves) carries it, while a
+ * same-site request without the CSRF token is refused; the DPoP key made in the browser is
+ * non-extractable and refreshes a bound family; a reload resumes without losing or duplicating a
+ * message; the app's files are revalidated (304) outside the API's per-IP allowance; and the
+ * service's store holds only ciphertext of what was said and shown.
  */
+import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { Server } from 'node:http';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { crc32, deflateSync } from 'node:zlib';
 import { build } from 'esbuild';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page, Response } from 'playwright-core';
 import { freePort } from '../../../test/support/ports.js';
 import { serviceForThisFile } from '../../../test/support/service-for-tests.js';
 import { stopAndReadStore } from '../../../test/support/signin-store.js';
@@ -34,11 +39,40 @@ const { service } = serviceForThisFile(() => ({
   SIWE_DOMAINS: `localhost:${port}`,
   // The app runs on plain HTTP here; localhost is a secure context, so Secure cookies still work.
   SESSION_COOKIE_SECURE: 'true',
+  // The spec's limits, as `npm start` runs them: both browsers share one client IP.
+  RATE_LIMITS_ENABLED: 'true',
+  SERVICE_NAME: 'Chromium Test Chat',
 }));
 
 let browser: Browser;
 let appUrl: string;
 const said: string[] = [];
+const sentImages: Buffer[] = [];
+
+/** A valid PNG of `size`×`size` random RGB pixels: bytes no store could hold by chance. */
+function pngOfRandomPixels(size: number): Buffer {
+  const chunk = (type: string, data: Buffer) => {
+    const typed = Buffer.concat([Buffer.from(type, 'latin1'), data]);
+    const framed = Buffer.alloc(typed.length + 8);
+    framed.writeUInt32BE(data.length, 0);
+    typed.copy(framed, 4);
+    framed.writeUInt32BE(crc32(typed), typed.length + 4);
+    return framed;
+  };
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(size, 0);
+  header.writeUInt32BE(size, 4);
+  header.set([8, 2, 0, 0, 0], 8); // 8-bit RGB, no interlace
+  const rows = Buffer.concat(
+    Array.from({ length: size }, () => Buffer.concat([Buffer.of(0), randomBytes(size * 3)])),
+  );
+  return Buffer.concat([
+    Buffer.from('89504e470d0a1a0a', 'hex'),
+    chunk('IHDR', header),
+    chunk('IDAT', deflateSync(rows)),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
+}
 
 beforeAll(async () => {
   const { buildWebApp } = await import('../../../scripts/build-web-app.mjs');
@@ -59,11 +93,22 @@ interface Person {
   context: BrowserContext;
   page: Page;
   address: string;
+  /** Every response this person's browser got, in order. */
+  responses: Response[];
 }
+
+/** `METHOD /path` of the API requests among `responses` (the query left out). */
+const apiCalls = (responses: readonly Response[]) =>
+  responses
+    .map((response) => ({ method: response.request().method(), url: new URL(response.url()) }))
+    .filter(({ url }) => url.pathname.startsWith('/api/'))
+    .map(({ method, url }) => `${method} ${url.pathname}`);
 
 let counter = 0;
 async function signedInPerson(): Promise<Person> {
   const context = await browser.newContext();
+  const responses: Response[] = [];
+  context.on('response', (response) => responses.push(response));
   const page = await context.newPage();
   await page.goto(appUrl);
   await page.getByRole('button', { name: 'Create a wallet in this browser' }).click();
@@ -72,7 +117,7 @@ async function signedInPerson(): Promise<Person> {
   await page.getByRole('button', { name: 'Sign in' }).click();
   const you = await page.getByText(/^You: 0x/).textContent();
   await page.getByRole('status').filter({ hasText: 'open' }).waitFor();
-  return { context, page, address: you!.slice('You: '.length) };
+  return { context, page, address: you!.slice('You: '.length), responses };
 }
 
 async function say(person: Person, text: string): Promise<void> {
@@ -84,6 +129,9 @@ async function say(person: Person, text: string): Promise<void> {
 const messageTexts = (page: Page) =>
   page.getByRole('list', { name: 'Messages' }).locator('.text').allTextContents();
 
+const shownMessage = (person: Person, text: string) =>
+  person.page.getByRole('list', { name: 'Messages' }).locator('li', { hasText: text });
+
 const openChat = async (person: Person, peer: string) => {
   await person.page.getByLabel('Chat with (wallet address)').fill(peer);
   await person.page.getByRole('button', { name: 'Open chat' }).click();
@@ -93,13 +141,30 @@ let alice: Person;
 let bob: Person;
 
 describe('two wallets in two browser contexts', () => {
-  it('sign in and exchange encrypted messages live', async () => {
+  it('sign in on one IP and exchange encrypted messages live, typing shown, without a 429', async () => {
     alice = await signedInPerson();
     bob = await signedInPerson();
+    // What a first sign-in costs in API requests (the page, script and stylesheet are not API
+    // requests, and no session is asked for without the CSRF cookie): the spec's per-IP burst
+    // of 20 leaves room for two windows and their first messages.
+    for (const person of [alice, bob])
+      expect(apiCalls(person.responses).sort()).toEqual([
+        'GET /api/v1/chats',
+        'GET /api/v1/keys',
+        'POST /api/v1/auth/ws-ticket',
+        'POST /api/v1/initialize',
+        'POST /api/v1/keys',
+      ]);
     await openChat(alice, bob.address);
     await openChat(bob, alice.address);
+    const typing = bob.page.getByText(/is typing…$/);
+    expect(await typing.count()).toBe(0);
+    await alice.page.getByRole('textbox', { name: 'Message', exact: true }).fill('hello bob');
+    await typing.waitFor();
     await say(alice, 'hello bob, from chromium');
     await bob.page.getByText('hello bob, from chromium').waitFor();
+    // The message ends the indicator (its sender stopped typing it).
+    await typing.waitFor({ state: 'detached' });
     await say(bob, 'hi alice');
     await alice.page.getByText('hi alice').waitFor();
     expect(await messageTexts(alice.page)).toEqual(['hello bob, from chromium', 'hi alice']);
@@ -123,9 +188,12 @@ describe('two wallets in two browser contexts', () => {
     // The README's screenshot: `UPDATE_SCREENSHOT=1` rewrites it from this very state.
     if (process.env.UPDATE_SCREENSHOT)
       await alice.page.screenshot({ path: path.join(here, '../../../docs/images/web-app.png') });
+    const statuses = [...alice.responses, ...bob.responses].map((response) => response.status());
+    expect(statuses).not.toContain(429);
   });
 
   it('resume after a reload without losing or duplicating a message', async () => {
+    const before = bob.responses.length;
     await bob.page.reload();
     await say(alice, 'sent while bob reloads');
     await bob.page.getByRole('status').filter({ hasText: 'open' }).waitFor();
@@ -139,6 +207,69 @@ describe('two wallets in two browser contexts', () => {
       'sent while bob reloads',
       'and after',
     ]);
+    // The browser revalidated the app's script and stylesheet: the service said they are unchanged.
+    const files = bob.responses
+      .slice(before)
+      .filter((response) => /\/app\/app\.(js|css)$/.test(response.url()));
+    expect(files.map((response) => response.status())).toEqual([304, 304]);
+  });
+
+  it('make a group in the app, its message shown live and read', async () => {
+    await alice.page.getByLabel('Group name').fill('Web group');
+    await alice.page.getByLabel('Members (addresses, comma-separated)').fill(bob.address);
+    await alice.page.getByRole('button', { name: 'Create group' }).click();
+    await alice.page.getByRole('heading', { name: 'Web group' }).waitFor();
+    await say(alice, 'hello group');
+    await shownMessage(alice, 'hello group').waitFor();
+    // Bob's chat list shows the group once its first message arrives; he opens it there, and
+    // his browser moves his read marker in it (a 429 on the way is waited out by the SDK).
+    const marked = bob.page.waitForResponse(
+      (response) =>
+        response.url().endsWith('/api/v1/mark-as-read') &&
+        response.ok() &&
+        (response.request().postData() ?? '').includes('group_id'),
+    );
+    await bob.page
+      .getByRole('list', { name: 'Chats' })
+      .getByRole('button', { name: /^Web group/ })
+      .click();
+    await shownMessage(bob, 'hello group').waitFor();
+    await marked;
+    expect(await messageTexts(bob.page)).toEqual(['hello group']);
+    // (The service tells no group member of another's read marker: Alice's view cannot show it.)
+  });
+
+  it('send an image the other browser decrypts and shows', async () => {
+    const image = pngOfRandomPixels(16);
+    await alice.page.getByLabel('Send an image').setInputFiles({
+      name: 'noise.png',
+      mimeType: 'image/png',
+      buffer: image,
+    });
+    // Shown once downloaded and decrypted: its source is then the decrypted bytes.
+    const shown = bob.page.locator('img[alt="noise.png"][src^="blob:"]');
+    await shown.waitFor();
+    const received = await shown.evaluate(async (img: HTMLImageElement) => {
+      await img.decode();
+      const bytes = new Uint8Array(await (await fetch(img.src)).arrayBuffer());
+      return { width: img.naturalWidth, bytes: Array.from(bytes) };
+    });
+    expect(received.width).toBe(16);
+    expect(Buffer.from(received.bytes)).toEqual(image);
+    sentImages.push(image);
+  });
+
+  it('see a reaction and an edit live', async () => {
+    await shownMessage(bob, 'hello group')
+      .getByRole('button', { name: 'React with thumbs up' })
+      .click();
+    await shownMessage(alice, 'hello group').locator('.meta', { hasText: '👍' }).waitFor();
+    alice.page.once('dialog', (dialog) => void dialog.accept('hello group, edited'));
+    await shownMessage(alice, 'hello group').getByRole('button', { name: 'Edit' }).click();
+    const edited = shownMessage(bob, 'hello group, edited');
+    await edited.locator('.meta', { hasText: 'edited' }).waitFor();
+    said.push('hello group, edited');
+    expect(await messageTexts(bob.page)).toEqual(['hello group, edited']);
   });
 });
 
@@ -173,32 +304,56 @@ describe('cookie session in the browser', () => {
     });
   });
 
-  it('does not let a cross-site form post act on the session', async () => {
-    // A page on another site (127.0.0.1 is not localhost's site) posting a form at the service.
-    const target = `http://localhost:${port}/api/v1/auth/logout-all`;
-    const evil: Server = createServer((_request, response) => {
+  it('sends the session cookie on no cross-site request: a form post, a top-level navigation', async () => {
+    // Pages on another site (127.0.0.1 is not localhost's site) that post a form at the service
+    // and navigate to it.
+    const service = `http://localhost:${port}/api/v1`;
+    const pages: Record<string, string> = {
+      '/post':
+        `<form id="f" method="POST" action="${service}/auth/logout-all">` +
+        `<input name="keep_current" value="false"></form>` +
+        `<script>document.getElementById('f').submit()</script>`,
+      '/navigate': `<script>location.href = '${service}/session/me'</script>`,
+    };
+    const evil: Server = createServer((request, response) => {
       response.setHeader('content-type', 'text/html');
-      response.end(
-        `<form id="f" method="POST" action="${target}"><input name="keep_current" value="false"></form>` +
-          `<script>document.getElementById('f').submit()</script>`,
-      );
+      response.end(pages[request.url ?? ''] ?? '');
     });
     await new Promise<void>((resolve) => evil.listen(0, '127.0.0.1', resolve));
-    const evilPort = (evil.address() as { port: number }).port;
-    try {
+    const evilOrigin = `http://127.0.0.1:${(evil.address() as { port: number }).port}`;
+    const crossSite = async (from: string, target: string) => {
       const page = await alice.context.newPage();
-      const posted = page.waitForResponse((response) => response.url() === target);
-      await page.goto(`http://127.0.0.1:${evilPort}/`);
-      const response = await posted;
-      // Refused (no session cookie crosses sites under SameSite=Strict, and a form body is not JSON).
-      expect(response.status()).toBeGreaterThanOrEqual(400);
+      const answered = page.waitForResponse((response) => response.url() === target);
+      await page.goto(`${evilOrigin}${from}`);
+      const response = await answered;
+      const result = {
+        status: response.status(),
+        cookie: (await response.request().allHeaders()).cookie ?? '',
+      };
       await page.close();
+      return result;
+    };
+    try {
+      const posted = await crossSite('/post', `${service}/auth/logout-all`);
+      expect(posted.cookie).not.toContain('svc_session');
+      const navigated = await crossSite('/navigate', `${service}/session/me`);
+      expect(navigated).toEqual({
+        status: 401,
+        cookie: expect.not.stringContaining('svc_session'),
+      });
     } finally {
       evil.close();
     }
-    // Alice's session still works.
-    const me = await alice.page.evaluate(async () => (await fetch('/api/v1/session/me')).status);
-    expect(me).toBe(200);
+    // The same navigation from the app's own site carries the cookie, and the session still works.
+    const page = await alice.context.newPage();
+    await page.goto(appUrl);
+    const [sameSite] = await Promise.all([
+      page.waitForResponse(`${service}/session/me`),
+      page.evaluate((target) => (location.href = target), `${service}/session/me`),
+    ]);
+    expect(sameSite.status()).toBe(200);
+    expect((await sameSite.request().allHeaders()).cookie).toContain('svc_session=');
+    await page.close();
   });
 });
 
@@ -219,13 +374,26 @@ describe('DPoP in the browser', () => {
       const sdkGlobal = (
         globalThis as unknown as { MessagingSdk: typeof import('../../src/index.js') }
       ).MessagingSdk;
-      const { session } = await sdkGlobal.signIn({
-        baseUrl: location.origin,
-        signer: sdkGlobal.privateKeySigner(sdkGlobal.newPrivateKey()),
-        registration: { username },
-        siwe: { domain: location.host, uri: location.href },
-        dpop: true,
-      });
+      const signer = sdkGlobal.privateKeySigner(sdkGlobal.newPrivateKey());
+      const signIn = () =>
+        sdkGlobal.signIn({
+          baseUrl: location.origin,
+          signer,
+          registration: { username },
+          siwe: { domain: location.host, uri: location.href },
+          dpop: true,
+        });
+      // The third sign-in from this IP within the minute: the spec lets initialize take a burst
+      // of 2, then 5 a minute. A client waits what Retry-After says, once.
+      const { session } = await signIn().catch(
+        async (error: InstanceType<typeof sdkGlobal.ApiError>) => {
+          if (error.status !== 429) throw error;
+          await new Promise((resolve) =>
+            setTimeout(resolve, (error.retryAfterSeconds ?? 1) * 1000),
+          );
+          return signIn();
+        },
+      );
       const before = session.tokens.refreshToken;
       await session.refresh();
       const key = session.dpopKey!.privateKey;
@@ -243,15 +411,52 @@ describe('DPoP in the browser', () => {
   });
 });
 
-describe('the service store', () => {
-  it('holds only ciphertext of what the browsers said', async () => {
-    await alice.context.close();
-    await bob.context.close();
-    const stored = await stopAndReadStore(service, (store) =>
-      store.collection('messages').find({}),
+describe("the app's files", () => {
+  it('are revalidated by ETag, spend nothing of the per-IP allowance, and are only the app', async () => {
+    const first = await fetch(appUrl);
+    const etag = first.headers.get('etag');
+    expect(first.status).toBe(200);
+    expect(etag).toMatch(/^"[\w-]+"$/);
+    expect(first.headers.get('cache-control')).toBe('no-cache');
+    // The service names itself in the page (the key binding the wallet signs names it).
+    expect(await first.text()).toContain(
+      '<meta name="service-name" content="Chromium Test Chat" />',
     );
-    expect(stored.length).toBeGreaterThanOrEqual(said.length);
-    const everything = JSON.stringify(stored);
-    for (const text of said) expect(everything).not.toContain(text);
+    // More revalidations than the per-IP burst of 20: none is refused.
+    const again = await Promise.all(
+      Array.from({ length: 30 }, () => fetch(appUrl, { headers: { 'if-none-match': etag! } })),
+    );
+    expect(again.map((response) => response.status)).toEqual(Array(30).fill(304));
+    // The build folder holds only the app: no file of the service's own build is served there.
+    expect((await fetch(new URL('start-app.js', appUrl))).status).toBe(404);
   });
 });
+
+describe('the service store', () => {
+  it('holds only ciphertext of what the browsers said and showed', async () => {
+    await alice.context.close();
+    await bob.context.close();
+    const { messages, blobs } = await stopAndReadStore(service, async (store) => ({
+      messages: await store.collection('messages').find({}),
+      blobs: mediaBlobs(service.dataDir),
+    }));
+    expect(messages.length).toBeGreaterThanOrEqual(said.length);
+    const everything = JSON.stringify(messages);
+    for (const text of said) expect(everything).not.toContain(text);
+    // The image was uploaded encrypted: a blob at least its size, holding none of its pixels.
+    expect(sentImages).toHaveLength(1);
+    const [image] = sentImages;
+    expect(blobs.some((blob) => blob.length >= image!.length)).toBe(true);
+    const pixels = image!.subarray(image!.length - 64, image!.length - 12);
+    for (const blob of blobs) expect(blob.includes(pixels)).toBe(false);
+  });
+});
+
+/** The media blobs the embedded store keeps (as files, DATA_DIR/media). */
+function mediaBlobs(dataDir: string): Buffer[] {
+  const folder = path.join(dataDir, 'media');
+  if (!existsSync(folder)) return [];
+  return readdirSync(folder, { withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => readFileSync(path.join(folder, entry.name)));
+}

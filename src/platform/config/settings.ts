@@ -568,7 +568,7 @@ export const settings = {
   webApp: {
     directory: optionalTextSetting(
       'WEB_APP_DIR',
-      'The reference web app served at `/app/` (client/app, built by `npm run build`): the folder holding its built files. Unset: `dist/app` of this installation. A folder without the built app answers 404 at `/app/`.',
+      'The reference web app served at `/app/` (client/app, built by `npm run build`): the folder holding its built files. Unset: `dist/web-app` of this installation. A folder without the built app answers 404 at `/app/`.',
     ),
   },
   stories: {
