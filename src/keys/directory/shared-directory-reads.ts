@@ -61,7 +61,7 @@ export class SharedDirectoryReads {
   ): Promise<VerifiedRecord | undefined> {
     const arrival = ++this.clock;
     for (;;) {
-      const read = this.inFlight.get(address) ?? this.start(address, timed);
+      const read = this.inFlight.get(address) ?? this.start(address, current, timed);
       const result = await read.result;
       if (read.startedAt > arrival) return result;
       if (result && current && sameBytes(result.record, current)) return result;
@@ -70,8 +70,8 @@ export class SharedDirectoryReads {
     }
   }
 
-  private start(address: string, timed: PhaseTimer): Read {
-    const result = this.readAndVerify(address, timed).finally(() => {
+  private start(address: string, current: Uint8Array | undefined, timed: PhaseTimer): Read {
+    const result = this.readAndVerify(address, current, timed).finally(() => {
       if (this.inFlight.get(address) === read) this.inFlight.delete(address);
     });
     const read: Read = { startedAt: ++this.clock, result };
@@ -79,11 +79,15 @@ export class SharedDirectoryReads {
     return read;
   }
 
+  /** The DHT read ends at the first peer that returns `current`, the newest acknowledged record. */
   private async readAndVerify(
     address: string,
+    current: Uint8Array | undefined,
     timed: PhaseTimer,
   ): Promise<VerifiedRecord | undefined> {
-    const record = await timed('directory_read', () => this.directory.get(address));
+    const record = await timed('directory_read', () =>
+      this.directory.get(address, { knownCurrent: current }),
+    );
     if (!record) return undefined;
     const bundle = await timed('verification', () => this.verified(address, record));
     if (!bundle) return undefined;
