@@ -11,6 +11,7 @@ import type { SharedState } from '../platform/shared-state/shared-state.js';
 import type { DocumentStore, IndexSpec } from '../platform/store/document-store.js';
 import type { KeyRecordVerifier } from './directory/key-record-rules.js';
 import { KeyRecordRepublisher } from './directory/republisher.js';
+import { SharedDirectoryReads } from './directory/shared-directory-reads.js';
 import { VerifiedDirectoryCopies } from './directory/verified-copies.js';
 import type { KeysMetrics } from './keys-metrics.js';
 import { KeysAccountData } from './keys-account-data.js';
@@ -46,13 +47,14 @@ export async function createKeysArea(deps: KeysDependencies) {
   await deps.store.ensureIndexes(keysIndexes);
   const bundles = new KeyBundleRepository(deps.store);
   const prekeys = new OneTimePreKeys(deps.store);
+  const verifiedCopies = new VerifiedDirectoryCopies();
   const service = createKeysService({
     serviceName: deps.serviceName,
-    verifier: deps.verifier,
     directory: deps.directory,
     bundles,
     prekeys,
-    verifiedCopies: new VerifiedDirectoryCopies(),
+    verifiedCopies,
+    directoryReads: new SharedDirectoryReads(deps.directory, deps.verifier, verifiedCopies),
     registrations: deps.registrations,
     metrics: deps.metrics,
     isRetired: deps.isRetired,

@@ -37,3 +37,17 @@ export function createKeysMetrics(registry: Registry): KeysMetrics {
     }),
   };
 }
+
+/** Runs one phase of a fetch under the phase histogram's timer. */
+export type PhaseTimer = <T>(phase: FetchPhase, run: () => Promise<T>) => Promise<T>;
+
+export function phaseTimer(metrics: KeysMetrics): PhaseTimer {
+  return async (phase, run) => {
+    const end = metrics.fetchPhase.startTimer({ phase });
+    try {
+      return await run();
+    } finally {
+      end();
+    }
+  };
+}

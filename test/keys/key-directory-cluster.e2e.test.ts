@@ -3,7 +3,8 @@
  * Kademlia over TCP on loopback, the service's private protocol id), its own embedded store,
  * and the others named in KEYS_DHT_PEERS. A bundle published on the first is fetched on the
  * third; a replaced bundle is never served by any node once its replacement is acknowledged,
- * while an unchanged one is served from the node's verified copy without a DHT query; records
+ * while an unchanged one is served from the node's verified copy without a DHT query, and
+ * fetches that arrive together share one DHT read; records
  * forged by a node without the owner's keys, put straight into the DHT, are never served; and a node whose peers are gone and which holds no record itself answers 503,
  * until a peer comes back and it re-publishes from its store.
  */
@@ -117,25 +118,34 @@ it('serves a replaced bundle from no node once the replacement is acknowledged, 
     expectOk(await apiOf(i).get(`/api/v1/keys/${carolKeys.address}`, bearer(viewers[i]!))).keyBundle
       .signedPreKey;
 
+  const together = (i: number) =>
+    Promise.all(Array.from({ length: 8 }, () => signedPreKeyServedBy(i)));
   const first = await carolKeys.bundle({ prekeys: 10 });
   expectOk(await apiOf(0).post('/api/v1/keys', first, bearer(carol)));
-  for (const i of [0, 1, 2]) expect(await signedPreKeyServedBy(i)).toEqual(first.signedPreKey);
-  // The publishing node's store holds the bundle: its verified copy is served, no DHT query.
   const readsBefore = await directoryReads(0);
+  // Fetches that arrive together share one DHT read.
+  expect(await together(0)).toEqual(Array(8).fill(first.signedPreKey));
+  expect(await directoryReads(0)).toBe(readsBefore + 1);
+  for (const i of [1, 2]) expect(await signedPreKeyServedBy(i)).toEqual(first.signedPreKey);
+  // The publishing node's store holds the bundle: its verified copy is served, no DHT query.
   for (let n = 0; n < 3; n++) expect(await signedPreKeyServedBy(0)).toEqual(first.signedPreKey);
-  expect(await directoryReads(0)).toBe(readsBefore);
+  expect(await directoryReads(0)).toBe(readsBefore + 1);
 
   const second = await carolKeys.bundle({
     prekeys: 10,
     signedPreKeyTimestamp: first.signedPreKey.timestamp + 1,
   });
   expectOk(await apiOf(0).post('/api/v1/keys', second, bearer(carol)));
-  // From the acknowledgement on (for a second, on every node): the new bundle, never the old.
+  // From the acknowledgement on (for a second, on every node, together and one at a time): the
+  // new bundle, never the old.
   const until = Date.now() + 1000;
   do {
-    for (const i of [0, 1, 2]) expect(await signedPreKeyServedBy(i)).toEqual(second.signedPreKey);
+    for (const i of [0, 1, 2]) {
+      expect(await together(i)).toEqual(Array(8).fill(second.signedPreKey));
+      expect(await signedPreKeyServedBy(i)).toEqual(second.signedPreKey);
+    }
   } while (Date.now() < until);
-  expect(await directoryReads(0)).toBe(readsBefore + 1);
+  expect(await directoryReads(0)).toBe(readsBefore + 2);
 });
 
 describe("a node without the owner's keys", () => {

@@ -11,6 +11,7 @@
  * Per process and in memory: a restart starts empty, and a node whose store does not hold the
  * bundle (an embedded store on another pod) always reads the DHT.
  */
+import { bundleVersion } from '../bundle/signed-bundle.js';
 import type { SignedBundle } from '../bundle/signed-bundle.js';
 
 const REMEMBERED_COPIES = 10_000;
@@ -35,8 +36,14 @@ export class VerifiedDirectoryCopies {
     return copy.bundle;
   }
 
-  /** Remembers a record read from the directory and verified, in place of the address's last one. */
+  /**
+   * Remembers a record read from the directory and verified, in place of the address's last one
+   * unless that one is newer: a read may find an older record than the last one (the peers that
+   * answered missed the publish), and the newer copy may still be the store's current bundle.
+   */
   remember(address: string, record: Uint8Array, bundle: SignedBundle): void {
+    const held = this.copies.get(address);
+    if (held && bundleVersion(held.bundle) > bundleVersion(bundle)) return;
     this.copies.delete(address);
     if (this.copies.size >= this.capacity)
       this.copies.delete(this.copies.keys().next().value as string);
@@ -44,4 +51,4 @@ export class VerifiedDirectoryCopies {
   }
 }
 
-const sameBytes = (a: Uint8Array, b: Uint8Array) => Buffer.compare(a, b) === 0;
+export const sameBytes = (a: Uint8Array, b: Uint8Array) => Buffer.compare(a, b) === 0;

@@ -3,7 +3,8 @@
  * over TCP with noise encryption and yamux multiplexing, speaking a private protocol id so it
  * never joins (or answers) a public DHT. Every node validates the records it is sent and the
  * records it receives with the namespace's rules, and a read picks the current record among
- * those the peers return (the rules' selection), correcting peers that hold an older one.
+ * those the peers return (the rules' selection), correcting peers that hold an older one; a
+ * reader that knows the current record ends the read at the first peer that returns it.
  *
  * Two things kad-dht does not do, done here: a put is not validated locally (a node keeps its
  * own forgeries), so `put` validates first; and queries wait for a first peer by default,
@@ -23,7 +24,7 @@ import type { PeerAddress } from '../config/peer-list.js';
 import type { Logger } from '../logging/logger.js';
 import { PeerDialer } from './peer-dialer.js';
 import { DirectoryUnavailableError } from './record-directory.js';
-import type { RecordDirectory, RecordRules } from './record-directory.js';
+import type { ReadOptions, RecordDirectory, RecordRules } from './record-directory.js';
 
 export interface KademliaDirectoryOptions {
   /** Interface to listen on (HOST). */
@@ -96,14 +97,21 @@ export class KademliaDirectory implements RecordDirectory {
     }
   }
 
-  async get(key: string): Promise<Uint8Array | undefined> {
+  async get(key: string, { knownCurrent }: ReadOptions = {}): Promise<Uint8Array | undefined> {
     let found: Uint8Array | undefined;
     try {
-      // The last VALUE event is the selected (current) record.
       for await (const event of this.node.services.dht.get(this.dhtKey(key), {
         signal: AbortSignal.timeout(this.options.timeoutMs),
       })) {
+        // The last VALUE event is the selected (current) record.
         if (event.name === 'VALUE') found = event.value;
+        // kad-dht validated a peer's record with the rules before this event; leaving the
+        // loop ends the query.
+        const answered = event.name === 'PEER_RESPONSE' ? event.record?.value : undefined;
+        if (answered && knownCurrent && Buffer.compare(answered, knownCurrent) === 0) {
+          found = answered;
+          break;
+        }
       }
     } catch (error) {
       this.options.logger.warn({ err: error, key }, 'DHT read failed');

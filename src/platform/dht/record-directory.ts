@@ -16,6 +16,15 @@ export interface RecordRules {
   select(key: string, values: readonly Uint8Array[]): number;
 }
 
+export interface ReadOptions {
+  /**
+   * The record the reader knows to be current (its owner's last acknowledged write, from the
+   * reader's durable store): no valid record is newer, so a read may end at the first node's
+   * valid copy of it instead of waiting for every node's answer.
+   */
+  readonly knownCurrent?: Uint8Array;
+}
+
 export interface RecordDirectory {
   /**
    * Validates the record with the rules first (a DHT does not validate its own puts), then
@@ -26,7 +35,7 @@ export interface RecordDirectory {
    * The current valid record, or undefined when no reachable node has one (including when no
    * node could be reached in time).
    */
-  get(key: string): Promise<Uint8Array | undefined>;
+  get(key: string, options?: ReadOptions): Promise<Uint8Array | undefined>;
   /**
    * Calls `listener` whenever records should be (re)written: at once when the node has already
    * joined (it has peers, or has none to wait for), and each time it goes from no peers to some
