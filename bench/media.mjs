@@ -5,7 +5,8 @@
 // node:fs; for downloads (whole, and a Range of the last 9 MiB answered 206), a plain node:http
 // server in a process of its own streaming the same bytes from a file on the same disk
 // (`fs.createReadStream` piped to the response, bench/baseline-server.mjs), fetched by the
-// same client code; service and baseline alternate, best of two rounds each. Then 8 clients
+// same client code; service and baseline alternate download by download, 2 × BENCH_MEDIA_COUNT
+// each, and the rows give the median download's rate. Then 8 clients
 // upload 25 MiB each at once while the server's resident memory is sampled every 10 ms:
 // buffering those bodies would take 8 × 25 MiB = 200 MiB (8 × 34 MiB in the JSON form).
 // BENCH_MEDIA_COUNT (default 10) sizes the throughput rows.
@@ -15,7 +16,13 @@ import { open } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startWithUsers } from './sign-in.mjs';
-import { printRatio, printTable, residentBytes, startBaselineServer } from './support.mjs';
+import {
+  percentile,
+  printRatio,
+  printTable,
+  residentBytes,
+  startBaselineServer,
+} from './support.mjs';
 
 const MiB = 1_048_576;
 
@@ -41,24 +48,40 @@ async function diskWrite(count, data) {
   }
 }
 
-/** MiB/s downloading `url` `count` times one at a time; each answer must be `status` with `length` bytes. */
-function downloads(count, url, headers, status, length) {
-  return timed(count, length, async () => {
-    const response = await fetch(url, { headers });
-    const body = Buffer.from(await response.arrayBuffer());
-    if (response.status !== status || body.length !== length)
-      throw new Error(`download ${url}: ${response.status}, ${body.length} bytes`);
-  });
+/** Seconds to download `url` once; the answer must be `status` with `length` bytes. */
+async function download(url, headers, status, length) {
+  const startedAt = performance.now();
+  const response = await fetch(url, { headers });
+  const body = Buffer.from(await response.arrayBuffer());
+  if (response.status !== status || body.length !== length)
+    throw new Error(`download ${url}: ${response.status}, ${body.length} bytes`);
+  return (performance.now() - startedAt) / 1000;
 }
 
-/** Service and baseline downloads, alternating, best of two rounds each: [service, baseline]. */
-async function sideBySide(service, baseline) {
-  const best = [0, 0];
-  for (let round = 0; round < 2; round++) {
-    best[0] = Math.max(best[0], await service());
-    best[1] = Math.max(best[1], await baseline());
+/**
+ * Service and baseline downloads of `length` bytes, one of each in turn, `rounds` times:
+ * [service, baseline] in MiB/s at the median download's time. Alternating every download lets
+ * both see the same moments of a loaded machine, and the median leaves out the downloads that
+ * waited behind another process.
+ */
+async function sideBySide(rounds, length, service, baseline) {
+  const times = [[], []];
+  for (let round = 0; round < rounds; round++) {
+    times[0].push(await service());
+    times[1].push(await baseline());
   }
-  return best;
+  return times.map((seconds) =>
+    Number(
+      (
+        length /
+        MiB /
+        percentile(
+          seconds.sort((a, b) => a - b),
+          50,
+        )
+      ).toFixed(1),
+    ),
+  );
 }
 
 export async function benchMedia({ count = Number(process.env.BENCH_MEDIA_COUNT ?? 10) } = {}) {
@@ -127,12 +150,16 @@ export async function benchMedia({ count = Number(process.env.BENCH_MEDIA_COUNT 
     let whole, ranged;
     try {
       whole = await sideBySide(
-        () => downloads(count, served, auth(), 200, data.length),
-        () => downloads(count, streamed, {}, 200, data.length),
+        2 * count,
+        data.length,
+        () => download(served, auth(), 200, data.length),
+        () => download(streamed, {}, 200, data.length),
       );
       ranged = await sideBySide(
-        () => downloads(count, served, { ...auth(), ...lastNine }, 206, data.length - MiB),
-        () => downloads(count, streamed, lastNine, 206, data.length - MiB),
+        2 * count,
+        data.length - MiB,
+        () => download(served, { ...auth(), ...lastNine }, 206, data.length - MiB),
+        () => download(streamed, lastNine, 206, data.length - MiB),
       );
     } finally {
       await plain.stop();

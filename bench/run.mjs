@@ -7,7 +7,7 @@
 // BENCH_WALLETS_COUNT and BENCH_WALLETS_CONTRACT_COUNT the contract-wallet one (bench/wallets.mjs);
 // BENCH_KEYS_OWNERS and BENCH_KEYS_CONCURRENCY the key-bundle one (bench/keys.mjs);
 // BENCH_GROUP_CURVE, BENCH_GROUP_MESSAGES and BENCH_GROUP_CONCURRENCY the group one (bench/groups.mjs);
-// BENCH_PUSH_COUNT and BENCH_PUSH_CONCURRENCY the push one (bench/push.mjs); BENCH_MEDIA_COUNT the
+// BENCH_PUSH_USERS, BENCH_PUSH_DEVICES and BENCH_PUSH_CONCURRENCY the push one (bench/push.mjs); BENCH_MEDIA_COUNT the
 // media one (bench/media.mjs); BENCH_REDIS_SENDS and BENCH_REDIS_GROUP_MEMBERS the Redis command count
 // (bench/redis-commands.mjs); BENCH_REACTION_USERS the channel reaction counts (bench/reactions.mjs).
 // The fan-out benchmarks run a short curve by default; the full one (minutes on 2 cores):

@@ -1,7 +1,8 @@
 /**
  * The push work queue on every shared-state shape (in memory, on the real Redis when it answers,
  * on a private three-master Redis Cluster): two "pods" claiming at once take each job once; a leased job is invisible
- * until its lease runs out and then due again (a pod that died mid-job loses nothing); a retry
+ * until its lease runs out and then due again (a pod that died mid-job loses nothing), also one
+ * queued already leased (a wake job's deliveries, sent at once by the pod that queued them); a retry
  * waits until its due time; the statistics see waiting and leased jobs.
  */
 import { pino } from 'pino';
@@ -65,6 +66,22 @@ function describeQueue(
       expect(new Set(taken).size).toBe(40);
       expect(await a.claim(8, 60_000, now)).toEqual([]);
       expect((await b.stats()).depth).toBe(40);
+    });
+
+    it('keeps a job queued already leased, for another pod once the lease ran out', async () => {
+      const queue = new PushQueue(pods[0]);
+      const now = Date.now();
+      const added = await queue.addClaimed(delivery(2), 1000, now);
+      expect(added.dueAt).toBe(now);
+      expect((await queue.stats()).depth).toBe(1);
+      // The pod that queued it is working on it: nobody else takes it meanwhile.
+      expect(await new PushQueue(pods[1]).claim(1, 1000, now + 999)).toEqual([]);
+      // That pod died (kill -9): the job is due again, whole.
+      const [again] = await new PushQueue(pods[1]).claim(1, 1000, now + 1000);
+      expect(again!.job).toEqual(added.job);
+      expect((again!.job as DeliveryJob).subscriptionId).toBe('sub-2');
+      await queue.finish(again!);
+      expect(await queue.stats()).toEqual({ depth: 0, earliestDueAt: null });
     });
 
     it('hands a leased job out again once its lease ran out, and not before', async () => {

@@ -10,10 +10,13 @@
  * decides: done, removed subscription, or another try later (backoff, or `Retry-After`), until
  * MAX_ATTEMPTS or the push's TTL.
  *
- * Up to BATCH jobs are worked on at once, and a claim fills whatever room there is as soon as a
- * job ends (issue #29): waiting for a whole claimed batch before claiming the next one left the
- * pod idle behind its slowest push, and a wake job's deliveries waited for the batch too. A job
- * this process queues wakes the dispatcher at once; other pods' jobs are found by the poll.
+ * Up to BATCH jobs are worked on at once, and a claim fills the room as soon as a quarter of the
+ * jobs in hand ended (issue #29): waiting for a whole claimed batch before claiming the next one
+ * left the pod idle behind its slowest push, while a claim per ended job cost, per push, a claim
+ * script on every part of the queue that was short of due jobs. The deliveries a wake job makes
+ * are queued already leased to this pod and sent at once while there is room (the queue keeps
+ * them durable: if the pod dies their lease runs out), not claimed and read back one by one. A
+ * job this process queues wakes the dispatcher at once; other pods' jobs are found by the poll.
  */
 import { DependencyUnavailableError } from '../../platform/errors/dependency-unavailable.js';
 import type { Logger } from '../../platform/logging/logger.js';
@@ -54,6 +57,8 @@ export interface PushDispatcherDependencies {
 
 /** Jobs worked on at once (and so the most one claim takes). */
 const BATCH = 32;
+/** While jobs are in hand, the room a claim waits for. */
+const CLAIM_AT_LEAST = BATCH / 4;
 /** How long an idle dispatcher waits before polling the queue again. */
 const POLL_MS = 200;
 const STATS_INTERVAL_MS = 1000;
@@ -97,12 +102,13 @@ export class PushDispatcher {
         });
       for (const job of claimed) this.track(this.work(job));
       await this.updateStats();
-      // Full: wait for a job to end. Short of what was asked: nothing more is due; wait for a
-      // job queued here or the next poll. Otherwise claim again at once.
-      if (this.working.size >= BATCH) await this.idle('room');
-      else if (claimed.length < room) await this.idle('work');
+      // Short of what was asked: nothing more is due; wait for a job queued here or the next
+      // poll. Full or nearly: wait for room for a claim worth its round trips. Otherwise claim again.
+      if (claimed.length < room) await this.idle('work');
+      else if (BATCH - this.working.size < CLAIM_AT_LEAST) await this.idle('room');
     }
-    await Promise.all(this.working);
+    // Jobs in hand may still start deliveries of their own.
+    while (this.working.size > 0) await Promise.all(this.working);
   }
 
   private track(job: Promise<void>): void {
@@ -179,7 +185,7 @@ export class PushDispatcher {
       this.deps.metrics.skipped.inc({ reason: 'coalesced' });
       return;
     }
-    await this.deps.queue.add({
+    await this.queueDelivery({
       type: 'deliver',
       subscriptionId: subscription._id,
       endpoint: subscription.endpoint,
@@ -191,6 +197,23 @@ export class PushDispatcher {
       expiresAt: Date.now() + WAKE_KINDS[kind].ttlSeconds * 1000,
       traceparent: currentTraceparent(),
     });
+  }
+
+  /**
+   * Queues a delivery; while there is room, leased to this pod and worked on at once. Resolves
+   * once it is queued (the wake job is done only then), not when it is sent.
+   */
+  private async queueDelivery(delivery: Omit<DeliveryJob, 'id'>): Promise<void> {
+    if (this.working.size >= BATCH) return this.deps.queue.add(delivery);
+    const queued = this.deps.queue.addClaimed(delivery, this.deps.leaseMs);
+    // Tracked before the write resolves, so that the room counts it at once.
+    this.track(
+      queued.then(
+        (claimed) => this.work(claimed),
+        () => undefined,
+      ),
+    );
+    await queued;
   }
 
   /** Sends; answers whether the job is done (false: it was put back for a retry). */
@@ -258,7 +281,8 @@ export class PushDispatcher {
   }
 
   private wake(reason: 'room' | 'work'): void {
-    if (reason === 'work' || this.waitingFor === 'room') this.wakeIdle?.();
+    const enoughRoom = BATCH - this.working.size >= CLAIM_AT_LEAST;
+    if (this.waitingFor === 'room' ? enoughRoom : reason === 'work') this.wakeIdle?.();
   }
 
   private report(error: unknown, message: string): void {

@@ -156,13 +156,30 @@ export class PushQueue {
   constructor(private readonly state: SharedState) {}
 
   async add(job: NewJob, dueAt = Date.now()): Promise<void> {
+    await this.store(job, dueAt);
+    if (dueAt <= Date.now()) for (const listener of this.addedListeners) listener();
+  }
+
+  /**
+   * Queues `job` already leased to the caller for `leaseMs`, as a claim would have left it: the
+   * caller works on it at once, without a claim's round trip and re-read, and if the caller dies
+   * the lease runs out and any pod takes it, as any claimed job.
+   */
+  async addClaimed(job: NewJob, leaseMs: number, now = Date.now()): Promise<ClaimedJob> {
+    const { stored, key, member } = await this.store(job, now + leaseMs);
+    return { job: stored, member, key, dueAt: now };
+  }
+
+  private async store(job: NewJob, score: number) {
     const key =
       QUEUE_KEYS[
         shardBucketOf(job.type === 'wake' ? (job.addresses[0] ?? '') : job.subscriptionId) %
           QUEUE_PARTS
       ]!;
-    await this.state.run(addJob, [key], [dueAt, JSON.stringify({ ...job, id: newJobId() })]);
-    if (dueAt <= Date.now()) for (const listener of this.addedListeners) listener();
+    const stored = { ...job, id: newJobId() } as PushJob;
+    const member = JSON.stringify(stored);
+    await this.state.run(addJob, [key], [score, member]);
+    return { stored, key, member };
   }
 
   /**
