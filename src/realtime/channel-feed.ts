@@ -38,15 +38,24 @@ const RESYNC_FIELD: Record<ChannelLog, string> = {
 /** A position's key: a channel's log. */
 const slotOf = (channelId: string, log: ChannelLog) => `${log}:${channelId}`;
 
+/** What a feed that follows nothing reports: one shared empty set. */
+const NO_CHANNELS: ReadonlySet<string> = new Set();
+
+/**
+ * Most connections follow no channel and never resume one: their feed makes its sets, map and
+ * replay queue on first use (an empty set or map is a hash table of about 200 bytes).
+ */
 export class ChannelFeed {
-  private readonly following = new Set<string>();
-  private readonly positions = new Map<string, Position>();
-  private readonly resumed = new Set<string>();
+  private following: Set<string> | undefined;
+  private positions: Map<string, Position> | undefined;
+  /** The slots `resume` has replayed on this connection. */
+  private resumed: Set<string> | undefined;
   /** Live posts that arrived during a replay or a gap fill. */
   private held: StreamedPost[] | null = null;
   /** Replays queued or running; live posts are held while there is one. */
   private replays = 0;
-  private queue: Promise<void> = Promise.resolve();
+  /** The last replay queued, until the queue is empty. */
+  private queue: Promise<void> | undefined;
 
   constructor(
     readonly address: string,
@@ -57,20 +66,22 @@ export class ChannelFeed {
 
   /** The channels whose posts this connection receives. */
   get channels(): ReadonlySet<string> {
-    return this.following;
+    return this.following ?? NO_CHANNELS;
   }
 
   follow(channelId: string): void {
-    this.following.add(channelId);
+    (this.following ??= new Set()).add(channelId);
   }
 
   unfollow(channelId: string): void {
-    this.following.delete(channelId);
-    for (const log of ['posts', 'changes'] as const) this.positions.delete(slotOf(channelId, log));
+    this.following?.delete(channelId);
+    if (this.following?.size === 0) this.following = undefined;
+    for (const log of ['posts', 'changes'] as const) this.positions?.delete(slotOf(channelId, log));
+    if (this.positions?.size === 0) this.positions = undefined;
   }
 
   deliver(post: StreamedPost): void {
-    if (!this.following.has(post.channelId)) return;
+    if (!this.following?.has(post.channelId)) return;
     // An ephemeral event has no place in the numbering: it goes out as it comes, even during a replay.
     if (post.sequence === UNNUMBERED) return this.send(post.frame, 'ephemeral');
     if (this.held) {
@@ -79,9 +90,9 @@ export class ChannelFeed {
       return;
     }
     const slot = slotOf(post.channelId, post.log);
-    const position = this.positions.get(slot);
+    const position = this.positions?.get(slot);
     if (!position) {
-      this.positions.set(slot, { firstLive: post.sequence, last: post.sequence });
+      (this.positions ??= new Map()).set(slot, { firstLive: post.sequence, last: post.sequence });
       this.send(post.frame, 'durable');
       return;
     }
@@ -106,15 +117,15 @@ export class ChannelFeed {
     return this.whileHolding(async () => {
       for (const [channelId, seen] of lastSeen) {
         const slot = slotOf(channelId, log);
-        if (!this.following.has(channelId) || this.resumed.has(slot)) continue;
-        this.resumed.add(slot);
-        const live = this.positions.get(slot);
+        if (!this.following?.has(channelId) || this.resumed?.has(slot)) continue;
+        (this.resumed ??= new Set()).add(slot);
+        const live = this.positions?.get(slot);
         const upTo =
           live?.firstLive !== undefined
             ? live.firstLive - 1
             : await this.posts.latest(channelId, log);
         const position: Position = live ?? { firstLive: undefined, last: upTo };
-        this.positions.set(slot, position);
+        (this.positions ??= new Map()).set(slot, position);
         if (seen > upTo) {
           if (!live) this.sendResync(channelId, log, upTo);
           continue;
@@ -155,11 +166,12 @@ export class ChannelFeed {
   private whileHolding(replay: () => Promise<void>): Promise<void> {
     this.held ??= [];
     this.replays++;
-    const run = this.queue
+    const run = (this.queue ?? Promise.resolve())
       .then(replay)
       .catch(() => this.skipUnreadable())
       .finally(() => {
         if (--this.replays > 0) return;
+        this.queue = undefined;
         const held = this.held ?? [];
         this.held = null;
         for (const post of held) this.deliver(post);
@@ -171,7 +183,7 @@ export class ChannelFeed {
   /** Shared state is away: what cannot be read now is for the client to re-read over REST. */
   private skipUnreadable(): void {
     for (const post of this.held ?? []) {
-      const position = this.positions.get(slotOf(post.channelId, post.log));
+      const position = this.positions?.get(slotOf(post.channelId, post.log));
       if (position && position.last < post.sequence - 1) {
         this.sendResync(post.channelId, post.log, post.sequence - 1);
         position.last = post.sequence - 1;

@@ -11,8 +11,8 @@ import { inChildSpan, tracingOn } from '../platform/tracing/spans.js';
 /** What the sink reads and writes of the socket's user data. */
 export interface SinkState {
   closed: boolean;
-  /** Paced replays waiting for the client to read. */
-  drainWaiters: (() => void)[];
+  /** Paced replays waiting for the client to read; none (undefined) on most connections. */
+  drainWaiters: (() => void)[] | undefined;
 }
 
 export interface SlowConsumerRule {
@@ -51,7 +51,7 @@ export class SocketSink implements FrameSink {
     const { ws } = this;
     const state = ws.getUserData();
     while (!state.closed && ws.getBufferedAmount() > this.rule.maxBufferedBytes / 2) {
-      await new Promise<void>((resolve) => state.drainWaiters.push(resolve));
+      await new Promise<void>((resolve) => (state.drainWaiters ??= []).push(resolve));
     }
     if (state.closed) return false;
     ws.send(frame, false, false);

@@ -37,5 +37,7 @@ export function sinkOf(ws: Socket, rule: SlowConsumerRule): FrameSink {
 
 /** The drain handler (and the close handler): paced replays waiting for the client go on. */
 export function wakeDrainWaiters(state: SinkState): void {
-  for (const wake of state.drainWaiters.splice(0)) wake();
+  const waiters = state.drainWaiters ?? [];
+  state.drainWaiters = undefined;
+  for (const wake of waiters) wake();
 }

@@ -29,5 +29,5 @@ export function releaseSocket(parts: ClosingDependencies, ws: Socket): void {
   if (state.connection) parts.channels.detach(state.connection);
   if (state.channelFeed) parts.channelDelivery.close(state.channelFeed);
   if (state.sessionId) parts.sessions.remove(state.sessionId, ws);
-  if (state.sessionId && state.heldSession) parts.sessionConnections.release(state.sessionId);
+  if (state.sessionId && state.connection) parts.sessionConnections.release(state.sessionId);
 }

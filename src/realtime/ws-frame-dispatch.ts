@@ -25,7 +25,9 @@ import { CALL_FRAME_TYPES } from './signaling/call-signaling.js';
 import type { CallFrameType, CallSignaling } from './signaling/call-signaling.js';
 import type { SlowConsumerRule } from './socket-sink.js';
 import { sinkOf } from './ws-backpressure.js';
+import { queueInbound } from './ws-socket.js';
 import type { Socket, SocketState } from './ws-socket.js';
+import type { ClientConnection } from './client-connection.js';
 
 export interface FrameDispatchDependencies {
   readonly signaling: CallSignaling;
@@ -45,14 +47,15 @@ export function receiveFrame(
   const state = ws.getUserData();
   // The buffer is only valid during this callback: decode it now.
   const text = Buffer.from(message).toString('utf8');
-  state.inbound = state.inbound.then(() => {
-    if (state.connection && !state.closed) return handleFrame(parts, ws, text);
+  queueInbound(state, () => {
+    if (state.connection && !state.closed) return handleFrame(parts, ws, state.connection, text);
   });
 }
 
 async function handleFrame(
   parts: FrameDispatchDependencies,
   ws: Socket,
+  { address }: ClientConnection,
   text: string,
 ): Promise<void> {
   const state = ws.getUserData();
@@ -61,11 +64,11 @@ async function handleFrame(
     const frame = parseFrame(text);
     ref = frame.ref;
     const answer = isCallFrame(frame.type)
-      ? await relayCall(parts, state, frame.type, frame.body)
-      : await answerOwnFrame(parts, state, frame);
+      ? await relayCall(parts, address, frame.type, frame.body)
+      : await answerOwnFrame(parts, state, address, frame);
     sinkOf(ws, parts.slowConsumers).send(controlFrame(answer, { ref }));
   } catch (error) {
-    const refused = refusalOf(parts, error, state.address);
+    const refused = refusalOf(parts, error, address);
     parts.metrics.framesRefused.inc({ reason: refused.code.toLowerCase() });
     const retry =
       refused.retryAfterSeconds === null ? {} : { retry_after: refused.retryAfterSeconds };
@@ -82,11 +85,11 @@ function isCallFrame(type: string): type is CallFrameType {
 /** Call signaling: relayed to the other party (its own limits and checks); answered `ack`. */
 async function relayCall(
   parts: FrameDispatchDependencies,
-  state: SocketState,
+  address: string,
   type: CallFrameType,
   body: Record<string, unknown>,
 ): Promise<string> {
-  await parts.signaling.handle(state.address, type, body);
+  await parts.signaling.handle(address, type, body);
   return 'ack';
 }
 
@@ -94,6 +97,7 @@ async function relayCall(
 async function answerOwnFrame(
   parts: FrameDispatchDependencies,
   state: SocketState,
+  address: string,
   frame: ClientFrame,
 ): Promise<string> {
   if (frame.type !== 'ping' && frame.type !== CHANNELS_RESUME)
@@ -102,7 +106,7 @@ async function answerOwnFrame(
     frame.type === CHANNELS_RESUME
       ? { posts: channelPositionsOf(frame.body), changes: channelChangePositionsOf(frame.body) }
       : undefined;
-  const verdict = await parts.limits.message(state.address);
+  const verdict = await parts.limits.message(address);
   if (!verdict.allowed)
     throw new FrameError(
       'RATE_LIMIT_EXCEEDED',

@@ -14,16 +14,21 @@ import type { UserConnections } from '../events/user-connections.js';
 import type { UserEventStream } from '../events/user-event-stream.js';
 import type { ChannelDelivery } from './channel-delivery.js';
 import { ClientConnection } from './client-connection.js';
-import type { DeliveryCounter } from './client-connection.js';
+import type { DeliveryCounter, ResumePoint } from './client-connection.js';
 import type { RealtimeMetrics } from './realtime-metrics.js';
 import type { SessionSockets } from './session-sockets.js';
 import type { SlowConsumerRule } from './socket-sink.js';
 import type { UserChannels } from './user-channels.js';
 import { identifyWebSocket } from './ws-authentication.js';
-import type { WsIdentity } from './ws-authentication.js';
+import type { WsCredentials, WsIdentity } from './ws-authentication.js';
 import { sinkOf } from './ws-backpressure.js';
 import type { LogFailure } from './ws-failures.js';
-import { CLOSE_AUTHENTICATION_UNAVAILABLE, CLOSE_UNAUTHORIZED, closeWith } from './ws-socket.js';
+import {
+  CLOSE_AUTHENTICATION_UNAVAILABLE,
+  CLOSE_UNAUTHORIZED,
+  closeWith,
+  queueInbound,
+} from './ws-socket.js';
 import type { Socket } from './ws-socket.js';
 
 export interface OpeningDependencies {
@@ -48,23 +53,27 @@ export function openSocket(parts: OpeningDependencies, ws: Socket): void {
   parts.sockets.add(ws);
   parts.metrics.connections.inc();
   const state = ws.getUserData();
-  state.inbound = authenticate(parts, ws).then(
-    (identity) => {
-      if (state.closed) return;
-      if (!identity) {
-        closeWith(ws, CLOSE_UNAUTHORIZED, 'unauthorized: a valid WebSocket ticket is required');
-        return;
-      }
-      return attachConnection(parts, ws, identity);
-    },
-    (error: unknown) => {
-      parts.logFailure(error, 'WebSocket authentication failed', '');
-      closeWith(
-        ws,
-        CLOSE_AUTHENTICATION_UNAVAILABLE,
-        'authentication unavailable: reconnect later',
-      );
-    },
+  const { credentials, resume } = state.handshake!;
+  state.handshake = undefined;
+  queueInbound(state, () =>
+    authenticate(parts, ws, credentials).then(
+      (identity) => {
+        if (state.closed) return;
+        if (!identity) {
+          closeWith(ws, CLOSE_UNAUTHORIZED, 'unauthorized: a valid WebSocket ticket is required');
+          return;
+        }
+        return attachConnection(parts, ws, identity, resume);
+      },
+      (error: unknown) => {
+        parts.logFailure(error, 'WebSocket authentication failed', '');
+        closeWith(
+          ws,
+          CLOSE_AUTHENTICATION_UNAVAILABLE,
+          'authentication unavailable: reconnect later',
+        );
+      },
+    ),
   );
 }
 
@@ -72,10 +81,9 @@ export function openSocket(parts: OpeningDependencies, ws: Socket): void {
 async function authenticate(
   parts: OpeningDependencies,
   ws: Socket,
+  credentials: WsCredentials,
 ): Promise<WsIdentity | undefined> {
   const state = ws.getUserData();
-  const credentials = state.credentials!;
-  state.credentials = undefined;
   const identity = await identifyWebSocket(credentials, parts.tickets, parts.verification.tokens);
   if (!identity || state.closed) return undefined;
   parts.sessions.add(identity.sessionId, ws);
@@ -91,9 +99,9 @@ function attachConnection(
   parts: OpeningDependencies,
   ws: Socket,
   identity: WsIdentity,
+  resume: ResumePoint | undefined,
 ): Promise<void> {
   const state = ws.getUserData();
-  state.address = identity.address;
   const sink = sinkOf(ws, parts.slowConsumers);
   const connection = new ClientConnection(
     identity.address,
@@ -103,7 +111,6 @@ function attachConnection(
     parts.heartbeatSeconds,
   );
   state.connection = connection;
-  state.heldSession = true;
   return Promise.all([
     parts.channels.attach(connection),
     parts.sessionConnections.hold(identity.sessionId),
@@ -113,7 +120,7 @@ function attachConnection(
       if (state.closed) parts.channelDelivery.close(feed);
       else state.channelFeed = feed;
     })
-    .then(() => connection.start(state.resume))
+    .then(() => connection.start(resume))
     .then(() => {
       parts.connections
         .announce(identity.address)

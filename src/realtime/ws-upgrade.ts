@@ -33,13 +33,15 @@ export function upgradeSocket(
     );
   if (!offersCredentials(credentials))
     return refuse(res, 401, 'A valid WebSocket ticket is required', 'UNAUTHORIZED');
+  // Every field from the start: the sockets share one shape, never a dictionary of properties.
   const state: SocketState = {
-    credentials,
-    address: '',
-    resume,
+    handshake: { credentials, resume },
+    sessionId: undefined,
+    connection: undefined,
+    channelFeed: undefined,
+    inbound: undefined,
     closed: false,
-    inbound: Promise.resolve(),
-    drainWaiters: [],
+    drainWaiters: undefined,
   };
   const protocol = credentials.ticket ? (protocols[0] ?? '') : BEARER_SUBPROTOCOL;
   res.upgrade(

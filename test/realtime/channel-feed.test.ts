@@ -87,3 +87,37 @@ it('an unfollowed channel delivers nothing', () => {
   feed.deliver(live(1));
   expect(sent).toEqual([]);
 });
+
+it('fills a second jump once the first fill is done and its queue let go of', async () => {
+  await keep(1, 2, 3, 4, 5);
+  feed.deliver(live(1));
+  feed.deliver(live(3));
+  await settled();
+  feed.deliver(live(5));
+  await settled();
+  expect(sent.map((frame) => frame.sequence)).toEqual([1, 2, 3, 4, 5]);
+});
+
+it('following again after following nothing starts from the next live post', () => {
+  feed.unfollow(CHANNEL);
+  expect(feed.channels.size).toBe(0);
+  feed.follow(CHANNEL);
+  feed.deliver(live(7));
+  feed.deliver(live(8));
+  expect(sent.map((frame) => frame.sequence)).toEqual([7, 8]);
+  expect([...feed.channels]).toEqual([CHANNEL]);
+});
+
+it('feeds that follow nothing share no channels with each other', () => {
+  const other = new ChannelFeed(
+    '0xdef',
+    { send: () => true, sendPaced: async () => true, dropSlowConsumer: () => undefined },
+    posts,
+    { delivered: () => undefined },
+  );
+  feed.unfollow(CHANNEL);
+  feed.follow('c2');
+  expect(other.channels.size).toBe(0);
+  other.follow('c3');
+  expect([...feed.channels]).toEqual(['c2']);
+});
