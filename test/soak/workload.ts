@@ -3,7 +3,8 @@
  * (before any fault), then every actor runs until `stop()`: the conversations' senders (direct
  * with and without attachments, a group, a channel; edits and reactions), the recipients' /ws
  * devices (reconnecting with replay; some slow consumers), sign-ins with refreshes, logouts
- * and ended sessions, key-bundle fetches with one-time prekeys, and chat-list and history reads.
+ * and ended sessions, key-bundle fetches with one-time prekeys, chat-list and history reads,
+ * and accounts reported and suspended by an operator.
  */
 import { RealtimeDevice } from '../faults/support/realtime-device.js';
 import { signIn, TestUser } from '../support/wallet.js';
@@ -19,12 +20,14 @@ import type { SecurityHold } from './security-holds.js';
 import { SeededRandom } from './seeded-random.js';
 import { SessionChurn } from './session-churn.js';
 import type { SoakCluster } from './soak-cluster.js';
+import { Suspensions } from './suspensions.js';
 
 const DIRECT_CHATS = 6;
 const GROUP_MEMBERS = 3;
 const CHURNING_USERS = 5;
 const KEY_OWNERS = 3;
 const BLOCKS = 2;
+const SUSPENSIONS = 3;
 
 export interface Workload {
   readonly conversations: readonly SoakConversation[];
@@ -33,15 +36,18 @@ export interface Workload {
   readonly holds: SecurityHold[];
   readonly prekeys: PrekeyFetches;
   readonly deviceChurn: DeviceChurn;
+  readonly suspensions: Suspensions;
   /** Stops the load (senders drain their last message); the devices stay connected. */
   stop(): Promise<void>;
   disconnectDevices(): Promise<void>;
 }
 
+/** `loadMs`: how long the load will run (the suspensions are spread over its first half). */
 export async function startWorkload(
   cluster: SoakCluster,
   recorder: Recorder,
   random: SeededRandom,
+  loadMs: number,
 ): Promise<Workload> {
   const { api } = cluster;
   const users = async (count: number) => {
@@ -99,14 +105,28 @@ export async function startWorkload(
   );
   const churningUsers = Array.from({ length: CHURNING_USERS }, () => new TestUser());
   for (const user of churningUsers) await signIn(api.baseUrl, user);
+  const suspensionCases = [];
+  for (let i = 0; i < SUSPENSIONS; i += 1) {
+    const [reporter, target] = (await users(2)) as [SignedIn, SignedIn];
+    suspensionCases.push({ reporter, target });
+  }
 
   const allDevices = [...devices.values()];
   const senders = new ConversationSenders(api, recorder, conversations, random.fork());
+  const suspensions = new Suspensions(
+    api,
+    recorder,
+    cluster.reviewer,
+    suspensionCases,
+    holds,
+    loadMs,
+  );
   const actors = [
     senders,
     new SessionChurn(api, recorder, churningUsers, holds, random.fork()),
     new HistoryReads(api, recorder, conversations, random.fork()),
     prekeys,
+    suspensions,
   ];
   const deviceChurn = new DeviceChurn(allDevices, allDevices.slice(0, 2), random.fork());
   return {
@@ -115,6 +135,7 @@ export async function startWorkload(
     holds,
     prekeys,
     deviceChurn,
+    suspensions,
     async stop() {
       await deviceChurn.stop();
       await Promise.all(actors.map((actor) => actor.stop()));
