@@ -210,9 +210,19 @@ export class UserEventStream {
     return this.state.hasSubscribers(keysOf(address).channel);
   }
 
-  subscribe(address: string, handler: (event: StreamedEvent) => void): Promise<Unsubscribe> {
-    return this.state.subscribe(keysOf(address).channel, (message) =>
-      handler(parseStreamed(message)),
+  /**
+   * `onResubscribed`: the subscription was lost and is back; what was published meanwhile never
+   * reaches `handler`, and is read from the log (`checkReplay`, `frames`).
+   */
+  subscribe(
+    address: string,
+    handler: (event: StreamedEvent) => void,
+    onResubscribed?: () => void,
+  ): Promise<Unsubscribe> {
+    return this.state.subscribe(
+      keysOf(address).channel,
+      (message) => handler(parseStreamed(message)),
+      onResubscribed,
     );
   }
 

@@ -11,6 +11,9 @@
  *   jump (a publish lost while the pod's Redis subscription was reconnecting) is filled from the
  *   replay log before going on. When it cannot be filled, or the stream was restarted, the
  *   client is told `resync_required` and re-reads its state over REST.
+ * - When the pod's subscription comes back after it lost Redis (`catchUp`), the connection
+ *   reads what was published meanwhile from the log at once: those events never arrive live,
+ *   and the next event, which would reveal the jump, may not come for a long time.
  * - Ephemeral events go straight out.
  */
 import { controlFrame } from '../events/event-envelope.js';
@@ -47,6 +50,8 @@ export class ClientConnection {
   private lastSeq = 0;
   /** Live events that arrived while the connection was starting or filling a gap. */
   private held: StreamedEvent[] | null = [];
+  /** A catch-up was asked for while the log was being read: another read follows that one. */
+  private catchUpPending = false;
 
   constructor(
     readonly address: string,
@@ -104,6 +109,17 @@ export class ClientConnection {
     void this.fillGap();
   }
 
+  /** Reads the events after the last one sent from the log (events may have been lost on their way). */
+  catchUp(): void {
+    // A read that began before the loss may have missed its end: one more follows it.
+    if (this.held) {
+      this.catchUpPending = true;
+      return;
+    }
+    this.held = [];
+    void this.fillGap();
+  }
+
   private async fillGap(): Promise<void> {
     try {
       const check = await this.events.checkReplay(this.address, this.stream, this.lastSeq);
@@ -146,6 +162,10 @@ export class ClientConnection {
     const held = this.held ?? [];
     this.held = null;
     for (const event of held) this.deliver(event);
+    if (this.catchUpPending && this.held === null) {
+      this.catchUpPending = false;
+      this.catchUp();
+    }
   }
 
   private adopt(position: { stream: string; seq: number }): void {

@@ -15,16 +15,21 @@ export class TopicSubscriptions<M, L> {
   private readonly topics = new Map<string, TopicEntry<L>>();
 
   /**
-   * @param subscribe subscribes to one topic in shared state
+   * @param subscribe subscribes to one topic in shared state; `restored` is called each time
+   *   its subscription is back after a loss
    * @param deliver hands one message to one listener
+   * @param catchUp tells one listener that messages of its topic may have been lost (the
+   *   subscription was re-established): it reads them from where they are kept
    */
   constructor(
     private readonly subscribe: (
       topic: string,
       handler: (message: M) => void,
+      restored: () => void,
     ) => Promise<Unsubscribe>,
     private readonly deliver: (listener: L, message: M) => void,
     private readonly onMessage: (message: M) => void = () => undefined,
+    private readonly catchUp: (listener: L) => void = () => undefined,
   ) {}
 
   /** Resolves once the topic's messages reach the listener; rejects when shared state is away. */
@@ -32,10 +37,16 @@ export class TopicSubscriptions<M, L> {
     let entry = this.topics.get(topic);
     if (!entry) {
       const listeners = new Set<L>();
-      const subscribed = this.subscribe(topic, (message) => {
-        this.onMessage(message);
-        for (const each of listeners) this.deliver(each, message);
-      });
+      const subscribed = this.subscribe(
+        topic,
+        (message) => {
+          this.onMessage(message);
+          for (const each of listeners) this.deliver(each, message);
+        },
+        () => {
+          for (const each of listeners) this.catchUp(each);
+        },
+      );
       entry = { listeners, subscribed };
       this.topics.set(topic, entry);
       // A failed subscription must not stay cached for the topic's next listener.

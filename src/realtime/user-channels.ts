@@ -1,6 +1,9 @@
 /**
  * The ws pod's subscriptions to users' event streams: one per user with at least one open
- * connection here, fanning each event out to that user's connections on this pod.
+ * connection here, fanning each event out to that user's connections on this pod. When a
+ * subscription comes back after the pod lost Redis, every connection of that user catches up
+ * from the log: the events published meanwhile never arrive, and the next live one (which would
+ * reveal the gap) may be long in coming.
  */
 import type { ClientConnection } from './client-connection.js';
 import type { StreamedEvent, UserEventStream } from '../events/user-event-stream.js';
@@ -16,14 +19,19 @@ export class UserChannels {
     metrics: Pick<DeliveryMetrics, 'observeFanout' | 'observeDelivered'>,
   ) {
     this.subscriptions = new TopicSubscriptions(
-      (address, handler) =>
-        events.subscribe(address, (event) => {
-          // The fan-out to this pod's sockets, in the sender's trace when the event carries one.
-          void runInSpan(deliverySpan(event), () => handler(event));
-          metrics.observeDelivered(event.frame);
-        }),
+      (address, handler, restored) =>
+        events.subscribe(
+          address,
+          (event) => {
+            // The fan-out to this pod's sockets, in the sender's trace when the event carries one.
+            void runInSpan(deliverySpan(event), () => handler(event));
+            metrics.observeDelivered(event.frame);
+          },
+          restored,
+        ),
       (connection, event) => connection.deliver(event),
       (event) => metrics.observeFanout(event.publishedAt),
+      (connection) => connection.catchUp(),
     );
   }
 

@@ -151,10 +151,35 @@ async function deliveryFindings(
     silentlyMissed: gaps.flatMap(({ conversation, device, gaps: found }) =>
       found.silentlyMissed.map((sequence) => {
         const sent = conversation.acknowledged.find((message) => message.sequence === sequence);
-        return `${conversation.label} #${sequence} (acknowledged at ${sent?.acknowledgedAt ?? '?'} ms; the device's close codes ${JSON.stringify(device.closeCodes)}, resyncs ${device.resyncs.length})`;
+        return `${conversation.label} #${sequence} (acknowledged at ${sent?.acknowledgedAt ?? '?'} ms; the device's close codes ${JSON.stringify(device.closeCodes)}, resyncs ${device.resyncs.length}; it saw ${aroundTheMiss(device, histories.get(conversation)!, sequence)})`;
       }),
     ),
   };
+}
+
+/**
+ * What the device saw from the message before a missed one to the message after it, each entry
+ * as `#<conversation sequence>@<stream>:<seq>` (a message) or `resync@<stream>:<seq>`: whether
+ * the missed message's event was numbered on the device's stream shows in the seq jump.
+ */
+function aroundTheMiss(
+  device: RealtimeDevice,
+  stored: readonly StoredMessage[],
+  sequence: number,
+): string {
+  const sequenceOf = new Map(stored.map((message) => [message.id, message.sequence]));
+  const entries = device.seen.map((entry) => ({
+    sequence: entry.kind === 'message' ? sequenceOf.get(entry.id) : undefined,
+    text: `${entry.kind === 'message' ? `#${sequenceOf.get(entry.id) ?? '?'}` : 'resync'}@${String(entry.frame.stream)}:${String(entry.frame.seq)}`,
+  }));
+  const before = entries.findLastIndex((entry) => entry.sequence === sequence - 1);
+  const after = entries.findIndex((entry) => entry.sequence === sequence + 1);
+  const from = Math.max(0, before < 0 ? 0 : before);
+  const to = after < 0 ? entries.length : after + 1;
+  return entries
+    .slice(from, Math.min(to, from + 12))
+    .map((entry) => entry.text)
+    .join(' ');
 }
 
 /** Messages a device got on more than one stream (each counted once per extra stream). */

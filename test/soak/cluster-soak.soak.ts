@@ -52,8 +52,8 @@ async function soak(
   scheduleRandom: SeededRandom,
 ): Promise<SoakReport> {
   const recorder = new Recorder();
-  const workload = await startWorkload(cluster, recorder, random);
   const loadMs = settings.seconds * 1000;
+  const workload = await startWorkload(cluster, recorder, random, loadMs);
   const loadStartedAt = recorder.now();
   const schedule = drawFaultSchedule(
     scheduleRandom,
@@ -71,7 +71,7 @@ async function soak(
   await workload.disconnectDevices();
   return buildReport({
     settings,
-    shape: `${cluster.apis.length} api + ${cluster.wsPods.length} ws processes, ${settings.mongodbUrl ? 'MongoDB' : 'embedded store'}, ${settings.redisCluster ? 'Redis Cluster (3 masters)' : 'one Redis'}; device drops ${workload.deviceChurn.drops}, slow reads ${workload.deviceChurn.slowReads}`,
+    shape: `${cluster.apis.length} api + ${cluster.wsPods.length} ws processes, ${settings.mongodbUrl ? 'MongoDB' : 'embedded store'}, ${settings.redisCluster ? 'Redis Cluster (3 masters)' : 'one Redis'}; device drops ${workload.deviceChurn.drops}, slow reads ${workload.deviceChurn.slowReads}, accounts suspended ${workload.suspensions.made}`,
     operations: recorder.operations,
     acknowledged: workload.conversations.flatMap((conversation) => conversation.acknowledged),
     faults: faults.done,

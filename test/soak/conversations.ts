@@ -173,7 +173,7 @@ export class ConversationSenders {
 }
 
 /** What a client retries: no answer, 429, and the 5xx of an outage. */
-const retryable = (outcome: number | string) =>
+export const retryable = (outcome: number | string) =>
   typeof outcome !== 'number' || outcome === 429 || outcome >= 500;
 
 export const b64 = (text: string) => Buffer.from(text).toString('base64');

@@ -8,8 +8,18 @@
  * Two api processes need one shared store: with `MONGODB_URL` they share a database of the
  * soak's own. Without it there is one api process, the owner of the embedded store (one process
  * only may hold a DATA_DIR, docs/platform/storage.md), and the report says so.
+ *
+ * An operator holding `admin:review_reports` (the suspensions' reviewer) is made as operators
+ * make one: the account signs up, the first api process stops, `npm run admin -- grant` runs on
+ * its store, and the process starts again, all before the load begins.
  */
+import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { builtModule } from '../support/built-service.js';
 import { startChildService } from '../support/child-service.js';
 import type { ChildService } from '../support/child-service.js';
 import { freePort } from '../support/ports.js';
@@ -19,7 +29,7 @@ import type { PrivateRedisCluster } from '../support/private-redis-cluster.js';
 import { startPrivateRedis } from '../support/private-redis.js';
 import type { PrivateRedis } from '../support/private-redis.js';
 import { Api } from '../support/session-api.js';
-import { signIn } from '../support/wallet.js';
+import { signIn, TestUser } from '../support/wallet.js';
 import type { SignedIn } from '../support/wallet.js';
 import { startTcpProxy } from '../platform/shared-state/tcp-proxy.js';
 import type { TcpProxy } from '../platform/shared-state/tcp-proxy.js';
@@ -44,6 +54,8 @@ export interface SoakCluster {
   /** An api process, a different one at each read when there are several (a load balancer). */
   readonly api: ApiEndpoint;
   readonly http: Api;
+  /** Holds `admin:review_reports`. */
+  readonly reviewer: SignedIn;
   /** Registers a new user (a real wallet signature). */
   signIn(): Promise<SignedIn>;
   stop(): Promise<void>;
@@ -59,22 +71,24 @@ export async function startSoakCluster(settings: SoakSettings): Promise<SoakClus
     REDIS_KEY_PREFIX: 'soak:',
     JWT_SIGNING_KEY: newSigningKey(),
   };
-  const apiSettings = settings.mongodbUrl
-    ? await sharedDatabaseApis(settings.mongodbUrl)
-    : [{ ALLOW_EMBEDDED_STORE: 'true' }];
+  // The api processes' DATA_DIRs are the soak's own: they must outlive the stop that grants the reviewer.
+  const apiSettings = (
+    settings.mongodbUrl
+      ? await sharedDatabaseApis(settings.mongodbUrl)
+      : [{ ALLOW_EMBEDDED_STORE: 'true' }]
+  ).map((own) => ({ ...own, DATA_DIR: mkdtempSync(path.join(tmpdir(), 'soak-api-')) }));
   const start = async (name: string, role: 'api' | 'ws', own: Record<string, string>) => {
     const redisLink = redisCluster ? undefined : await startTcpProxy(redis.url);
-    const service = await startChildService({
-      ...shared,
-      ...own,
-      ROLE: role,
-      REDIS_URL: redisLink?.url ?? redis.url,
-    });
+    const service = await startChildService(
+      { ...shared, ...own, ROLE: role, REDIS_URL: redisLink?.url ?? redis.url },
+      own.DATA_DIR ? { dataDir: own.DATA_DIR } : {},
+    );
     return { name, service, redisLink };
   };
   const apis = await Promise.all(
     apiSettings.map((own, index) => start(`api${index + 1}`, 'api', own)),
   );
+  const reviewer = await makeReviewer(apis[0]!.service, apiSettings[0]!);
   const wsPods = await Promise.all([1, 2].map((n) => start(`ws${n}`, 'ws', {})));
   const processes = [...apis, ...wsPods];
   let turn = 0;
@@ -92,6 +106,7 @@ export async function startSoakCluster(settings: SoakSettings): Promise<SoakClus
     processes,
     api,
     http: new Api(() => api.baseUrl),
+    reviewer,
     signIn: () => signIn(api.baseUrl),
     async stop() {
       redis.thaw();
@@ -99,8 +114,29 @@ export async function startSoakCluster(settings: SoakSettings): Promise<SoakClus
       await Promise.all(processes.map((each) => each.service.stop()));
       await Promise.all(processes.map((each) => each.redisLink?.close()));
       await (redisCluster?.dispose() ?? redis.stop());
+      for (const own of apiSettings) rmSync(own.DATA_DIR, { recursive: true, force: true });
     },
   };
+}
+
+const REVIEW_PERMISSION = 'admin:review_reports';
+
+/**
+ * Signs a new account up, grants it the review permission with the operator command on the
+ * stopped api process's store (`store`: its DATA_DIR or MONGODB_URL), starts the process again
+ * and signs the operator in.
+ */
+async function makeReviewer(api: ChildService, store: Record<string, string>): Promise<SignedIn> {
+  const user = new TestUser();
+  await signIn(api.baseUrl, user);
+  await api.stop();
+  await promisify(execFile)(
+    process.execPath,
+    [builtModule('cli/admin.js'), 'grant', user.address, REVIEW_PERMISSION],
+    { env: { ...process.env, ...store } },
+  );
+  await api.restart();
+  return signIn(api.baseUrl, user, 'sign-in');
 }
 
 /**

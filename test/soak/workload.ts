@@ -3,8 +3,9 @@
  * (before any fault), then every actor runs until `stop()`: the conversations' senders (direct
  * with and without attachments, a group, a channel; edits and reactions), the recipients' /ws
  * devices (reconnecting with replay; some slow consumers), sign-ins with refreshes, logouts
- * and ended sessions, key-bundle fetches with one-time prekeys, and chat-list and history reads;
- * the workload's own sessions are refreshed as their tokens age (session-keeper.ts).
+ * and ended sessions, key-bundle fetches with one-time prekeys, chat-list and history reads,
+ * and accounts reported and suspended by an operator; the workload's own sessions are refreshed
+ * as their tokens age (session-keeper.ts).
  */
 import { RealtimeDevice } from '../faults/support/realtime-device.js';
 import { signIn, TestUser } from '../support/wallet.js';
@@ -21,12 +22,14 @@ import { SeededRandom } from './seeded-random.js';
 import { SessionChurn } from './session-churn.js';
 import { SessionKeeper } from './session-keeper.js';
 import type { SoakCluster } from './soak-cluster.js';
+import { Suspensions } from './suspensions.js';
 
 const DIRECT_CHATS = 6;
 const GROUP_MEMBERS = 3;
 const CHURNING_USERS = 5;
 const KEY_OWNERS = 3;
 const BLOCKS = 2;
+const SUSPENSIONS = 3;
 
 export interface Workload {
   readonly conversations: readonly SoakConversation[];
@@ -35,15 +38,18 @@ export interface Workload {
   readonly holds: SecurityHold[];
   readonly prekeys: PrekeyFetches;
   readonly deviceChurn: DeviceChurn;
+  readonly suspensions: Suspensions;
   /** Stops the load (senders drain their last message); the devices stay connected. */
   stop(): Promise<void>;
   disconnectDevices(): Promise<void>;
 }
 
+/** `loadMs`: how long the load will run (the suspensions are spread over its first half). */
 export async function startWorkload(
   cluster: SoakCluster,
   recorder: Recorder,
   random: SeededRandom,
+  loadMs: number,
 ): Promise<Workload> {
   const { api } = cluster;
   /** Every session the workload made for itself, kept alive by the SessionKeeper. */
@@ -104,15 +110,31 @@ export async function startWorkload(
   );
   const churningUsers = Array.from({ length: CHURNING_USERS }, () => new TestUser());
   for (const user of churningUsers) await signIn(api.baseUrl, user);
+  const suspensionCases = [];
+  for (let i = 0; i < SUSPENSIONS; i += 1) {
+    // The target is not kept alive: its session must end with the suspension, and renewing it
+    // afterwards would be refused sign-ins, which lock the soak's one client IP out.
+    const [reporter] = (await users(1)) as [SignedIn];
+    suspensionCases.push({ reporter, target: await cluster.signIn() });
+  }
 
   const allDevices = [...devices.values()];
   const senders = new ConversationSenders(api, recorder, conversations, random.fork());
+  const suspensions = new Suspensions(
+    api,
+    recorder,
+    cluster.reviewer,
+    suspensionCases,
+    holds,
+    loadMs,
+  );
   const actors = [
     senders,
     new SessionChurn(api, recorder, churningUsers, holds, random.fork()),
     new HistoryReads(api, recorder, conversations, random.fork()),
     prekeys,
-    new SessionKeeper(api, recorder, kept),
+    suspensions,
+    new SessionKeeper(api, recorder, [...kept, cluster.reviewer]),
   ];
   const deviceChurn = new DeviceChurn(allDevices, allDevices.slice(0, 2), random.fork());
   return {
@@ -121,6 +143,7 @@ export async function startWorkload(
     holds,
     prekeys,
     deviceChurn,
+    suspensions,
     async stop() {
       await deviceChurn.stop();
       await Promise.all(actors.map((actor) => actor.stop()));

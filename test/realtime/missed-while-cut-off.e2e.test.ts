@@ -1,0 +1,73 @@
+/**
+ * An event published while a ws pod was cut off from Redis never reaches that pod's
+ * subscription (pub/sub delivers at most once). The pod's open sockets must not stay silent
+ * about it until some later event reveals the jump: once its subscription is back, each socket
+ * of the user catches up from the log (client-connection.ts `catchUp`). The soak's silent miss
+ * (docs/reliability.md): a conversation's last message, published while the recipient's pod
+ * was cut off, was never handed to the device and no resync told it.
+ *
+ * The cluster of one api and two ws processes on a Redis of its own; ws pod 0 reaches Redis
+ * through a TCP proxy, so that it alone is cut off while the message is sent: deterministically,
+ * the publish happens while that pod has no subscriber connection at all.
+ */
+import { startTcpProxy } from '../platform/shared-state/tcp-proxy.js';
+import type { TcpProxy } from '../platform/shared-state/tcp-proxy.js';
+import { deploymentForThisBlock, eventually } from '../support/private-deployment.js';
+import { expectOk, sleep } from '../support/session-api.js';
+import { bearer } from '../support/wallet.js';
+
+let proxy: TcpProxy | undefined;
+const running = deploymentForThisBlock(
+  'cluster',
+  {},
+  {
+    wsPodRedisUrl: async (redis, index) => {
+      if (index !== 0) return redis.url;
+      proxy = await startTcpProxy(redis.url);
+      return proxy.url;
+    },
+  },
+);
+afterAll(async () => {
+  await proxy?.close();
+});
+
+it('a message published while the recipient’s ws pod was cut off from Redis reaches its open socket once the pod is back, with no later event', async () => {
+  const { deployment } = running;
+  const [sender, reader] = [await deployment.signIn(), await deployment.signIn()];
+  const socket = await running.connect(reader.accessToken, deployment.wsUrls[0]!);
+
+  proxy!.cut();
+  const sent = expectOk(
+    await deployment.http.post(
+      '/api/v1/send',
+      {
+        client_message_id: `cut-${Date.now()}`,
+        recipient_address: reader.user.address,
+        ciphertext: Buffer.from('sent into the cut').toString('base64'),
+      },
+      bearer(sender),
+    ),
+  ).chat_message;
+  // Published (the api reaches Redis) while the pod cannot hear it.
+  await sleep(500);
+  expect(socket.ofType('message.new')).toEqual([]);
+  proxy!.restore();
+
+  // Nothing else is sent: only the pod's catch-up can tell the socket. It reads the log, so the
+  // message itself comes; were the pod's command connection to Redis not back yet, the
+  // documented resync_required (reason `unavailable`) would come instead: never silence.
+  const told = await eventually(
+    async () =>
+      socket.frames.find(
+        (frame) =>
+          (frame.type === 'message.new' && frame.data.message.id === sent.id) ||
+          frame.type === 'resync_required',
+      ),
+    15_000,
+    'the message, or a resync_required',
+  );
+  if (told.type === 'message.new') expect(told.seq).toBe(Number(socket.hello.seq) + 1);
+  else expect(told).toMatchObject({ type: 'resync_required', reason: 'unavailable' });
+  expect(socket.closeCode).toBeUndefined();
+}, 60_000);
