@@ -60,6 +60,10 @@ async function serverState(base) {
       sum('nodejs_gc_duration_seconds_bucket\\{le="0.01"[^}]*\\}'),
     gcMs: sum('nodejs_gc_duration_seconds_sum\\{[^}]*\\}') * 1000,
     heapMB: Math.round(values('nodejs_heap_size_used_bytes')[0] / 2 ** 20),
+    journalFsyncs: sum('store_journal_fsync_seconds_count'),
+    journalFsyncsOver25Ms:
+      sum('store_journal_fsync_seconds_count') -
+      sum('store_journal_fsync_seconds_bucket\\{le="0.025"\\}'),
   };
 }
 
@@ -100,12 +104,18 @@ async function measureRate({ sockets, send, base, dataDir, rate, seconds, label 
     await sleep(1);
   }
   await Promise.all(pending);
+  // The deadline's timer is cleared once everything arrived: left pending, it kept the process
+  // alive for a minute after the results were printed.
+  let deadline;
   await Promise.race([
     done,
-    sleep(60_000).then(() =>
-      Promise.reject(new Error(`${label}: ${delivered} of ${count} deliveries after 60 s`)),
-    ),
-  ]);
+    new Promise((_, reject) => {
+      deadline = setTimeout(
+        () => reject(new Error(`${label}: ${delivered} of ${count} deliveries after 60 s`)),
+        60_000,
+      );
+    }),
+  ]).finally(() => clearTimeout(deadline));
   const serverAfter = await serverState(base);
   latencies.sort((a, b) => a - b);
   const ms = (value) => Number(value.toFixed(1));
@@ -120,6 +130,7 @@ async function measureRate({ sockets, send, base, dataDir, rate, seconds, label 
     'GC pauses > 10 ms': serverAfter.gcPausesOver10Ms - serverBefore.gcPausesOver10Ms,
     'GC ms': Math.round(serverAfter.gcMs - serverBefore.gcMs),
     'heap MB': serverAfter.heapMB,
+    'journal fsyncs > 25 ms': `${serverAfter.journalFsyncsOver25Ms - serverBefore.journalFsyncsOver25Ms} of ${serverAfter.journalFsyncs - serverBefore.journalFsyncs}`,
     compactions: journalGeneration(dataDir) - generationBefore,
   };
 }
