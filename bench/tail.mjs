@@ -16,9 +16,13 @@
 //
 // Figures per round: p50/p99/p99.9/max send → delivery at the recipient, deliveries over 50 ms,
 // the server's largest event-loop delay over the round (prom-client's monitorEventLoopDelay,
-// read from /metrics, which resets it), compactions, and before the first round the server's CPU
-// with the N connections idle for BENCH_TAIL_IDLE_SECONDS (default 10).
+// read from /metrics, which resets it; its resolution is 20 ms, see src/platform/metrics), the
+// client's own (this process's, 10 ms resolution: a late delivery the client read late is the
+// client's), the server's GC pauses and heap, its journal fdatasyncs over 25 ms, compactions, and
+// before the first round the server's CPU with the N connections idle for BENCH_TAIL_IDLE_SECONDS
+// (default 10).
 import { readdirSync } from 'node:fs';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { openSocket, connectAll, numberAfter } from './fan-out.mjs';
 import { startWithUsers } from './sign-in.mjs';
 import {
@@ -90,6 +94,10 @@ async function measureRate({ sockets, send, base, dataDir, rate, seconds, label 
   const ciphertext = 'c'.repeat(100);
   const generationBefore = journalGeneration(dataDir);
   const serverBefore = await serverState(base);
+  // The client shares the machine: its own loop delay says whether a late delivery was the
+  // client's (a frame read late) rather than the server's.
+  const clientLoopDelay = monitorEventLoopDelay({ resolution: 10 });
+  clientLoopDelay.enable();
   const startedAt = performance.now();
   const pending = [];
   for (let next = 0; next < count;) {
@@ -116,6 +124,7 @@ async function measureRate({ sockets, send, base, dataDir, rate, seconds, label 
       );
     }),
   ]).finally(() => clearTimeout(deadline));
+  clientLoopDelay.disable();
   const serverAfter = await serverState(base);
   latencies.sort((a, b) => a - b);
   const ms = (value) => Number(value.toFixed(1));
@@ -127,6 +136,7 @@ async function measureRate({ sockets, send, base, dataDir, rate, seconds, label 
     'max ms': ms(latencies.at(-1)),
     [`over ${STALL_MS} ms`]: latencies.filter((latency) => latency > STALL_MS).length,
     'server loop delay max ms': serverAfter.loopDelayMaxMs,
+    'client loop delay max ms': ms(clientLoopDelay.max / 1e6),
     'GC pauses > 10 ms': serverAfter.gcPausesOver10Ms - serverBefore.gcPausesOver10Ms,
     'GC ms': Math.round(serverAfter.gcMs - serverBefore.gcMs),
     'heap MB': serverAfter.heapMB,
