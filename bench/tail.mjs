@@ -16,9 +16,13 @@
 //
 // Figures per round: p50/p99/p99.9/max send → delivery at the recipient, deliveries over 50 ms,
 // the server's largest event-loop delay over the round (prom-client's monitorEventLoopDelay,
-// read from /metrics, which resets it), compactions, and before the first round the server's CPU
-// with the N connections idle for BENCH_TAIL_IDLE_SECONDS (default 10).
+// read from /metrics, which resets it; its resolution is 20 ms, see src/platform/metrics), the
+// client's own (this process's, 10 ms resolution: a late delivery the client read late is the
+// client's), the server's GC pauses and heap, its journal fdatasyncs over 25 ms, compactions, and
+// before the first round the server's CPU with the N connections idle for BENCH_TAIL_IDLE_SECONDS
+// (default 10).
 import { readdirSync } from 'node:fs';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { openSocket, connectAll, numberAfter } from './fan-out.mjs';
 import { startWithUsers } from './sign-in.mjs';
 import {
@@ -60,6 +64,10 @@ async function serverState(base) {
       sum('nodejs_gc_duration_seconds_bucket\\{le="0.01"[^}]*\\}'),
     gcMs: sum('nodejs_gc_duration_seconds_sum\\{[^}]*\\}') * 1000,
     heapMB: Math.round(values('nodejs_heap_size_used_bytes')[0] / 2 ** 20),
+    journalFsyncs: sum('store_journal_fsync_seconds_count'),
+    journalFsyncsOver25Ms:
+      sum('store_journal_fsync_seconds_count') -
+      sum('store_journal_fsync_seconds_bucket\\{le="0.025"\\}'),
   };
 }
 
@@ -86,6 +94,10 @@ async function measureRate({ sockets, send, base, dataDir, rate, seconds, label 
   const ciphertext = 'c'.repeat(100);
   const generationBefore = journalGeneration(dataDir);
   const serverBefore = await serverState(base);
+  // The client shares the machine: its own loop delay says whether a late delivery was the
+  // client's (a frame read late) rather than the server's.
+  const clientLoopDelay = monitorEventLoopDelay({ resolution: 10 });
+  clientLoopDelay.enable();
   const startedAt = performance.now();
   const pending = [];
   for (let next = 0; next < count;) {
@@ -100,12 +112,19 @@ async function measureRate({ sockets, send, base, dataDir, rate, seconds, label 
     await sleep(1);
   }
   await Promise.all(pending);
+  // The deadline's timer is cleared once everything arrived: left pending, it kept the process
+  // alive for a minute after the results were printed.
+  let deadline;
   await Promise.race([
     done,
-    sleep(60_000).then(() =>
-      Promise.reject(new Error(`${label}: ${delivered} of ${count} deliveries after 60 s`)),
-    ),
-  ]);
+    new Promise((_, reject) => {
+      deadline = setTimeout(
+        () => reject(new Error(`${label}: ${delivered} of ${count} deliveries after 60 s`)),
+        60_000,
+      );
+    }),
+  ]).finally(() => clearTimeout(deadline));
+  clientLoopDelay.disable();
   const serverAfter = await serverState(base);
   latencies.sort((a, b) => a - b);
   const ms = (value) => Number(value.toFixed(1));
@@ -117,9 +136,11 @@ async function measureRate({ sockets, send, base, dataDir, rate, seconds, label 
     'max ms': ms(latencies.at(-1)),
     [`over ${STALL_MS} ms`]: latencies.filter((latency) => latency > STALL_MS).length,
     'server loop delay max ms': serverAfter.loopDelayMaxMs,
+    'client loop delay max ms': ms(clientLoopDelay.max / 1e6),
     'GC pauses > 10 ms': serverAfter.gcPausesOver10Ms - serverBefore.gcPausesOver10Ms,
     'GC ms': Math.round(serverAfter.gcMs - serverBefore.gcMs),
     'heap MB': serverAfter.heapMB,
+    'journal fsyncs > 25 ms': `${serverAfter.journalFsyncsOver25Ms - serverBefore.journalFsyncsOver25Ms} of ${serverAfter.journalFsyncs - serverBefore.journalFsyncs}`,
     compactions: journalGeneration(dataDir) - generationBefore,
   };
 }

@@ -3,22 +3,29 @@
  * pub/sub channels. It knows nothing of key prefixes; MemorySharedState adds them, and
  * several MemorySharedState instances over one store behave like pods sharing a Redis.
  *
- * Expiry is lazy (an expired entry is invisible from the moment it expires) and periodic
- * (a sweep frees expired entries nobody reads again; it runs only while entries with a
- * TTL exist, on an unref'd timer, so an idle store holds no timer at all).
+ * Expiry is lazy (an expired entry is invisible from the moment it expires) and swept (the
+ * entries nobody reads again are freed when their bucket of ExpiryBuckets has passed: one
+ * unref'd timer, set for the earliest bucket, so a store whose keys expire tomorrow wakes
+ * tomorrow, and a sweep reads only the keys it frees).
  */
+import { ExpiryBuckets } from './expiry-buckets.js';
 import type { LocalScriptState } from './shared-state.js';
 
 interface Entry {
   value: string;
   /** On the monotonic clock (performance.now), so wall-clock jumps cannot expire keys. */
   expiresAt: number | null;
+  /** The bucket of `expiries` the key is filed in (at or before its expiry). */
+  bucket: number | null;
 }
+
+/** setTimeout's longest delay; a sweep due later is reached in steps. */
+const LONGEST_TIMER_MS = 2 ** 31 - 1;
 
 type Listener = (message: string) => void;
 
 export interface MemoryStoreOptions {
-  /** How often expired entries are swept; default 1 s. */
+  /** The width of a sweep's bucket: an expired entry is freed at most this long after its expiry; default 1 s. */
   sweepIntervalMs?: number;
 }
 
@@ -27,11 +34,13 @@ export class MemoryStore implements LocalScriptState {
   private readonly channels = new Map<string, Set<Listener>>();
   /** Sorted sets: member to score. A set that becomes empty is removed, as Redis does. */
   private readonly sortedSets = new Map<string, Map<string, number>>();
-  private readonly sweepIntervalMs: number;
+  private readonly expiries: ExpiryBuckets;
   private sweeper: NodeJS.Timeout | undefined;
+  /** When `sweeper` fires. */
+  private sweepAt = Infinity;
 
   constructor(options: MemoryStoreOptions = {}) {
-    this.sweepIntervalMs = options.sweepIntervalMs ?? 1000;
+    this.expiries = new ExpiryBuckets(options.sweepIntervalMs ?? 1000);
   }
 
   /** Entries held, including expired ones not yet swept. */
@@ -46,13 +55,14 @@ export class MemoryStore implements LocalScriptState {
   set(key: string, value: string, options: { ttlMs?: number; keepTtl?: boolean } = {}): void {
     const kept = options.keepTtl === true ? (this.live(key)?.expiresAt ?? null) : null;
     const expiresAt = options.ttlMs === undefined ? kept : performance.now() + options.ttlMs;
-    this.entries.set(key, { value, expiresAt });
-    if (expiresAt !== null) this.startSweeper();
+    const entry = { value, expiresAt, bucket: this.entries.get(key)?.bucket ?? null };
+    this.entries.set(key, entry);
+    this.file(key, entry);
   }
 
   delete(key: string): boolean {
     const existed = this.live(key) !== undefined || this.sortedSets.has(key);
-    this.entries.delete(key);
+    this.remove(key);
     this.sortedSets.delete(key);
     return existed;
   }
@@ -99,11 +109,11 @@ export class MemoryStore implements LocalScriptState {
     const entry = this.live(key);
     if (entry === undefined) return false;
     if (ttlMs <= 0) {
-      this.entries.delete(key);
+      this.remove(key);
       return true;
     }
     entry.expiresAt = performance.now() + ttlMs;
-    this.startSweeper();
+    this.file(key, entry);
     return true;
   }
 
@@ -145,29 +155,58 @@ export class MemoryStore implements LocalScriptState {
   private live(key: string): Entry | undefined {
     const entry = this.entries.get(key);
     if (entry?.expiresAt != null && entry.expiresAt <= performance.now()) {
-      this.entries.delete(key);
+      this.remove(key);
       return undefined;
     }
     return entry;
   }
 
-  private startSweeper(): void {
-    if (this.sweeper !== undefined) return;
-    this.sweeper = setInterval(() => this.sweep(), this.sweepIntervalMs);
-    this.sweeper.unref();
+  private remove(key: string): void {
+    const bucket = this.entries.get(key)?.bucket;
+    if (bucket != null) this.expiries.remove(key, bucket);
+    this.entries.delete(key);
+  }
+
+  /**
+   * Files the entry by its expiry. An expiry moved later leaves the key where it is (the sweep
+   * files it again), so renewing a TTL costs no work here.
+   */
+  private file(key: string, entry: Entry): void {
+    if (entry.expiresAt === null) {
+      if (entry.bucket !== null) this.expiries.remove(key, entry.bucket);
+      entry.bucket = null;
+      return;
+    }
+    if (entry.bucket !== null && entry.bucket <= this.expiries.bucketOf(entry.expiresAt)) return;
+    if (entry.bucket !== null) this.expiries.remove(key, entry.bucket);
+    entry.bucket = this.expiries.add(key, entry.expiresAt);
+    this.armSweeper();
   }
 
   private sweep(): void {
     const now = performance.now();
-    let expiring = 0;
-    for (const [key, entry] of this.entries) {
-      if (entry.expiresAt === null) continue;
-      if (entry.expiresAt <= now) this.entries.delete(key);
-      else expiring += 1;
+    for (const key of this.expiries.takeDue(now)) {
+      const entry = this.entries.get(key);
+      if (entry === undefined) continue;
+      entry.bucket = null;
+      if (entry.expiresAt !== null && entry.expiresAt <= now) this.entries.delete(key);
+      else this.file(key, entry);
     }
-    if (expiring === 0) {
-      clearInterval(this.sweeper);
+    this.armSweeper();
+  }
+
+  /** Sets the timer for the earliest bucket, unless it is set for that or earlier already. */
+  private armSweeper(): void {
+    const dueAt = this.expiries.nextDueAt();
+    if (dueAt === undefined || dueAt >= this.sweepAt) return;
+    clearTimeout(this.sweeper);
+    this.sweepAt = dueAt;
+    const delay = Math.min(Math.max(0, dueAt - performance.now()), LONGEST_TIMER_MS);
+    this.sweeper = setTimeout(() => {
       this.sweeper = undefined;
-    }
+      this.sweepAt = Infinity;
+      this.sweep();
+    }, delay);
+    this.sweeper.unref();
   }
 }

@@ -14,6 +14,30 @@ describe('MemoryStore', () => {
     expect(store.get('kept')).toBe('v');
   });
 
+  test('a TTL renewed past its first sweep keeps the entry until the new expiry, then it is freed', async () => {
+    const store = new MemoryStore({ sweepIntervalMs: 20 });
+    store.set('renewed', 'v', { ttlMs: 30 });
+    store.set('shortened', 'v', { ttlMs: 60_000 });
+    expect(store.pexpire('renewed', 150)).toBe(true);
+    expect(store.pexpire('shortened', 30)).toBe(true);
+    await sleep(100);
+    expect(store.size).toBe(1);
+    expect(store.get('renewed')).toBe('v');
+    await sleep(150);
+    expect(store.size).toBe(0);
+  });
+
+  test('an entry deleted or made persistent before its expiry is not swept later', async () => {
+    const store = new MemoryStore({ sweepIntervalMs: 20 });
+    store.set('persisted', 'v', { ttlMs: 30 });
+    store.set('persisted', 'v2');
+    store.set('recreated', 'v', { ttlMs: 30 });
+    store.delete('recreated');
+    store.set('recreated', 'v2', { ttlMs: 60_000 });
+    await sleep(120);
+    expect([store.size, store.get('persisted'), store.get('recreated')]).toEqual([2, 'v2', 'v2']);
+  });
+
   test('pttl, pexpire and keepTtl follow Redis', () => {
     const store = new MemoryStore();
     expect(store.pttl('absent')).toBe(-2);
