@@ -1,7 +1,8 @@
 // Key-bundle fetches per second: GET /api/v1/keys/{address} against the built service (`node
 // dist/main.js`, LOG_LEVEL=warn, the embedded store, as `npm start` runs it). Each fetch is the
-// whole path: the DHT read, the verification of the owner's signatures, and the atomic take of
-// one one-time prekey in the store. Two set-ups:
+// whole path: the store's current record, the DHT read and the verification of the owner's
+// signatures when the node's verified copy is not that record (one read per owner in flight),
+// and the atomic take of one one-time prekey in the store. Two set-ups:
 //   1. one api process, a DHT of one node (the single-process default);
 //   2. three api processes peered on loopback, fetching on the one that published (its store
 //      has the prekeys), so each DHT read also asks the two other nodes over TCP.
