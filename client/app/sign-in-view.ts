@@ -4,6 +4,7 @@
  * for this page's host. The session is the service's cookie (HttpOnly, SameSite, CSRF token).
  */
 import {
+  ApiError,
   eip1193Signer,
   newPrivateKey,
   privateKeySigner,
@@ -64,11 +65,17 @@ export function showSignIn(
       deviceName: navigator.userAgent.slice(0, 64),
     }).then(
       ({ session, user }) => onSignedIn(session, user.address, wallet),
-      (error: Error) => setStatus(`Sign-in failed: ${error.message}`),
+      (error: Error) => setStatus(`Sign-in failed: ${signInFailure(error)}`),
     );
   });
   main.replaceChildren(
     element('section', { 'aria-label': 'Sign in' }, walletLine, create, connect, form),
   );
   setStatus('Signed out');
+}
+
+/** Why a sign-in failed, in words; the spec's sign-in limit (a burst of 2, then 5 a minute per IP) says when to try again. */
+function signInFailure(error: Error): string {
+  if (!(error instanceof ApiError) || error.status !== 429) return error.message;
+  return `too many sign-ins from this address, try again in ${error.retryAfterSeconds ?? 60} s`;
 }

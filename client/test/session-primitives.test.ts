@@ -1,12 +1,16 @@
 /**
  * DPoP proofs checked with jose (an independent JOSE implementation), the key's private half
- * refused for export, the reconnection delays' bounds, and the retry of an idempotent request.
+ * refused for export, the reconnection delays' bounds, the retry of an idempotent request, and
+ * a session's requests waiting out a 429 (against a real HTTP server).
  */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { EmbeddedJWK, calculateJwkThumbprint, jwtVerify } from 'jose';
 import type { JWK } from 'jose';
 import { ApiError } from '../src/api-error.js';
 import { withRetry } from '../src/messaging/retry.js';
 import { backoffDelay } from '../src/realtime/backoff.js';
+import { CookieSession } from '../src/session/cookie-session.js';
 import { createDpopKey, dpopProof } from '../src/session/dpop-key.js';
 
 describe('DPoP', () => {
@@ -86,5 +90,59 @@ describe('retry of idempotent requests', () => {
       }, 3),
     ).rejects.toThrow('slow down');
     expect(calls).toBe(3);
+  });
+});
+
+describe('a session under a rate limit', () => {
+  /** A server answering 429 with `retryAfter` seconds `refusals` times, then 200; counts requests. */
+  async function limitedServer(refusals: number, retryAfter: number) {
+    let requests = 0;
+    const server = createServer((_request, response) => {
+      requests++;
+      const refused = requests <= refusals;
+      response.writeHead(refused ? 429 : 200, {
+        'content-type': 'application/json',
+        ...(refused ? { 'retry-after': String(retryAfter) } : {}),
+      });
+      response.end(
+        JSON.stringify(
+          refused
+            ? { success: false, error: 'Rate limit exceeded', code: 'RATE_LIMIT_EXCEEDED' }
+            : { success: true },
+        ),
+      );
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    return {
+      session: new CookieSession(`http://127.0.0.1:${port}`, 'csrf'),
+      requests: () => requests,
+      close: () => new Promise((resolve) => server.close(resolve)),
+    };
+  }
+
+  it('sends the request again after the Retry-After the service gave', async () => {
+    const limited = await limitedServer(1, 1);
+    const started = Date.now();
+    try {
+      expect(await limited.session.call('POST', '/typing', {})).toEqual({ success: true });
+      expect(limited.requests()).toBe(2);
+      expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
+    } finally {
+      await limited.close();
+    }
+  });
+
+  it('hands over the 429 when the wait would pass its patience (15 s)', async () => {
+    const limited = await limitedServer(1, 60);
+    try {
+      await expect(limited.session.call('POST', '/typing', {})).rejects.toMatchObject({
+        status: 429,
+        retryAfterSeconds: 60,
+      });
+      expect(limited.requests()).toBe(1);
+    } finally {
+      await limited.close();
+    }
   });
 });

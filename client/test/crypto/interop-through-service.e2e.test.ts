@@ -123,10 +123,10 @@ describe('E2EE between SDK instances through the running service', () => {
       ),
     ).toBe(true);
     expect(own.one_time_pre_key_count).toBe(100);
-    // A second sync finds the bundle published and leaves it (no second wallet prompt).
+    // A second sync finds the bundle published and leaves it: one read, no second wallet prompt.
     const prompts = alice.api.sent.length;
     expect(await alice.cipher.syncKeys()).toBe(100);
-    expect(alice.api.sent.slice(prompts).map((call) => call.method)).toEqual(['GET', 'GET']);
+    expect(alice.api.sent.slice(prompts).map((call) => call.method)).toEqual(['GET']);
   });
 
   it('delivers direct messages both ways; the service stores only ciphertext', async () => {
@@ -244,7 +244,7 @@ describe('E2EE between SDK instances through the running service', () => {
     expect(await openUnread(bobReads, bob)).toEqual(['before the restart']);
     const published = bob.api.sent.length;
     const restarted = await device(bob, bob.store);
-    expect(restarted.api.sent.slice(published).map((call) => call.method)).toEqual(['GET', 'GET']);
+    expect(restarted.api.sent.slice(published).map((call) => call.method)).toEqual(['GET']);
     await sendDirect(alice, restarted, 'after the restart');
     expect(await openUnread(bobReads, restarted)).toEqual(['after the restart']);
   });
