@@ -5,8 +5,7 @@
  * in `incoming/` is deleted when the store opens: the embedded store's `LOCK` guarantees one
  * process per `DATA_DIR`, so nothing there can belong to a write still running.
  */
-import { createReadStream } from 'node:fs';
-import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, open, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { BlobSource, BlobStore, ByteRange, StoredBlob } from './blob-store.js';
@@ -54,18 +53,21 @@ export class FileBlobStore implements BlobStore {
     }
   }
 
+  /**
+   * Opens the file and streams from that handle: one thread-pool round trip before the headers
+   * can go out and none after for the open (a `stat` and then a stream opening the path took two,
+   * each waiting for a core on a loaded machine, issue #29).
+   */
   async read(blobId: string, range?: ByteRange): Promise<AsyncIterable<Uint8Array> | undefined> {
-    const path = this.pathOf(blobId);
-    const exists = await stat(path).then(
-      () => true,
-      () => false,
-    );
-    return exists
-      ? createReadStream(path, {
-          highWaterMark: READ_CHUNK_BYTES,
-          ...(range ? { start: range.start, end: range.end } : {}),
-        })
-      : undefined;
+    const file = await open(this.pathOf(blobId), 'r').catch((error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT') return undefined;
+      throw error;
+    });
+    // The stream closes the handle when it ends or is destroyed (a client that went away).
+    return file?.createReadStream({
+      highWaterMark: READ_CHUNK_BYTES,
+      ...(range ? { start: range.start, end: range.end } : {}),
+    });
   }
 
   async delete(blobId: string): Promise<void> {
