@@ -4,9 +4,11 @@
  * several MemorySharedState instances over one store behave like pods sharing a Redis.
  *
  * Expiry is lazy (an expired entry is invisible from the moment it expires) and periodic
- * (a sweep frees expired entries nobody reads again; it runs only while entries with a
- * TTL exist, on an unref'd timer, so an idle store holds no timer at all).
+ * (a sweep frees expired entries nobody reads again, visiting only those due: expiry-schedule.ts;
+ * it runs only while entries with a TTL exist, on an unref'd timer, so an idle store holds no
+ * timer at all).
  */
+import { ExpirySchedule } from './expiry-schedule.js';
 import type { LocalScriptState } from './shared-state.js';
 
 interface Entry {
@@ -27,11 +29,15 @@ export class MemoryStore implements LocalScriptState {
   private readonly channels = new Map<string, Set<Listener>>();
   /** Sorted sets: member to score. A set that becomes empty is removed, as Redis does. */
   private readonly sortedSets = new Map<string, Map<string, number>>();
+  /** Published messages waiting for their delivery turn, each with the listeners it reaches. */
+  private undelivered: { listeners: Set<Listener>; recipients: Listener[]; message: string }[] = [];
   private readonly sweepIntervalMs: number;
+  private readonly expiries: ExpirySchedule;
   private sweeper: NodeJS.Timeout | undefined;
 
   constructor(options: MemoryStoreOptions = {}) {
     this.sweepIntervalMs = options.sweepIntervalMs ?? 1000;
+    this.expiries = new ExpirySchedule(this.sweepIntervalMs);
   }
 
   /** Entries held, including expired ones not yet swept. */
@@ -46,12 +52,14 @@ export class MemoryStore implements LocalScriptState {
   set(key: string, value: string, options: { ttlMs?: number; keepTtl?: boolean } = {}): void {
     const kept = options.keepTtl === true ? (this.live(key)?.expiresAt ?? null) : null;
     const expiresAt = options.ttlMs === undefined ? kept : performance.now() + options.ttlMs;
+    this.unschedule(key);
     this.entries.set(key, { value, expiresAt });
-    if (expiresAt !== null) this.startSweeper();
+    this.schedule(key, expiresAt);
   }
 
   delete(key: string): boolean {
     const existed = this.live(key) !== undefined || this.sortedSets.has(key);
+    this.unschedule(key);
     this.entries.delete(key);
     this.sortedSets.delete(key);
     return existed;
@@ -98,12 +106,13 @@ export class MemoryStore implements LocalScriptState {
   pexpire(key: string, ttlMs: number): boolean {
     const entry = this.live(key);
     if (entry === undefined) return false;
+    this.unschedule(key);
     if (ttlMs <= 0) {
       this.entries.delete(key);
       return true;
     }
     entry.expiresAt = performance.now() + ttlMs;
-    this.startSweeper();
+    this.schedule(key, entry.expiresAt);
     return true;
   }
 
@@ -115,12 +124,18 @@ export class MemoryStore implements LocalScriptState {
   publish(channel: string, message: string): void {
     const listeners = this.channels.get(channel);
     if (listeners === undefined) return;
-    const recipients = [...listeners];
-    setImmediate(() => {
-      for (const listener of recipients) {
-        if (listeners.has(listener)) listener(message);
-      }
-    });
+    // One turn delivers everything published in the turn before it, in order: a group message
+    // publishes once per member, and an Immediate per publish was a share of its cost.
+    if (this.undelivered.length === 0) setImmediate(() => this.deliverPublished());
+    this.undelivered.push({ listeners, recipients: [...listeners], message });
+  }
+
+  private deliverPublished(): void {
+    const batch = this.undelivered;
+    this.undelivered = [];
+    for (const { listeners, recipients, message } of batch) {
+      for (const listener of recipients) if (listeners.has(listener)) listener(message);
+    }
   }
 
   hasListeners(channel: string): boolean {
@@ -145,27 +160,30 @@ export class MemoryStore implements LocalScriptState {
   private live(key: string): Entry | undefined {
     const entry = this.entries.get(key);
     if (entry?.expiresAt != null && entry.expiresAt <= performance.now()) {
+      this.expiries.remove(key, entry.expiresAt);
       this.entries.delete(key);
       return undefined;
     }
     return entry;
   }
 
-  private startSweeper(): void {
+  private schedule(key: string, expiresAt: number | null): void {
+    if (expiresAt === null) return;
+    this.expiries.add(key, expiresAt);
     if (this.sweeper !== undefined) return;
     this.sweeper = setInterval(() => this.sweep(), this.sweepIntervalMs);
     this.sweeper.unref();
   }
 
+  /** Takes the key's entry (if any) off the expiry schedule, before its expiry changes. */
+  private unschedule(key: string): void {
+    const expiresAt = this.entries.get(key)?.expiresAt;
+    if (expiresAt != null) this.expiries.remove(key, expiresAt);
+  }
+
   private sweep(): void {
-    const now = performance.now();
-    let expiring = 0;
-    for (const [key, entry] of this.entries) {
-      if (entry.expiresAt === null) continue;
-      if (entry.expiresAt <= now) this.entries.delete(key);
-      else expiring += 1;
-    }
-    if (expiring === 0) {
+    for (const key of this.expiries.takeDue(performance.now())) this.entries.delete(key);
+    if (this.expiries.size === 0) {
       clearInterval(this.sweeper);
       this.sweeper = undefined;
     }
