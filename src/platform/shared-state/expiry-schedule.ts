@@ -18,7 +18,17 @@ export class ExpirySchedule {
     return this.scheduled;
   }
 
-  add(key: string, expiresAt: number): void {
+  /**
+   * The key's expiry moved from `from` to `to` (null: none). A counter whose TTL every write
+   * renews stays in its bucket while the renewals fall within one interval.
+   */
+  move(key: string, from: number | null, to: number | null): void {
+    if (from !== null && to !== null && this.bucketOf(from) === this.bucketOf(to)) return;
+    if (from !== null) this.remove(key, from);
+    if (to !== null) this.add(key, to);
+  }
+
+  private add(key: string, expiresAt: number): void {
     const bucket = this.bucketOf(expiresAt);
     let keys = this.buckets.get(bucket);
     if (keys === undefined) {
@@ -31,7 +41,7 @@ export class ExpirySchedule {
     }
   }
 
-  remove(key: string, expiresAt: number): void {
+  private remove(key: string, expiresAt: number): void {
     const bucket = this.bucketOf(expiresAt);
     const keys = this.buckets.get(bucket);
     if (!keys?.delete(key)) return;

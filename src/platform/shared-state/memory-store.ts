@@ -50,16 +50,17 @@ export class MemoryStore implements LocalScriptState {
   }
 
   set(key: string, value: string, options: { ttlMs?: number; keepTtl?: boolean } = {}): void {
-    const kept = options.keepTtl === true ? (this.live(key)?.expiresAt ?? null) : null;
+    const previous = this.live(key)?.expiresAt ?? null;
+    const kept = options.keepTtl === true ? previous : null;
     const expiresAt = options.ttlMs === undefined ? kept : performance.now() + options.ttlMs;
-    this.unschedule(key);
     this.entries.set(key, { value, expiresAt });
-    this.schedule(key, expiresAt);
+    this.reschedule(key, previous, expiresAt);
   }
 
   delete(key: string): boolean {
-    const existed = this.live(key) !== undefined || this.sortedSets.has(key);
-    this.unschedule(key);
+    const entry = this.live(key);
+    const existed = entry !== undefined || this.sortedSets.has(key);
+    this.reschedule(key, entry?.expiresAt ?? null, null);
     this.entries.delete(key);
     this.sortedSets.delete(key);
     return existed;
@@ -106,13 +107,10 @@ export class MemoryStore implements LocalScriptState {
   pexpire(key: string, ttlMs: number): boolean {
     const entry = this.live(key);
     if (entry === undefined) return false;
-    this.unschedule(key);
-    if (ttlMs <= 0) {
-      this.entries.delete(key);
-      return true;
-    }
-    entry.expiresAt = performance.now() + ttlMs;
-    this.schedule(key, entry.expiresAt);
+    const expiresAt = ttlMs <= 0 ? null : performance.now() + ttlMs;
+    this.reschedule(key, entry.expiresAt, expiresAt);
+    if (expiresAt === null) this.entries.delete(key);
+    else entry.expiresAt = expiresAt;
     return true;
   }
 
@@ -160,25 +158,19 @@ export class MemoryStore implements LocalScriptState {
   private live(key: string): Entry | undefined {
     const entry = this.entries.get(key);
     if (entry?.expiresAt != null && entry.expiresAt <= performance.now()) {
-      this.expiries.remove(key, entry.expiresAt);
+      this.expiries.move(key, entry.expiresAt, null);
       this.entries.delete(key);
       return undefined;
     }
     return entry;
   }
 
-  private schedule(key: string, expiresAt: number | null): void {
-    if (expiresAt === null) return;
-    this.expiries.add(key, expiresAt);
-    if (this.sweeper !== undefined) return;
+  /** The key's expiry moved (null: none); starts the sweeper when it has something to do. */
+  private reschedule(key: string, from: number | null, to: number | null): void {
+    this.expiries.move(key, from, to);
+    if (to === null || this.sweeper !== undefined) return;
     this.sweeper = setInterval(() => this.sweep(), this.sweepIntervalMs);
     this.sweeper.unref();
-  }
-
-  /** Takes the key's entry (if any) off the expiry schedule, before its expiry changes. */
-  private unschedule(key: string): void {
-    const expiresAt = this.entries.get(key)?.expiresAt;
-    if (expiresAt != null) this.expiries.remove(key, expiresAt);
   }
 
   private sweep(): void {
