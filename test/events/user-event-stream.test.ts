@@ -9,6 +9,7 @@
 import { createLogger } from '../../src/platform/logging/logger.js';
 import { MemorySharedState } from '../../src/platform/shared-state/memory-shared-state.js';
 import { openSharedState } from '../../src/platform/shared-state/open-shared-state.js';
+import { defineScript } from '../../src/platform/shared-state/shared-state.js';
 import type { SharedState } from '../../src/platform/shared-state/shared-state.js';
 import { ChannelPostStream } from '../../src/events/channel-post-stream.js';
 import { eventJson } from '../../src/events/event-envelope.js';
@@ -21,6 +22,14 @@ import {
 } from '../platform/shared-state/redis-for-tests.js';
 
 const logger = createLogger('silent');
+const THIRTY_DAYS_MS = 30 * 24 * 60 * 60 * 1000;
+/** PTTL of one key, on either implementation. */
+const pttl = defineScript<[], number>({
+  name: 'test-pttl',
+  keys: 1,
+  lua: "return redis.call('PTTL', KEYS[1])",
+  local: (state, [key]) => state.pttl(key!),
+});
 const USER = '0x' + 'c'.repeat(40);
 
 function describeDedupe(
@@ -69,6 +78,20 @@ function describeDedupe(
       } finally {
         await unsubscribe();
       }
+    });
+
+    test('the counter and the stream id are kept 30 days from the latest event', async () => {
+      const stream = new UserEventStream(opened.state, { retainCount: 100, retentionMs: 60_000 });
+      const user = '0x' + 'f'.repeat(40);
+      await stream.publishDurable(user, eventJson('message.read', { n: 1 }));
+      await stream.publishDurable(user, eventJson('message.read', { n: 2 }));
+      const keys = [`ev:{${user}}:seq`, `ev:{${user}}:stream`];
+      const ttls = await Promise.all(keys.map((key) => opened.state.run(pttl, [key], [])));
+      for (const ttl of ttls) {
+        expect(ttl).toBeGreaterThan(THIRTY_DAYS_MS - 60_000);
+        expect(ttl).toBeLessThanOrEqual(THIRTY_DAYS_MS);
+      }
+      expect(await stream.position(user)).toEqual({ stream: expect.any(String), seq: 2 });
     });
 
     test('a kept event is rewritten in place by its dedupe key; one not kept is left alone', async () => {

@@ -34,6 +34,8 @@ export class MemoryStore implements LocalScriptState {
   private readonly channels = new Map<string, Set<Listener>>();
   /** Sorted sets: member to score. A set that becomes empty is removed, as Redis does. */
   private readonly sortedSets = new Map<string, Map<string, number>>();
+  /** Published messages waiting for their delivery turn, each with the listeners it reaches. */
+  private undelivered: { listeners: Set<Listener>; recipients: Listener[]; message: string }[] = [];
   private readonly expiries: ExpiryBuckets;
   private sweeper: NodeJS.Timeout | undefined;
   /** When `sweeper` fires. */
@@ -125,12 +127,18 @@ export class MemoryStore implements LocalScriptState {
   publish(channel: string, message: string): void {
     const listeners = this.channels.get(channel);
     if (listeners === undefined) return;
-    const recipients = [...listeners];
-    setImmediate(() => {
-      for (const listener of recipients) {
-        if (listeners.has(listener)) listener(message);
-      }
-    });
+    // One turn delivers everything published in the turn before it, in order: a group message
+    // publishes once per member, and an Immediate per publish was a share of its cost.
+    if (this.undelivered.length === 0) setImmediate(() => this.deliverPublished());
+    this.undelivered.push({ listeners, recipients: [...listeners], message });
+  }
+
+  private deliverPublished(): void {
+    const batch = this.undelivered;
+    this.undelivered = [];
+    for (const { listeners, recipients, message } of batch) {
+      for (const listener of recipients) if (listeners.has(listener)) listener(message);
+    }
   }
 
   hasListeners(channel: string): boolean {

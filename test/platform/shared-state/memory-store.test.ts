@@ -38,6 +38,26 @@ describe('MemoryStore', () => {
     expect([store.size, store.get('persisted'), store.get('recreated')]).toEqual([2, 'v2', 'v2']);
   });
 
+  test('the sweep keeps a key whose expiry moved later or was cleared, and frees one moved earlier', async () => {
+    const store = new MemoryStore({ sweepIntervalMs: 20 });
+    store.set('extended', 'v', { ttlMs: 30 });
+    store.pexpire('extended', 10_000);
+    store.set('cleared', 'v', { ttlMs: 30 });
+    store.set('cleared', 'v2');
+    store.set('shortened', 'v', { ttlMs: 10_000 });
+    store.pexpire('shortened', 30);
+    store.set('replaced', 'v', { ttlMs: 30 });
+    store.set('replaced', 'v2', { ttlMs: 10_000 });
+    await sleep(120);
+    expect(store.size).toBe(3);
+    expect([store.get('extended'), store.get('cleared'), store.get('replaced')]).toEqual([
+      'v',
+      'v2',
+      'v2',
+    ]);
+    expect(store.pttl('extended')).toBeGreaterThan(9000);
+  });
+
   test('pttl, pexpire and keepTtl follow Redis', () => {
     const store = new MemoryStore();
     expect(store.pttl('absent')).toBe(-2);
