@@ -71,7 +71,7 @@ async function soak(
   await workload.disconnectDevices();
   return buildReport({
     settings,
-    shape: `${cluster.apis.length} api + ${cluster.wsPods.length} ws processes, ${settings.mongodbUrl ? 'MongoDB' : 'embedded store'}, ${settings.redisCluster ? 'Redis Cluster (3 masters)' : 'one Redis'}; device drops ${workload.deviceChurn.drops}, slow reads ${workload.deviceChurn.slowReads}, accounts suspended ${workload.suspensions.made}`,
+    shape: `${cluster.apis.length} api + ${cluster.wsPods.length} ws processes, ${settings.mongodbUrl ? 'MongoDB' : 'embedded store'}, ${settings.redisCluster ? 'Redis Cluster (3 masters)' : 'one Redis'}; device drops ${workload.deviceChurn.drops}, slow reads ${workload.deviceChurn.slowReads}, accounts suspended ${workload.suspensions.madeAt.length} (at ${workload.suspensions.madeAt.map((at) => `${(at / 1000).toFixed(1)} s`).join(', ')})`,
     operations: recorder.operations,
     acknowledged: workload.conversations.flatMap((conversation) => conversation.acknowledged),
     faults: faults.done,
