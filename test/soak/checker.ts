@@ -73,7 +73,7 @@ export async function check(
   for (const conversation of workload.conversations)
     histories.set(conversation, await historyOf(cluster.http, conversation));
   const stored = storageFindings(histories);
-  const delivery = await deliveryFindings(workload.devices, histories);
+  const delivery = await deliveryFindings(workload.devices, histories, recorder);
   const revived: string[] = [];
   for (const hold of sampled(workload.holds)) {
     const broken = await hold.stillHolds(cluster, recorder);
@@ -130,13 +130,18 @@ function storageFindings(histories: ReadonlyMap<SoakConversation, StoredMessage[
 async function deliveryFindings(
   devices: ReadonlyMap<SoakConversation, RealtimeDevice>,
   histories: ReadonlyMap<SoakConversation, StoredMessage[]>,
+  recorder: Recorder,
 ) {
   const gapsNow = () =>
-    [...devices].map(([conversation, device]) => ({
-      conversation,
-      device,
-      gaps: deliveryGaps(device, histories.get(conversation)!, { exact: false }),
-    }));
+    [...devices].map(([conversation, device]) => {
+      const gaps = deliveryGaps(device, histories.get(conversation)!, { exact: false });
+      const covered = resyncedAfterStored(device, conversation, recorder);
+      return {
+        conversation,
+        device,
+        gaps: { ...gaps, silentlyMissed: gaps.silentlyMissed.filter((seq) => !covered(seq)) },
+      };
+    });
   const deadline = Date.now() + LATE_DELIVERY_MS;
   let gaps = gapsNow();
   while (gaps.some((each) => each.gaps.silentlyMissed.length > 0) && Date.now() < deadline) {
@@ -151,33 +156,65 @@ async function deliveryFindings(
     silentlyMissed: gaps.flatMap(({ conversation, device, gaps: found }) =>
       found.silentlyMissed.map((sequence) => {
         const sent = conversation.acknowledged.find((message) => message.sequence === sequence);
-        return `${conversation.label} #${sequence} (acknowledged at ${sent?.acknowledgedAt ?? '?'} ms; the device's close codes ${JSON.stringify(device.closeCodes)}, resyncs ${device.resyncs.length}; it saw ${aroundTheMiss(device, histories.get(conversation)!, sequence)})`;
+        return `${conversation.label} #${sequence} (acknowledged at ${sent?.acknowledgedAt ?? '?'} ms; the device's close codes ${JSON.stringify(device.closeCodes)}, resyncs ${device.resyncs.length}; it saw ${aroundTheMiss(device, histories.get(conversation)!, sequence, recorder)})`;
       }),
     ),
   };
 }
 
 /**
- * What the device saw from the message before a missed one to the message after it, each entry
- * as `#<conversation sequence>@<stream>:<seq>` (a message) or `resync@<stream>:<seq>`: whether
+ * Whether the device was told to resync after the message of `sequence` was acknowledged (so
+ * durable): its re-read over REST has the message. `deliveryGaps` looks for a resync after the
+ * last message handed over before it, which misses this case: a message the sweeper announced
+ * late (its first publish failed), on the stream Redis restarted with, arrives after the resync
+ * that covers the messages stored before the restart, and would seem to come before them.
+ */
+function resyncedAfterStored(
+  device: RealtimeDevice,
+  conversation: SoakConversation,
+  recorder: Recorder,
+): (sequence: number) => boolean {
+  const offset = Date.now() - recorder.now();
+  const resyncs = device.seen.filter((entry) => entry.kind === 'resync');
+  return (sequence) => {
+    const acknowledgedAt = conversation.acknowledged.find(
+      (message) => message.sequence === sequence,
+    )?.acknowledgedAt;
+    return (
+      acknowledgedAt !== undefined && resyncs.some((entry) => entry.at - offset > acknowledgedAt)
+    );
+  };
+}
+
+/**
+ * What the device saw around a missed message: from a few entries before the last message of a
+ * lower number it got to the message after the missed one, each as
+ * `#<conversation sequence>@<stream>:<seq>` or `resync@<stream>:<seq> (<arrival, s>)`: whether
  * the missed message's event was numbered on the device's stream shows in the seq jump.
  */
 function aroundTheMiss(
   device: RealtimeDevice,
   stored: readonly StoredMessage[],
   sequence: number,
+  recorder: Recorder,
 ): string {
+  const offset = Date.now() - recorder.now();
   const sequenceOf = new Map(stored.map((message) => [message.id, message.sequence]));
   const entries = device.seen.map((entry) => ({
     sequence: entry.kind === 'message' ? sequenceOf.get(entry.id) : undefined,
-    text: `${entry.kind === 'message' ? `#${sequenceOf.get(entry.id) ?? '?'}` : 'resync'}@${String(entry.frame.stream)}:${String(entry.frame.seq)}`,
+    text:
+      entry.kind === 'message'
+        ? `#${sequenceOf.get(entry.id) ?? '?'}@${String(entry.frame.stream)}:${String(entry.frame.seq)}`
+        : `resync@${String(entry.frame.stream)}:${String(entry.frame.seq)} (${((entry.at - offset) / 1000).toFixed(1)} s)`,
   }));
-  const before = entries.findLastIndex((entry) => entry.sequence === sequence - 1);
+  const before = entries.findLastIndex(
+    (entry) => entry.sequence !== undefined && entry.sequence < sequence,
+  );
   const after = entries.findIndex((entry) => entry.sequence === sequence + 1);
-  const from = Math.max(0, before < 0 ? 0 : before);
-  const to = after < 0 ? entries.length : after + 1;
+  const from = Math.max(0, before - 4);
+  const to = Math.min(after < 0 ? before + 4 : after + 1, from + 16);
   return entries
-    .slice(from, Math.min(to, from + 12))
+    .slice(from, to)
     .map((entry) => entry.text)
     .join(' ');
 }

@@ -19,8 +19,12 @@ import { startWorkload } from './workload.js';
 import { sleep } from '../support/session-api.js';
 
 const settings = soakSettings();
-/** Start-up, the drain, the late deliveries and the read-back, beyond the load itself. */
-const OVERHEAD_MS = 5 * 60_000;
+/**
+ * Start-up (with the api process's restart that grants the reviewer), the drain, the late
+ * deliveries and the read-back, beyond the load itself: on a loaded machine a process start
+ * alone has taken a minute.
+ */
+const OVERHEAD_MS = 7 * 60_000;
 
 let report: SoakReport;
 
@@ -71,7 +75,7 @@ async function soak(
   await workload.disconnectDevices();
   return buildReport({
     settings,
-    shape: `${cluster.apis.length} api + ${cluster.wsPods.length} ws processes, ${settings.mongodbUrl ? 'MongoDB' : 'embedded store'}, ${settings.redisCluster ? 'Redis Cluster (3 masters)' : 'one Redis'}; device drops ${workload.deviceChurn.drops}, slow reads ${workload.deviceChurn.slowReads}, accounts suspended ${workload.suspensions.made}`,
+    shape: `${cluster.apis.length} api + ${cluster.wsPods.length} ws processes, ${settings.mongodbUrl ? 'MongoDB' : 'embedded store'}, ${settings.redisCluster ? 'Redis Cluster (3 masters)' : 'one Redis'}; device drops ${workload.deviceChurn.drops}, slow reads ${workload.deviceChurn.slowReads}, accounts suspended ${workload.suspensions.madeAt.length} (at ${workload.suspensions.madeAt.map((at) => `${(at / 1000).toFixed(1)} s`).join(', ')})`,
     operations: recorder.operations,
     acknowledged: workload.conversations.flatMap((conversation) => conversation.acknowledged),
     faults: faults.done,

@@ -31,8 +31,8 @@ export interface SuspensionCase {
 }
 
 export class Suspensions {
-  /** Suspensions the service confirmed. */
-  made = 0;
+  /** When each suspension the service confirmed was made (ms since the soak started). */
+  readonly madeAt: number[] = [];
   private running = true;
   private stoppedAt = Infinity;
   private readonly loop: Promise<void>;
@@ -84,7 +84,7 @@ export class Suspensions {
       done: [200],
     });
     if (!suspended) return;
-    this.made += 1;
+    this.madeAt.push(this.recorder.now());
     this.holds.push(suspension(target, this.recorder.now()));
     await this.step('resolve report', this.reviewer, {
       path: `/api/v1/admin/reports/${reportId}/resolve`,

@@ -11,10 +11,13 @@ import type { Frame, ResumeFrom } from '../../support/realtime-client.js';
 import { sleep } from '../../support/session-api.js';
 import type { SignedIn } from '../../support/wallet.js';
 
-/** What the device saw, in order: a message handed over, or the order to re-read REST. */
+/**
+ * What the device saw, in order: a message handed over, or the order to re-read REST; `at`
+ * (epoch ms) is when it arrived: a re-read after a resync has every message stored before it.
+ */
 export type Seen =
-  | { readonly kind: 'message'; readonly id: string; readonly frame: Frame }
-  | { readonly kind: 'resync'; readonly frame: Frame };
+  | { readonly kind: 'message'; readonly id: string; readonly frame: Frame; readonly at: number }
+  | { readonly kind: 'resync'; readonly frame: Frame; readonly at: number };
 
 const RECONNECT_DELAY_MS = 200;
 
@@ -130,9 +133,10 @@ export class RealtimeDevice {
   }
 
   private record(frame: Frame): void {
+    const at = Date.now();
     if (frame.type === 'message.new')
-      this.seen.push({ kind: 'message', id: frame.data.message.id, frame });
-    if (frame.type === 'resync_required') this.seen.push({ kind: 'resync', frame });
+      this.seen.push({ kind: 'message', id: frame.data.message.id, frame, at });
+    if (frame.type === 'resync_required') this.seen.push({ kind: 'resync', frame, at });
     // The greeting's position is the stream's head, not what this device has processed (a
     // replay may follow it): it only counts when nothing else is known yet.
     if (frame.type === 'hello' && this.position !== undefined) return;
