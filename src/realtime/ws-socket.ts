@@ -37,6 +37,19 @@ export interface SocketState extends SinkState {
 
 export type Socket = WebSocket<SocketState>;
 
+/** A new socket's state, every field there from the start: the sockets share one shape, never a dictionary of properties. */
+export function newSocketState(handshake: Handshake | undefined): SocketState {
+  return {
+    handshake,
+    sessionId: undefined,
+    connection: undefined,
+    channelFeed: undefined,
+    inbound: undefined,
+    closed: false,
+    drainWaiters: undefined,
+  };
+}
+
 export const CLOSE_SLOW_CONSUMER = 1013;
 export const CLOSE_RESTARTING = 1012;
 /** Application close codes 4000 + the HTTP status a handshake refusal would have had. */

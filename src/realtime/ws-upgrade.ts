@@ -9,7 +9,7 @@ import type { HttpRequest, HttpResponse, us_socket_context_t } from 'uWebSockets
 import { statusLine } from '../server/http-message.js';
 import type { ResumePoint } from './client-connection.js';
 import { BEARER_SUBPROTOCOL, offersCredentials } from './ws-authentication.js';
-import type { SocketState } from './ws-socket.js';
+import { newSocketState } from './ws-socket.js';
 
 /** Upgrades a request that offers credentials and a well-formed position; refuses it otherwise. */
 export function upgradeSocket(
@@ -33,16 +33,7 @@ export function upgradeSocket(
     );
   if (!offersCredentials(credentials))
     return refuse(res, 401, 'A valid WebSocket ticket is required', 'UNAUTHORIZED');
-  // Every field from the start: the sockets share one shape, never a dictionary of properties.
-  const state: SocketState = {
-    handshake: { credentials, resume },
-    sessionId: undefined,
-    connection: undefined,
-    channelFeed: undefined,
-    inbound: undefined,
-    closed: false,
-    drainWaiters: undefined,
-  };
+  const state = newSocketState({ credentials, resume });
   const protocol = credentials.ticket ? (protocols[0] ?? '') : BEARER_SUBPROTOCOL;
   res.upgrade(
     state,

@@ -10,34 +10,19 @@
  * through a TCP proxy, so that it alone is cut off while the message is sent: deterministically,
  * the publish happens while that pod has no subscriber connection at all.
  */
-import { startTcpProxy } from '../platform/shared-state/tcp-proxy.js';
-import type { TcpProxy } from '../platform/shared-state/tcp-proxy.js';
-import { deploymentForThisBlock, eventually } from '../support/private-deployment.js';
+import { clusterWithCuttableWsPod } from '../support/cuttable-ws-pod.js';
+import { eventually } from '../support/private-deployment.js';
 import { expectOk, sleep } from '../support/session-api.js';
 import { bearer } from '../support/wallet.js';
 
-let proxy: TcpProxy | undefined;
-const running = deploymentForThisBlock(
-  'cluster',
-  {},
-  {
-    wsPodRedisUrl: async (redis, index) => {
-      if (index !== 0) return redis.url;
-      proxy = await startTcpProxy(redis.url);
-      return proxy.url;
-    },
-  },
-);
-afterAll(async () => {
-  await proxy?.close();
-});
+const { running, podZeroLink } = clusterWithCuttableWsPod();
 
 it('a message published while the recipient’s ws pod was cut off from Redis reaches its open socket once the pod is back, with no later event', async () => {
   const { deployment } = running;
   const [sender, reader] = [await deployment.signIn(), await deployment.signIn()];
   const socket = await running.connect(reader.accessToken, deployment.wsUrls[0]!);
 
-  proxy!.cut();
+  podZeroLink().cut();
   const sent = expectOk(
     await deployment.http.post(
       '/api/v1/send',
@@ -52,7 +37,7 @@ it('a message published while the recipient’s ws pod was cut off from Redis re
   // Published (the api reaches Redis) while the pod cannot hear it.
   await sleep(500);
   expect(socket.ofType('message.new')).toEqual([]);
-  proxy!.restore();
+  podZeroLink().restore();
 
   // Nothing else is sent: only the pod's catch-up can tell the socket. It reads the log, so the
   // message itself comes; were the pod's command connection to Redis not back yet, the

@@ -2,18 +2,9 @@
  * A connection's queue of client frames (ws-socket.ts): frames run one after the other in the
  * order they came, and a connection with nothing in flight keeps no promise.
  */
-import { queueInbound } from '../../src/realtime/ws-socket.js';
-import type { SocketState } from '../../src/realtime/ws-socket.js';
+import { newSocketState, queueInbound } from '../../src/realtime/ws-socket.js';
 
-const idleState = (): SocketState => ({
-  handshake: undefined,
-  sessionId: undefined,
-  connection: undefined,
-  channelFeed: undefined,
-  inbound: undefined,
-  closed: false,
-  drainWaiters: undefined,
-});
+const idleState = () => newSocketState(undefined);
 
 it('runs queued frames in order, each after the one before has finished', async () => {
   const state = idleState();

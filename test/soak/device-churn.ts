@@ -6,15 +6,14 @@
 import { sleep } from '../support/session-api.js';
 import type { RealtimeDevice } from '../faults/support/realtime-device.js';
 import type { SeededRandom } from './seeded-random.js';
+import { SoakLoop } from './soak-loop.js';
 
 const PACE_MS = [2000, 6000] as const;
 const SLOW_READ_MS = [2000, 6000] as const;
 
-export class DeviceChurn {
+export class DeviceChurn extends SoakLoop {
   drops = 0;
   slowReads = 0;
-  private running = true;
-  private readonly loop: Promise<void>;
 
   /** `slowConsumers`: the devices that sometimes stop reading; any device may be dropped. */
   constructor(
@@ -22,12 +21,8 @@ export class DeviceChurn {
     private readonly slowConsumers: readonly RealtimeDevice[],
     private readonly random: SeededRandom,
   ) {
-    this.loop = this.run();
-  }
-
-  async stop(): Promise<void> {
-    this.running = false;
-    await this.loop;
+    super();
+    this.start(this.run());
   }
 
   private async run(): Promise<void> {

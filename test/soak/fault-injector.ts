@@ -10,6 +10,7 @@ import { sleep } from '../support/session-api.js';
 import type { FaultKind, ScheduledFault } from './fault-schedule.js';
 import type { Recorder } from './recorder.js';
 import type { SoakCluster, SoakProcess } from './soak-cluster.js';
+import { SoakLoop } from './soak-loop.js';
 
 export interface FaultRecord {
   readonly kind: FaultKind;
@@ -22,23 +23,16 @@ export interface FaultRecord {
   readonly healedAt: number;
 }
 
-export class FaultInjector {
+export class FaultInjector extends SoakLoop {
   readonly done: FaultRecord[] = [];
-  private running = true;
-  private readonly loop: Promise<void>;
 
   constructor(
     private readonly cluster: SoakCluster,
     private readonly recorder: Recorder,
     schedule: readonly ScheduledFault[],
   ) {
-    this.loop = this.run(schedule);
-  }
-
-  /** Lets the fault under way finish healing, and injects no more. */
-  async stop(): Promise<void> {
-    this.running = false;
-    await this.loop;
+    super();
+    this.start(this.run(schedule));
   }
 
   private async run(schedule: readonly ScheduledFault[]): Promise<void> {

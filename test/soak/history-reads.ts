@@ -8,25 +8,19 @@ import type { ApiEndpoint } from '../faults/support/realtime-device.js';
 import type { SoakConversation } from './conversations.js';
 import type { Recorder } from './recorder.js';
 import type { SeededRandom } from './seeded-random.js';
+import { SoakLoop } from './soak-loop.js';
 
 const PACE_MS = [200, 600] as const;
 
-export class HistoryReads {
-  private running = true;
-  private readonly loop: Promise<void>;
-
+export class HistoryReads extends SoakLoop {
   constructor(
     private readonly api: ApiEndpoint,
     private readonly recorder: Recorder,
     private readonly conversations: readonly SoakConversation[],
     private readonly random: SeededRandom,
   ) {
-    this.loop = this.run();
-  }
-
-  async stop(): Promise<void> {
-    this.running = false;
-    await this.loop;
+    super();
+    this.start(this.run());
   }
 
   private async run(): Promise<void> {

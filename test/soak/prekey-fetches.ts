@@ -10,6 +10,7 @@ import type { SignedIn } from '../support/wallet.js';
 import type { ApiEndpoint } from '../faults/support/realtime-device.js';
 import type { Recorder } from './recorder.js';
 import type { SeededRandom } from './seeded-random.js';
+import { SoakLoop } from './soak-loop.js';
 
 const PREKEYS_PER_UPLOAD = 10;
 const PACE_MS = [150, 500] as const;
@@ -20,11 +21,9 @@ interface Owner {
   nextPreKeyId: number;
 }
 
-export class PrekeyFetches {
+export class PrekeyFetches extends SoakLoop {
   /** `address keyId publicKey` of every one-time prekey handed out, in order. */
   readonly handedOut: string[] = [];
-  private running = true;
-  private readonly loop: Promise<void>;
 
   private constructor(
     private readonly api: ApiEndpoint,
@@ -33,7 +32,8 @@ export class PrekeyFetches {
     private readonly viewers: readonly SignedIn[],
     private readonly random: SeededRandom,
   ) {
-    this.loop = this.run();
+    super();
+    this.start(this.run());
   }
 
   /** Publishes each owner's bundle (before the faults begin), then starts fetching. */
@@ -56,11 +56,6 @@ export class PrekeyFetches {
       published.push({ session, keys, nextPreKeyId: PREKEYS_PER_UPLOAD + 1 });
     }
     return new PrekeyFetches(api, recorder, published, viewers, random);
-  }
-
-  async stop(): Promise<void> {
-    this.running = false;
-    await this.loop;
   }
 
   private async run(): Promise<void> {

@@ -8,6 +8,7 @@ import { readFile } from 'node:fs/promises';
 import { sleep } from '../support/session-api.js';
 import type { Recorder } from './recorder.js';
 import type { SoakProcess } from './soak-cluster.js';
+import { SoakLoop } from './soak-loop.js';
 
 interface Sample {
   readonly pid: number;
@@ -28,22 +29,16 @@ export interface RssFigures {
 const INTERVAL_MS = 2_000;
 const WARM_UP_MS = 30_000;
 
-export class RssSampler {
+export class RssSampler extends SoakLoop {
   private readonly samples = new Map<string, Sample[]>();
-  private running = true;
-  private readonly loop: Promise<void>;
 
   constructor(
     private readonly processes: readonly SoakProcess[],
     private readonly recorder: Recorder,
   ) {
+    super();
     for (const each of processes) this.samples.set(each.name, []);
-    this.loop = this.run();
-  }
-
-  async stop(): Promise<void> {
-    this.running = false;
-    await this.loop;
+    this.start(this.run());
   }
 
   figures(): Record<string, RssFigures> {

@@ -13,15 +13,13 @@ import type { Recorder } from './recorder.js';
 import type { SeededRandom } from './seeded-random.js';
 import { endedSession, spentSignature, usedRefreshToken } from './security-holds.js';
 import type { SecurityHold } from './security-holds.js';
+import { SoakLoop } from './soak-loop.js';
 
 const PACE_MS = [300, 900] as const;
 /** Sessions a churning user keeps at most (each sign-in adds one). */
 const MAX_SESSIONS = 4;
 
-export class SessionChurn {
-  private running = true;
-  private readonly loop: Promise<void>;
-
+export class SessionChurn extends SoakLoop {
   constructor(
     private readonly api: ApiEndpoint,
     private readonly recorder: Recorder,
@@ -29,12 +27,8 @@ export class SessionChurn {
     private readonly holds: SecurityHold[],
     private readonly random: SeededRandom,
   ) {
-    this.loop = this.run(users.map((user) => ({ user, sessions: [] as SignedIn[] })));
-  }
-
-  async stop(): Promise<void> {
-    this.running = false;
-    await this.loop;
+    super();
+    this.start(this.run(users.map((user) => ({ user, sessions: [] as SignedIn[] }))));
   }
 
   private async run(users: { user: TestUser; sessions: SignedIn[] }[]): Promise<void> {

@@ -11,28 +11,23 @@ import { sleep } from '../support/session-api.js';
 import type { SignedIn } from '../support/wallet.js';
 import type { ApiEndpoint } from '../faults/support/realtime-device.js';
 import type { Recorder } from './recorder.js';
+import { SoakLoop } from './soak-loop.js';
 
 /** Well inside the access token's 15 minutes, with room for a fault or two on the way. */
 const REFRESH_EVERY_MS = 5 * 60_000;
 const RETRY_MS = 5_000;
 
-export class SessionKeeper {
-  private running = true;
+export class SessionKeeper extends SoakLoop {
   private readonly refreshedAt = new Map<SignedIn, number>();
-  private readonly loop: Promise<void>;
 
   constructor(
     private readonly api: ApiEndpoint,
     private readonly recorder: Recorder,
     private readonly sessions: readonly SignedIn[],
   ) {
+    super();
     for (const session of sessions) this.refreshedAt.set(session, recorder.now());
-    this.loop = this.run();
-  }
-
-  async stop(): Promise<void> {
-    this.running = false;
-    await this.loop;
+    this.start(this.run());
   }
 
   private async run(): Promise<void> {

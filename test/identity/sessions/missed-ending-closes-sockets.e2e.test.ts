@@ -8,29 +8,13 @@
  * while the session ends: the announcement is published while that pod has no subscriber
  * connection at all, deterministically.
  */
-import { startTcpProxy } from '../../platform/shared-state/tcp-proxy.js';
-import type { TcpProxy } from '../../platform/shared-state/tcp-proxy.js';
-import { deploymentForThisBlock } from '../../support/private-deployment.js';
+import { clusterWithCuttableWsPod } from '../../support/cuttable-ws-pod.js';
 import type { RealtimeClient } from '../../support/realtime-client.js';
 import { expectOk, signInAgain, sleep } from '../../support/session-api.js';
 import { TestUser, bearer, signIn } from '../../support/wallet.js';
 import type { SignedIn } from '../../support/wallet.js';
 
-let proxy: TcpProxy | undefined;
-const running = deploymentForThisBlock(
-  'cluster',
-  {},
-  {
-    wsPodRedisUrl: async (redis, index) => {
-      if (index !== 0) return redis.url;
-      proxy = await startTcpProxy(redis.url);
-      return proxy.url;
-    },
-  },
-);
-afterAll(async () => {
-  await proxy?.close();
-});
+const { running, podZeroLink } = clusterWithCuttableWsPod();
 
 const cutOffPod = () => running.deployment.wsUrls[0]!;
 const connectedPod = () => running.deployment.wsUrls[1]!;
@@ -76,14 +60,14 @@ it('a session ended while a ws pod was cut off from Redis has its socket there c
     await running.connect(staying.accessToken, cutOffPod()),
   ];
 
-  proxy!.cut();
+  podZeroLink().cut();
   expectOk(await running.deployment.http.post('/api/v1/logout', {}, bearer(ending)));
   await expectClosedAsEnded(onConnectedPod, 3000);
   // The cut-off pod cannot know yet.
   await sleep(1000);
   expect(onCutOffPod.closeCode).toBeUndefined();
 
-  proxy!.restore();
+  podZeroLink().restore();
   await expectClosedAsEnded(onCutOffPod, 10_000);
   await expectStillReceiving(stayingSocket, staying);
 }, 60_000);
@@ -96,13 +80,13 @@ it('while the ended-session marks cannot vouch the check closes nothing, and it 
     await running.connect(staying.accessToken, cutOffPod()),
   ];
 
-  proxy!.cut();
+  podZeroLink().cut();
   expectOk(await deployment.http.post('/api/v1/logout', {}, bearer(ending)));
   // Redis comes back empty while no api process can rebuild the mirror of ended sessions from
   // the store: the marks cannot vouch for anything.
   await deployment.api.kill();
   await deployment.redis.restartEmpty();
-  proxy!.restore();
+  podZeroLink().restore();
   await sleep(3000);
   expect([endingSocket.closeCode, stayingSocket.closeCode]).toEqual([undefined, undefined]);
 
