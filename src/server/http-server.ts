@@ -16,7 +16,12 @@ import type { MaybePromise } from '../platform/rpc/maybe-promise.js';
 import { jsonResponse, statusLine } from './http-message.js';
 import { RequestBodyStream } from './request-body-stream.js';
 import { writeStreamedResponse } from './streamed-response.js';
-import type { HttpResponseData, IncomingRequest, RoutedResponse } from './http-message.js';
+import type {
+  HttpResponseData,
+  IncomingRequest,
+  RoutedResponse,
+  SizedStream,
+} from './http-message.js';
 import { UwsRequest } from './uws-request.js';
 
 export type Dispatch = (request: IncomingRequest) => MaybePromise<RoutedResponse>;
@@ -98,6 +103,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
           .finally(() => record(response));
         return;
       }
+      if (response.stream && aborted) discard(response.stream);
       if (!aborted) writeResponse(res, response, request.requestId, draining);
       record(response);
     };
@@ -272,4 +278,14 @@ function writeResponse(
 /** `trace_id` and `span_id` of a W3C `traceparent` (`00-<32 hex>-<16 hex>-<flags>`). */
 function traceIdsOf(traceparent: string): { trace_id: string; span_id: string } {
   return { trace_id: traceparent.slice(3, 35), span_id: traceparent.slice(36, 52) };
+}
+
+/**
+ * A response body the client left before it could be sent: its source (an open file) is closed
+ * now rather than whenever garbage collection finds it. Sources are Node streams (media
+ * downloads); an iterator that was never started has nothing open.
+ */
+function discard(stream: SizedStream): void {
+  const source = stream.chunks as Partial<{ destroy(): void }>;
+  if (typeof source.destroy === 'function') source.destroy();
 }
