@@ -15,6 +15,7 @@ import { extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { jsonResponse } from '../../server/http-message.js';
 import type { HttpResponseData } from '../../server/http-message.js';
+import { ifNoneMatchMatches } from '../../server/http-preconditions.js';
 
 export const WEB_APP_BASE_PATH = '/app/';
 
@@ -78,21 +79,12 @@ function loadFiles({ directory, serviceName }: WebAppOptions): Map<string, Stati
   return found;
 }
 
-/** `If-None-Match` holds `etag` (a list, `*`, or weak forms of it: RFC 9110 13.1.2 compares weakly). */
-function matches(ifNoneMatch: string | undefined, etag: string): boolean {
-  if (ifNoneMatch === undefined) return false;
-  return ifNoneMatch
-    .split(',')
-    .map((candidate) => candidate.trim().replace(/^W\//, ''))
-    .some((candidate) => candidate === '*' || candidate === etag);
-}
-
 function fileResponse(file: StaticFile, ifNoneMatch: string | undefined): HttpResponseData {
   const validators: [string, string][] = [
     ['ETag', file.etag],
     ['Cache-Control', 'no-cache'],
   ];
-  if (matches(ifNoneMatch, file.etag))
+  if (ifNoneMatchMatches(ifNoneMatch, file.etag))
     return { status: 304, headers: validators, body: Buffer.alloc(0) };
   return {
     status: 200,

@@ -500,8 +500,10 @@ export const UploadOneTimePreKeysResponseSchema: GenMessage<UploadOneTimePreKeys
  * memory and serves one again without a new DHT query while it is byte for byte the bundle in
  * the store (which a publish writes before it is acknowledged): once a replacing bundle is
  * acknowledged, no pod serves the replaced one; a pod whose store does not hold the bundle
- * reads the DHT on every fetch. The server learns nothing new from this: it is the same signed
- * record, held by the pods that already served it.
+ * reads the DHT for every fetch. Fetches of one owner that arrive on a pod together share one
+ * DHT read, and a fetch takes a read that began before it only when that read found the store's
+ * current bundle, so sharing never serves a replaced one either. The server learns nothing new
+ * from this: it is the same signed record, held by the pods that already served it.
  *
  * Chain of trust, which clients check themselves without trusting the service:
  *
