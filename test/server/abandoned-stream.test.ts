@@ -6,13 +6,13 @@
  */
 import { createReadStream, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import type { ReadStream } from 'node:fs';
-import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createLogger } from '../../src/platform/logging/logger.js';
 import { createMetrics } from '../../src/platform/metrics/metrics.js';
 import { startHttpServer } from '../../src/server/http-server.js';
 import type { RunningHttpServer } from '../../src/server/http-server.js';
+import { abandonedRequest } from '../support/http-from.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'abandoned-stream-'));
 const file = path.join(dir, 'blob');
@@ -49,15 +49,7 @@ it('closes the source of a streamed response whose client left before it was wri
     },
   });
 
-  const socket = net.connect({ host: '127.0.0.1', port: server.port });
-  socket.on('error', () => undefined);
-  socket.write('GET /download HTTP/1.1\r\nHost: localhost\r\n\r\n');
-  await requestArrived;
-  const closed = new Promise((resolve) => socket.once('close', resolve));
-  socket.destroy();
-  await closed;
-  // Give the server's event loop a moment to see the close (its onAborted) before the answer.
-  await new Promise((resolve) => setTimeout(resolve, 200));
+  await abandonedRequest(server.port, '/download', requestArrived);
   release();
   await new Promise((resolve) => setTimeout(resolve, 200));
   expect(source.destroyed).toBe(true);

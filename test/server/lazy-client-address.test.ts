@@ -4,12 +4,11 @@
  * an answer that comes after the client went away still gets it: the server read it before
  * the abort made the uWS response unusable.
  */
-import net from 'node:net';
 import { createLogger } from '../../src/platform/logging/logger.js';
 import { createMetrics } from '../../src/platform/metrics/metrics.js';
 import { startHttpServer } from '../../src/server/http-server.js';
 import type { Dispatch, RunningHttpServer } from '../../src/server/http-server.js';
-import { getFrom } from '../support/http-from.js';
+import { abandonedRequest, getFrom } from '../support/http-from.js';
 
 const CLIENT = '127.0.0.9';
 
@@ -58,15 +57,7 @@ describe('client address read on demand', () => {
       return { status: 200, headers: [], body: '', routeLabel: 'late' };
     });
 
-    const socket = net.connect({ host: '127.0.0.1', port: server.port, localAddress: CLIENT });
-    socket.on('error', () => undefined);
-    socket.write('GET /late HTTP/1.1\r\nHost: localhost\r\n\r\n');
-    await requestArrived;
-    const closed = new Promise((resolve) => socket.once('close', resolve));
-    socket.destroy();
-    await closed;
-    // Give the server's event loop a moment to see the close (its onAborted) before the answer.
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await abandonedRequest(server.port, '/late', requestArrived, CLIENT);
     release();
     expect(await addressAsked).toBe(CLIENT);
   });

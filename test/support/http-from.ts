@@ -1,3 +1,4 @@
+import net from 'node:net';
 import { request } from 'node:http';
 
 export interface ResponseFrom {
@@ -50,4 +51,29 @@ export async function getFrom(
 ): Promise<{ status: number; body: string }> {
   const { status, body } = await requestFrom(url, localAddress, { headers });
   return { status, body };
+}
+
+/**
+ * Sends `GET path` on a raw connection, and once `arrived` says the server's handler has it,
+ * closes the connection and gives the server's loop a moment to see the close (its onAborted):
+ * a client that went away while its request was being worked on.
+ */
+export async function abandonedRequest(
+  port: number,
+  path: string,
+  arrived: Promise<void>,
+  localAddress?: string,
+): Promise<void> {
+  const socket = net.connect({
+    host: '127.0.0.1',
+    port,
+    ...(localAddress ? { localAddress } : {}),
+  });
+  socket.on('error', () => undefined);
+  socket.write(`GET ${path} HTTP/1.1\r\nHost: localhost\r\n\r\n`);
+  await arrived;
+  const closed = new Promise((resolve) => socket.once('close', resolve));
+  socket.destroy();
+  await closed;
+  await new Promise((resolve) => setTimeout(resolve, 200));
 }
