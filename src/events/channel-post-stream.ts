@@ -29,6 +29,9 @@ export interface ChannelPostStreamSettings {
 /** The channel's two numbered logs: its posts, and the changes to its posts. */
 export type ChannelLog = 'posts' | 'changes';
 
+/** A number per log of a channel (latest numbers, numbers heard). */
+export type LogNumbers = Record<ChannelLog, number>;
+
 /** A post, a post's change or an unnumbered channel event as a ws pod hears it on the channel's topic. */
 export interface StreamedPost {
   readonly channelId: string;
@@ -233,24 +236,45 @@ export class ChannelPostStream {
     await this.state.run(replaceEntry, [keysOf(channelId, log).prefix + sequence], [frame]);
   }
 
-  subscribe(channelId: string, handler: (post: StreamedPost) => void): Promise<Unsubscribe> {
-    return this.state.subscribe(keysOf(channelId).topic, (message) => {
-      const first = message.indexOf('|');
-      const second = message.indexOf('|', first + 1);
-      const log: ChannelLog = message.startsWith(TOPIC_MARK.changes) ? 'changes' : 'posts';
-      handler({
-        channelId,
-        log,
-        sequence: Number(message.slice(TOPIC_MARK[log].length, first)),
-        publishedAt: Number(message.slice(first + 1, second)),
-        frame: message.slice(second + 1),
-      });
-    });
+  /**
+   * Hears the channel's topic. `onResubscribed`: the subscription was lost and is back; what
+   * was published meanwhile never arrives, and is read with `latestOfLogs` and `frames`.
+   */
+  subscribe(
+    channelId: string,
+    handler: (post: StreamedPost) => void,
+    onResubscribed?: () => void,
+  ): Promise<Unsubscribe> {
+    return this.state.subscribe(
+      keysOf(channelId).topic,
+      (message) => {
+        const first = message.indexOf('|');
+        const second = message.indexOf('|', first + 1);
+        const log: ChannelLog = message.startsWith(TOPIC_MARK.changes) ? 'changes' : 'posts';
+        handler({
+          channelId,
+          log,
+          sequence: Number(message.slice(TOPIC_MARK[log].length, first)),
+          publishedAt: Number(message.slice(first + 1, second)),
+          frame: message.slice(second + 1),
+        });
+      },
+      onResubscribed,
+    );
   }
 
   /** The log's latest number that shared state knows of (0 when none, or when Redis lost it). */
   async latest(channelId: string, log: ChannelLog = 'posts'): Promise<number> {
     return Number((await this.state.get(keysOf(channelId, log).latest)) ?? '0');
+  }
+
+  /** Both logs' latest numbers in one round trip (the keys share the channel's slot). */
+  async latestOfLogs(channelId: string): Promise<LogNumbers> {
+    const [posts, changes] = await this.state.getMany([
+      keysOf(channelId, 'posts').latest,
+      keysOf(channelId, 'changes').latest,
+    ]);
+    return { posts: Number(posts ?? '0'), changes: Number(changes ?? '0') };
   }
 
   /** The frames of the log's entries `from`..`to` (inclusive) in order; null when any is no longer kept. */

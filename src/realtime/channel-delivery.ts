@@ -8,12 +8,18 @@
  * subscription was re-established) re-reads the lists of its connected users. While the
  * follow mirror is being rebuilt (Redis lost its data) a list cannot be read: the feed keeps
  * what it had and asks again every second.
+ *
+ * Posts published while the pod's subscription to a channel's topic was lost (Redis cut off)
+ * never arrive: when it is back, the channel's latest numbers are read once and each following
+ * connection is sent what it missed (channel-feed.ts `catchUp`). A connection that was sent no
+ * post of the channel yet misses those after the last number the pod knew of, so the pod keeps,
+ * per topic, the highest number it heard (or read when it subscribed).
  */
 import type { Unsubscribe } from '../platform/shared-state/shared-state.js';
 import { ChannelFeed } from './channel-feed.js';
 import type { DeliveryCounter, FrameSink } from './client-connection.js';
 import type { ChannelFollows, FollowChange } from '../events/channel-follows.js';
-import type { ChannelPostStream, StreamedPost } from '../events/channel-post-stream.js';
+import type { ChannelPostStream, LogNumbers, StreamedPost } from '../events/channel-post-stream.js';
 import { TopicSubscriptions } from './topic-subscriptions.js';
 
 /** How long to wait before listening or reading a follow list again after a failed attempt. */
@@ -28,6 +34,11 @@ export class ChannelDelivery {
   private stopped = false;
   /** Follow changes heard per feed: a list read while one arrived may be stale and is read again. */
   private readonly changesHeard = new WeakMap<ChannelFeed, number>();
+  /**
+   * Per subscribed topic, the highest number of each log published on it that the pod knows of:
+   * read when it subscribed (or caught up), raised by each live entry; absent until read.
+   */
+  private readonly heard = new Map<string, LogNumbers>();
 
   constructor(
     private readonly posts: ChannelPostStream,
@@ -38,9 +49,12 @@ export class ChannelDelivery {
     private readonly onTopicCount: (count: number) => void,
   ) {
     this.topics = new TopicSubscriptions(
-      (channelId, handler) => posts.subscribe(channelId, handler),
+      (channelId, handler) => this.subscribeTopic(channelId, handler),
       (feed, post) => feed.deliver(post),
-      (post) => onPost(post.publishedAt),
+      (post) => {
+        this.raiseHeard(post);
+        onPost(post.publishedAt);
+      },
     );
   }
 
@@ -87,6 +101,50 @@ export class ChannelDelivery {
     if (!feeds?.delete(feed)) return;
     if (feeds.size === 0) this.feedsByAddress.delete(feed.address);
     for (const channelId of [...feed.channels]) this.leave(feed, channelId);
+  }
+
+  /** Subscribes to the channel's topic, then reads the numbers a later catch-up starts after. */
+  private async subscribeTopic(
+    channelId: string,
+    handler: (post: StreamedPost) => void,
+  ): Promise<Unsubscribe> {
+    const unsubscribe = await this.posts.subscribe(channelId, handler, () =>
+      this.catchUp(channelId),
+    );
+    // Not awaited: the connection's opening does not wait for it. Until it answers, a loss
+    // leaves the pod no number, and connections sent no post yet are told to resync.
+    this.readLatest(channelId).catch(() => undefined);
+    return unsubscribe;
+  }
+
+  /** The topic's subscription is back after a loss: its connections get what they missed. */
+  private catchUp(channelId: string): void {
+    const known = this.heard.get(channelId);
+    const heardBefore = known && { ...known };
+    const latest = this.readLatest(channelId);
+    // Each feed reports a failed read to its client; this copy only keeps it from going unhandled.
+    latest.catch(() => undefined);
+    for (const feed of this.topics.listenersOf(channelId))
+      feed.catchUp(channelId, latest, heardBefore);
+  }
+
+  /** The channel's latest numbers, which the pod then knows of (while it still subscribes). */
+  private async readLatest(channelId: string): Promise<LogNumbers> {
+    const latest = await this.posts.latestOfLogs(channelId);
+    if (this.topics.listenersOf(channelId).size > 0) {
+      const known = this.heard.get(channelId);
+      this.heard.set(channelId, {
+        posts: Math.max(known?.posts ?? 0, latest.posts),
+        changes: Math.max(known?.changes ?? 0, latest.changes),
+      });
+    }
+    return latest;
+  }
+
+  /** A live entry: a number the pod knows of, once it knows where the topic's numbers stood. */
+  private raiseHeard(post: StreamedPost): void {
+    const known = this.heard.get(post.channelId);
+    if (known) known[post.log] = Math.max(known[post.log], post.sequence);
   }
 
   private refreshAll(): void {
@@ -143,6 +201,7 @@ export class ChannelDelivery {
   private leave(feed: ChannelFeed, channelId: string): void {
     feed.unfollow(channelId);
     this.topics.remove(channelId, feed);
+    if (this.topics.listenersOf(channelId).size === 0) this.heard.delete(channelId);
     this.onTopicCount(this.topics.size);
   }
 }

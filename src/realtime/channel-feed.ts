@@ -11,9 +11,18 @@
  * - `channels.resume` (once per channel and connection) replays what the client missed: from
  *   its last seen number up to the channel's latest, or up to the first post this connection
  *   has already sent live. Live posts wait meanwhile, so nothing overtakes the replay.
+ * - When the pod's subscription to a channel's topic comes back after it lost Redis
+ *   (`catchUp`), the connection is sent at once what was published meanwhile: those entries
+ *   never arrive live, and the next one, which would reveal the jump, may not come for a long
+ *   time. What cannot be read is reported as `channel.resync_required`, never left silent.
  */
 import type { DeliveryCounter, FrameSink } from './client-connection.js';
-import type { ChannelLog, ChannelPostStream, StreamedPost } from '../events/channel-post-stream.js';
+import type {
+  ChannelLog,
+  ChannelPostStream,
+  LogNumbers,
+  StreamedPost,
+} from '../events/channel-post-stream.js';
 import { UNNUMBERED } from '../events/channel-post-stream.js';
 import { controlFrame } from '../events/event-envelope.js';
 
@@ -34,6 +43,9 @@ const RESYNC_FIELD: Record<ChannelLog, string> = {
   posts: 'sequence',
   changes: 'change_sequence',
 };
+
+/** Posts first: a change then names a post the client has. */
+const LOGS: readonly ChannelLog[] = ['posts', 'changes'];
 
 /** A position's key: a channel's log. */
 const slotOf = (channelId: string, log: ChannelLog) => `${log}:${channelId}`;
@@ -138,6 +150,84 @@ export class ChannelFeed {
     });
   }
 
+  /**
+   * The pod's subscription to the channel's topic is back after a loss: sends, per log, the
+   * entries published after the last one sent (or, when none was sent on this connection, after
+   * `heardBefore`: the last number the pod had heard or read before the loss) up to `latest`.
+   * When the latest numbers cannot be read, or the pod knew of no number, the client is told to
+   * resync the channel.
+   *
+   * @param latest the logs' latest numbers, read once per topic for all its connections
+   * @param heardBefore the pod's numbers for the topic at the loss; undefined when it had none
+   */
+  catchUp(
+    channelId: string,
+    latest: Promise<LogNumbers>,
+    heardBefore: LogNumbers | undefined,
+  ): void {
+    if (!this.following?.has(channelId)) return;
+    void this.whileHolding(async () => {
+      let newest: LogNumbers;
+      try {
+        newest = await latest;
+      } catch {
+        // Shared state is away: the client re-reads the channel over REST; later posts follow live.
+        for (const log of LOGS) {
+          const last = this.positions?.get(slotOf(channelId, log))?.last ?? heardBefore?.[log];
+          this.sendResync(channelId, log, last ?? 0, 'unavailable');
+        }
+        return;
+      }
+      for (const log of LOGS) {
+        // The channel may have been unfollowed while an earlier replay ran.
+        if (!this.following?.has(channelId)) return;
+        const position = this.positionForCatchUp(channelId, log, newest[log], heardBefore);
+        if (position) await this.replayOrResync(channelId, log, position, newest[log]);
+      }
+    });
+  }
+
+  /**
+   * Where a catch-up of the log starts: after the last entry sent or, when none was sent on this
+   * connection, after the last the pod knew of (the missed ones then count as sent live, so a
+   * later `channels.resume` stops before them). Undefined when there is nothing to send; a
+   * connection with no position whose pod knew of no number is told to resync instead.
+   */
+  private positionForCatchUp(
+    channelId: string,
+    log: ChannelLog,
+    latest: number,
+    heardBefore: LogNumbers | undefined,
+  ): Position | undefined {
+    const slot = slotOf(channelId, log);
+    const position = this.positions?.get(slot);
+    if (position) return position;
+    if (latest === 0) return undefined;
+    if (heardBefore === undefined) {
+      this.sendResync(channelId, log, latest);
+      return undefined;
+    }
+    if (latest <= heardBefore[log]) return undefined;
+    const missed: Position = { firstLive: heardBefore[log] + 1, last: heardBefore[log] };
+    (this.positions ??= new Map()).set(slot, missed);
+    return missed;
+  }
+
+  /** `replay`, with a read that fails (Redis away again) reported as a resync, not left silent. */
+  private async replayOrResync(
+    channelId: string,
+    log: ChannelLog,
+    position: Position,
+    upTo: number,
+  ): Promise<void> {
+    try {
+      await this.replay(channelId, log, position, upTo);
+    } catch {
+      this.sendResync(channelId, log, upTo);
+      position.last = Math.max(position.last, upTo);
+    }
+  }
+
   /** Sends the kept entries after `position.last` up to `upTo` at the client's pace, or a resync. */
   private async replay(
     channelId: string,
@@ -195,13 +285,23 @@ export class ChannelFeed {
     if (this.sink.send(frame)) this.counter.delivered(kind, 1);
   }
 
-  /** The client re-reads the posts it shows (up to the number, for posts) and continues from it. */
-  private sendResync(channelId: string, log: ChannelLog, sequence: number): void {
+  /**
+   * The client re-reads the posts it shows (up to the number, for posts) and continues from it.
+   * `unavailable`: what was missed could not be read (Redis away), so the number is the last
+   * one this connection knows of, and the client re-reads the channel's newest posts.
+   */
+  private sendResync(
+    channelId: string,
+    log: ChannelLog,
+    sequence: number,
+    reason?: 'unavailable',
+  ): void {
     this.counter.resync?.('channel_gap');
     this.sink.send(
       controlFrame('channel.resync_required', {
         channel_id: channelId,
         [RESYNC_FIELD[log]]: sequence,
+        ...(reason && { reason }),
       }),
     );
   }

@@ -69,6 +69,11 @@ export class TopicSubscriptions<M, L> {
       });
   }
 
+  /** The listeners of a topic on this pod (none when it is not subscribed). */
+  listenersOf(topic: string): ReadonlySet<L> {
+    return this.topics.get(topic)?.listeners ?? new Set();
+  }
+
   /** How many topics this pod subscribes to (the metrics). */
   get size(): number {
     return this.topics.size;

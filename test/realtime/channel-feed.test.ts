@@ -121,3 +121,71 @@ it('feeds that follow nothing share no channels with each other', () => {
   other.follow('c3');
   expect([...feed.channels]).toEqual(['c2']);
 });
+
+describe('catching up after the pod’s subscription to the topic came back', () => {
+  const latestNow = () => posts.latestOfLogs(CHANNEL);
+
+  it('sends the posts published after the last one sent, then goes on live', async () => {
+    await keep(1, 2, 3, 4);
+    feed.deliver(live(1));
+    feed.catchUp(CHANNEL, latestNow(), { posts: 1, changes: 0 });
+    feed.deliver(live(5));
+    await settled();
+    expect(sent.map((frame) => frame.sequence)).toEqual([1, 2, 3, 4, 5]);
+  });
+
+  it('a connection sent no post yet gets those after the last number the pod knew of, and a later resume stops before them', async () => {
+    await keep(1, 2, 3, 4);
+    feed.catchUp(CHANNEL, latestNow(), { posts: 2, changes: 0 });
+    await settled();
+    expect(sent.map((frame) => frame.sequence)).toEqual([3, 4]);
+    await feed.resume(new Map([[CHANNEL, 0]]));
+    expect(sent.map((frame) => frame.sequence)).toEqual([3, 4, 1, 2]);
+  });
+
+  it('sends the changes missed too, after the posts', async () => {
+    await keep(1);
+    await posts.publish(CHANNEL, 1, JSON.stringify({ change_sequence: 1 }), 'changes');
+    feed.catchUp(CHANNEL, latestNow(), { posts: 0, changes: 0 });
+    await settled();
+    expect(sent).toEqual([expect.objectContaining({ sequence: 1 }), { change_sequence: 1 }]);
+  });
+
+  it('nothing missed sends nothing', async () => {
+    await keep(1, 2);
+    feed.deliver(live(2));
+    feed.catchUp(CHANNEL, latestNow(), { posts: 2, changes: 0 });
+    await settled();
+    expect(sent.map((frame) => frame.sequence)).toEqual([2]);
+  });
+
+  it('when the pod knew of no number, a connection sent no post yet is told to resync', async () => {
+    await keep(1, 2);
+    feed.catchUp(CHANNEL, latestNow(), undefined);
+    await settled();
+    expect(sent).toEqual([{ type: 'channel.resync_required', channel_id: CHANNEL, sequence: 2 }]);
+  });
+
+  it('when the latest numbers cannot be read, the client is told to resync, never left silent', async () => {
+    feed.deliver(live(3));
+    feed.catchUp(CHANNEL, Promise.reject(new Error('Redis away')), { posts: 3, changes: 1 });
+    await settled();
+    expect(sent.slice(1)).toEqual([
+      { type: 'channel.resync_required', channel_id: CHANNEL, sequence: 3, reason: 'unavailable' },
+      {
+        type: 'channel.resync_required',
+        channel_id: CHANNEL,
+        change_sequence: 1,
+        reason: 'unavailable',
+      },
+    ]);
+  });
+
+  it('a channel no longer followed is not caught up', async () => {
+    await keep(1);
+    feed.unfollow(CHANNEL);
+    feed.catchUp(CHANNEL, latestNow(), { posts: 0, changes: 0 });
+    await settled();
+    expect(sent).toEqual([]);
+  });
+});
