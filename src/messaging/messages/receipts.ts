@@ -2,9 +2,11 @@
  * Delivery and read receipts. A direct message becomes `delivered` when its recipient first
  * reads it in a page of history, and `read` when the recipient's read marker passes it. The
  * read marker only moves forward (a conditional update, so concurrent MarkAsRead calls cannot
- * move it back); moving it tells the reader's other connections and, in a direct chat, the
- * peer (unless the reader has blocked the peer). A group message becomes `read` once every
- * member's marker has passed it. Channels keep markers but no receipts.
+ * move it back); moving it tells the reader's other connections and the senders of the
+ * messages it newly covers: in a direct chat the peer, in a group each member who sent one of
+ * them (as Signal and WhatsApp show a sender who of the group has read its message), never a
+ * user the reader has blocked, nor one no longer a member. A group message's `status` becomes
+ * `read` once every member's marker has passed it. Channels keep markers but no receipts.
  */
 import { invalidArgument, notFound } from '../../platform/errors/api-error.js';
 import type { Collection, StoreFilter } from '../../platform/store/document-store.js';
@@ -61,12 +63,15 @@ export class Receipts {
         : null;
     if (!upTo || !isVisibleTo(upTo, reader, now) || upTo.sequence < (target.historyFrom ?? 0))
       throw notFound('No such message in this conversation');
-    const moved = await this.conversations.members.findOneAndUpdate(
+    const before = await this.conversations.members.findOneAndUpdate(
       { _id: memberId(target.conversationId, reader), lastReadSequence: { $lt: upTo.sequence } },
       { $set: { lastReadSequence: upTo.sequence, lastReadMessageId: upTo._id } },
-      { returnDocument: 'after' },
+      { returnDocument: 'before' },
     );
-    const member = moved ?? (await this.conversations.member(target.conversationId, reader));
+    const moved = before !== null;
+    const member = moved
+      ? { lastReadSequence: upTo.sequence, lastReadMessageId: upTo._id }
+      : await this.conversations.member(target.conversationId, reader);
     if (moved && target.type !== 'channel') {
       const readFilter: StoreFilter<StoredMessage> = {
         conversationId: target.conversationId,
@@ -81,17 +86,28 @@ export class Receipts {
           { $set: { status: 'read' } },
         );
       if (target.type === 'group') await this.markReadByEveryone(target);
-      const tellPeer =
-        target.type === 'direct' &&
-        target.peer !== reader &&
-        !(await this.blocks.isBlocked(reader, target.peer));
-      await this.events.durable('message.read', tellPeer ? [reader, target.peer] : [reader], {
-        conversation_id: target.conversationId,
-        reader_address: reader,
-        up_to_message_id: upTo._id,
-        up_to_sequence: upTo.sequence,
-        read_at: now.toISOString(),
-      });
+      const told =
+        target.type === 'direct'
+          ? [target.peer]
+          : await this.groupSendersReadBetween(
+              reader,
+              target,
+              before.lastReadSequence,
+              upTo.sequence,
+              now,
+            );
+      const blocked = await this.blocks.blockedAmong(reader, told);
+      await this.events.durable(
+        'message.read',
+        [reader, ...told.filter((address) => address !== reader && !blocked.has(address))],
+        {
+          conversation_id: target.conversationId,
+          reader_address: reader,
+          up_to_message_id: upTo._id,
+          up_to_sequence: upTo.sequence,
+          read_at: now.toISOString(),
+        },
+      );
     }
     const lastRead = member?.lastReadSequence ?? 0;
     const unreadCount = await this.messages.countDocuments({
@@ -101,7 +117,7 @@ export class Receipts {
       ...visibleTo(reader, now),
     });
     return {
-      moved: moved !== null,
+      moved,
       lastReadMessageId: member?.lastReadMessageId ?? '',
       unreadCount,
     };
@@ -137,6 +153,37 @@ export class Receipts {
     for (const message of page)
       if (message.sequence <= everyoneHas && message.kind !== 'system' && message.status === 'sent')
         message.status = 'delivered';
+  }
+
+  /**
+   * The members who sent a message the reader's marker newly covers (after `from`, up to `upTo`,
+   * from the reader's joining on, that the reader can see): who is told of the read. A sender
+   * who has left the group is no longer told.
+   */
+  private async groupSendersReadBetween(
+    reader: string,
+    target: Target,
+    from: number,
+    upTo: number,
+    now: Date,
+  ): Promise<string[]> {
+    const read = await this.messages.find(
+      {
+        conversationId: target.conversationId,
+        sequence: { $gt: Math.max(from, (target.historyFrom ?? 0) - 1), $lte: upTo },
+        senderAddress: { $ne: reader },
+        kind: { $ne: 'system' },
+        ...visibleTo(reader, now),
+      },
+      { projection: { senderAddress: 1 } },
+    );
+    const senders = new Set(read.map((message) => message.senderAddress));
+    if (senders.size === 0) return [];
+    const stillMembers = await this.conversations.members.find(
+      { _id: { $in: [...senders].map((sender) => memberId(target.conversationId, sender)) } },
+      { projection: { address: 1 } },
+    );
+    return stillMembers.map((member) => member.address);
   }
 
   /** A group's messages become `read` once every member's marker has passed them. */
