@@ -30,8 +30,11 @@ const TYPING_SHOWN_MS = 6000;
 export class ChatView {
   private open: Conversation | undefined;
   private readonly shown = new Map<string, Shown>();
-  /** The other side's read marker in the open conversation. */
-  private readSequence = 0;
+  /**
+   * The other members' read markers in the open conversation (the peer's alone in a direct
+   * chat), as the service tells this account's senders (`message.read`).
+   */
+  private readonly readUpTo = new Map<string, number>();
   /** This account's read marker in the open conversation, as last sent. */
   private markedSequence = 0;
   private chats: Chat[] = [];
@@ -108,7 +111,10 @@ export class ChatView {
     live.on('typing', (typing) => this.showTyping(typing));
     live.on('message.read', ({ conversation_id, reader_address, up_to_sequence }) => {
       if (reader_address === this.self || conversation_id !== this.openConversationId()) return;
-      this.readSequence = Math.max(this.readSequence, up_to_sequence);
+      this.readUpTo.set(
+        reader_address,
+        Math.max(this.readUpTo.get(reader_address) ?? 0, up_to_sequence),
+      );
       for (const shown of this.shown.values()) this.render(shown.opened);
     });
   }
@@ -243,7 +249,7 @@ export class ChatView {
   private async openConversation(conversation: Conversation, label: string): Promise<void> {
     this.open = conversation;
     this.shown.clear();
-    this.readSequence = 0;
+    this.readUpTo.clear();
     this.markedSequence = 0;
     this.messages.replaceChildren();
     this.title.textContent = label;
@@ -303,7 +309,7 @@ export class ChatView {
     else if (content?.type === 'image') item.append(this.image(message.mediaId, content));
     else item.append(element('em', {}, message.deletedAt ? 'deleted' : 'cannot be shown'));
     const meta = [short(message.senderAddress), message.editedAt ? 'edited' : ''];
-    if (mine && message.sequence <= this.readSequence) meta.push('read');
+    if (mine) meta.push(this.readStatus(message));
     const reactions = [...shown.reactions.values()].join(' ');
     item.append(
       element(
@@ -318,6 +324,14 @@ export class ChatView {
     if (existing) existing.replaceWith(item);
     else this.insertInOrder(item, message.sequence);
     if (!mine && markRead) this.markRead(message);
+  }
+
+  /** `read` once the peer has read it; in a group, how many members have. */
+  private readStatus(message: Message): string {
+    let readers = 0;
+    for (const upTo of this.readUpTo.values()) if (upTo >= message.sequence) readers += 1;
+    if (readers === 0) return '';
+    return message.groupId ? `read by ${readers}` : 'read';
   }
 
   private insertInOrder(item: HTMLLIElement, sequence: number): void {

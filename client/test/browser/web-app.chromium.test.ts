@@ -255,7 +255,8 @@ describe('two wallets in two browser contexts', () => {
     await shownMessage(bob, 'hello group').waitFor();
     await marked;
     expect(await messageTexts(bob.page)).toEqual(['hello group']);
-    // (The service tells no group member of another's read marker: Alice's view cannot show it.)
+    // The service tells Alice, the message's sender, of Bob's marker: her view shows it.
+    await shownMessage(alice, 'hello group').locator('.meta', { hasText: 'read by 1' }).waitFor();
   });
 
   it('send an image the other browser decrypts and shows', async () => {
