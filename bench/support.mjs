@@ -101,9 +101,14 @@ export function residentBytes(pid) {
 const CLOCK_TICKS_PER_SECOND =
   Number(execFileSync('getconf', ['CLK_TCK']).toString().trim()) || 100;
 
-/** CPU seconds (user + system, all threads) a process has used (Linux /proc/<pid>/stat, fields 14 and 15). */
-export function processCpuSeconds(pid) {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+/**
+ * CPU seconds (user + system) a process has used, all its threads (Linux /proc/<pid>/stat,
+ * fields 14 and 15), or one thread's when `thread` is given (/proc/<pid>/task/<thread>/stat;
+ * the main thread's id is the pid).
+ */
+export function processCpuSeconds(pid, thread = undefined) {
+  const path = thread === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${thread}/stat`;
+  const fields = readFileSync(path, 'utf8').split(') ')[1].split(' ');
   return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND;
 }
 

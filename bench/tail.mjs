@@ -18,9 +18,11 @@
 // the server's largest event-loop delay over the round (prom-client's monitorEventLoopDelay,
 // read from /metrics, which resets it; its resolution is 20 ms, see src/platform/metrics), the
 // client's own (this process's, 10 ms resolution: a late delivery the client read late is the
-// client's), the server's GC pauses and heap, its journal fdatasyncs over 25 ms, compactions, and
-// before the first round the server's CPU with the N connections idle for BENCH_TAIL_IDLE_SECONDS
-// (default 10).
+// client's), the server's GC pauses and heap, its journal fdatasyncs over 25 ms, compactions, the
+// server's CPU per send (all its threads, and its main thread alone: the difference is V8's helper
+// threads, the file system's thread pool and any work moved to a worker thread; CPU time, unlike
+// the latencies, means something on a loaded machine), and before the first
+// round the server's CPU with the N connections idle for BENCH_TAIL_IDLE_SECONDS (default 10).
 import { readdirSync } from 'node:fs';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { openSocket, connectAll, numberAfter } from './fan-out.mjs';
@@ -72,7 +74,8 @@ async function serverState(base) {
 }
 
 /** Sends at `rate` per second for `seconds`, random sender and recipient; resolves with the figures. */
-async function measureRate({ sockets, send, base, dataDir, rate, seconds, label }) {
+async function measureRate({ sockets, send, base, service, rate, seconds, label }) {
+  const { dataDir, pid } = service;
   const users = sockets.length;
   const count = rate * seconds;
   const recipients = new Int32Array(count);
@@ -94,6 +97,8 @@ async function measureRate({ sockets, send, base, dataDir, rate, seconds, label 
   const ciphertext = 'c'.repeat(100);
   const generationBefore = journalGeneration(dataDir);
   const serverBefore = await serverState(base);
+  const cpuBefore = processCpuSeconds(pid);
+  const mainThreadCpuBefore = processCpuSeconds(pid, pid);
   // The client shares the machine: its own loop delay says whether a late delivery was the
   // client's (a frame read late) rather than the server's.
   const clientLoopDelay = monitorEventLoopDelay({ resolution: 10 });
@@ -126,6 +131,7 @@ async function measureRate({ sockets, send, base, dataDir, rate, seconds, label 
   ]).finally(() => clearTimeout(deadline));
   clientLoopDelay.disable();
   const serverAfter = await serverState(base);
+  const cpuMsPerSend = (seconds) => Number(((seconds * 1000) / count).toFixed(3));
   latencies.sort((a, b) => a - b);
   const ms = (value) => Number(value.toFixed(1));
   return {
@@ -142,6 +148,8 @@ async function measureRate({ sockets, send, base, dataDir, rate, seconds, label 
     'heap MB': serverAfter.heapMB,
     'journal fsyncs > 25 ms': `${serverAfter.journalFsyncsOver25Ms - serverBefore.journalFsyncsOver25Ms} of ${serverAfter.journalFsyncs - serverBefore.journalFsyncs}`,
     compactions: journalGeneration(dataDir) - generationBefore,
+    'server CPU ms per send': cpuMsPerSend(processCpuSeconds(pid) - cpuBefore),
+    'main thread CPU ms per send': cpuMsPerSend(processCpuSeconds(pid, pid) - mainThreadCpuBefore),
   };
 }
 
@@ -172,7 +180,7 @@ async function measureUsers({ users, rates, seconds, compactionBytes, idleSecond
       sockets,
       send,
       base,
-      dataDir: service.dataDir,
+      service,
       rate: 100,
       seconds: 3,
       label: 'warm',
@@ -183,7 +191,7 @@ async function measureUsers({ users, rates, seconds, compactionBytes, idleSecond
         sockets,
         send,
         base,
-        dataDir: service.dataDir,
+        service,
         rate,
         seconds,
         label: `r${rate}`,

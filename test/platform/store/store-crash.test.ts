@@ -1,9 +1,11 @@
 /**
  * kill -9 while writing: every write the child saw acknowledged must be there after a
- * restart, with one write in flight at a time (one fsync each) and with many (group commit).
+ * restart, with one write in flight at a time (one fsync each), with many (group commit), and
+ * while a compaction writes its snapshot.
  */
 import { spawn } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { watch } from 'node:fs';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -18,6 +20,20 @@ interface Acknowledged {
   inserts: string[];
   /** Highest acknowledged `last` per counter document. */
   counters: Map<string, number>;
+  /** Compactions the writer saw finish. */
+  compactions: number;
+}
+
+/** When to kill the writer: after `killAfter` acknowledgements, by default. */
+interface KillPlan {
+  killAfter: number;
+  /** The writer's compaction threshold; the store's default when absent. */
+  compactionBytes?: number;
+  /**
+   * Past `killAfter` and this many finished compactions, wait for the next one to create its
+   * snapshot's temporary file and kill then: mid-compaction.
+   */
+  duringCompactionAfter?: number;
 }
 
 const openStorePath = builtModule('platform/store/open-store.js');
@@ -30,13 +46,33 @@ afterEach(async () => {
   await rm(dataDir, { recursive: true, force: true });
 });
 
-/** Runs the writer until `killAfter` acknowledgements, then SIGKILLs it mid-stream. */
-function runAndKill(run: string, inFlight: number, killAfter: number): Promise<Acknowledged> {
-  const child = spawn(process.execPath, [writer, openStorePath, dataDir, String(inFlight), run], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const acknowledged: Acknowledged = { inserts: [], counters: new Map() };
+/** Runs the writer until the plan says, then SIGKILLs it mid-stream. */
+function runAndKill(run: string, inFlight: number, plan: KillPlan): Promise<Acknowledged> {
+  const { killAfter, compactionBytes, duringCompactionAfter } = plan;
+  const child = spawn(
+    process.execPath,
+    [
+      writer,
+      openStorePath,
+      dataDir,
+      String(inFlight),
+      run,
+      ...(compactionBytes ? [String(compactionBytes)] : []),
+    ],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  const acknowledged: Acknowledged = { inserts: [], counters: new Map(), compactions: 0 };
   let seen = 0;
+  let watching = false;
+  const killDuringCompaction = () => {
+    watching = true;
+    const watcher = watch(dataDir, (_event, name) => {
+      if (!name?.endsWith('.tmp')) return;
+      child.kill('SIGKILL');
+      watcher.close();
+    });
+    child.once('exit', () => watcher.close());
+  };
   createInterface({ input: child.stdout }).on('line', (line) => {
     const [kind, a, b] = line.split(' ');
     if (kind === 'i') acknowledged.inserts.push(a!);
@@ -45,8 +81,12 @@ function runAndKill(run: string, inFlight: number, killAfter: number): Promise<A
         `c${a}`,
         Math.max(Number(b), acknowledged.counters.get(`c${a}`) ?? -1),
       );
+    if (kind === 'c') acknowledged.compactions += 1;
     seen += 1;
-    if (seen === killAfter) child.kill('SIGKILL');
+    if (duringCompactionAfter === undefined) {
+      if (seen === killAfter) child.kill('SIGKILL');
+    } else if (!watching && seen >= killAfter && acknowledged.compactions >= duringCompactionAfter)
+      killDuringCompaction();
   });
   return new Promise((resolve, reject) => {
     child.on('error', reject);
@@ -99,22 +139,47 @@ async function expectAllAcknowledgedPresent(acknowledged: Acknowledged): Promise
 }
 
 test('one write in flight: every acknowledged write survives kill -9', async () => {
-  const acknowledged = await runAndKill('a', 1, 400);
+  const acknowledged = await runAndKill('a', 1, { killAfter: 400 });
   expect(acknowledged.inserts.length).toBeGreaterThanOrEqual(200);
   await expectAllAcknowledgedPresent(acknowledged);
 }, 60_000);
 
 test('many writes in flight (group commit): every acknowledged write survives kill -9', async () => {
-  const acknowledged = await runAndKill('a', 64, 3000);
+  const acknowledged = await runAndKill('a', 64, { killAfter: 3000 });
   expect(acknowledged.inserts.length).toBeGreaterThanOrEqual(1000);
   await expectAllAcknowledgedPresent(acknowledged);
 }, 60_000);
 
 test('killed again after recovering: the journal keeps working across crashes', async () => {
-  const first = await runAndKill('a', 16, 1000);
-  const second = await runAndKill('b', 16, 1000);
+  const first = await runAndKill('a', 16, { killAfter: 1000 });
+  const second = await runAndKill('b', 16, { killAfter: 1000 });
   await expectAllAcknowledgedPresent({
     inserts: [...first.inserts, ...second.inserts],
     counters: second.counters,
+    compactions: 0,
   });
 }, 60_000);
+
+test('kill -9 while a compaction writes its snapshot loses nothing', async () => {
+  // 32 KiB of journal per compaction: the writer compacts about every 150 writes.
+  const acknowledged = await runAndKill('a', 16, {
+    killAfter: 2000,
+    compactionBytes: 32 * 1024,
+    duringCompactionAfter: 3,
+  });
+  expect(acknowledged.compactions).toBeGreaterThanOrEqual(3);
+  // Killed mid-compaction: its snapshot's temporary file is there, unrenamed.
+  expect((await readdir(dataDir)).some((name) => name.endsWith('.tmp'))).toBe(true);
+  await expectAllAcknowledgedPresent(acknowledged);
+  expect((await readdir(dataDir)).some((name) => name.endsWith('.tmp'))).toBe(false);
+  // And the store compacts again after recovering, from the files the crash left.
+  const again = await runAndKill('b', 16, {
+    killAfter: 1000,
+    compactionBytes: 32 * 1024,
+    duringCompactionAfter: 1,
+  });
+  await expectAllAcknowledgedPresent({
+    ...again,
+    inserts: [...acknowledged.inserts, ...again.inserts],
+  });
+}, 90_000);
