@@ -13,6 +13,8 @@
 // The fan-out benchmarks run a short curve by default; the full one (minutes on 2 cores):
 // BENCH_WS_CURVE=1000,5000,20000 BENCH_GROUP_CURVE=10,100,1000 BENCH_CHANNEL_CURVE=1000,10000,50000.
 // BENCH_PROFILE=<dir> makes each started service write a V8 CPU profile there.
+// BENCH_ONLY=<names> (comma-separated, e.g. tail,realtime,groups,keys,push,media: the rows of issue
+// #29) runs only those benches, in the order below.
 // BENCH_TRACING_CLIENTS sizes the fan-out part of the tracing one (bench/tracing.mjs; also runs alone).
 import { cpus } from 'node:os';
 import { benchChannels } from './channels.mjs';
@@ -34,23 +36,37 @@ import { benchTracing } from './tracing.mjs';
 import { benchWallets } from './wallets.mjs';
 
 const duration = Number(process.env.BENCH_DURATION ?? 10);
+/** Every bench by the name BENCH_ONLY selects it with, in the order they run. */
+const benches = [
+  ['gateway', () => benchGateway({ duration })],
+  ['store', () => benchStore()],
+  ['sign-in', () => benchSignIn()],
+  ['wallets', () => benchWallets()],
+  ['limiter', () => benchLimiter()],
+  ['send', () => benchSend()],
+  ['tail', () => benchTail()],
+  ['realtime', async () => (directMessages = await benchRealtime())],
+  ['channels', () => benchChannels(directMessages)],
+  ['groups', () => benchGroups()],
+  ['redis-commands', () => benchRedisCommands()],
+  ['keys', () => benchKeys()],
+  ['push', () => benchPush()],
+  ['media', () => benchMedia()],
+  ['tracing', () => benchTracing({ duration })],
+  ['reactions', () => benchReactions({ duration })],
+];
+/** The channel bench compares its cost per delivery with the direct messages' when both ran. */
+let directMessages;
+const only = process.env.BENCH_ONLY?.split(',').map((name) => name.trim());
+const unknown = only?.filter((name) => !benches.some(([known]) => known === name)) ?? [];
+if (unknown.length > 0) {
+  console.error(
+    `BENCH_ONLY: no bench named ${unknown.join(', ')}; the names: ${benches.map(([name]) => name).join(', ')}`,
+  );
+  process.exit(2);
+}
 console.log(`node ${process.version}, ${cpus().length} cores, ${duration}s per HTTP measurement`);
-await benchGateway({ duration });
-await benchStore();
-await benchSignIn();
-await benchWallets();
-await benchLimiter();
-await benchSend();
-await benchTail();
-const directMessages = await benchRealtime();
-await benchChannels(directMessages);
-await benchGroups();
-await benchRedisCommands();
-await benchKeys();
-await benchPush();
-await benchMedia();
-await benchTracing({ duration });
-await benchReactions({ duration });
+for (const [name, run] of benches) if (!only || only.includes(name)) await run();
 
 // The targets of issue #29 in one place, as docs/benchmarks.md's opening table lists them.
 console.log(`\n## Ratios (targets of issue #29)\n${printedRatios().join('\n')}`);
