@@ -70,7 +70,10 @@ export async function startApiRole(
     }),
   );
   // Before serving: the security mirrors in shared state are complete (or being repaired).
-  const mirrors = new MirrorKeeper(ports.sharedState, areas.mirrors, ports.logger, ports.outages);
+  const mirrors = new MirrorKeeper(ports.sharedState, areas.mirrors, ports.logger, ports.outages, {
+    // In-process shared state lives and dies with the process: only Redis can lose the mirrors.
+    keepChecking: config.sharedState.redisUrl !== undefined,
+  });
   await mirrors.start();
   await Promise.all(areas.backgroundTasks.map((task) => task.start()));
   const routes = buildRouteTable(apiServices);

@@ -64,7 +64,10 @@ export class ChannelPostChanges {
       ),
       { returnDocument: 'after' },
     );
-    if (edited) await this.logged(edited, 'edited');
+    if (edited) {
+      this.posts.markedUnlogged(at);
+      await this.logged(edited, 'edited');
+    }
     return edited;
   }
 
@@ -90,6 +93,7 @@ export class ChannelPostChanges {
       { returnDocument: 'after' },
     );
     if (!tombstone) return (await this.posts.posts.findOne({ _id: post._id })) ?? post;
+    this.posts.markedUnlogged(at);
     await this.reactions.removePost(post._id);
     await this.logged(tombstone, 'deleted');
     return tombstone;

@@ -114,6 +114,7 @@ export class ChannelPosts {
   /** Requests with one idempotency key take turns, so a retry finds its post instead of racing it. */
   private readonly sameKeyTurns = new SerialQueues();
   private readonly numbering: SequenceNumbering;
+  private readonly markListeners: ((at: Date) => void)[] = [];
 
   constructor(store: DocumentStore) {
     const posts = (this.posts = store.collection<StoredPost>(CHANNEL_POSTS));
@@ -127,6 +128,16 @@ export class ChannelPosts {
       },
       isTaken: (error) => error instanceof DuplicateKeyError && error.index === SEQUENCE_INDEX,
     });
+  }
+
+  /** Calls `listener` whenever this process marks a post's change unlogged: the sweeper wakes for it. */
+  onMarkedUnlogged(listener: (at: Date) => void): void {
+    this.markListeners.push(listener);
+  }
+
+  /** Tells the listeners that a post's change was marked unlogged (markedUnlogged) at `at`. */
+  markedUnlogged(at: Date): void {
+    for (const listener of this.markListeners) listener(at);
   }
 
   /**

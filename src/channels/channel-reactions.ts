@@ -74,14 +74,16 @@ export class ChannelReactions {
       const next = add ? [...keys, key] : keys.filter((each) => each !== key);
       if (!(await this.replaceKeys(post, reader, record, next))) continue;
       // The count and the mark for the change log in one write: the sweeper logs the counts.
+      const at = new Date();
       await this.posts.posts.updateOne(
         { _id: post._id },
         markedUnlogged(
           { $inc: { [`reactionCounts.${countField(key)}`]: add ? 1 : -1 } },
           'reactions',
-          new Date(),
+          at,
         ),
       );
+      this.posts.markedUnlogged(at);
       return next;
     }
     throw conflict('Reactions changed meanwhile; try again');

@@ -131,7 +131,7 @@ export async function createChannelsArea(deps: ChannelsDependencies) {
       views,
     }),
     mirror: channelFollowsMirror(members, deps.follows),
-    changeSweeper: channelChangeSweeper(changeLog, changes, deps.logger, deps.outages),
+    changeSweeper: channelChangeSweeper(changeLog, changes, posts, deps.logger, deps.outages),
     accountData: channelAccountData(
       channels,
       members,

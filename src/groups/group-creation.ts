@@ -26,6 +26,8 @@ import type { GroupMember } from './memberships.js';
 /** A creation still marked this long after its start was cut off: it is resumed. */
 export const RESUME_AFTER_MS = 10_000;
 const RESUME_BATCH = 100;
+/** Later than any check, to ask for the earliest one. */
+const END_OF_TIME = new Date(8.64e15);
 
 /** The steps of a creation, in order; GROUP_CREATION_FAULT_EXIT_AFTER counts them from the record (1). */
 const STEPS = ['record', 'avatar', 'conversation', 'members', 'group_created'] as const;
@@ -71,6 +73,15 @@ export class GroupCreation {
       }
     }
     return this.finish(creating);
+  }
+
+  /** When the earliest unfinished creation is due for a check (epoch ms), if any is unfinished. */
+  async nextCheckAt(): Promise<number | undefined> {
+    const [earliest] = await this.groups.find(
+      { creationCheckAt: { $lte: END_OF_TIME } },
+      { sort: { creationCheckAt: 1 }, limit: 1 },
+    );
+    return earliest?.creationCheckAt?.getTime();
   }
 
   /** Finishes the creations cut off more than RESUME_AFTER_MS ago; answers how many it finished. */

@@ -33,7 +33,12 @@ export type Position =
 /** Concurrent starts to one target meet the unique index; each retries this often at most. */
 const START_ATTEMPTS = 3;
 
+/** Later than any expiry, to ask for the earliest one. */
+const END_OF_TIME = new Date(8.64e15);
+
 export class LocationSharing {
+  private readonly startListeners: ((expiresAt: Date) => void)[] = [];
+
   constructor(
     private readonly sessions: LocationSessions,
     private readonly conversations: Conversations,
@@ -70,6 +75,7 @@ export class LocationSharing {
         if (error instanceof DuplicateKeyError && attempt < START_ATTEMPTS) continue;
         throw error;
       }
+      for (const listener of this.startListeners) listener(expiresAt);
       await this.events.ephemeral(
         'location.started',
         await this.audienceOf(session),
@@ -124,6 +130,17 @@ export class LocationSharing {
   async endAllOf(address: string): Promise<void> {
     for (const session of await this.sessions.activeOf(address))
       await this.end(session, 'stopped', 'account');
+  }
+
+  /** Calls `listener` with the expiry of every session this process starts (the sweeper wakes for it). */
+  onStarted(listener: (expiresAt: Date) => void): void {
+    this.startListeners.push(listener);
+  }
+
+  /** When the earliest active session expires (epoch ms), if any is active. */
+  async nextExpiry(): Promise<number | undefined> {
+    const [earliest] = await this.sessions.dueForExpiry(END_OF_TIME, 1);
+    return earliest?.expiresAt.getTime();
   }
 
   /** Ends up to `limit` sessions past their expiry (the sweeper); answers how many were due. */

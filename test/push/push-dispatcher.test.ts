@@ -18,13 +18,15 @@ import { SessionConnections } from '../../src/events/session-connections.js';
 import { PushDispatcher } from '../../src/push/delivery/push-dispatcher.js';
 import { PushQueue } from '../../src/push/delivery/push-queue.js';
 import type { DeliveryJob } from '../../src/push/delivery/push-queue.js';
-import type { PushSender } from '../../src/push/delivery/push-sender.js';
+import type { PushSender, SendOutcome } from '../../src/push/delivery/push-sender.js';
 import { WakeUps } from '../../src/push/delivery/wake-ups.js';
 import { pushIndexes } from '../../src/push/push-area.js';
 import { createPushMetrics } from '../../src/push/push-metrics.js';
 import { PushSubscriptions } from '../../src/push/subscriptions/push-subscriptions.js';
 import { checkSubscription } from '../../src/push/subscriptions/subscription-checks.js';
+import type { Clock } from '../../src/platform/scheduling/due-timer.js';
 import { silentLogger } from '../support/silent-logger.js';
+import { ManualClock } from '../platform/scheduling/manual-clock.js';
 
 const ADDRESS = `0x${'d'.repeat(40)}`;
 let dataDir: string;
@@ -56,9 +58,11 @@ const subscription = (name: string) => {
 function dispatcherFor(
   subscriptions: PushSubscriptions,
   activeSessionsOf: (address: string) => Promise<string[]>,
+  options: { clock?: Clock; send?: (job: DeliveryJob) => SendOutcome } = {},
 ) {
   const queue = new PushQueue(state);
   const sent: DeliveryJob[] = [];
+  const send = options.send ?? (() => ({ outcome: 'sent' as const }));
   const logger = createLogger('silent');
   const registry = new Registry();
   const dispatcher = new PushDispatcher({
@@ -68,7 +72,7 @@ function dispatcherFor(
     connections: new SessionConnections(state),
     sharedState: state,
     sender: {
-      send: async (job: DeliveryJob) => (sent.push(job), { outcome: 'sent' as const }),
+      send: async (job: DeliveryJob) => (sent.push(job), send(job)),
       close: () => undefined,
     } as unknown as PushSender,
     metrics: createPushMetrics(registry),
@@ -76,6 +80,7 @@ function dispatcherFor(
     outages: new OutageLog(logger),
     coalesceWindowMs: 10_000,
     leaseMs: 60_000,
+    clock: options.clock,
   });
   return { queue, sent, logger, registry, dispatcher };
 }
@@ -169,4 +174,72 @@ it('never coalesces mentions: a mention is pushed right after a coalesced group 
     { kind: 'mention', conversation_id: 'group:g', seq: 3 },
     { kind: 'mention', conversation_id: 'group:g', seq: 4 },
   ]);
+});
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('an idle dispatcher sleeps, and is woken by the work it must do', () => {
+  it('wakes a few times over two idle minutes, not every 200 ms', async () => {
+    const clock = new ManualClock();
+    const { dispatcher } = dispatcherFor(new PushSubscriptions(store), async () => [], { clock });
+    dispatcher.start();
+    try {
+      await sleep(100); // the claim and the queue's read at start, on the real shared state
+      for (let second = 0; second < 120; second++) {
+        await clock.advance(1000);
+        await sleep(1); // the claims a wake-up starts
+      }
+    } finally {
+      await dispatcher.stop();
+    }
+    // The read again a second after the one at start, then one safety poll per 30 s; a 200 ms
+    // poll would be 600.
+    expect(clock.firedAt.length).toBeGreaterThanOrEqual(4);
+    expect(clock.firedAt.length).toBeLessThanOrEqual(6);
+  });
+
+  it('takes a job another pod queued at once, though its safety poll is 30 s away', async () => {
+    const subscriptions = new PushSubscriptions(store);
+    await subscriptions.subscribe({ address: ADDRESS, sessionId: 's1' }, subscription('phone'));
+    const { sent, logger, dispatcher } = dispatcherFor(subscriptions, async () => ['s1']);
+    dispatcher.start();
+    try {
+      await sleep(1500); // past the read again after the start: the dispatcher sleeps for 30 s
+      // Another pod's queue: only the queue's announcement reaches this dispatcher.
+      const otherPod = new WakeUps(new PushQueue(state), logger, new OutageLog(logger));
+      const queuedAt = Date.now();
+      await otherPod.wake([ADDRESS], { kind: 'call' });
+      while (sent.length === 0 && Date.now() - queuedAt < 10_000) await sleep(10);
+      expect(sent).toHaveLength(1);
+      expect(Date.now() - queuedAt).toBeLessThan(2000);
+    } finally {
+      await dispatcher.stop();
+    }
+  });
+
+  it('retries a delivery when its Retry-After is over, not at the next safety poll', async () => {
+    const subscriptions = new PushSubscriptions(store);
+    await subscriptions.subscribe({ address: ADDRESS, sessionId: 's1' }, subscription('phone'));
+    const sentAt: number[] = [];
+    const { queue, sent, logger, dispatcher } = dispatcherFor(subscriptions, async () => ['s1'], {
+      send: () => {
+        sentAt.push(Date.now());
+        return sentAt.length === 1
+          ? { outcome: 'retry', reason: 'throttled', retryAfterMs: 2500 }
+          : { outcome: 'sent' };
+      },
+    });
+    await new WakeUps(queue, logger, new OutageLog(logger)).wake([ADDRESS], { kind: 'call' });
+    dispatcher.start();
+    try {
+      while (sent.length < 2 && (sentAt[0] === undefined || Date.now() - sentAt[0] < 10_000))
+        await sleep(10);
+    } finally {
+      await dispatcher.stop();
+    }
+    expect(sent).toHaveLength(2);
+    const [first, second] = sentAt as [number, number];
+    expect(second - first).toBeGreaterThanOrEqual(2500);
+    expect(second - first).toBeLessThan(4500);
+  });
 });

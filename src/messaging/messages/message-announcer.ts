@@ -25,6 +25,7 @@ import type { StoredMessage } from './stored-message.js';
 
 export class MessageAnnouncer {
   private readonly marks: AnnouncedMarks;
+  private readonly unannouncedListeners: ((sentAt: Date) => void)[] = [];
 
   constructor(
     messages: Collection<StoredMessage>,
@@ -41,17 +42,27 @@ export class MessageAnnouncer {
    * it went out; a failure is logged by MessagingEvents and left to a retry or the sweeper.
    */
   async announce(message: StoredMessage, audience?: readonly string[]): Promise<boolean> {
-    const data = { message: messageJson(messageView(message)) };
-    const published = await this.events.durable(
-      'message.new',
-      audience ?? (await audienceOf(this.conversations, message)),
-      data,
-      {
-        dedupeKey: `message.new:${message._id}`,
-      },
-    );
-    if (published) this.marks.add(message._id);
+    let published = false;
+    try {
+      const data = { message: messageJson(messageView(message)) };
+      published = await this.events.durable(
+        'message.new',
+        audience ?? (await audienceOf(this.conversations, message)),
+        data,
+        {
+          dedupeKey: `message.new:${message._id}`,
+        },
+      );
+    } finally {
+      if (published) this.marks.add(message._id);
+      else for (const listener of this.unannouncedListeners) listener(message.sentAt);
+    }
     return published;
+  }
+
+  /** Calls `listener` with the sentAt of every message whose announcement failed here (the sweeper wakes for it). */
+  onLeftUnannounced(listener: (sentAt: Date) => void): void {
+    this.unannouncedListeners.push(listener);
   }
 
   /** Writes the pending marks now (see AnnouncedMarks.write); resolves once they are written. */

@@ -1,51 +1,28 @@
 /**
- * Work a process repeats on a timer (sweepers, keepers): never two runs at once, never keeping
- * the process alive. A run that fails is retried by the next one; a dependency outage is
- * reported through the OutageLog (one line per interval), anything else is logged as a warning
- * with `failure` as its message.
+ * Background work of the areas (sweepers, keepers), done when due (scheduling/due-work.ts): a
+ * dependency outage is reported through the OutageLog (one line per interval), any other failure
+ * is logged as a warning with `failure` as its message; either way the run is retried.
  */
 import { DependencyUnavailableError } from '../errors/dependency-unavailable.js';
+import { DueWork, type DueWorkOptions } from '../scheduling/due-work.js';
 import type { Logger } from './logger.js';
 import type { OutageLog } from './outage-log.js';
 
-export interface RepeatingWorkOptions {
-  readonly intervalMs: number;
-  readonly run: () => Promise<void>;
+export interface RepeatingWorkOptions extends Omit<DueWorkOptions, 'onFailure'> {
   readonly logger: Logger;
   readonly outages: OutageLog;
   /** The warning logged when a run fails for another reason than an outage. */
   readonly failure: string;
 }
 
-export class RepeatingWork {
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<void> | undefined;
-
-  constructor(private readonly options: RepeatingWorkOptions) {}
-
-  /** Runs every interval from now on (the first run one interval from now). */
-  start(): void {
-    this.timer = setInterval(() => void this.runOnce(), this.options.intervalMs);
-    this.timer.unref();
-  }
-
-  /** Stops the timer and waits for a run in progress. */
-  async stop(): Promise<void> {
-    clearInterval(this.timer);
-    await this.running;
-  }
-
-  /** One run now, or the one in progress; never rejects. */
-  runOnce(): Promise<void> {
-    const { run, outages, logger, failure } = this.options;
-    this.running ??= run()
-      .catch((error: unknown) => {
+export class RepeatingWork extends DueWork {
+  constructor({ logger, outages, failure, ...options }: RepeatingWorkOptions) {
+    super({
+      ...options,
+      onFailure: (error) => {
         if (error instanceof DependencyUnavailableError) outages.report(error);
         else logger.warn({ err: error }, failure);
-      })
-      .finally(() => {
-        this.running = undefined;
-      });
-    return this.running;
+      },
+    });
   }
 }

@@ -8,6 +8,7 @@ import { Registry, collectDefaultMetrics } from 'prom-client';
 import { createDependencyMetrics } from './dependency-metrics.js';
 import type { DependencyMetrics } from './dependency-metrics.js';
 import { RequestMetrics } from './request-metrics.js';
+import { registerWakeupMetric } from '../scheduling/wakeup-metric.js';
 
 export interface Metrics {
   readonly registry: Registry;
@@ -38,6 +39,7 @@ export function createMetrics(): Metrics {
     register: registry,
     eventLoopMonitoringPrecision: LOOP_DELAY_RESOLUTION_MS,
   });
+  registerWakeupMetric(registry);
   return {
     registry,
     http: new RequestMetrics(

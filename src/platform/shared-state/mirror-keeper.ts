@@ -1,10 +1,12 @@
 /**
  * Keeps the mirrors in shared state complete (see mirror-completeness.ts). Runs in every
- * process with a store: at start, and every couple of seconds after, it checks the completeness
- * markers, one per shard bucket; when any is missing (first start, Redis or one cluster node
- * restarted empty, a flush) it copies every mirror from the store and then sets the missing
- * markers. No process restart is needed after a Redis loss. Several api pods may rebuild at once:
- * the copies are idempotent, and only a rebuild that no flush interrupted sets a bucket's marker.
+ * process with a store: at start, and with Redis every couple of seconds after, it checks the
+ * completeness markers, one per shard bucket; when any is missing (first start, Redis or one
+ * cluster node restarted empty, a flush) it copies every mirror from the store and then sets the
+ * missing markers. No process restart is needed after a Redis loss. Several api pods may rebuild
+ * at once: the copies are idempotent, and only a rebuild that no flush interrupted sets a
+ * bucket's marker. In-process shared state (no REDIS_URL) is lost only with the process, so
+ * after the check at start nothing wakes it (`keepChecking: false`), sparing an idle process.
  */
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '../logging/logger.js';
@@ -38,9 +40,15 @@ export class MirrorKeeper {
     private readonly sources: readonly MirrorSource[],
     private readonly logger: Logger,
     outages: OutageLog,
+    /** Whether to keep checking: shared state that can lose data without this process (Redis). */
+    options: { keepChecking: boolean },
   ) {
     this.checks = new RepeatingWork({
-      intervalMs: CHECK_INTERVAL_MS,
+      name: 'shared-state-mirror-check',
+      minIntervalMs: CHECK_INTERVAL_MS,
+      // A loss is not announced: with Redis every check is a safety poll. Without, a check
+      // follows the start's (in case it failed; a failed one is retried), then none.
+      safetyPollMs: options.keepChecking ? CHECK_INTERVAL_MS : Infinity,
       run: () => this.rebuildIfIncomplete(),
       logger,
       outages,

@@ -15,13 +15,24 @@
  * left the pod idle behind its slowest push, while a claim per ended job cost, per push, a claim
  * script on every part of the queue that was short of due jobs. The deliveries a wake job makes
  * are queued already leased to this pod and sent at once while there is room (the queue keeps
- * them durable: if the pod dies their lease runs out), not claimed and read back one by one. A
- * job this process queues wakes the dispatcher at once; other pods' jobs are found by the poll.
+ * them durable: if the pod dies their lease runs out), not claimed and read back one by one.
+ *
+ * An idle dispatcher sleeps until it is told of work or its next known due time comes (issue #29:
+ * a 200 ms poll woke every idle pod five times a second, sixteen claims each). A job due now
+ * wakes it at once: queued here, through the queue's listener; queued by another pod (a ws
+ * pod's call wake-up, say), through the queue parts' channels (push-queue.ts). Jobs due later
+ * (retries, the ends of leases, which a job whose pod died comes back at) are in the queue's
+ * earliest due time, which it reads when it goes idle, at most every STATS_INTERVAL_MS (reading
+ * again a second later while the queue is busy). What nobody announced (pub/sub is at most once;
+ * a subscription that was down makes it claim at once when it is back) is found by the safety
+ * poll: a due job waits SAFETY_POLL_MS at worst. After a restart (kill -9), the first claim and
+ * read at start find what is queued: the queue is in shared state, not in the process.
  */
 import { DependencyUnavailableError } from '../../platform/errors/dependency-unavailable.js';
 import type { Logger } from '../../platform/logging/logger.js';
 import type { OutageLog } from '../../platform/logging/outage-log.js';
-import type { SharedState } from '../../platform/shared-state/shared-state.js';
+import { type Clock, DueTimer, systemClock } from '../../platform/scheduling/due-timer.js';
+import type { SharedState, Unsubscribe } from '../../platform/shared-state/shared-state.js';
 import type { SessionConnections } from '../../events/session-connections.js';
 import {
   SpanKind,
@@ -53,14 +64,17 @@ export interface PushDispatcherDependencies {
   readonly coalesceWindowMs: number;
   /** Longer than any send (PUSH_TIMEOUT), so that a job is not taken again while being sent. */
   readonly leaseMs: number;
+  /** The time and timers of its sleeps (a test's, to count wake-ups); the system's by default. */
+  readonly clock?: Clock;
 }
 
 /** Jobs worked on at once (and so the most one claim takes). */
 const BATCH = 32;
 /** While jobs are in hand, the room a claim waits for. */
 const CLAIM_AT_LEAST = BATCH / 4;
-/** How long an idle dispatcher waits before polling the queue again. */
-const POLL_MS = 200;
+/** The longest an idle dispatcher sleeps: how late a due job that nobody announced is taken. */
+const SAFETY_POLL_MS = 30_000;
+/** The queue's earliest due time (and its metrics) is read at most this often. */
 const STATS_INTERVAL_MS = 1000;
 export const MAX_ATTEMPTS = 8;
 const MAX_BACKOFF_MS = 5 * 60_000;
@@ -72,9 +86,20 @@ export class PushDispatcher {
   /** Ends the current wait: set while the loop waits, for room (a job ended) or for work (a job queued here). */
   private wakeIdle: (() => void) | undefined;
   private waitingFor: 'room' | 'work' = 'work';
-  private statsAt = 0;
+  /** Whether a job was announced since the last claim began. */
+  private workAnnounced = false;
+  /** The earliest time a job this dispatcher put back (a retry, a failed job's lease) comes due. */
+  private putBackDueAt = Infinity;
+  private statsAt = -Infinity;
+  private readonly clock: Clock;
+  /** Ends a wait when the next known due time comes. */
+  private readonly dueTimer: DueTimer;
+  /** Set while the queue's announcements reach this dispatcher. */
+  private unsubscribe: Unsubscribe | undefined;
 
   constructor(private readonly deps: PushDispatcherDependencies) {
+    this.clock = deps.clock ?? systemClock;
+    this.dueTimer = new DueTimer('push-dispatch', () => this.wakeIdle?.(), this.clock);
     deps.queue.onAdded(() => this.wake('work'));
   }
 
@@ -88,11 +113,16 @@ export class PushDispatcher {
     this.stopped = true;
     this.wakeIdle?.();
     await this.running;
+    await this.unsubscribe?.().catch(() => undefined);
     this.deps.sender.close();
   }
 
   private async loop(): Promise<void> {
     while (!this.stopped) {
+      if (this.unsubscribe === undefined) await this.listen();
+      // The claim sees every job announced before it, and those put back that are due.
+      this.workAnnounced = false;
+      if (this.putBackDueAt <= this.clock.now()) this.putBackDueAt = Infinity;
       const room = BATCH - this.working.size;
       const claimed = await this.deps.queue
         .claim(room, this.deps.leaseMs)
@@ -101,11 +131,11 @@ export class PushDispatcher {
           return [];
         });
       for (const job of claimed) this.track(this.work(job));
-      await this.updateStats();
-      // Short of what was asked: nothing more is due; wait for a job queued here or the next
-      // poll. Full or nearly: wait for room for a claim worth its round trips. Otherwise claim again.
-      if (claimed.length < room) await this.idle('work');
-      else if (BATCH - this.working.size < CLAIM_AT_LEAST) await this.idle('room');
+      // Short of what was asked: nothing more is due; wait for a job queued or the next due time.
+      // Full or nearly: wait for room for a claim worth its round trips. Otherwise claim again.
+      if (claimed.length < room) await this.idle('work', await this.nextDueAt());
+      else if (BATCH - this.working.size < CLAIM_AT_LEAST)
+        await this.idle('room', await this.nextDueAt());
     }
     // Jobs in hand may still start deliveries of their own.
     while (this.working.size > 0) await Promise.all(this.working);
@@ -138,6 +168,7 @@ export class PushDispatcher {
     } catch (error) {
       // The job stays leased and is taken again when the lease runs out.
       this.report(error, 'push job failed; it is tried again after its lease');
+      this.putBack(this.clock.now() + this.deps.leaseMs);
     }
   }
 
@@ -248,12 +279,36 @@ export class PushDispatcher {
     }
     metrics.retried.inc({ reason: result.reason });
     await this.deps.queue.retry(claimed, { ...job, attempt }, dueAt);
+    this.putBack(dueAt);
     return false;
   }
 
-  private async updateStats(): Promise<void> {
-    const now = Date.now();
-    if (now - this.statsAt < STATS_INTERVAL_MS) return;
+  /** A job this dispatcher put back comes due at `dueAt`: the loop claims it then, asleep or not. */
+  private putBack(dueAt: number): void {
+    this.putBackDueAt = Math.min(this.putBackDueAt, dueAt);
+    if (this.wakeIdle) this.dueTimer.dueBy(dueAt);
+  }
+
+  /** Subscribes to the queue's announcements; while it fails, the safety poll finds the jobs. */
+  private async listen(): Promise<void> {
+    try {
+      this.unsubscribe = await this.deps.queue.onQueued(() => this.wake('work'));
+    } catch (error) {
+      this.report(error, 'push queue announcements not subscribed; retrying');
+    }
+  }
+
+  /**
+   * When to look at the queue again unless woken: when a job this dispatcher put back comes
+   * due; the queue's earliest due time (other pods' retries, leases' ends), read at most every
+   * STATS_INTERVAL_MS (with the queue's metrics) and otherwise read again when that interval is
+   * over (jobs may have come due meanwhile); after SAFETY_POLL_MS at the latest.
+   */
+  private async nextDueAt(): Promise<number> {
+    const now = this.clock.now();
+    const latest = Math.min(now + SAFETY_POLL_MS, this.putBackDueAt);
+    if (now - this.statsAt < STATS_INTERVAL_MS)
+      return Math.min(this.statsAt + STATS_INTERVAL_MS, latest);
     this.statsAt = now;
     try {
       const { depth, earliestDueAt } = await this.deps.queue.stats();
@@ -261,26 +316,30 @@ export class PushDispatcher {
       this.deps.metrics.queueAge.set(
         earliestDueAt === null ? 0 : Math.max(0, now - earliestDueAt) / 1000,
       );
+      return Math.min(earliestDueAt ?? Infinity, latest);
     } catch (error) {
       this.report(error, 'push queue statistics not read');
+      return now + STATS_INTERVAL_MS;
     }
   }
 
-  /** Waits for `reason` (room also comes when work does), or POLL_MS at most. */
-  private idle(reason: 'room' | 'work'): Promise<void> {
+  /** Waits for `reason` (room also comes when work does), or until `dueAt` (epoch ms). */
+  private idle(reason: 'room' | 'work', dueAt: number): Promise<void> {
     this.waitingFor = reason;
+    if (this.stopped || (reason === 'work' && this.workAnnounced)) return Promise.resolve();
     return new Promise((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
+      this.wakeIdle = () => {
+        this.dueTimer.cancel();
         this.wakeIdle = undefined;
         resolve();
       };
-      const timer = setTimeout(done, POLL_MS);
-      this.wakeIdle = done;
+      this.dueTimer.rearm(dueAt);
     });
   }
 
   private wake(reason: 'room' | 'work'): void {
+    // Work announced while the loop is between its claim and its wait is claimed right away.
+    if (reason === 'work') this.workAnnounced = true;
     const enoughRoom = BATCH - this.working.size >= CLAIM_AT_LEAST;
     if (this.waitingFor === 'room' ? enoughRoom : reason === 'work') this.wakeIdle?.();
   }

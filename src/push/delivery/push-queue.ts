@@ -29,7 +29,7 @@ import {
   shardBucketTag,
 } from '../../platform/shared-state/shard-buckets.js';
 import { defineScript } from '../../platform/shared-state/shared-state.js';
-import type { SharedState } from '../../platform/shared-state/shared-state.js';
+import type { SharedState, Unsubscribe } from '../../platform/shared-state/shared-state.js';
 import type { WakeKind, WakeUp } from './wake-kinds.js';
 
 /**
@@ -90,13 +90,25 @@ export const QUEUE_KEYS: readonly string[] = Array.from({ length: QUEUE_PARTS },
     : `push:${shardBucketTag((part * SHARD_BUCKET_COUNT) / QUEUE_PARTS)}:due`,
 );
 
-const addJob = defineScript<[dueAt: number, member: string], number>({
+/**
+ * Each part's channel, in the part's slot: a job queued due now is announced there, so that the
+ * idle dispatchers of every pod take it at once (a dispatcher sleeps until its next known due
+ * time, push-dispatcher.ts).
+ */
+export const QUEUED_CHANNELS: readonly string[] = QUEUE_KEYS.map((key) =>
+  key.replace(/:due$/, ':queued'),
+);
+
+/** KEYS: the part, its channel. ARGV: due time, member, 1 to announce it (due now). */
+const addJob = defineScript<[dueAt: number, member: string, announce: 0 | 1], number>({
   name: 'push-queue-add',
-  keys: 1,
+  keys: 2,
   lua: `redis.call('ZADD', KEYS[1], ARGV[1], ARGV[2])
+if ARGV[3] == '1' then redis.call(PUBLISH, KEYS[2], '1') end
 return 1`,
-  local: (state, [key], [dueAt, member]) => {
+  local: (state, [key, channel], [dueAt, member, announce]) => {
     state.zadd(key!, Number(dueAt), member!);
+    if (announce === '1') state.publish(channel!, '1');
     return 1;
   },
 });
@@ -155,9 +167,11 @@ export class PushQueue {
 
   constructor(private readonly state: SharedState) {}
 
+  /** Queues `job`; one due now is announced to every pod's dispatcher (`onQueued`). */
   async add(job: NewJob, dueAt = Date.now()): Promise<void> {
-    await this.store(job, dueAt);
-    if (dueAt <= Date.now()) for (const listener of this.addedListeners) listener();
+    const due = dueAt <= Date.now();
+    await this.store(job, dueAt, due);
+    if (due) for (const listener of this.addedListeners) listener();
   }
 
   /**
@@ -166,28 +180,46 @@ export class PushQueue {
    * the lease runs out and any pod takes it, as any claimed job.
    */
   async addClaimed(job: NewJob, leaseMs: number, now = Date.now()): Promise<ClaimedJob> {
-    const { stored, key, member } = await this.store(job, now + leaseMs);
+    const { stored, key, member } = await this.store(job, now + leaseMs, false);
     return { job: stored, member, key, dueAt: now };
   }
 
-  private async store(job: NewJob, score: number) {
-    const key =
-      QUEUE_KEYS[
-        shardBucketOf(job.type === 'wake' ? (job.addresses[0] ?? '') : job.subscriptionId) %
-          QUEUE_PARTS
-      ]!;
+  private async store(job: NewJob, score: number, announce: boolean) {
+    const part =
+      shardBucketOf(job.type === 'wake' ? (job.addresses[0] ?? '') : job.subscriptionId) %
+      QUEUE_PARTS;
+    const key = QUEUE_KEYS[part]!;
     const stored = { ...job, id: newJobId() } as PushJob;
     const member = JSON.stringify(stored);
-    await this.state.run(addJob, [key], [score, member]);
+    await this.state.run(addJob, [key, QUEUED_CHANNELS[part]!], [score, member, announce ? 1 : 0]);
     return { stored, key, member };
   }
 
   /**
    * Calls `listener` whenever this process has queued a job that is due: the local dispatcher
-   * takes it at once instead of at its next poll (jobs other pods queue wait for that poll).
+   * takes it at once, without waiting for the announcement's round trip (`onQueued`).
    */
   onAdded(listener: () => void): void {
     this.addedListeners.push(listener);
+  }
+
+  /**
+   * Calls `listener` whenever any process queued a job that is due (the parts' channels), and
+   * when announcements may have been lost (the subscription was down: pub/sub is at most once).
+   */
+  async onQueued(listener: () => void): Promise<Unsubscribe> {
+    const subscribed = await Promise.allSettled(
+      QUEUED_CHANNELS.map((channel) => this.state.subscribe(channel, listener, listener)),
+    );
+    const unsubscribeAll = async () => {
+      for (const outcome of subscribed) if (outcome.status === 'fulfilled') await outcome.value();
+    };
+    const failed = subscribed.find((outcome) => outcome.status === 'rejected');
+    if (failed) {
+      await unsubscribeAll().catch(() => undefined);
+      throw failed.reason;
+    }
+    return unsubscribeAll;
   }
 
   /** Up to `count` due jobs, each leased to the caller for `leaseMs`: from one part, or from the next ones while short. */

@@ -8,6 +8,7 @@ import type {
   SortSpec,
 } from '../document-store.js';
 import { checkIndexSpec } from '../index-spec-rules.js';
+import { DueWork } from '../../scheduling/due-work.js';
 import type { StoreLogger } from '../store-logger.js';
 import { ChangeSet } from './change-set.js';
 import { acquireDataDirLock } from './data-dir-lock.js';
@@ -15,7 +16,6 @@ import { journalPath, removeObsolete, syncDirectory } from './data-files.js';
 import type { Database } from './database.js';
 import { type CollectionHost, EmbeddedCollection } from './embedded-collection.js';
 import { Journal } from './journal.js';
-import { PeriodicTask } from './periodic-task.js';
 import { recover } from './recovery.js';
 import { writeSnapshot } from './snapshot.js';
 import type { Table } from './table.js';
@@ -25,7 +25,10 @@ export interface EmbeddedStoreOptions {
   logger: StoreLogger;
   /** Journal size that triggers a snapshot and a fresh journal. Default 64 MiB. */
   compactionThresholdBytes?: number | undefined;
-  /** How often expired TTL documents are removed. Default 1 s. */
+  /**
+   * The shortest time between two removals of expired TTL documents. Default 1 s. The sweep
+   * comes when the earliest document expires, or this long after the last one if that is later.
+   */
   ttlSweepIntervalMs?: number | undefined;
   /** Told how long each journal fdatasync took (the metrics). */
   onFsync?: ((seconds: number) => void) | undefined;
@@ -38,7 +41,8 @@ export interface EmbeddedStoreOptions {
 export class EmbeddedDocumentStore implements DocumentStore, CollectionHost {
   private closed = false;
   private compaction: Promise<void> | undefined;
-  private readonly sweeper: PeriodicTask;
+  /** Removes expired TTL documents; asleep until one expires (every TTL index's earliest). */
+  private readonly sweeper: DueWork;
 
   private constructor(
     private readonly options: Required<EmbeddedStoreOptions>,
@@ -47,12 +51,15 @@ export class EmbeddedDocumentStore implements DocumentStore, CollectionHost {
     private generation: number,
     private readonly releaseLock: () => Promise<void>,
   ) {
-    this.sweeper = new PeriodicTask(
-      () => this.sweepExpired(),
-      options.ttlSweepIntervalMs,
-      options.logger,
-      'store TTL sweep',
-    );
+    this.sweeper = new DueWork({
+      name: 'store-ttl-sweep',
+      minIntervalMs: options.ttlSweepIntervalMs,
+      // Only this process writes the store, and each write tells the sweeper of its expiries.
+      safetyPollMs: Infinity,
+      run: () => this.sweepExpired(),
+      onFailure: (err) => options.logger.error({ err }, 'store TTL sweep failed'),
+    });
+    this.sweeper.start();
   }
 
   static async open(options: EmbeddedStoreOptions): Promise<EmbeddedDocumentStore> {
@@ -127,6 +134,7 @@ export class EmbeddedDocumentStore implements DocumentStore, CollectionHost {
     }
     // Writes made before a failure (e.g. an insertMany stopped by a duplicate) stay, as in MongoDB.
     if (changes.mutations.length > 0) {
+      this.sweeper.dueBy(this.db.table(collection).earliestExpiry());
       await this.journal.append(changes.mutations);
       this.compactIfDue();
     }
@@ -138,13 +146,18 @@ export class EmbeddedDocumentStore implements DocumentStore, CollectionHost {
     if (this.closed) throw new Error('store is closed');
   }
 
-  private async sweepExpired(): Promise<void> {
+  /** Removes the documents expired now; answers when the next one expires. */
+  private async sweepExpired(): Promise<number> {
     const now = Date.now();
+    let next = Infinity;
     for (const spec of this.db.ttlIndexes()) {
-      const ids = this.db.table(spec.collection).takeExpired(spec.name, now);
+      const table = this.db.table(spec.collection);
+      const ids = table.takeExpired(spec.name, now);
       if (ids.length > 0)
         await this.write(spec.collection, (changes) => ids.forEach((id) => changes.delete(id)));
+      next = Math.min(next, table.earliestExpiry());
     }
+    return next;
   }
 
   private compactIfDue(): void {

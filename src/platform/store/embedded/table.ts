@@ -87,6 +87,14 @@ export class Table {
     return this.expiries.get(name)?.take(now) ?? [];
   }
 
+  /** When the earliest document of any of its TTL indexes expires (epoch ms), Infinity for none. */
+  earliestExpiry(): number {
+    let earliest = Infinity;
+    for (const expiry of this.expiries.values())
+      earliest = Math.min(earliest, expiry.earliest() ?? Infinity);
+    return earliest;
+  }
+
   /**
    * Adds an index over the existing documents. Returns false when an identical one exists;
    * throws, as MongoDB's index catalog does, when the name is taken by a different index (86
