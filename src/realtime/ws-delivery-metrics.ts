@@ -14,15 +14,12 @@ export interface DeliveryMetrics {
 }
 
 export function deliveryMetrics(metrics: RealtimeMetrics): DeliveryMetrics {
-  // One child counter per kind, looked up once: a delivery then costs no label hashing.
-  const deliveredOf = {
-    durable: metrics.eventsDelivered.labels('durable'),
-    ephemeral: metrics.eventsDelivered.labels('ephemeral'),
-    replayed: metrics.eventsDelivered.labels('replayed'),
-  };
+  const tally = metrics.deliveredSinceRead;
   return {
     counter: {
-      delivered: (kind, count) => deliveredOf[kind].inc(count),
+      delivered: (kind, count) => {
+        tally[kind] += count;
+      },
       resync: (reason) => metrics.resyncs.inc({ reason }),
     },
     observeFanout: (publishedAt) =>
