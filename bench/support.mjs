@@ -146,7 +146,7 @@ export async function inFlight(count, concurrency, task) {
 export function jsonPoster(base, maxSockets = 64) {
   const agent = new http.Agent({ keepAlive: true, maxSockets });
   const { hostname, port } = new URL(base);
-  return (path, body, headers = {}) =>
+  const post = (path, body, headers, retried) =>
     new Promise((resolve, reject) => {
       const payload = JSON.stringify(body);
       const request = http.request(
@@ -173,9 +173,17 @@ export function jsonPoster(base, maxSockets = 64) {
           );
         },
       );
-      request.on('error', reject);
+      request.on('error', (error) => {
+        // A kept-alive connection the server closed as idle just as this request went out on
+        // it: the request never reached the server, and Node's documentation (`reusedSocket`)
+        // says to send it again. Once: a second failure is a real one.
+        if (!retried && request.reusedSocket && error.code === 'ECONNRESET')
+          post(path, body, headers, true).then(resolve, reject);
+        else reject(error);
+      });
       request.end(payload);
     });
+  return (path, body, headers = {}) => post(path, body, headers, false);
 }
 
 export async function load(url, { connections = 50, duration = 10, ...rest } = {}) {

@@ -112,11 +112,16 @@ async function measureRate({ sockets, send, base, service, rate, seconds, label 
       const to = (from + 1 + Math.floor(Math.random() * (users - 1))) % users;
       recipients[next] = to;
       dueAt[next] = startedAt + (next * 1000) / rate;
-      pending.push(send(from, to, `${label}-${next}`, ciphertext));
+      // Caught at once: a rejection left unhandled until the schedule ends would end the process.
+      pending.push(send(from, to, `${label}-${next}`, ciphertext).catch((error) => error));
     }
     await sleep(1);
   }
-  await Promise.all(pending);
+  const failed = (await Promise.all(pending)).filter((result) => result instanceof Error);
+  if (failed.length > 0)
+    throw new Error(
+      `${label}: ${failed.length} of ${count} sends failed, first: ${failed[0].message}`,
+    );
   // The deadline's timer is cleared once everything arrived: left pending, it kept the process
   // alive for a minute after the results were printed.
   let deadline;
