@@ -217,6 +217,35 @@ describe('an idle dispatcher sleeps, and is woken by the work it must do', () =>
     }
   });
 
+  it('gathers the wake-ups of a burst of sends into a few claims, not one claim per send', async () => {
+    const { queue, logger, dispatcher } = dispatcherFor(
+      new PushSubscriptions(store),
+      async () => [],
+    );
+    let claims = 0;
+    const claim = queue.claim.bind(queue);
+    queue.claim = (...args: Parameters<PushQueue['claim']>) => (claims++, claim(...args));
+    const wakeUps = new WakeUps(queue, logger, new OutageLog(logger));
+    dispatcher.start();
+    try {
+      await sleep(1500); // past the claim and the read at start: the dispatcher sleeps
+      const before = claims;
+      // 40 sends over about 200 ms, each queueing its recipient's wake-up, as the send path does.
+      for (let send = 0; send < 40; send++) {
+        await wakeUps.wake([`0x${send.toString(16).padStart(40, '0')}`], { kind: 'message' });
+        await sleep(5);
+      }
+      const queuedAt = Date.now();
+      while ((await queue.stats()).depth > 0 && Date.now() - queuedAt < 10_000) await sleep(10);
+      expect((await queue.stats()).depth).toBe(0); // every wake-up was taken and worked
+      // Woken at once by each, the dispatcher claimed about once per send (40); gathering for
+      // WORK_GATHER_MS (100 ms), a few times over the burst.
+      expect(claims - before).toBeLessThanOrEqual(8);
+    } finally {
+      await dispatcher.stop();
+    }
+  });
+
   it('retries a delivery when its Retry-After is over, not at the next safety poll', async () => {
     const subscriptions = new PushSubscriptions(store);
     await subscriptions.subscribe({ address: ADDRESS, sessionId: 's1' }, subscription('phone'));
