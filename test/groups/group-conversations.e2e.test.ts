@@ -6,7 +6,7 @@
  * receipts, typing, membership events, the blocking rule).
  */
 import { expectFailure, expectOk, sleep } from '../support/session-api.js';
-import { RealtimeClient } from '../support/realtime-client.js';
+import { realtimeClientsForThisFile } from '../support/realtime-client.js';
 import { serviceForThisFile } from '../support/service-for-tests.js';
 import { bearer, signIn } from '../support/wallet.js';
 import type { SignedIn } from '../support/wallet.js';
@@ -15,22 +15,10 @@ import { GroupCalls, addressOf, b64, newMessageId } from './group-support.js';
 const MAX_MEMBERS = 4;
 const { service, api } = serviceForThisFile({ GROUP_MAX_MEMBERS: String(MAX_MEMBERS) });
 const groups = new GroupCalls(() => api);
-const clients: RealtimeClient[] = [];
-afterAll(() => {
-  for (const client of clients) client.close();
-});
+const connect = realtimeClientsForThisFile(service);
 
 const users = (count: number) =>
   Promise.all(Array.from({ length: count }, () => signIn(service.baseUrl)));
-async function connect(session: SignedIn): Promise<RealtimeClient> {
-  const client = await RealtimeClient.connect(
-    service.baseUrl,
-    service.baseUrl,
-    session.accessToken,
-  );
-  clients.push(client);
-  return client;
-}
 const createGroup = (owner: SignedIn, body: Record<string, unknown>) =>
   api.post('/api/v1/groups/create', body, bearer(owner));
 

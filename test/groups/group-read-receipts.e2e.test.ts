@@ -7,7 +7,7 @@
  */
 import { expectOk, sleep } from '../support/session-api.js';
 import type { Frame } from '../support/realtime-client.js';
-import { RealtimeClient } from '../support/realtime-client.js';
+import { realtimeClientsForThisFile, type RealtimeClient } from '../support/realtime-client.js';
 import { serviceForThisFile } from '../support/service-for-tests.js';
 import { bearer, signIn } from '../support/wallet.js';
 import type { SignedIn } from '../support/wallet.js';
@@ -15,22 +15,10 @@ import { GroupCalls, addressOf } from './group-support.js';
 
 const { service, api } = serviceForThisFile();
 const groups = new GroupCalls(() => api);
-const clients: RealtimeClient[] = [];
-afterAll(() => {
-  for (const client of clients) client.close();
-});
+const connect = realtimeClientsForThisFile(service);
 
 const users = (count: number) =>
   Promise.all(Array.from({ length: count }, () => signIn(service.baseUrl)));
-async function connect(session: SignedIn): Promise<RealtimeClient> {
-  const client = await RealtimeClient.connect(
-    service.baseUrl,
-    service.baseUrl,
-    session.accessToken,
-  );
-  clients.push(client);
-  return client;
-}
 const sent = async (from: SignedIn, groupId: string, text: string) =>
   expectOk(await groups.send(from, groupId, text)).chat_message as { id: string; sequence: number };
 const markRead = async (reader: SignedIn, groupId: string, upToMessageId: string) =>

@@ -7,7 +7,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import { grpc, grpcClient, unary } from '../support/grpc-client.js';
-import { RealtimeClient } from '../support/realtime-client.js';
+import { realtimeClientsForThisFile } from '../support/realtime-client.js';
 import type { Frame } from '../support/realtime-client.js';
 import { expectFailure, expectOk, sleep } from '../support/session-api.js';
 import { serviceForThisFile } from '../support/service-for-tests.js';
@@ -19,8 +19,7 @@ const { service, api } = serviceForThisFile({
   RATE_LIMITS_ENABLED: 'false',
   LOCATION_MIN_DURATION_SECONDS: '1',
 });
-const clients: RealtimeClient[] = [];
-afterAll(() => clients.forEach((client) => client.close()));
+const connect = realtimeClientsForThisFile(service);
 
 const addressOf = (session: SignedIn) => session.user.address.toLowerCase();
 const start = (owner: SignedIn, body: Record<string, unknown>) =>
@@ -30,16 +29,6 @@ const update = (owner: SignedIn, body: Record<string, unknown>) =>
 const stop = (owner: SignedIn, sessionId: string) =>
   api.post('/api/v1/location/stop', { session_id: sessionId }, bearer(owner));
 const here = (latitude: number) => ({ latitude, longitude: 13.4, accuracy_m: 12.5 });
-
-async function connect(session: SignedIn): Promise<RealtimeClient> {
-  const client = await RealtimeClient.connect(
-    service.baseUrl,
-    service.baseUrl,
-    session.accessToken,
-  );
-  clients.push(client);
-  return client;
-}
 
 /** Alice, Bob connected to /ws, and a session from Alice to Bob. */
 async function sharing(durationSeconds = 600) {

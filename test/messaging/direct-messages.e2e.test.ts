@@ -6,13 +6,12 @@
 import { expectFailure, expectOk, sleep } from '../support/session-api.js';
 import { bearer, signIn } from '../support/wallet.js';
 import type { SignedIn } from '../support/wallet.js';
-import { RealtimeClient } from '../support/realtime-client.js';
+import { realtimeClientsForThisFile } from '../support/realtime-client.js';
 import { serviceForThisFile } from '../support/service-for-tests.js';
 
 let alice: SignedIn;
 let bob: SignedIn;
 let carol: SignedIn;
-const clients: RealtimeClient[] = [];
 
 const { service, api } = serviceForThisFile();
 beforeAll(async () => {
@@ -22,24 +21,12 @@ beforeAll(async () => {
     signIn(service.baseUrl),
   ]);
 });
-afterAll(async () => {
-  for (const client of clients) client.close();
-});
+const connect = realtimeClientsForThisFile(service);
 
 const addressOf = (session: SignedIn) => session.user.address.toLowerCase();
 const b64 = (text: string) => Buffer.from(text).toString('base64');
 let idCounter = 0;
 const newId = () => `m-${Date.now()}-${++idCounter}`;
-
-async function connect(session: SignedIn): Promise<RealtimeClient> {
-  const client = await RealtimeClient.connect(
-    service.baseUrl,
-    service.baseUrl,
-    session.accessToken,
-  );
-  clients.push(client);
-  return client;
-}
 
 function send(from: SignedIn, to: SignedIn, text: string, extra: Record<string, unknown> = {}) {
   return api.post(

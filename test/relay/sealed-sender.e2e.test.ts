@@ -9,7 +9,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { grpc, grpcClient, unary } from '../support/grpc-client.js';
 import { KeyOwner } from '../support/key-bundles.js';
-import { RealtimeClient } from '../support/realtime-client.js';
+import { realtimeClientsForThisFile } from '../support/realtime-client.js';
 import { decodeCertificate, recipientAccepts } from '../support/independent-sender-certificates.js';
 import type { TrustRootKey } from '../support/independent-sender-certificates.js';
 import { expectFailure, expectOk, sleep } from '../support/session-api.js';
@@ -21,23 +21,13 @@ const { service, api } = serviceForThisFile();
 let sender: SignedIn;
 let recipient: SignedIn;
 let senderKeys: KeyOwner;
-const clients: RealtimeClient[] = [];
 
 beforeAll(async () => {
   [sender, recipient] = await Promise.all([signIn(service.baseUrl), signIn(service.baseUrl)]);
   senderKeys = new KeyOwner(sender.user);
 });
-afterAll(() => clients.forEach((client) => client.close()));
+const connect = realtimeClientsForThisFile(service);
 
-const connect = async (session: SignedIn) => {
-  const client = await RealtimeClient.connect(
-    service.baseUrl,
-    service.baseUrl,
-    session.accessToken,
-  );
-  clients.push(client);
-  return client;
-};
 let counter = 0;
 const sealed = (
   to: SignedIn,

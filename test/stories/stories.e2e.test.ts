@@ -8,7 +8,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import { grpc, grpcClient, unary } from '../support/grpc-client.js';
-import { RealtimeClient } from '../support/realtime-client.js';
+import { realtimeClientsForThisFile } from '../support/realtime-client.js';
 import { expectFailure, expectOk, sleep } from '../support/session-api.js';
 import { serviceForThisFile } from '../support/service-for-tests.js';
 import { bearer, signIn } from '../support/wallet.js';
@@ -18,8 +18,7 @@ const { service, api } = serviceForThisFile({
   RATE_LIMITS_ENABLED: 'false',
   STORY_MIN_TTL_SECONDS: '1',
 });
-const clients: RealtimeClient[] = [];
-afterAll(() => clients.forEach((client) => client.close()));
+const connect = realtimeClientsForThisFile(service);
 
 const addressOf = (session: SignedIn) => session.user.address.toLowerCase();
 const b64 = (text: string) => Buffer.from(text).toString('base64');
@@ -62,16 +61,6 @@ const users = (count: number) =>
   Promise.all(Array.from({ length: count }, () => signIn(service.baseUrl))) as Promise<
     [SignedIn, SignedIn, SignedIn, SignedIn, SignedIn]
   >;
-
-async function connect(session: SignedIn): Promise<RealtimeClient> {
-  const client = await RealtimeClient.connect(
-    service.baseUrl,
-    service.baseUrl,
-    session.accessToken,
-  );
-  clients.push(client);
-  return client;
-}
 
 it('posts a text story with the 24-hour default and shows the owner its audience and count', async () => {
   const alice = await signIn(service.baseUrl);

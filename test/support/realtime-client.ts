@@ -159,3 +159,24 @@ export class RealtimeClient {
     for (const wake of waiters) wake();
   }
 }
+
+/**
+ * `connect(session)` for one test file: a WebSocket client of `service` as the session's user,
+ * closed after the file's tests. `service.baseUrl` is read at each call, so it may be a service
+ * the file starts in its `beforeAll`.
+ */
+export function realtimeClientsForThisFile(service: { readonly baseUrl: string }) {
+  const clients: RealtimeClient[] = [];
+  afterAll(() => {
+    for (const client of clients) client.close();
+  });
+  return async (session: { readonly accessToken: string }): Promise<RealtimeClient> => {
+    const client = await RealtimeClient.connect(
+      service.baseUrl,
+      service.baseUrl,
+      session.accessToken,
+    );
+    clients.push(client);
+    return client;
+  };
+}
