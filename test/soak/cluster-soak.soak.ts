@@ -27,6 +27,18 @@ const settings = soakSettings();
 const OVERHEAD_MS = 7 * 60_000;
 
 let report: SoakReport;
+const soakStartedAt = Date.now();
+
+/**
+ * One step of the soak, its end printed with the time since the soak began: when a run is cut
+ * short by jest's timeout, the last line printed names the step that did not end.
+ */
+async function phase<T>(name: string, step: () => Promise<T>): Promise<T> {
+  const result = await step();
+  const seconds = ((Date.now() - soakStartedAt) / 1000).toFixed(1);
+  process.stdout.write(`soak: ${name} done at ${seconds} s\n`);
+  return result;
+}
 
 beforeAll(
   async () => {
@@ -35,11 +47,11 @@ beforeAll(
     );
     const random = new SeededRandom(settings.seed);
     const scheduleRandom = random.fork();
-    const cluster = await startSoakCluster(settings);
+    const cluster = await phase('cluster start', () => startSoakCluster(settings));
     try {
       report = await soak(cluster, random, scheduleRandom);
     } finally {
-      await cluster.stop();
+      await phase('cluster stop', () => cluster.stop());
     }
     process.stdout.write(`${publishReport(report, settings.reportPath)}\n`);
   },
@@ -57,7 +69,9 @@ async function soak(
 ): Promise<SoakReport> {
   const recorder = new Recorder();
   const loadMs = settings.seconds * 1000;
-  const workload = await startWorkload(cluster, recorder, random, loadMs);
+  const workload = await phase('workload start', () =>
+    startWorkload(cluster, recorder, random, loadMs),
+  );
   const loadStartedAt = recorder.now();
   const schedule = drawFaultSchedule(
     scheduleRandom,
@@ -67,12 +81,14 @@ async function soak(
   ).map((fault) => ({ ...fault, at: fault.at + loadStartedAt }));
   const faults = new FaultInjector(cluster, recorder, schedule);
   const rss = new RssSampler(cluster.processes, recorder);
-  await sleep(loadMs);
-  await faults.stop();
-  await workload.stop();
+  await phase('load', () => sleep(loadMs));
+  await phase('faults stop', () => faults.stop());
+  await phase('workload stop', () => workload.stop());
   await rss.stop();
-  const findings = await check(cluster, recorder, workload, faults.done, rss.figures());
-  await workload.disconnectDevices();
+  const findings = await phase('check', () =>
+    check(cluster, recorder, workload, faults.done, rss.figures()),
+  );
+  await phase('devices disconnect', () => workload.disconnectDevices());
   return buildReport({
     settings,
     shape: `${cluster.apis.length} api + ${cluster.wsPods.length} ws processes, ${settings.mongodbUrl ? 'MongoDB' : 'embedded store'}, ${settings.redisCluster ? 'Redis Cluster (3 masters)' : 'one Redis'}; device drops ${workload.deviceChurn.drops}, slow reads ${workload.deviceChurn.slowReads}, accounts suspended ${workload.suspensions.madeAt.length} (at ${workload.suspensions.madeAt.map((at) => `${(at / 1000).toFixed(1)} s`).join(', ')})`,

@@ -31,6 +31,33 @@ export interface ChildService {
   restart(): Promise<void>;
 }
 
+/**
+ * Bounds on a start and a stop, so that a process that hangs fails its test with its own log
+ * instead of holding the test run until jest's timeout (which says nothing of why). A loaded CI
+ * machine has taken a minute to start a process; a stop is bounded by the service's own
+ * deadline (SHUTDOWN_TIMEOUT_MS + 8 s, src/app/shutdown.ts).
+ */
+const START_MS = 120_000;
+const STOP_MS = 60_000;
+
+/** `work`, or an error with `onTimeout`'s message (after it ran) once `ms` have passed. */
+async function within<T>(ms: number, work: Promise<T>, onTimeout: () => string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(onTimeout())), ms);
+  });
+  try {
+    return await Promise.race([work, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** The last lines of a process's output, for an error message. */
+function tail(output: string): string {
+  return output.split('\n').slice(-40).join('\n');
+}
+
 interface Launched {
   readonly child: ChildProcess;
   readonly httpPort: Promise<number>;
@@ -89,7 +116,11 @@ export async function startChildService(
   let current = launch();
   let baseUrl = '';
   const ready = async () => {
-    baseUrl = `http://127.0.0.1:${await current.httpPort}`;
+    const port = await within(START_MS, current.httpPort, () => {
+      current.child.kill('SIGKILL');
+      return `child service did not start within ${START_MS} ms:\n${tail(output)}`;
+    });
+    baseUrl = `http://127.0.0.1:${port}`;
     await waitUntilReady(`${baseUrl}/health/ready`);
   };
   await ready();
@@ -104,7 +135,10 @@ export async function startChildService(
     async stop() {
       if (current.child.exitCode === null && current.child.signalCode === null)
         current.child.kill('SIGTERM');
-      const code = await current.exited;
+      const code = await within(STOP_MS, current.exited, () => {
+        current.child.kill('SIGKILL');
+        return `child service did not exit within ${STOP_MS} ms of SIGTERM:\n${tail(output)}`;
+      });
       if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });
       return code;
     },

@@ -37,7 +37,7 @@ export async function waitUntilReady(url: string, timeoutMs = 15_000): Promise<v
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (
-      await fetch(url).then(
+      await fetch(url, { signal: AbortSignal.timeout(5_000) }).then(
         (r) => r.ok,
         () => false,
       )

@@ -17,11 +17,19 @@ export interface ResumeFrom {
 }
 
 /** POST /api/v1/auth/ws-ticket on an api process. */
+/**
+ * How long a ticket request or an upgrade may take: a paused or wedged pod can accept the TCP
+ * connection and never answer, and without a bound a client reconnecting to it (and whoever
+ * waits for that client) would wait forever.
+ */
+const CONNECT_TIMEOUT_MS = 15_000;
+
 export async function wsTicket(apiBaseUrl: string, accessToken: string): Promise<string> {
   const response = await fetch(`${apiBaseUrl}/api/v1/auth/ws-ticket`, {
     method: 'POST',
     headers: { authorization: `Bearer ${accessToken}`, 'content-type': 'application/json' },
     body: '{}',
+    signal: AbortSignal.timeout(CONNECT_TIMEOUT_MS),
   });
   if (response.status !== 200) throw new Error(`ws-ticket: ${response.status}`);
   return ((await response.json()) as { ticket: string }).ticket;
@@ -65,7 +73,9 @@ export class RealtimeClient {
       url.searchParams.set('stream', resume.stream);
       url.searchParams.set('last_seq', String(resume.seq));
     }
-    const client = new RealtimeClient(new WebSocket(url, socketOptions));
+    const client = new RealtimeClient(
+      new WebSocket(url, { handshakeTimeout: CONNECT_TIMEOUT_MS, ...socketOptions }),
+    );
     await new Promise<void>((resolve, reject) => {
       client.socket.once('open', () => resolve());
       client.socket.once('error', reject);

@@ -16,6 +16,9 @@ export interface Reply {
 
 export type HeaderMap = Record<string, string>;
 
+/** Longer than any answer of a healthy service on a loaded machine. */
+const REQUEST_TIMEOUT_MS = 60_000;
+
 export class Api {
   /** `baseUrl` may be read at each call, for a service that is not started yet (service-for-tests.ts). */
   constructor(private readonly base: string | (() => string)) {}
@@ -36,8 +39,13 @@ export class Api {
     const hasBody = options.body !== undefined;
     const response = await fetch(this.url(path), {
       method,
+      // A process that stopped answering fails the test that asked, with this request named,
+      // instead of holding it until jest's timeout.
+      signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
       headers: { ...(hasBody ? { 'content-type': 'application/json' } : {}), ...options.headers },
       ...(hasBody ? { body: JSON.stringify(options.body) } : {}),
+    }).catch((error: unknown) => {
+      throw new Error(`${method} ${path}: ${(error as Error).message}`, { cause: error });
     });
     const text = await response.text();
     return {
