@@ -6,6 +6,7 @@
 import type { SignedIn, TestUser } from './wallet.js';
 import { signIn } from './wallet.js';
 import type { Json } from './json.js';
+import { requestDeadline } from './request-timeout.js';
 
 /** A response: status, parsed JSON body (undefined when there is none) and headers. */
 export interface Reply {
@@ -15,9 +16,6 @@ export interface Reply {
 }
 
 export type HeaderMap = Record<string, string>;
-
-/** Longer than any answer of a healthy service on a loaded machine. */
-const REQUEST_TIMEOUT_MS = 60_000;
 
 export class Api {
   /** `baseUrl` may be read at each call, for a service that is not started yet (service-for-tests.ts). */
@@ -39,9 +37,7 @@ export class Api {
     const hasBody = options.body !== undefined;
     const response = await fetch(this.url(path), {
       method,
-      // A process that stopped answering fails the test that asked, with this request named,
-      // instead of holding it until jest's timeout.
-      signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+      signal: requestDeadline(),
       headers: { ...(hasBody ? { 'content-type': 'application/json' } : {}), ...options.headers },
       ...(hasBody ? { body: JSON.stringify(options.body) } : {}),
     }).catch((error: unknown) => {

@@ -8,6 +8,7 @@ import { message as templateMessage } from '../identity/wallet/sign-in-fixtures.
 import type { TemplateFields, VariantName } from '../identity/wallet/sign-in-fixtures.js';
 import type { TestUser } from './wallet.js';
 import type { Json } from './json.js';
+import { requestDeadline } from './request-timeout.js';
 
 export type { VariantName } from '../identity/wallet/sign-in-fixtures.js';
 
@@ -29,6 +30,7 @@ export async function postJson(
     method: 'POST',
     headers: { 'content-type': 'application/json', ...headers },
     body: JSON.stringify(body),
+    signal: requestDeadline(),
   });
   return {
     status: response.status,

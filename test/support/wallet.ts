@@ -3,6 +3,7 @@
  * the spec's sign-in templates, signs them with EIP-191 personal_sign, and signs in over REST.
  */
 import { Wallet } from 'ethers';
+import { requestDeadline } from './request-timeout.js';
 
 export const SERVICE_NAME = 'Service';
 
@@ -120,6 +121,7 @@ export async function signIn(
     method: 'POST',
     headers: { 'content-type': 'application/json', ...headers },
     body: JSON.stringify(await user.initializeBody(kind)),
+    signal: requestDeadline(),
   });
   const body = (await response.json()) as Record<string, string>;
   if (response.status !== 200)
