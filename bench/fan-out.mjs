@@ -55,7 +55,13 @@ export function numberAfter(frame, marker) {
  *   latency figures (bench/realtime.mjs times the recipient's devices only);
  * - `concurrency`: sends in flight (closed loop, as fast as the server answers), or `rate`: sends
  *   per second started on schedule whatever the answers (a fixed offered load);
+ * - `untilDelivered`: a send stays in flight until its last delivery, not only until the server
+ *   answers it (with `concurrency` 1: the latency of one fan-out, queued behind no other send);
  * - `pid`: the server process, whose CPU time per delivery is reported.
+ *
+ * Latency is reported twice: over every timed delivery (`p50 ms`, `p99 ms`), and per send from
+ * the send to the last of its `fanOut` deliveries (`p50 ms to last`, `p99 ms to last`): a group
+ * message has reached its group only when its last member has it.
  */
 export async function measureRound({
   socketsOfUser,
@@ -65,11 +71,15 @@ export async function measureRound({
   timed = () => true,
   concurrency,
   rate,
+  untilDelivered = false,
   pid,
   label,
 }) {
   const sentAt = new Float64Array(count);
   const latencies = [];
+  const deliveredOf = new Uint32Array(count);
+  const latenciesToLast = [];
+  const lastDeliveryOf = new Array(count);
   const expected = count * fanOut;
   const marker = Buffer.from(`"client_message_id":"${label}-`);
   let deliveries = 0;
@@ -84,13 +94,20 @@ export async function measureRound({
         if (index < 0 || index >= count) return;
         lastDeliveryAt = performance.now();
         if (timed(user, index)) latencies.push(lastDeliveryAt - sentAt[index]);
+        if (++deliveredOf[index] === fanOut) {
+          latenciesToLast.push(lastDeliveryAt - sentAt[index]);
+          lastDeliveryOf[index]?.();
+        }
         if (++deliveries === expected) allDelivered();
       });
     }
   });
   const sendOne = (index) => {
+    const delivered = untilDelivered
+      ? new Promise((resolve) => (lastDeliveryOf[index] = resolve))
+      : undefined;
     sentAt[index] = performance.now();
-    return send(index, `${label}-${index}`);
+    return Promise.all([send(index, `${label}-${index}`), delivered]);
   };
   const serverCpuBefore = processCpuSeconds(pid);
   const clientCpuBefore = process.cpuUsage();
@@ -107,6 +124,7 @@ export async function measureRound({
   const clientCpu = process.cpuUsage(clientCpuBefore);
   const seconds = (lastDeliveryAt - startedAt) / 1000;
   latencies.sort((a, b) => a - b);
+  latenciesToLast.sort((a, b) => a - b);
   return {
     messages: count,
     deliveries,
@@ -114,6 +132,8 @@ export async function measureRound({
     'deliveries/s': Math.round(deliveries / seconds),
     'p50 ms': Number(percentile(latencies, 50).toFixed(1)),
     'p99 ms': Number(percentile(latencies, 99).toFixed(1)),
+    'p50 ms to last': Number(percentile(latenciesToLast, 50).toFixed(1)),
+    'p99 ms to last': Number(percentile(latenciesToLast, 99).toFixed(1)),
     'server CPU µs per delivery': Number(((serverCpu / deliveries) * 1e6).toFixed(1)),
     'server CPU %': Math.round((serverCpu / seconds) * 100),
     'client CPU %': Math.round(((clientCpu.user + clientCpu.system) / 1e6 / seconds) * 100),

@@ -23,12 +23,18 @@
 // first tenth of them were, over the other nine tenths, each read after a full garbage collection
 // (bench/idle-memory.mjs).
 // The client (all sockets) runs in this process, the server in its own.
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { connectAll, measureRound, openSocket } from './fan-out.mjs';
 import { inspectFlag, retainedMemory } from './idle-memory.mjs';
 import { startWithUsers } from './sign-in.mjs';
-import { freePort, jsonPoster, printRatio, printTable, raiseFileLimit } from './support.mjs';
+import {
+  freePort,
+  jsonPoster,
+  printRatio,
+  printTable,
+  raiseFileLimit,
+  startWsBaselineServer,
+} from './support.mjs';
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -114,41 +120,22 @@ export async function measureService(shape, env = {}) {
 }
 
 async function measureBaseline(shape) {
-  const port = await freePort();
   const inspectPort = await freePort();
-  const child = spawn(
-    process.execPath,
-    [inspectFlag(inspectPort), 'bench/ws-baseline-server.mjs'],
-    {
-      env: { ...process.env, PORT: String(port) },
-      stdio: ['ignore', 'ignore', 'inherit'],
-    },
-  );
-  raiseFileLimit(child.pid);
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  const base = `http://127.0.0.1:${port}`;
+  const baseline = await startWsBaselineServer([inspectFlag(inspectPort)]);
   try {
-    while (
-      !(await fetch(`${base}/health/ready`).then(
-        (r) => r.ok,
-        () => false,
-      ))
-    )
-      await sleep(50);
-    const post = jsonPoster(base);
+    const post = jsonPoster(baseline.base);
     return await measureServer(
       {
-        pid: child.pid,
+        pid: baseline.pid,
         inspectPort,
-        open: (user) => openSocket(`ws://127.0.0.1:${port}/ws?user=${user}`),
+        open: (user) => openSocket(`ws://127.0.0.1:${baseline.port}/ws?user=${user}`),
         send: (from, to, id, ciphertext) =>
           post('/send', { from: String(from), to: String(to), client_message_id: id, ciphertext }),
       },
       shape,
     );
   } finally {
-    child.kill('SIGTERM');
-    await exited;
+    await baseline.stop();
   }
 }
 

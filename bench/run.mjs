@@ -6,7 +6,7 @@
 // BENCH_CHANNEL_POSTS the channel fan-out (bench/channels.mjs); BENCH_SEND_MESSAGES and BENCH_SEND_CONCURRENCY the send one (bench/send.mjs);
 // BENCH_WALLETS_COUNT and BENCH_WALLETS_CONTRACT_COUNT the contract-wallet one (bench/wallets.mjs);
 // BENCH_KEYS_OWNERS and BENCH_KEYS_CONCURRENCY the key-bundle one (bench/keys.mjs);
-// BENCH_GROUP_CURVE, BENCH_GROUP_MESSAGES and BENCH_GROUP_CONCURRENCY the group one (bench/groups.mjs);
+// BENCH_GROUP_CURVE, BENCH_GROUP_MESSAGES, BENCH_GROUP_CONCURRENCY and BENCH_GROUP_ONE_AT_A_TIME the group one (bench/groups.mjs);
 // BENCH_PUSH_USERS, BENCH_PUSH_DEVICES and BENCH_PUSH_CONCURRENCY the push one (bench/push.mjs); BENCH_MEDIA_COUNT the
 // media one (bench/media.mjs); BENCH_REDIS_SENDS and BENCH_REDIS_GROUP_MEMBERS the Redis command count
 // (bench/redis-commands.mjs); BENCH_REACTION_USERS the channel reaction counts (bench/reactions.mjs).

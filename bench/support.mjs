@@ -92,6 +92,41 @@ export async function startBaselineServer(env = {}) {
   };
 }
 
+/**
+ * Starts bench/ws-baseline-server.mjs (the plain `ws` fan-out baseline) with `nodeArgs` and
+ * resolves once it answers; `base` is its HTTP address.
+ */
+export async function startWsBaselineServer(nodeArgs = []) {
+  const port = await freePort();
+  const child = spawn(
+    process.execPath,
+    [...nodeArgs, new URL('./ws-baseline-server.mjs', import.meta.url).pathname],
+    { env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'ignore', 'inherit'] },
+  );
+  raiseFileLimit(child.pid);
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  const stop = async () => {
+    child.kill('SIGTERM');
+    await exited;
+  };
+  const base = `http://127.0.0.1:${port}`;
+  try {
+    while (
+      !(await fetch(`${base}/health/ready`).then(
+        (r) => r.ok,
+        () => false,
+      ))
+    ) {
+      if (child.exitCode !== null) throw new Error('the plain ws baseline server exited');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { port, pid: child.pid, base, stop };
+}
+
 /** Resident set size of a process in bytes (Linux). */
 export function residentBytes(pid) {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
