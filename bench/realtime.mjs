@@ -178,7 +178,11 @@ export async function benchRealtime({
       );
     const shape = { clients, devices, messages, concurrency, rate, rateSeconds };
     const baseline = servers.includes('baseline') ? await measureBaseline(shape) : undefined;
-    const service = servers.includes('service') ? await measureService(shape) : undefined;
+    // BENCH_SERVICE_DIR: another checkout's build, for a before/after run in one session.
+    const serviceDir = process.env.BENCH_SERVICE_DIR;
+    const service = servers.includes('service')
+      ? await measureService(shape, serviceDir ? { BENCH_SERVICE_DIR: serviceDir } : {})
+      : undefined;
     printIdleMemory(clients, baseline, service);
     if (!baseline || !service) {
       printTable(`/ws fan-out: ${clients} connected clients, ${servers.join(' ')} only`, {

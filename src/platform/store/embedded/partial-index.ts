@@ -37,10 +37,15 @@ export class PartialIndex implements IndexReads {
 
   /** The ids a query can match through this index, or undefined when it does not imply the filter. */
   lookup(query: Record<string, unknown>): Set<string> | undefined {
-    // The query must constrain every field the filter reads: a quick no before the full check.
-    if (this.reads && !Object.keys(query).some((key) => key.startsWith('$'))) {
-      const constrained = new Set(Object.keys(query).map(topField));
-      if (!this.reads.every((field) => constrained.has(field))) return undefined;
+    // The query must constrain every field the filter reads: a quick no before the full check,
+    // asked of every query of the collection, so it allocates nothing beyond the key list.
+    if (this.reads) {
+      const keys = Object.keys(query);
+      if (
+        !keys.some((key) => key.startsWith('$')) &&
+        !this.reads.every((field) => keys.some((key) => topField(key) === field))
+      )
+        return undefined;
     }
     return impliesPartialFilter(query, this.filter) ? this.ids : undefined;
   }

@@ -65,15 +65,17 @@ export class UniqueConstraint implements IndexReads {
    * filter does not imply the index's filter, the rule MongoDB's planner follows).
    */
   lookup(filter: Record<string, unknown>): string[] | undefined {
-    const { partialFilterExpression } = this.spec;
-    if (partialFilterExpression && !impliesPartialFilter(filter, partialFilterExpression))
-      return undefined;
+    // The cheap test first: most filters a table sees do not pin this index's fields, and
+    // the implication check parses both filters.
     const perField: string[][] = [];
     for (const field of this.fields) {
       const values = equalityValues(filter, field);
       if (!values) return undefined;
       perField.push(distinct(values.map(keyOf)));
     }
+    const { partialFilterExpression } = this.spec;
+    if (partialFilterExpression && !impliesPartialFilter(filter, partialFilterExpression))
+      return undefined;
     const ids = compoundKeys(perField).map((key) => this.owners.get(key));
     return distinct(ids.filter((id): id is string => id !== undefined));
   }

@@ -145,3 +145,32 @@ test('a query that implies a partial index filter reads only the documents the i
   table.delete('late');
   expect(visited(table, sweep)).toBe(9);
 });
+
+test('a partial unique index answers only the queries that imply its filter, even when they pin its fields', () => {
+  const table = new Table();
+  table.addIndex({
+    collection: 't',
+    name: 'one_open_per_owner',
+    key: { owner: 1 },
+    unique: true,
+    partialFilterExpression: { open: true },
+  });
+  for (let i = 0; i < 100; i++) table.insert({ _id: `closed${i}`, owner: 'o1', open: false });
+  table.insert({ _id: 'open', owner: 'o1', open: true });
+  expect(visited(table, { owner: 'o1', open: true })).toBe(1);
+  // Pinned but not implied: the closed documents are not in the index, and must still be found.
+  expect(visited(table, { owner: 'o1' })).toBe(101);
+});
+
+test('a query constrains a partial filter field through a dotted path into it', () => {
+  const table = new Table();
+  for (let i = 0; i < 100; i++) table.insert({ _id: `s${i}`, state: { open: i < 3 }, at: i });
+  table.addIndex({
+    collection: 't',
+    name: 'open_by_time',
+    key: { at: 1 },
+    partialFilterExpression: { 'state.open': true },
+  });
+  expect(visited(table, { 'state.open': true, at: { $gte: 0 } })).toBe(3);
+  expect(visited(table, { at: { $gte: 0 } })).toBe(100);
+});
