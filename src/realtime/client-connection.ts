@@ -129,17 +129,35 @@ export class ClientConnection {
         this.adopt(check);
       }
     } catch {
-      // Shared state is away: the client cannot be caught up now, so it must resync later.
-      this.counter.resync?.('unavailable');
-      this.sink.send(
-        controlFrame('resync_required', {
-          stream: this.stream,
-          seq: this.lastSeq,
-          reason: 'unavailable',
-        }),
-      );
+      this.skipUnreadable();
     }
     this.release();
+  }
+
+  /**
+   * Shared state is away: what was missed cannot be read now. The client re-reads over REST and
+   * continues from the position the resync names: just before the first event held back, which
+   * then follows. Without moving past the gap, releasing the held events would open the same
+   * read again at once; and while Redis is away a read fails at once (its commands fail fast),
+   * so that loop would never yield to the event loop and the pod would stop for good (the soak
+   * found it: a ws pod that no longer answered SIGTERM, 2026-11-27).
+   */
+  private skipUnreadable(): void {
+    const next = (this.held ?? [])
+      .filter((event) => event.stream === this.stream && event.seq > this.lastSeq)
+      .reduce<StreamedEvent | undefined>(
+        (min, event) => (min && min.seq <= event.seq ? min : event),
+        undefined,
+      );
+    if (next) this.adopt({ stream: next.stream, seq: next.seq - 1 });
+    this.counter.resync?.('unavailable');
+    this.sink.send(
+      controlFrame('resync_required', {
+        stream: this.stream,
+        seq: this.lastSeq,
+        reason: 'unavailable',
+      }),
+    );
   }
 
   /** Sends the kept events after `lastSeq` up to `check.seq`, in batches, at the client's pace. */

@@ -1,8 +1,9 @@
 /**
  * The delivery rules of one connection, driven directly: a greeting with the position, replay
  * of exactly what was missed, duplicates skipped, a lost publish filled from the log, and an
- * explicit resync when the log cannot fill the gap.
+ * explicit resync when the log cannot fill the gap or cannot be read.
  */
+import { jest } from '@jest/globals';
 import { ClientConnection } from '../../src/realtime/client-connection.js';
 import type { FrameSink } from '../../src/realtime/client-connection.js';
 import { eventJson } from '../../src/events/event-envelope.js';
@@ -112,4 +113,28 @@ it('ephemeral events go straight through, without numbers', async () => {
   });
   expect(sent[1]).toMatchObject({ type: 'typing', data: { state: 'typing' } });
   expect(sent[1].seq).toBeUndefined();
+});
+
+it('a gap it cannot read (shared state away) is one resync, and the held event follows it', async () => {
+  const { events, connection, sent, publish, settle, texts } = setup();
+  await connection.start(undefined);
+  await publish('lost while cut off');
+  const after = await publish('after the loss');
+  // Redis away: a read fails at once. From the fourth read on it never answers, so that a
+  // connection reading again and again stops there instead of spinning forever.
+  let reads = 0;
+  jest
+    .spyOn(events, 'checkReplay')
+    .mockImplementation(() =>
+      ++reads > 3 ? new Promise(() => undefined) : Promise.reject(new Error('Redis away')),
+    );
+  connection.deliver(after);
+  await settle();
+  expect(reads).toBe(1);
+  expect(sent.filter((frame) => frame.type !== 'hello')).toEqual([
+    { type: 'resync_required', stream: after.stream, seq: 1, reason: 'unavailable' },
+    expect.objectContaining({ type: 'message.new', seq: 2 }),
+  ]);
+  connection.deliver(await publish('live again'));
+  expect(texts()).toEqual(['after the loss', 'live again']);
 });
