@@ -21,6 +21,23 @@ export function openSocket(url, protocols) {
 }
 
 /** Opens every socket (at most 200 handshakes at a time) and resolves when each got its greeting. */
+/**
+ * How a bench client reaches a started service (`startWithUsers`): user i's socket (the
+ * `bearer` subprotocol) and a direct message from one user to another over `post`.
+ */
+export function serviceEndpoints(service, post, sessions, addresses) {
+  return {
+    open: (user) =>
+      openSocket(`ws://127.0.0.1:${service.httpPort}/ws`, ['bearer', sessions[user].access_token]),
+    direct: (from, to, id, ciphertext) =>
+      post(
+        '/api/v1/send',
+        { client_message_id: id, recipient_address: addresses[to], ciphertext },
+        { authorization: `Bearer ${sessions[from].access_token}` },
+      ),
+  };
+}
+
 export async function connectAll(count, open) {
   const sockets = new Array(count);
   await inFlight(count, 200, async (index) => {

@@ -20,7 +20,7 @@
 // `node dist/main.js` (role `all`, embedded store, in-process shared state, LOG_LEVEL=warn, rate
 // limits off).
 import { randomBytes } from 'node:crypto';
-import { connectAll, measureRound, openSocket } from './fan-out.mjs';
+import { connectAll, measureRound, openSocket, serviceEndpoints } from './fan-out.mjs';
 import { startWithUsers } from './sign-in.mjs';
 import {
   inFlight,
@@ -65,17 +65,7 @@ async function startServiceGroup(members) {
     return {
       name: SERVICE,
       pid: service.pid,
-      open: (user) =>
-        openSocket(`ws://127.0.0.1:${service.httpPort}/ws`, [
-          'bearer',
-          sessions[user].access_token,
-        ]),
-      direct: (from, to, id, ciphertext) =>
-        post(
-          '/api/v1/send',
-          { client_message_id: id, recipient_address: addresses[to], ciphertext },
-          auth(from),
-        ),
+      ...serviceEndpoints(service, post, sessions, addresses),
       toGroup: (from, id, ciphertext) =>
         post('/api/v1/send', { client_message_id: id, group_id: group.id, ciphertext }, auth(from)),
       stop: () => service.stop(),

@@ -24,7 +24,7 @@
 // (bench/idle-memory.mjs).
 // The client (all sockets) runs in this process, the server in its own.
 import { randomBytes } from 'node:crypto';
-import { connectAll, measureRound, openSocket } from './fan-out.mjs';
+import { connectAll, measureRound, openSocket, serviceEndpoints } from './fan-out.mjs';
 import { inspectFlag, retainedMemory } from './idle-memory.mjs';
 import { startWithUsers } from './sign-in.mjs';
 import {
@@ -95,25 +95,8 @@ export async function measureService(shape, env = {}) {
     { NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} ${inspectFlag(inspectPort)}`, ...env },
   );
   try {
-    const post = jsonPoster(base);
-    return await measureServer(
-      {
-        pid: service.pid,
-        inspectPort,
-        open: (user) =>
-          openSocket(`ws://127.0.0.1:${service.httpPort}/ws`, [
-            'bearer',
-            sessions[user].access_token,
-          ]),
-        send: (from, to, id, ciphertext) =>
-          post(
-            '/api/v1/send',
-            { client_message_id: id, recipient_address: addresses[to], ciphertext },
-            { authorization: `Bearer ${sessions[from].access_token}` },
-          ),
-      },
-      shape,
-    );
+    const { open, direct } = serviceEndpoints(service, jsonPoster(base), sessions, addresses);
+    return await measureServer({ pid: service.pid, inspectPort, open, send: direct }, shape);
   } finally {
     await service.stop();
   }
