@@ -21,8 +21,9 @@ export interface RunningParts {
 
 /**
  * What the steps after the drain (background tasks, storage's flush, shared state, tracing) may
- * take beyond SHUTDOWN_TIMEOUT_MS. The chart's grace period is the drain plus 10 s
- * (helm/messaging/templates/deployment.yaml): this deadline comes before the orchestrator's.
+ * take beyond SHUTDOWN_TIMEOUT_MS. The chart's grace period leaves the drain plus 10 s after
+ * SIGTERM (its preStop pause comes first, helm/messaging/templates/deployment.yaml): this
+ * deadline comes before the orchestrator's SIGKILL.
  */
 export const AFTER_DRAIN_MS = 8_000;
 
