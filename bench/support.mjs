@@ -20,6 +20,22 @@ export function freePort() {
   });
 }
 
+/**
+ * Polls `base`/health/ready until it answers 200 (true), or `child` exits or 60 s pass (false):
+ * on a machine shared with other jobs a start can take far longer than its usual second.
+ */
+async function answersReady(base, child) {
+  for (let attempt = 0; attempt <= 600 && child.exitCode === null; attempt++) {
+    const ready = await fetch(`${base}/health/ready`).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (ready) return true;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return false;
+}
+
 /** Starts `node dist/main.js` on free ports and resolves once /health/ready answers 200. */
 export async function startService({ BENCH_SERVICE_DIR: cwd, ...env } = {}) {
   // BENCH_SERVICE_DIR: another checkout's build (bench/tracing.mjs compares with the version
@@ -45,18 +61,9 @@ export async function startService({ BENCH_SERVICE_DIR: cwd, ...env } = {}) {
   });
   raiseFileLimit(child.pid);
   const exited = new Promise((resolve) => child.once('exit', resolve));
-  for (let attempt = 0; ; attempt++) {
-    const ready = await fetch(`http://127.0.0.1:${httpPort}/health/ready`).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (ready) break;
-    // 60 s: on a machine shared with other jobs a start can take far longer than its usual second.
-    if (attempt > 600 || child.exitCode !== null) {
-      child.kill('SIGKILL');
-      throw new Error('the service did not become ready');
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
+  if (!(await answersReady(`http://127.0.0.1:${httpPort}`, child))) {
+    child.kill('SIGKILL');
+    throw new Error('the service did not become ready');
   }
   return {
     httpPort,
@@ -110,19 +117,9 @@ export async function startWsBaselineServer(nodeArgs = []) {
     await exited;
   };
   const base = `http://127.0.0.1:${port}`;
-  try {
-    while (
-      !(await fetch(`${base}/health/ready`).then(
-        (r) => r.ok,
-        () => false,
-      ))
-    ) {
-      if (child.exitCode !== null) throw new Error('the plain ws baseline server exited');
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  } catch (error) {
+  if (!(await answersReady(base, child))) {
     await stop();
-    throw error;
+    throw new Error('the plain ws baseline server did not become ready');
   }
   return { port, pid: child.pid, base, stop };
 }

@@ -16,7 +16,6 @@ export interface ResumeFrom {
   readonly seq: number;
 }
 
-/** POST /api/v1/auth/ws-ticket on an api process. */
 /**
  * How long a ticket request or an upgrade may take: a paused or wedged pod can accept the TCP
  * connection and never answer, and without a bound a client reconnecting to it (and whoever
@@ -24,6 +23,7 @@ export interface ResumeFrom {
  */
 const CONNECT_TIMEOUT_MS = 15_000;
 
+/** POST /api/v1/auth/ws-ticket on an api process. */
 export async function wsTicket(apiBaseUrl: string, accessToken: string): Promise<string> {
   const response = await fetch(`${apiBaseUrl}/api/v1/auth/ws-ticket`, {
     method: 'POST',

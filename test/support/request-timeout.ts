@@ -3,6 +3,6 @@
  * on a loaded machine. A process that stopped answering then fails the test that asked, with the
  * request named, instead of holding the run until jest's timeout (which says nothing of why).
  */
-export const REQUEST_TIMEOUT_MS = 60_000;
+const REQUEST_TIMEOUT_MS = 60_000;
 
 export const requestDeadline = (): AbortSignal => AbortSignal.timeout(REQUEST_TIMEOUT_MS);
